@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { registerAccessGuard } from './platform/access.ts';
+import { errorBody, registerErrorHandling } from './platform/errors.ts';
+import type { Access, RouteInfo } from './platform/http.ts';
+
+// Spanish messages for every schema violation, in the browser and on the server alike.
+z.config(z.locales.es());
+
+/** Every module's routes; a new module adds one line here. */
+const modules = [healthRoutes, authRoutes];
+
+/**
+ * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`
+ * and by the tests, which pass their own database.
+ */
+export async function buildApp(opts: {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('authPolicy', {
+    sessionIdleHours: config.SESSION_IDLE_HOURS,
+    sessionAbsoluteDays: config.SESSION_ABSOLUTE_DAYS,
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    lockMinutes: config.LOGIN_LOCK_MINUTES,
+  });
+
+  // Routes added by third-party plugins under /api/docs are public documentation. Every /api route is
+  // recorded so the authorization matrix test can walk them all.
+  const routeTable: RouteInfo[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+    if (!route.url.startsWith('/api')) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: (route.config as { access?: Access })?.access });
+    }
+  });
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // Served over plain HTTP on an office network too: do not force https sub-requests.
+        upgradeInsecureRequests: null,
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false, errorResponseBuilder: () => errorBody('RATE_LIMITED') });
+  registerAccessGuard(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `${config.APP_TITLE} API`, version: config.version, description: 'API de Aporta' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  for (const m of modules) await app.register(m);
+
+  const hasWeb = !!config.webDist && existsSync(join(config.webDist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    // Every other GET path is a screen of the single-page app.
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send(errorBody('ROUTE_NOT_FOUND', `La ruta ${request.method} ${request.url.split('?')[0]} no existe.`));
+  });
+  return app;
+}

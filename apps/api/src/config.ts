@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Repository root: apps/api/src → ../../.. */
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'debe ser true o false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'debe empezar con postgres:// o postgresql://' })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_EMAIL: z.email({ error: 'debe ser un correo electrónico válido' }).default('admin@aporta.local'),
+  ADMIN_PASSWORD: z.string().min(10, { error: 'debe tener al menos 10 caracteres' }).optional(),
+  DEMO_DATA: bool.optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(8),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(7),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(128).default(10),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  REGISTRATION_ENABLED: bool.default(true),
+  APP_TITLE: z.string().min(1).default('Aporta'),
+  APP_ACRONYM: z.string().min(1).default('APORTA'),
+  APP_CREDIT: z.string().min(1).default('Desarrollado por el equipo de Aporta'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA'> {
+  dataDir: string;
+  demoData: boolean;
+  webDist: string;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the environment once. A bad value stops start-up with a message naming the variable. Relative
+ * DATA_DIR is taken from where the user ran the command (npm's INIT_CWD), else the repository root.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Configuración inválida — ${problems}`);
+  }
+  const e = parsed.data;
+  const base = env.INIT_CWD ?? repoRoot;
+  const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'apps/api/package.json'), 'utf8')) as { version: string };
+  const webDist = resolve(repoRoot, 'apps/web/dist');
+  return {
+    ...e,
+    dataDir: isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(base, e.DATA_DIR),
+    // Demo users have documented passwords: on by default only for the embedded database.
+    demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    webDist: existsSync(webDist) ? webDist : '',
+    version: pkg.version,
+  };
+}

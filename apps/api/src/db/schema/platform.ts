@@ -1,0 +1,167 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name?: string) => (name ? timestamp(name, { withTimezone: true }) : timestamp({ withTimezone: true }));
+const createdAt = () => ts().notNull().defaultNow();
+
+/** SISTEMA, the institution itself, or a municipal entity's institution. */
+export const institutions = pgTable('institutions', {
+  id: serial().primaryKey(),
+  code: text().notNull().unique(),
+  name: text().notNull(),
+  kind: text({ enum: ['SISTEMA', 'INSTITUCION', 'ENTIDAD'] }).notNull(),
+  isActive: boolean().notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+export const roles = pgTable('roles', {
+  id: serial().primaryKey(),
+  name: text().notNull().unique(),
+  description: text().notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+export const roleGrants = pgTable(
+  'role_grants',
+  {
+    roleId: integer()
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    resource: text().notNull(),
+    action: text().notNull(),
+    scope: text({ enum: ['ALL', 'REGION', 'ENTITY'] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.resource, t.action] })],
+);
+
+/** Default roles an institution gives to all its users. */
+export const institutionRoles = pgTable(
+  'institution_roles',
+  {
+    institutionId: integer()
+      .notNull()
+      .references(() => institutions.id, { onDelete: 'cascade' }),
+    roleId: integer()
+      .notNull()
+      .references(() => roles.id),
+  },
+  (t) => [primaryKey({ columns: [t.institutionId, t.roleId] })],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial().primaryKey(),
+    email: text().notNull(),
+    firstName: text().notNull().default(''),
+    lastName: text().notNull().default(''),
+    passwordHash: text().notNull(),
+    isActive: boolean().notNull().default(true),
+    mustChangePassword: boolean().notNull().default(false),
+    failedLoginCount: smallint().notNull().default(0),
+    firstFailedLoginAt: ts(),
+    lockedUntil: ts(),
+    lastLoginAt: ts(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+);
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer()
+      .notNull()
+      .references(() => roles.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+/** Ordered: the first institution is the one the shell shows. */
+export const userInstitutions = pgTable(
+  'user_institutions',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    institutionId: integer()
+      .notNull()
+      .references(() => institutions.id),
+    position: smallint().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.institutionId] })],
+);
+
+/** Opaque session tokens: only their SHA-256 is stored, so a leaked table grants nothing. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial().primaryKey(),
+    tokenHash: text().notNull().unique(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: createdAt(),
+    expiresAt: ts().notNull(),
+    revokedAt: ts(),
+    ip: text(),
+    userAgent: text(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Every change, written in the same transaction as the change itself. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    at: createdAt(),
+    actorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text(),
+    action: text().notNull(),
+    entityType: text().notNull(),
+    entityId: text(),
+    before: jsonb(),
+    after: jsonb(),
+    ip: text(),
+  },
+  (t) => [index('audit_entity_idx').on(t.entityType, t.entityId), index('audit_at_idx').on(t.at)],
+);
+
+/**
+ * Effective-dated configuration: the value of `key` in force on a date is the row with the latest
+ * `validFrom` not after it. Rows are never updated in place, so the history stays.
+ */
+export const settings = pgTable(
+  'settings',
+  {
+    key: text().notNull(),
+    validFrom: date({ mode: 'string' }).notNull(),
+    value: jsonb().notNull(),
+    note: text().notNull().default(''),
+    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.validFrom] })],
+);

@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AppError,
+  allPermissions,
+  type CurrentUser,
+  type EffectivePermissions,
+  type Grant,
+  mergeGrants,
+  SYSTEM_INSTITUTION,
+} from '@aporta/domain';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  institutionRoles,
+  institutions,
+  roleGrants,
+  sessions,
+  userInstitutions,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
+import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
+
+export interface AuthPolicy {
+  sessionIdleHours: number;
+  sessionAbsoluteDays: number;
+  maxFailures: number;
+  lockMinutes: number;
+}
+
+/** What a request knows about its signed-in user. */
+export interface AuthContext {
+  sessionId: number;
+  user: CurrentUser;
+  actor: Actor;
+}
+
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+type UserRow = typeof users.$inferSelect;
+
+/** Institutions (ordered) and effective permissions of a user: SISTEMA holds everything. */
+export async function loadCurrentUser(db: Db, user: UserRow): Promise<CurrentUser> {
+  const insts = await db
+    .select({ id: institutions.id, code: institutions.code, name: institutions.name })
+    .from(userInstitutions)
+    .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
+    .where(eq(userInstitutions.userId, user.id))
+    .orderBy(asc(userInstitutions.position), asc(institutions.id));
+  let permissions: EffectivePermissions;
+  if (insts.some((i) => i.code === SYSTEM_INSTITUTION)) {
+    permissions = allPermissions();
+  } else {
+    const roleIds = db
+      .select({ id: userRoles.roleId })
+      .from(userRoles)
+      .where(eq(userRoles.userId, user.id))
+      .union(
+        db
+          .select({ id: institutionRoles.roleId })
+          .from(institutionRoles)
+          .where(
+            inArray(
+              institutionRoles.institutionId,
+              insts.map((i) => i.id),
+            ),
+          ),
+      );
+    const grants = await db
+      .select({ resource: roleGrants.resource, action: roleGrants.action, scope: roleGrants.scope })
+      .from(roleGrants)
+      .where(inArray(roleGrants.roleId, roleIds));
+    permissions = mergeGrants(grants as Grant[]);
+  }
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    institucion: insts.map((i) => i.code),
+    institutionName: insts[0]?.name ?? '',
+    institutions: insts,
+    permissions: permissions as CurrentUser['permissions'],
+    mustChangePassword: user.mustChangePassword,
+  };
+}
+
+const minutesLeft = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+
+/**
+ * Signs a user in. Public. Unknown e-mails are verified against a dummy hash so that they take as long
+ * as a wrong password; failures count per account and lock it after `maxFailures` within the window.
+ */
+export async function login(opts: {
+  db: Db;
+  policy: AuthPolicy;
+  email: string;
+  password: string;
+  ip: string | null;
+  userAgent: string | null;
+}): Promise<{ user: CurrentUser; token: string }> {
+  const { db, policy, email, password, ip } = opts;
+  const now = new Date();
+  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  const actor: Actor = { id: user?.id ?? null, email, ip };
+  if (!user) {
+    await verifyPassword(await dummyPasswordHash(), password);
+    await writeAudit(db, actor, { action: 'LOGIN_FAILED', entityType: 'user', after: { reason: 'unknown-email' } });
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  const ok = await verifyPassword(user.passwordHash, password);
+  if (user.lockedUntil && user.lockedUntil > now) {
+    throw new AppError(
+      'ACCOUNT_LOCKED',
+      `La cuenta está bloqueada por demasiados intentos fallidos. Intente de nuevo en ${minutesLeft(user.lockedUntil, now)} minuto(s).`,
+    );
+  }
+  if (!ok) {
+    const windowStart = new Date(now.getTime() - policy.lockMinutes * 60_000);
+    const inWindow = user.firstFailedLoginAt && user.firstFailedLoginAt > windowStart;
+    const count = inWindow ? user.failedLoginCount + 1 : 1;
+    const locked = count >= policy.maxFailures;
+    await db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({
+          failedLoginCount: locked ? 0 : count,
+          firstFailedLoginAt: locked ? null : inWindow ? user.firstFailedLoginAt : now,
+          lockedUntil: locked ? new Date(now.getTime() + policy.lockMinutes * 60_000) : user.lockedUntil,
+        })
+        .where(eq(users.id, user.id));
+      await writeAudit(tx, actor, {
+        action: locked ? 'ACCOUNT_LOCKED' : 'LOGIN_FAILED',
+        entityType: 'user',
+        entityId: user.id,
+        after: { failures: count },
+      });
+    });
+    if (locked) {
+      throw new AppError(
+        'ACCOUNT_LOCKED',
+        `La cuenta quedó bloqueada por ${policy.lockMinutes} minutos tras ${policy.maxFailures} intentos fallidos.`,
+      );
+    }
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
+
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + policy.sessionAbsoluteDays * 86_400_000);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ failedLoginCount: 0, firstFailedLoginAt: null, lockedUntil: null, lastLoginAt: now })
+      .where(eq(users.id, user.id));
+    const [session] = await tx
+      .insert(sessions)
+      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip, userAgent: opts.userAgent?.slice(0, 300) })
+      .returning({ id: sessions.id });
+    await writeAudit(tx, actor, { action: 'LOGIN', entityType: 'session', entityId: session.id });
+  });
+  return { user: await loadCurrentUser(db, user), token };
+}
+
+/**
+ * Resolves a bearer token to its session and user, enforcing the absolute and idle expiry. Called by
+ * the access guard on every authenticated request.
+ */
+export async function authenticate(opts: { db: Db; policy: AuthPolicy; token: string; ip: string | null }): Promise<AuthContext> {
+  const { db, policy, token } = opts;
+  const now = new Date();
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+    .limit(1);
+  if (!row?.user.isActive) throw new AppError('UNAUTHENTICATED');
+  const idleLimit = new Date(now.getTime() - policy.sessionIdleHours * 3_600_000);
+  if (row.session.expiresAt <= now || row.session.lastSeenAt <= idleLimit) throw new AppError('SESSION_EXPIRED');
+  // Touch at most once a minute: enough precision for an idle timeout counted in hours.
+  if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+  }
+  const user = await loadCurrentUser(db, row.user);
+  return { sessionId: row.session.id, user, actor: { id: user.id, email: user.email, ip: opts.ip } };
+}
+
+/** Ends the caller's own session. Any signed-in user. */
+export async function logout(opts: { db: Db; auth: AuthContext }): Promise<void> {
+  await opts.db.transaction(async (tx) => {
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, opts.auth.sessionId), isNull(sessions.revokedAt)));
+    await writeAudit(tx, opts.auth.actor, { action: 'LOGOUT', entityType: 'session', entityId: opts.auth.sessionId });
+  });
+}
+
+/** Active sessions left for a user (for tests and the sessions screen). */
+export async function countActiveSessions(db: Db, userId: number): Promise<number> {
+  const [r] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  return r.n;
+}

@@ -1,0 +1,63 @@
+import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue } from '@aporta/domain';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** The error shape every route declares for its 4xx/5xx answers. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string(), row: z.number().optional() })).optional(),
+  }),
+});
+
+export const errorBody = (code: ErrorCode, message?: string, details?: ErrorDetail[]): ErrorBody => ({
+  error: { code, message: message ?? errorCatalogue[code].message, ...(details?.length ? { details } : {}) },
+});
+
+/** Fastify's own error codes for client mistakes, mapped onto the catalogue. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const where: Record<string, string> = { body: '', querystring: 'consulta', params: 'ruta', headers: 'encabezado' };
+
+/**
+ * One error handler: known errors keep their code and Spanish message; anything else is logged and
+ * answered as INTERNAL without its message, so no stack or internal detail reaches the client.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send(errorBody(err.code, err.message, err.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const prefix = where[err.validationContext ?? 'body'] ?? '';
+      const details = err.validation.map((v) => {
+        const field =
+          v.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+          (v.params?.issue as { path?: string[] })?.path?.join('.') ||
+          '';
+        return { path: [prefix, field].filter(Boolean).join('.') || '(raíz)', message: v.message ?? 'Valor no válido.' };
+      });
+      return reply.status(400).send(errorBody('VALIDATION', undefined, details));
+    }
+    if (err.statusCode === 429) return reply.status(429).send(errorBody('RATE_LIMITED'));
+    const mapped = err.code ? fastifyCodes[err.code] : undefined;
+    if (mapped) return reply.status(errorCatalogue[mapped].status).send(errorBody(mapped));
+    if (err instanceof SyntaxError && err.statusCode === 400) return reply.status(400).send(errorBody('MALFORMED_JSON'));
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send(errorBody(err.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(errorBody('INTERNAL'));
+  });
+}

@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream';
+import type { ExportFormat } from '@aporta/domain';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import Papa from 'papaparse';
+
+export interface ExportColumn<T> {
+  header: string;
+  value: (row: T) => string | number | boolean | Date | null | undefined;
+  width?: number;
+}
+
+const contentTypes: Record<ExportFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/**
+ * Streams rows as xlsx or csv (UTF-8 with BOM, so Excel reads accents). Rows come as an async
+ * iterable of batches so a large export never sits in memory whole.
+ */
+export async function sendExport<T>(
+  reply: FastifyReply,
+  opts: { format: ExportFormat; filename: string; sheetName?: string; columns: ExportColumn<T>[]; batches: AsyncIterable<T[]> },
+): Promise<FastifyReply> {
+  const { format, columns } = opts;
+  const stream = new PassThrough();
+  const stamp = new Date().toISOString().slice(0, 10);
+  reply
+    .header('content-type', contentTypes[format])
+    .header('content-disposition', `attachment; filename="${opts.filename}-${stamp}.${format}"`)
+    .header('cache-control', 'no-store');
+
+  const write = async () => {
+    if (format === 'csv') {
+      stream.write('\uFEFF');
+      stream.write(`${Papa.unparse([columns.map((c) => c.header)])}\r\n`);
+      for await (const batch of opts.batches) {
+        if (batch.length === 0) continue;
+        const rows = batch.map((r) => columns.map((c) => formatCsv(c.value(r))));
+        stream.write(`${Papa.unparse(rows, { newline: '\r\n' })}\r\n`);
+      }
+      stream.end();
+      return;
+    }
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet(opts.sheetName ?? 'Datos');
+    ws.columns = columns.map((c) => ({ header: c.header, width: c.width ?? Math.max(12, c.header.length + 2) }));
+    ws.getRow(1).font = { bold: true };
+    ws.getRow(1).commit();
+    for await (const batch of opts.batches) {
+      for (const r of batch) ws.addRow(columns.map((c) => c.value(r) ?? null)).commit();
+    }
+    ws.commit();
+    await wb.commit();
+  };
+  write().catch((err) => stream.destroy(err));
+  return reply.send(stream);
+}
+
+function formatCsv(v: string | number | boolean | Date | null | undefined): string | number {
+  if (v == null) return '';
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'boolean') return v ? 'Sí' : 'No';
+  // A leading = + - @ would be run as a formula by spreadsheet programs (CSV injection).
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(v)) return `'${v}`;
+  return v;
+}
+
+/** Reads a query in pages of `size` until it runs dry: the batches `sendExport` consumes. */
+export async function* inBatches<T>(fetchPage: (limit: number, offset: number) => Promise<T[]>, size = 1000): AsyncIterable<T[]> {
+  for (let offset = 0; ; offset += size) {
+    const rows = await fetchPage(size, offset);
+    yield rows;
+    if (rows.length < size) return;
+  }
+}

@@ -1,0 +1,35 @@
+import type { Permission } from '@aporta/domain';
+import type { Config } from '../config.ts';
+import type { Database, Db } from '../db/client.ts';
+import type { AuthContext, AuthPolicy } from '../modules/auth/service.ts';
+import { errorBodySchema } from './errors.ts';
+
+/** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
+export type Access = 'public' | 'authenticated' | Permission;
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    database: Database;
+    authPolicy: AuthPolicy;
+    routeTable: RouteInfo[];
+  }
+}
+
+/** Response schemas for the error statuses a route can answer, all with the one error shape. */
+export function errorResponses<const S extends number>(...statuses: S[]): Record<S, typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((s) => [s, errorBodySchema])) as Record<S, typeof errorBodySchema>;
+}

@@ -1,0 +1,23 @@
+import { createBrowserRouter } from 'react-router';
+import { LoginPage } from './features/auth/LoginPage.tsx';
+import { HomePage } from './features/home/HomePage.tsx';
+import { AuthLayout } from './shell/AuthLayout.tsx';
+import { MainLayout } from './shell/MainLayout.tsx';
+import { NotFoundPage } from './shell/NotFoundPage.tsx';
+import { RequireAuth } from './shell/RequireAuth.tsx';
+
+export const router = createBrowserRouter([
+  { path: '/auth', element: <AuthLayout />, children: [{ path: 'login', element: <LoginPage /> }] },
+  {
+    path: '/',
+    element: (
+      <RequireAuth>
+        <MainLayout />
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

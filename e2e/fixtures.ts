@@ -1,0 +1,24 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { E2E_ADMIN } from './constants.mjs';
+
+export { E2E_ADMIN };
+
+/** Signs in through the login form and waits for the main layout. */
+export async function signIn(page: Page, email = E2E_ADMIN.email, password = E2E_ADMIN.password) {
+  await page.goto('/auth/login');
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+/** Fails on any serious or critical accessibility violation of the current screen. */
+export async function expectAccessible(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+export const test = base;
+export { expect };

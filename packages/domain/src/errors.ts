@@ -1,0 +1,55 @@
+/**
+ * The one error catalogue of the product. The API maps each code to its HTTP status; the web app maps
+ * codes to form-field errors or notifications. Messages are the Spanish defaults shown to users.
+ */
+export const errorCatalogue = {
+  VALIDATION: { status: 400, message: 'Los datos enviados no son válidos.' },
+  BAD_REQUEST: { status: 400, message: 'La solicitud no es válida.' },
+  MALFORMED_JSON: { status: 400, message: 'El cuerpo de la solicitud no es un JSON válido.' },
+  UNAUTHENTICATED: { status: 401, message: 'Debe iniciar sesión para continuar.' },
+  SESSION_EXPIRED: { status: 401, message: 'Su sesión ha expirado. Inicie sesión de nuevo.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Correo electrónico o contraseña incorrectos.' },
+  ACCOUNT_INACTIVE: { status: 403, message: 'Su cuenta no está activa. Comuníquese con un administrador.' },
+  ACCOUNT_LOCKED: { status: 423, message: 'La cuenta está bloqueada temporalmente por intentos fallidos.' },
+  PASSWORD_CHANGE_REQUIRED: { status: 403, message: 'Debe cambiar su contraseña antes de continuar.' },
+  FORBIDDEN: { status: 403, message: 'No tiene permiso para realizar esta acción.' },
+  NOT_FOUND: { status: 404, message: 'El registro solicitado no existe.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'La ruta solicitada no existe.' },
+  CONFLICT: { status: 409, message: 'La operación entra en conflicto con el estado actual.' },
+  DUPLICATE: { status: 409, message: 'Ya existe un registro con ese valor.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'El contenido enviado supera el tamaño máximo permitido.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'El tipo de contenido enviado no es compatible.' },
+  RATE_LIMITED: { status: 429, message: 'Demasiadas solicitudes. Espere un momento e intente de nuevo.' },
+  INTERNAL: { status: 500, message: 'Ocurrió un error interno. Intente de nuevo más tarde.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible en este momento.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** One problem with one field or row; `path` names it the way the form or file does. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  row?: number;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: ErrorDetail[];
+
+  constructor(code: ErrorCode, message?: string, details?: ErrorDetail[]) {
+    super(message ?? errorCatalogue[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.details = details;
+  }
+}
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(errorCatalogue, value);

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Largest page a list answers; a bigger request is capped to it rather than refused. */
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * The query every list accepts: `page`, `pageSize` (capped at MAX_PAGE_SIZE), `sort` as `field` or
+ * `-field` (descending) and a free-text `q`. Modules `.extend()` it with their own filters.
+ */
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_PAGE_SIZE)
+    .transform((n) => Math.min(n, MAX_PAGE_SIZE)),
+  sort: z
+    .string()
+    .regex(/^-?[a-zA-Z][a-zA-Z0-9_]*$/)
+    .optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export const exportFormatSchema = z.enum(['xlsx', 'csv']);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+/** Answer of every list. */
+export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });

@@ -1,0 +1,145 @@
+import { type EffectivePermissions, hasAnyPermission, isResource, type Resource } from './permissions.ts';
+
+/**
+ * The sidebar of the specification (section 2, "Sidebar menu", titled APLICACIONES), with the spec's
+ * item shape. `label` is an i18n key; `icon` names a Tabler icon; `name` is the permission resource.
+ */
+export interface MenuItem {
+  id: string;
+  label: string;
+  icon?: string;
+  name?: Resource;
+  link?: string;
+  parentId?: string;
+  isTitle?: boolean;
+  badge?: { variant: string; text: string };
+  subItems?: MenuItem[];
+}
+
+type Leaf = [id: string, name: Resource, link: string, icon?: string];
+
+const leaf = ([id, name, link, icon]: Leaf, parentId?: string): MenuItem => ({
+  id,
+  label: `menu.${id}`,
+  icon,
+  name,
+  link,
+  ...(parentId ? { parentId } : {}),
+});
+
+const group = (id: string, icon: string, children: Leaf[]): MenuItem => ({
+  id,
+  label: `menu.${id}`,
+  icon,
+  link: '',
+  subItems: children.map((c) => leaf(c, id)),
+});
+
+export const menuTree: MenuItem[] = [
+  { id: 'apps', label: 'menu.apps', isTitle: true },
+  ...(
+    [
+      ['profile', 'profile', '/profile', 'user-circle'],
+      ['legalModule', 'legal-module', '/contributors/legal-module', 'gavel'],
+      ['buscarPlanillas', 'buscar-planillas', '/contributors/buscar-planillas', 'file-search'],
+      ['supervivencia', 'supervivencia', '/contributors/supervivencia', 'heart-rate-monitor'],
+      ['passiveClasses', 'passive-classes', '/contributors/passive-classes', 'old'],
+      ['financialModule', 'financial-module', '/contributors/financial-module', 'report-money'],
+      ['voluntaryPayments', 'voluntary-payments', '/contributors/voluntary-payments', 'cash'],
+      ['documents', 'documents', '/folders', 'folders'],
+      ['institutions', 'institutions', '/institutions', 'lock-access'],
+      ['users', 'users', '/users', 'users'],
+      ['roles', 'roles', '/roles', 'shield-lock'],
+      ['sigQuery', 'sig-query', '/dummy', 'database-search'],
+      ['paymentOrders', 'payment-orders', '/ordenes-pago', 'receipt'],
+      ['renap', 'renap', '/renap', 'id'],
+      ['signatureAdmin', 'signature-admin', '/administradorFirma', 'signature'],
+      ['autoSignature', 'auto-signature', '/firmaAutomatica', 'writing-sign'],
+    ] satisfies Leaf[]
+  ).map((l) => leaf(l)),
+  group('workflow', 'git-merge', [
+    ['flow', 'flow', '/flow'],
+    ['forms', 'forms', '/forms'],
+    ['sigItems', 'sig-items', '/sig/item/1'],
+  ]),
+  group('signing', 'certificate', [
+    ['signingUpload', 'signing-upload', '/firmaDoc/upload'],
+    ['signingSigned', 'signing-signed', '/firmaDoc/signed'],
+    ['signingPending', 'signing-pending', '/firmaDoc/pendientes'],
+    ['signingRejected', 'signing-rejected', '/firmaDoc/rechazados'],
+  ]),
+  group('planillas', 'file-spreadsheet', [
+    ['planillas', 'planillas', '/planilla'],
+    ['planillaView', 'planilla-view', '/planilla/vista'],
+    ['planillaUpload', 'planilla-upload', '/planilla/carga'],
+    ['receipts7b', 'receipts-7b', '/planilla/recibos-7b'],
+    ['receiptRanges7b', 'receipt-ranges-7b', '/planilla/rangos-7b'],
+    ['delegateReview', 'delegate-review', '/planilla/revision-delegado'],
+    ['planillaPayments', 'planilla-payments', '/planilla/pagos-planillas'],
+    ['contributions', 'contributions', '/planilla/cuotas'],
+    ['employeeContributionHistory', 'employee-contribution-history', '/planilla/historial-cuotas-laborales'],
+    ['employerContributionHistory', 'employer-contribution-history', '/planilla/historial-cuotas-patronales'],
+    ['paymentAgreements', 'payment-agreements', '/planilla/convenios-pago'],
+    ['planillaEmployees', 'planilla-employees', '/planilla/empleados'],
+    ['fallenWages', 'fallen-wages', '/contributors/fallen-wages'],
+  ]),
+  group('contributorsGroup', 'users-group', [
+    ['contributors', 'contributors', '/contributors'],
+    ['contributorList', 'contributor-list', '/contributors/list'],
+    ['contributorNew', 'contributor-new', '/contributors/new'],
+    ['contributorBulkUpload', 'contributor-bulk-upload', '/contributors/bulk-upload'],
+    ['cuiApproval', 'cui-approval', '/contributors/cui-approval'],
+    ['contributorCatalogs', 'contributor-catalogs', '/contributors/catalogs'],
+    ['contributorReportGeneral', 'contributor-report-general', '/contributors/reports/general'],
+    ['contributorReportMunicipality', 'contributor-report-municipality', '/contributors/reports/by-municipality'],
+    ['contributorReportType', 'contributor-report-type', '/contributors/reports/by-type'],
+  ]),
+  group('administrativeGroup', 'building-bank', [
+    ['administrative', 'administrative', '/administrative'],
+    ['statistics', 'statistics', '/administrative/statistics'],
+    ['delegates', 'delegates', '/administrative/delegates'],
+    ['municipalEntities', 'municipal-entities', '/administrative/municipal-entities'],
+    ['entityAssignment', 'entity-assignment', '/administrative/entity-assignment'],
+    ['municipalities', 'municipalities', '/administrative/municipalities'],
+    ['regions', 'regions', '/administrative/regions'],
+    ['departments', 'departments', '/administrative/departments'],
+    ['classifications', 'classifications', '/administrative/classifications'],
+    ['entityRegions', 'entity-regions', '/administrative/entity-regions'],
+    ['regionDelegates', 'region-delegates', '/administrative/region-delegates'],
+    ['planillaStatuses', 'planilla-statuses', '/administrative/planilla-statuses'],
+    ['budgetLines', 'budget-lines', '/administrative/budget-lines'],
+    ['paymentAgreementStatuses', 'payment-agreement-statuses', '/administrative/payment-agreement-statuses'],
+    ['planillaAuditLogs', 'planilla-audit-logs', '/administrative/planilla-audit-logs'],
+  ]),
+];
+
+/**
+ * The menu a user sees (spec section 6): an entry only if the user holds any permission on its name,
+ * a group only if at least one child remains, titles always. `isAvailable` lets the web app drop
+ * entries whose screen is not built yet, so the menu never leads to a placeholder.
+ */
+export function filterMenu(
+  items: readonly MenuItem[],
+  perms: EffectivePermissions,
+  isAvailable: (item: MenuItem) => boolean = () => true,
+): MenuItem[] {
+  const out: MenuItem[] = [];
+  for (const item of items) {
+    if (item.isTitle) {
+      out.push(item);
+      continue;
+    }
+    if (item.subItems) {
+      const children = filterMenu(item.subItems, perms, isAvailable);
+      if (children.length > 0) out.push({ ...item, subItems: children });
+      continue;
+    }
+    if (item.name && isResource(item.name) && hasAnyPermission(perms, item.name) && isAvailable(item)) out.push(item);
+  }
+  return out;
+}
+
+/** Every leaf of a menu tree, depth first. */
+export function menuLeaves(items: readonly MenuItem[]): MenuItem[] {
+  return items.flatMap((i) => (i.subItems ? menuLeaves(i.subItems) : i.isTitle ? [] : [i]));
+}

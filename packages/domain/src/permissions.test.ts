@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { filterMenu, menuLeaves, menuTree } from './menu.ts';
+import { actions, allPermissions, type Grant, mergeGrants, resourceKeys, resources, scopeFor, scopes } from './permissions.ts';
+
+describe('permission catalogue', () => {
+  it('has one resource per menu entry, and every menu entry names a known resource', () => {
+    const leaves = menuLeaves(menuTree);
+    expect(leaves.length).toBe(16 + 3 + 4 + 13 + 9 + 15);
+    for (const leaf of leaves) expect(resourceKeys).toContain(leaf.name);
+    expect(new Set(leaves.map((l) => l.name)).size).toBe(leaves.length);
+    expect(new Set(leaves.map((l) => l.link)).size).toBe(leaves.length);
+  });
+
+  it('offers only known actions and READ on every resource', () => {
+    for (const key of resourceKeys) {
+      expect(resources[key]).toContain('READ');
+      for (const a of resources[key]) expect(actions).toContain(a);
+    }
+  });
+
+  it('keeps the broadest scope when grants overlap, whatever their order', () => {
+    const grant = fc.record({
+      resource: fc.constantFrom(...resourceKeys),
+      action: fc.constantFrom(...actions),
+      scope: fc.constantFrom(...scopes),
+    });
+    fc.assert(
+      fc.property(fc.array(grant, { maxLength: 30 }), (grants: Grant[]) => {
+        const merged = mergeGrants(grants);
+        const reversed = mergeGrants([...grants].reverse());
+        expect(merged).toEqual(reversed);
+        for (const g of grants) {
+          const s = scopeFor(merged, g.resource, g.action)!;
+          expect(['ALL', 'REGION', 'ENTITY'].indexOf(s)).toBeLessThanOrEqual(['ALL', 'REGION', 'ENTITY'].indexOf(g.scope));
+        }
+      }),
+    );
+  });
+
+  it('gives SISTEMA every action of every resource', () => {
+    const all = allPermissions();
+    for (const key of resourceKeys) for (const a of resources[key]) expect(scopeFor(all, key, a)).toBe('ALL');
+  });
+});
+
+describe('menu filter', () => {
+  it('shows only entries with a permission, drops empty groups, keeps titles', () => {
+    const menu = filterMenu(menuTree, mergeGrants([{ resource: 'contributors', action: 'READ', scope: 'ALL' }]));
+    expect(menu.map((m) => m.id)).toEqual(['apps', 'contributorsGroup']);
+    expect(menu[1].subItems?.map((s) => s.link)).toEqual(['/contributors']);
+  });
+
+  it('shows nothing but titles to a user without permissions', () => {
+    expect(filterMenu(menuTree, {}).every((m) => m.isTitle)).toBe(true);
+  });
+
+  it('drops entries whose screen is not available', () => {
+    const menu = filterMenu(menuTree, allPermissions(), (item) => item.link === '/users');
+    expect(menuLeaves(menu).map((m) => m.link)).toEqual(['/users']);
+  });
+});

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+
+/**
+ * The permission catalogue: every resource key (one per screen of the sidebar, the `name` of its menu
+ * entry) and the actions that make sense on it. Single source of truth for the API guard, the role
+ * editor's matrix and the menu filter.
+ */
+export const actions = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'APPROVE', 'EXPORT', 'SIGN'] as const;
+export const actionSchema = z.enum(actions);
+export type Action = z.infer<typeof actionSchema>;
+
+/** Data scope of a grant: everything, the entities of the delegate's regions, or the user's own entity. */
+export const scopes = ['ALL', 'REGION', 'ENTITY'] as const;
+export const scopeSchema = z.enum(scopes);
+export type Scope = z.infer<typeof scopeSchema>;
+
+/** Broadest first: when two grants give the same action, the broader scope wins. */
+export const scopeRank: Record<Scope, number> = { ALL: 3, REGION: 2, ENTITY: 1 };
+
+const CRUD = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'] as const;
+const READ_EXPORT = ['READ', 'EXPORT'] as const;
+
+export const resources = {
+  profile: ['READ', 'UPDATE'],
+  'legal-module': [...CRUD],
+  'buscar-planillas': READ_EXPORT,
+  supervivencia: [...CRUD, 'APPROVE'],
+  'passive-classes': [...CRUD, 'APPROVE'],
+  'financial-module': [...CRUD],
+  'voluntary-payments': [...CRUD],
+  documents: [...CRUD, 'SIGN'],
+  institutions: [...CRUD],
+  users: [...CRUD],
+  roles: [...CRUD],
+  'sig-query': READ_EXPORT,
+  'payment-orders': [...CRUD, 'APPROVE'],
+  renap: ['READ'],
+  'signature-admin': [...CRUD],
+  'auto-signature': ['READ', 'SIGN'],
+  // Workflow
+  workflow: ['READ'],
+  flow: [...CRUD, 'APPROVE'],
+  forms: [...CRUD],
+  'sig-items': [...CRUD, 'APPROVE'],
+  // Digital signing
+  'signing-upload': ['READ', 'CREATE'],
+  'signing-signed': READ_EXPORT,
+  'signing-pending': ['READ', 'SIGN'],
+  'signing-rejected': READ_EXPORT,
+  // Planillas
+  planillas: [...CRUD, 'APPROVE'],
+  'planilla-view': READ_EXPORT,
+  'planilla-upload': ['READ', 'CREATE'],
+  'receipts-7b': [...CRUD],
+  'receipt-ranges-7b': [...CRUD],
+  'delegate-review': ['READ', 'APPROVE'],
+  'planilla-payments': [...CRUD],
+  contributions: READ_EXPORT,
+  'employee-contribution-history': READ_EXPORT,
+  'employer-contribution-history': READ_EXPORT,
+  'payment-agreements': [...CRUD, 'APPROVE'],
+  'planilla-employees': READ_EXPORT,
+  'fallen-wages': [...CRUD, 'APPROVE'],
+  // Contributors
+  contributors: [...CRUD],
+  'contributor-list': READ_EXPORT,
+  'contributor-new': ['READ', 'CREATE'],
+  'contributor-bulk-upload': ['READ', 'CREATE'],
+  'cui-approval': ['READ', 'APPROVE'],
+  'contributor-catalogs': [...CRUD],
+  'contributor-report-general': READ_EXPORT,
+  'contributor-report-municipality': READ_EXPORT,
+  'contributor-report-type': READ_EXPORT,
+  // Administrative
+  administrative: ['READ'],
+  statistics: ['READ'],
+  delegates: [...CRUD],
+  'municipal-entities': [...CRUD],
+  'entity-assignment': [...CRUD],
+  municipalities: [...CRUD],
+  regions: [...CRUD],
+  departments: [...CRUD],
+  classifications: [...CRUD],
+  'entity-regions': [...CRUD],
+  'region-delegates': [...CRUD],
+  'planilla-statuses': [...CRUD],
+  'budget-lines': [...CRUD],
+  'payment-agreement-statuses': [...CRUD],
+  'planilla-audit-logs': READ_EXPORT,
+  // Cross-cutting screens outside the spec's sidebar
+  audit: READ_EXPORT,
+  settings: ['READ', 'UPDATE'],
+} as const satisfies Record<string, readonly Action[]>;
+
+export type Resource = keyof typeof resources;
+export const resourceKeys = Object.keys(resources) as Resource[];
+export const resourceSchema = z.enum(resourceKeys as [Resource, ...Resource[]]);
+
+export const isResource = (value: string): value is Resource => Object.hasOwn(resources, value);
+
+/** A permission as a route or a menu entry asks for it. */
+export interface Permission {
+  resource: Resource;
+  action: Action;
+}
+
+export const grantSchema = z.object({
+  resource: resourceSchema,
+  action: actionSchema,
+  scope: scopeSchema.default('ALL'),
+});
+export type Grant = z.infer<typeof grantSchema>;
+
+/** Effective permissions of a user: resource → action → broadest scope granted. */
+export type EffectivePermissions = Partial<Record<Resource, Partial<Record<Action, Scope>>>>;
+
+/** Merges grants, keeping the broadest scope per resource and action. */
+export function mergeGrants(grants: readonly Grant[]): EffectivePermissions {
+  const out: EffectivePermissions = {};
+  for (const g of grants) {
+    const byAction = out[g.resource] ?? {};
+    const current = byAction[g.action];
+    if (!current || scopeRank[g.scope] > scopeRank[current]) byAction[g.action] = g.scope;
+    out[g.resource] = byAction;
+  }
+  return out;
+}
+
+/** Every action of every resource with scope ALL: what the SISTEMA institution holds. */
+export function allPermissions(): EffectivePermissions {
+  const out: EffectivePermissions = {};
+  for (const key of resourceKeys) {
+    out[key] = Object.fromEntries(resources[key].map((a) => [a, 'ALL'])) as Partial<Record<Action, Scope>>;
+  }
+  return out;
+}
+
+/** The scope with which `perms` allows `action` on `resource`, or null when it does not. */
+export function scopeFor(perms: EffectivePermissions, resource: Resource, action: Action): Scope | null {
+  return perms[resource]?.[action] ?? null;
+}
+
+/** True when the user holds any action on the resource: what a menu entry asks for. */
+export function hasAnyPermission(perms: EffectivePermissions, resource: Resource): boolean {
+  const byAction = perms[resource];
+  return !!byAction && Object.keys(byAction).length > 0;
+}
+
+/** The institution whose users hold every permission. */
+export const SYSTEM_INSTITUTION = 'SISTEMA';
+export const SYSTEM_INSTITUTION_LABEL = 'SUPER ADMINISTRADOR';
