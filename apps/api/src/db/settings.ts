@@ -9,10 +9,6 @@ import { settings } from './schema/index.ts';
 export const initialSettings: Record<string, { value: unknown; note: string }> = {
   'contributions.employeeRatePercent': { value: 7, note: 'Cuota laboral (%)' },
   'contributions.employerRatePercent': { value: 7, note: 'Cuota patronal (%)' },
-  'contributions.subjectBudgetLines': {
-    value: ['011', '021', '022', '031', '035', '036'],
-    note: 'Renglones presupuestarios afectos a cuota',
-  },
   'paymentOrders.dueDayOfNextMonth': { value: 20, note: 'Día de vencimiento del mes siguiente al período' },
   'paymentOrders.annualInterestPercent': { value: 12, note: 'Interés anual simple por mora (%)' },
   'agreements.adminChargePercent': { value: 5, note: 'Cargo administrativo del convenio (%)' },

@@ -1,2 +1,3 @@
+export * from './catalogs.ts';
 export * from './platform.ts';
 export * from './territory.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   date,
@@ -14,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { municipalEntities } from './catalogs.ts';
 
 const ts = (name?: string) => (name ? timestamp(name, { withTimezone: true }) : timestamp({ withTimezone: true }));
 const createdAt = () => ts().notNull().defaultNow();
@@ -24,6 +26,8 @@ export const institutions = pgTable('institutions', {
   code: text().notNull().unique(),
   name: text().notNull(),
   kind: text({ enum: ['SISTEMA', 'INSTITUCION', 'ENTIDAD'] }).notNull(),
+  /** For kind ENTIDAD: the municipal entity whose clerks belong to it (the ENTITY data scope). */
+  entityId: integer().references((): AnyPgColumn => municipalEntities.id),
   isActive: boolean().notNull().default(true),
   createdAt: createdAt(),
   updatedAt: createdAt(),
