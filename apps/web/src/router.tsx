@@ -1,6 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { LoginPage } from './features/auth/LoginPage.tsx';
-import { HomePage } from './features/home/HomePage.tsx';
+import { screens } from './screens.ts';
 import { AuthLayout } from './shell/AuthLayout.tsx';
 import { MainLayout } from './shell/MainLayout.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
@@ -15,9 +15,6 @@ export const router = createBrowserRouter([
         <MainLayout />
       </RequireAuth>
     ),
-    children: [
-      { index: true, element: <HomePage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
+    children: [...screens, { path: '*', element: <NotFoundPage /> }],
   },
 ]);

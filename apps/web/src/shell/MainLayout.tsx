@@ -1,24 +1,37 @@
 import { fullNameOf, initialsOf, institutionLabelOf } from '@aporta/domain';
-import { AppShell, Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Burger, Group, Menu, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router';
 import { useCurrentUser, useLogout } from '../features/auth/useAuth.ts';
+import { SidebarMenu } from './SidebarMenu.tsx';
+import { useMenu } from './useMenu.ts';
 
 export function MainLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: user } = useCurrentUser();
   const logout = useLogout();
+  const menu = useMenu(user?.permissions);
+  const [opened, { toggle }] = useDisclosure();
   const signOut = () => logout.mutate(undefined, { onSettled: () => navigate('/auth/login', { replace: true }) });
 
   return (
-    <AppShell header={{ height: 60 }} footer={{ height: 40 }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      footer={{ height: 40 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between">
-          <Text fw={800} c="blue.8" fz="xl">
-            {t('shell.appName')}
-          </Text>
+          <Group>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('shell.toggleMenu')} />
+            <Text fw={800} c="blue.8" fz="xl">
+              {t('shell.appName')}
+            </Text>
+          </Group>
           {user && (
             <Menu position="bottom-end" withArrow>
               <Menu.Target>
@@ -47,6 +60,11 @@ export function MainLayout() {
           )}
         </Group>
       </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        <ScrollArea>
+          <SidebarMenu items={menu} />
+        </ScrollArea>
+      </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
