@@ -77,7 +77,11 @@ export async function buildApp(opts: {
       },
     },
   });
-  await app.register(rateLimit, { global: false, errorResponseBuilder: () => errorBody('RATE_LIMITED') });
+  // The builder's result is thrown: it needs its statusCode for the error handler to answer 429, not 500.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
+  });
   registerAccessGuard(app);
 
   await app.register(swagger, {

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { emailSchema } from './auth.ts';
 import { listQuerySchema } from './list.ts';
 import { type MenuItem, menuTree } from './menu.ts';
-import { type Action, actions, type Grant, grantSchema, isResource, type Resource, resourceKeys, resources, scopeSchema } from './permissions.ts';
+import {
+  type Action,
+  actions,
+  type Grant,
+  grantSchema,
+  isResource,
+  type Resource,
+  resourceKeys,
+  resources,
+  scopeSchema,
+} from './permissions.ts';
 
 /** Minimum password length when the server's configuration says nothing else (PASSWORD_MIN_LENGTH). */
 export const DEFAULT_PASSWORD_MIN_LENGTH = 10;
@@ -138,7 +148,11 @@ export const grantsSchema = z
   });
 
 export const roleInputSchema = z.object({
-  name: z.string().trim().min(1, { error: 'Ingrese el nombre del rol.' }).max(100, { error: 'El nombre no puede tener más de 100 caracteres.' }),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Ingrese el nombre del rol.' })
+    .max(100, { error: 'El nombre no puede tener más de 100 caracteres.' }),
   description: z.string().trim().max(500, { error: 'La descripción no puede tener más de 500 caracteres.' }).default(''),
   grants: grantsSchema.default([]),
 });
@@ -172,7 +186,11 @@ export const institutionInputSchema = z
       .min(1, { error: 'Ingrese el código.' })
       .max(30, { error: 'El código no puede tener más de 30 caracteres.' })
       .regex(/^[A-Z0-9_-]+$/, { error: 'El código solo admite letras, números, guion y guion bajo.' }),
-    name: z.string().trim().min(1, { error: 'Ingrese el nombre.' }).max(200, { error: 'El nombre no puede tener más de 200 caracteres.' }),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: 'Ingrese el nombre.' })
+      .max(200, { error: 'El nombre no puede tener más de 200 caracteres.' }),
     /** SISTEMA exists once and is created by the seed; administrators create the other two kinds. */
     kind: z.enum(['INSTITUCION', 'ENTIDAD']),
     entityId: z.number().int().positive().nullable().default(null),
@@ -181,10 +199,18 @@ export const institutionInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'ENTIDAD' && v.entityId == null) {
-      ctx.addIssue({ code: 'custom', path: ['entityId'], message: 'Una institución de tipo entidad debe indicar su entidad municipal.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entityId'],
+        message: 'Una institución de tipo entidad debe indicar su entidad municipal.',
+      });
     }
     if (v.kind !== 'ENTIDAD' && v.entityId != null) {
-      ctx.addIssue({ code: 'custom', path: ['entityId'], message: 'Solo las instituciones de tipo entidad tienen entidad municipal.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entityId'],
+        message: 'Solo las instituciones de tipo entidad tienen entidad municipal.',
+      });
     }
   });
 export type InstitutionInput = z.infer<typeof institutionInputSchema>;

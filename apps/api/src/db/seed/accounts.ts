@@ -1,4 +1,4 @@
-import { type Action, type Grant, type Resource, resourceKeys, resources, SYSTEM_INSTITUTION, type Scope } from '@aporta/domain';
+import { type Action, type Grant, type Resource, resourceKeys, resources, type Scope, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { systemActor, writeAudit } from '../../platform/audit.ts';
 import { hashPassword } from '../../platform/passwords.ts';
@@ -6,10 +6,14 @@ import type { Db } from '../client.ts';
 import { institutions, roleGrants, roles, userInstitutions, userRoles, users } from '../schema/index.ts';
 
 const every = (filter: (r: Resource, a: Action) => boolean = () => true, scope: Scope = 'ALL'): Grant[] =>
-  resourceKeys.flatMap((r) => (resources[r] as readonly Action[]).filter((a) => filter(r, a)).map((action) => ({ resource: r, action, scope })));
+  resourceKeys.flatMap((r) =>
+    (resources[r] as readonly Action[]).filter((a) => filter(r, a)).map((action) => ({ resource: r, action, scope })),
+  );
 
 const pick = (scope: Scope, entries: [Resource, Action[]][]): Grant[] =>
-  entries.flatMap(([resource, acts]) => acts.filter((a) => (resources[resource] as readonly Action[]).includes(a)).map((action) => ({ resource, action, scope })));
+  entries.flatMap(([resource, acts]) =>
+    acts.filter((a) => (resources[resource] as readonly Action[]).includes(a)).map((action) => ({ resource, action, scope })),
+  );
 
 const ownProfile = pick('ALL', [['profile', ['READ', 'UPDATE']]]);
 
@@ -89,7 +93,12 @@ export async function seedAccounts(db: Db): Promise<void> {
         .returning({ id: roles.id });
       if (!created) continue;
       await tx.insert(roleGrants).values(role.grants.map((g) => ({ roleId: created.id, ...g })));
-      await writeAudit(tx, systemActor, { action: 'CREATE', entityType: 'role', entityId: created.id, after: { name: role.name } });
+      await writeAudit(tx, systemActor, {
+        action: 'CREATE',
+        entityType: 'role',
+        entityId: created.id,
+        after: { name: role.name },
+      });
     }
   });
 }
@@ -97,10 +106,28 @@ export async function seedAccounts(db: Db): Promise<void> {
 /** Documented in the README; demo users exist only with DEMO_DATA (never in production). */
 export const DEMO_PASSWORD = 'Demo-Clave-2026';
 export const demoUsers = [
-  { email: 'superadmin@demo.aporta.local', firstName: 'Sara', lastName: 'Superadmin', role: 'Super administrador', institution: SYSTEM_INSTITUTION },
-  { email: 'administrador@demo.aporta.local', firstName: 'Andrés', lastName: 'Administrador', role: 'Administrador', institution: 'PLAN' },
+  {
+    email: 'superadmin@demo.aporta.local',
+    firstName: 'Sara',
+    lastName: 'Superadmin',
+    role: 'Super administrador',
+    institution: SYSTEM_INSTITUTION,
+  },
+  {
+    email: 'administrador@demo.aporta.local',
+    firstName: 'Andrés',
+    lastName: 'Administrador',
+    role: 'Administrador',
+    institution: 'PLAN',
+  },
   { email: 'delegado@demo.aporta.local', firstName: 'Diana', lastName: 'Delegada', role: 'Delegado', institution: 'PLAN' },
-  { email: 'operador@demo.aporta.local', firstName: 'Óscar', lastName: 'Operador', role: 'Operador de entidad', institution: 'PLAN' },
+  {
+    email: 'operador@demo.aporta.local',
+    firstName: 'Óscar',
+    lastName: 'Operador',
+    role: 'Operador de entidad',
+    institution: 'PLAN',
+  },
   { email: 'consulta@demo.aporta.local', firstName: 'Carla', lastName: 'Consulta', role: 'Consulta', institution: 'PLAN' },
 ] as const;
 
@@ -128,7 +155,12 @@ export async function seedAccountsDemo(db: Db): Promise<void> {
         .returning({ id: users.id });
       if (role) await tx.insert(userRoles).values({ userId: user.id, roleId: role.id });
       if (inst) await tx.insert(userInstitutions).values({ userId: user.id, institutionId: inst.id, position: 0 });
-      await writeAudit(tx, systemActor, { action: 'CREATE', entityType: 'user', entityId: user.id, after: { email: u.email, demo: true } });
+      await writeAudit(tx, systemActor, {
+        action: 'CREATE',
+        entityType: 'user',
+        entityId: user.id,
+        after: { email: u.email, demo: true },
+      });
     }
   });
 }

@@ -1,4 +1,10 @@
-import { exportFormatSchema, listResponse, institutionInputSchema, institutionListQuerySchema, institutionSchema } from '@aporta/domain';
+import {
+  exportFormatSchema,
+  institutionInputSchema,
+  institutionListQuerySchema,
+  institutionSchema,
+  listResponse,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
@@ -37,7 +43,9 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['institutions'],
         summary: 'Exportar instituciones (xlsx o csv)',
-        querystring: institutionListQuerySchema.omit({ page: true, pageSize: true }).extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: institutionListQuerySchema
+          .omit({ page: true, pageSize: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -82,7 +90,12 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/institutions/:id',
     {
       config: { access: { resource: 'institutions', action: 'READ' } },
-      schema: { tags: ['institutions'], summary: 'Ver una institución', params, response: { 200: institutionSchema, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags: ['institutions'],
+        summary: 'Ver una institución',
+        params,
+        response: { 200: institutionSchema, ...errorResponses(400, 401, 403, 404) },
+      },
     },
     async (request) => getInstitution({ db: app.db, id: request.params.id }),
   );
@@ -98,7 +111,8 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: institutionSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await createInstitution({ db: app.db, actor: request.auth!.actor, data: request.body })),
+    async (request, reply) =>
+      reply.status(201).send(await createInstitution({ db: app.db, actor: request.auth!.actor, data: request.body })),
   );
 
   app.put(

@@ -1,7 +1,7 @@
-import { AppError, type InstitutionInput, type InstitutionRecord, SYSTEM_INSTITUTION } from '@aporta/domain';
-import type { z } from 'zod';
 import type { institutionListQuerySchema } from '@aporta/domain';
+import { AppError, type InstitutionInput, type InstitutionRecord, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, municipalEntities, roles, userInstitutions } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
@@ -12,7 +12,13 @@ import { assertSuperAdminRemains } from '../users/service.ts';
 
 type Query = z.infer<typeof institutionListQuerySchema>;
 
-const sortable = { id: institutions.id, code: institutions.code, name: institutions.name, kind: institutions.kind, isActive: institutions.isActive };
+const sortable = {
+  id: institutions.id,
+  code: institutions.code,
+  name: institutions.name,
+  kind: institutions.kind,
+  isActive: institutions.isActive,
+};
 const userCount = sql<number>`(select count(*)::int from ${userInstitutions} where ${userInstitutions.institutionId} = ${institutions.id})`;
 const columns = {
   id: institutions.id,
@@ -54,7 +60,8 @@ async function withRoles(db: Db, rows: Row[]): Promise<InstitutionRecord[]> {
   return rows.map((r) => ({ ...r, roles: links.filter((l) => l.institutionId === r.id).map(({ id, name }) => ({ id, name })) }));
 }
 
-const select = (db: Db) => db.select(columns).from(institutions).leftJoin(municipalEntities, eq(municipalEntities.id, institutions.entityId));
+const select = (db: Db) =>
+  db.select(columns).from(institutions).leftJoin(municipalEntities, eq(municipalEntities.id, institutions.entityId));
 
 /** Paginated institutions with their default roles and how many users belong. Holders of institutions: READ. */
 export async function findInstitutions(opts: { db: Db; query: Query }): Promise<{ items: InstitutionRecord[]; total: number }> {
@@ -106,7 +113,9 @@ export async function institutionOptions(db: Db) {
 }
 
 const duplicateCode = () =>
-  new AppError('DUPLICATE', 'Ya existe una institución con ese código.', [{ path: 'code', message: 'Ya existe una institución con ese código.' }]);
+  new AppError('DUPLICATE', 'Ya existe una institución con ese código.', [
+    { path: 'code', message: 'Ya existe una institución con ese código.' },
+  ]);
 
 const refuseSystem = () =>
   new AppError('CONFLICT', 'La institución SISTEMA la define el sistema: no se puede modificar, desactivar ni eliminar.');
@@ -120,13 +129,21 @@ async function validate(db: Db, data: InstitutionInput, exceptId?: number) {
     .limit(1);
   if (other) throw duplicateCode();
   if (data.entityId != null) {
-    const [e] = await db.select({ id: municipalEntities.id }).from(municipalEntities).where(eq(municipalEntities.id, data.entityId));
-    if (!e) throw new AppError('VALIDATION', 'La entidad municipal no existe.', [{ path: 'entityId', message: 'La entidad municipal no existe.' }]);
+    const [e] = await db
+      .select({ id: municipalEntities.id })
+      .from(municipalEntities)
+      .where(eq(municipalEntities.id, data.entityId));
+    if (!e)
+      throw new AppError('VALIDATION', 'La entidad municipal no existe.', [
+        { path: 'entityId', message: 'La entidad municipal no existe.' },
+      ]);
   }
   if (data.roleIds.length) {
     const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, data.roleIds));
     if (found.length !== data.roleIds.length) {
-      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [{ path: 'roleIds', message: 'Uno de los roles no existe.' }]);
+      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [
+        { path: 'roleIds', message: 'Uno de los roles no existe.' },
+      ]);
     }
   }
 }
@@ -146,10 +163,14 @@ async function save(db: Db, actor: Actor, id: number | null, data: InstitutionIn
       } else {
         before = await getInstitution({ db: tx, id });
         instId = id;
-        await tx.update(institutions).set({ ...values, updatedAt: new Date() }).where(eq(institutions.id, id));
+        await tx
+          .update(institutions)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(institutions.id, id));
         await tx.delete(institutionRoles).where(eq(institutionRoles.institutionId, id));
       }
-      if (data.roleIds.length) await tx.insert(institutionRoles).values(data.roleIds.map((roleId) => ({ institutionId: instId, roleId })));
+      if (data.roleIds.length)
+        await tx.insert(institutionRoles).values(data.roleIds.map((roleId) => ({ institutionId: instId, roleId })));
       const after = await getInstitution({ db: tx, id: instId });
       await writeAudit(tx, actor, {
         action: id === null ? 'CREATE' : 'UPDATE',
@@ -173,7 +194,12 @@ export async function createInstitution(opts: { db: Db; actor: Actor; data: Inst
 }
 
 /** Updates an institution and replaces its default roles. SISTEMA is fixed. Holders of institutions: UPDATE. */
-export async function updateInstitution(opts: { db: Db; actor: Actor; id: number; data: InstitutionInput }): Promise<InstitutionRecord> {
+export async function updateInstitution(opts: {
+  db: Db;
+  actor: Actor;
+  id: number;
+  data: InstitutionInput;
+}): Promise<InstitutionRecord> {
   const current = await getInstitution({ db: opts.db, id: opts.id });
   if (current.code === SYSTEM_INSTITUTION) throw refuseSystem();
   await save(opts.db, opts.actor, opts.id, opts.data);

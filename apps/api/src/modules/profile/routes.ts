@@ -39,7 +39,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/profile/sessions',
     {
       config: { access: 'authenticated' },
-      schema: { tags: ['profile'], summary: 'Mis sesiones abiertas', response: { 200: z.array(sessionSchema), ...errorResponses(401) } },
+      schema: {
+        tags: ['profile'],
+        summary: 'Mis sesiones abiertas',
+        response: { 200: z.array(sessionSchema), ...errorResponses(401) },
+      },
     },
     async (request) => listOwnSessions({ db: app.db, auth: request.auth! }),
   );

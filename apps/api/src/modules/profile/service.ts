@@ -28,7 +28,10 @@ export async function getProfile(opts: { db: Db; auth: AuthContext }) {
 export async function updateProfile(opts: { db: Db; auth: AuthContext; data: ProfileUpdate }) {
   const { db, auth, data } = opts;
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ firstName: data.firstName, lastName: data.lastName, updatedAt: new Date() }).where(eq(users.id, auth.user.id));
+    await tx
+      .update(users)
+      .set({ firstName: data.firstName, lastName: data.lastName, updatedAt: new Date() })
+      .where(eq(users.id, auth.user.id));
     await writeAudit(tx, auth.actor, {
       action: 'UPDATE_PROFILE',
       entityType: 'user',
@@ -73,7 +76,12 @@ export async function revokeOtherSessions(opts: { db: Db; auth: AuthContext }): 
   const { db, auth } = opts;
   return db.transaction(async (tx) => {
     const revoked = await revokeAllSessions(tx, auth.user.id, auth.sessionId);
-    await writeAudit(tx, auth.actor, { action: 'REVOKE_OTHER_SESSIONS', entityType: 'user', entityId: auth.user.id, after: { revoked } });
+    await writeAudit(tx, auth.actor, {
+      action: 'REVOKE_OTHER_SESSIONS',
+      entityType: 'user',
+      entityId: auth.user.id,
+      after: { revoked },
+    });
     return { revoked };
   });
 }

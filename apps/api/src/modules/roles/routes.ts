@@ -29,7 +29,9 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['roles'],
         summary: 'Exportar roles (xlsx o csv)',
-        querystring: roleListQuerySchema.omit({ page: true, pageSize: true }).extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: roleListQuerySchema
+          .omit({ page: true, pageSize: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -53,7 +55,12 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/roles/:id',
     {
       config: { access: { resource: 'roles', action: 'READ' } },
-      schema: { tags: ['roles'], summary: 'Ver un rol', params, response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Ver un rol',
+        params,
+        response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404) },
+      },
     },
     async (request) => getRole({ db: app.db, id: request.params.id }),
   );
@@ -69,7 +76,8 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: roleSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await createRole({ db: app.db, actor: request.auth!.actor, data: request.body })),
+    async (request, reply) =>
+      reply.status(201).send(await createRole({ db: app.db, actor: request.auth!.actor, data: request.body })),
   );
 
   app.put(

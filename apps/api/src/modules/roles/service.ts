@@ -94,7 +94,11 @@ async function assertNameFree(db: Db, name: string, exceptId?: number) {
   const [other] = await db
     .select({ id: roles.id })
     .from(roles)
-    .where(exceptId ? sql`lower(${roles.name}) = ${name.toLowerCase()} and ${ne(roles.id, exceptId)}` : sql`lower(${roles.name}) = ${name.toLowerCase()}`)
+    .where(
+      exceptId
+        ? sql`lower(${roles.name}) = ${name.toLowerCase()} and ${ne(roles.id, exceptId)}`
+        : sql`lower(${roles.name}) = ${name.toLowerCase()}`,
+    )
     .limit(1);
   if (other) throw duplicateName();
 }
@@ -117,7 +121,10 @@ async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): P
       } else {
         before = await getRole({ db: tx, id });
         roleId = id;
-        await tx.update(roles).set({ name: data.name, description: data.description, updatedAt: new Date() }).where(eq(roles.id, id));
+        await tx
+          .update(roles)
+          .set({ name: data.name, description: data.description, updatedAt: new Date() })
+          .where(eq(roles.id, id));
         await tx.delete(roleGrants).where(eq(roleGrants.roleId, id));
       }
       if (data.grants.length) await tx.insert(roleGrants).values(data.grants.map((g) => ({ roleId, ...g })));

@@ -1,4 +1,11 @@
-import { exportFormatSchema, listResponse, oneTimePasswordSchema, userInputSchema, userListQuerySchema, userSchema } from '@aporta/domain';
+import {
+  exportFormatSchema,
+  listResponse,
+  oneTimePasswordSchema,
+  userInputSchema,
+  userListQuerySchema,
+  userSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
@@ -40,7 +47,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Exportar usuarios (xlsx o csv)',
-        querystring: userListQuerySchema.omit({ page: true, pageSize: true }).extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: userListQuerySchema
+          .omit({ page: true, pageSize: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -86,7 +95,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/:id',
     {
       config: { access: { resource: 'users', action: 'READ' } },
-      schema: { tags: ['users'], summary: 'Ver un usuario', params, response: { 200: userSchema, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags: ['users'],
+        summary: 'Ver un usuario',
+        params,
+        response: { 200: userSchema, ...errorResponses(400, 401, 403, 404) },
+      },
     },
     async (request) => getUser({ db: app.db, id: request.params.id }),
   );

@@ -1,10 +1,4 @@
-import {
-  AppError,
-  SYSTEM_INSTITUTION,
-  type UserInput,
-  type UserListQuery,
-  type UserRecord,
-} from '@aporta/domain';
+import { AppError, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
 import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutions, roles, sessions, userInstitutions, userRoles, users } from '../../db/schema/index.ts';
@@ -170,11 +164,16 @@ async function assertIdsExist(db: Db, data: Pick<UserInput, 'roleIds' | 'institu
   if (data.roleIds.length) {
     const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, data.roleIds));
     if (found.length !== data.roleIds.length) {
-      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [{ path: 'roleIds', message: 'Uno de los roles no existe.' }]);
+      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [
+        { path: 'roleIds', message: 'Uno de los roles no existe.' },
+      ]);
     }
   }
   if (data.institutionIds.length) {
-    const found = await db.select({ id: institutions.id }).from(institutions).where(inArray(institutions.id, data.institutionIds));
+    const found = await db
+      .select({ id: institutions.id })
+      .from(institutions)
+      .where(inArray(institutions.id, data.institutionIds));
     if (found.length !== data.institutionIds.length) {
       throw new AppError('VALIDATION', 'Una de las instituciones no existe.', [
         { path: 'institutionIds', message: 'Una de las instituciones no existe.' },
@@ -237,7 +236,11 @@ const snapshot = (u: UserRecord) => ({
  * Creates a user with a one-time password that must be changed at the first sign-in; the password is
  * returned once, for the administrator to hand over, and never stored in clear. Holders of users: CREATE.
  */
-export async function createUser(opts: { db: Db; actor: Actor; data: UserInput }): Promise<{ user: UserRecord; password: string }> {
+export async function createUser(opts: {
+  db: Db;
+  actor: Actor;
+  data: UserInput;
+}): Promise<{ user: UserRecord; password: string }> {
   const { db, actor, data } = opts;
   await assertEmailFree(db, data.email);
   await assertIdsExist(db, data);
@@ -279,13 +282,25 @@ export async function updateUser(opts: { db: Db; actor: Actor; id: number; data:
     await db.transaction(async (tx) => {
       await tx
         .update(users)
-        .set({ email: data.email, firstName: data.firstName, lastName: data.lastName, isActive: data.isActive, updatedAt: new Date() })
+        .set({
+          email: data.email,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          isActive: data.isActive,
+          updatedAt: new Date(),
+        })
         .where(eq(users.id, id));
       await setRelations(tx, id, data);
       await assertSuperAdminRemains(tx);
       if (before.isActive && !data.isActive) await revokeAllSessions(tx, id);
       const after = await getUser({ db: tx, id });
-      await writeAudit(tx, actor, { action: 'UPDATE', entityType: 'user', entityId: id, before: snapshot(before), after: snapshot(after) });
+      await writeAudit(tx, actor, {
+        action: 'UPDATE',
+        entityType: 'user',
+        entityId: id,
+        before: snapshot(before),
+        after: snapshot(after),
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateEmail();
@@ -329,10 +344,22 @@ export async function resetUserPassword(opts: { db: Db; actor: Actor; id: number
   await db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ passwordHash, mustChangePassword: true, failedLoginCount: 0, firstFailedLoginAt: null, lockedUntil: null, updatedAt: new Date() })
+      .set({
+        passwordHash,
+        mustChangePassword: true,
+        failedLoginCount: 0,
+        firstFailedLoginAt: null,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, id));
     const revoked = await revokeAllSessions(tx, id);
-    await writeAudit(tx, actor, { action: 'RESET_PASSWORD', entityType: 'user', entityId: id, after: { revokedSessions: revoked } });
+    await writeAudit(tx, actor, {
+      action: 'RESET_PASSWORD',
+      entityType: 'user',
+      entityId: id,
+      after: { revokedSessions: revoked },
+    });
   });
   return { password };
 }
