@@ -237,7 +237,7 @@ export const institutionListQuerySchema = listQuerySchema.extend({
 
 export interface MatrixRow {
   resource: Resource;
-  /** i18n key of the menu entry that names the resource (or `accounts.resource.<key>` outside the menu). */
+  /** i18n key of the menu entry that names the resource (or `roles.resource.<key>` outside the menu). */
   label: string;
   actions: readonly Action[];
 }
@@ -268,11 +268,11 @@ export function permissionMatrix(tree: readonly MenuItem[] = menuTree): MatrixGr
   }
   const rest = resourceKeys
     .filter((r) => !seen.has(r))
-    .map((r) => ({ resource: r, label: `accounts.resource.${r}`, actions: resources[r] }));
+    .map((r) => ({ resource: r, label: `roles.resource.${r}`, actions: resources[r] }));
   return [
     { id: 'general', label: 'menu.apps', rows: top },
     ...groups.filter((g) => g.rows.length > 0),
-    ...(rest.length ? [{ id: 'other', label: 'accounts.otherResources', rows: rest }] : []),
+    ...(rest.length ? [{ id: 'other', label: 'roles.otherResources', rows: rest }] : []),
   ];
 }
 
