@@ -106,6 +106,7 @@ export function InstitutionFormModal({
             description={t('institutions.defaultRolesHelp')}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('users.clear') }}
             data={(options.data?.roles ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
             {...form.getInputProps('roleIds')}
           />

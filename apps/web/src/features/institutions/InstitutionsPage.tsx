@@ -1,7 +1,7 @@
 import 'mantine-datatable/styles.layer.css';
 import { type InstitutionRecord, SYSTEM_INSTITUTION_LABEL, scopeFor } from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
+
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
+import { openConfirm } from '../users/confirm.ts';
 import { ExportButtons } from '../users/ExportButtons.tsx';
 import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
@@ -27,7 +28,7 @@ export function InstitutionsPage() {
   const [editing, setEditing] = useState<InstitutionRecord | null | undefined>(undefined);
 
   const confirmDelete = (i: InstitutionRecord) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('institutions.deleteTitle'),
       children: <Text size="sm">{t('institutions.deleteText', { name: i.name })}</Text>,
       labels: { confirm: t('institutions.delete'), cancel: t('institutions.cancel') },
@@ -68,6 +69,7 @@ export function InstitutionsPage() {
           label={t('institutions.kind')}
           placeholder={t('users.all')}
           clearable
+          clearButtonProps={{ 'aria-label': t('users.clear') }}
           data={(['SISTEMA', 'INSTITUCION', 'ENTIDAD'] as const).map((k) => ({
             value: k,
             label: t(`institutions.kindOption.${k}`),
@@ -108,7 +110,7 @@ export function InstitutionsPage() {
               <Group gap={6}>
                 <Text size="sm">{i.name}</Text>
                 {i.kind === 'SISTEMA' && (
-                  <Badge color="grape" variant="light" size="sm">
+                  <Badge color="grape.9" variant="outline" size="sm">
                     {SYSTEM_INSTITUTION_LABEL}
                   </Badge>
                 )}
@@ -133,7 +135,7 @@ export function InstitutionsPage() {
               ) : (
                 <Group gap={4}>
                   {i.roles.map((r) => (
-                    <Badge key={r.id} variant="light" size="sm">
+                    <Badge key={r.id} color="blue.9" variant="outline" size="sm">
                       {r.name}
                     </Badge>
                   ))}
@@ -146,7 +148,7 @@ export function InstitutionsPage() {
             title: t('institutions.status'),
             sortable: true,
             render: (i) => (
-              <Badge color={i.isActive ? 'green' : 'gray'} variant="light" size="sm">
+              <Badge color={i.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
                 {i.isActive ? t('institutions.activeOne') : t('institutions.inactiveOne')}
               </Badge>
             ),

@@ -14,12 +14,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
+
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { ChangePasswordForm } from '../auth/ChangePasswordForm.tsx';
+import { openConfirm } from '../users/confirm.ts';
 import { formatDateTime } from '../users/format.ts';
 import { showApiError } from '../users/formErrors.ts';
 import {
@@ -86,7 +87,7 @@ export function ProfilePage() {
   );
 
   const confirmOthers = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('profile.closeOthersTitle'),
       children: <Text size="sm">{t('profile.closeOthersText', { count: others })}</Text>,
       labels: { confirm: t('profile.closeOthers'), cancel: t('profile.cancel') },
@@ -132,7 +133,7 @@ export function ProfilePage() {
                     <Text size="sm">—</Text>
                   ) : (
                     p.roles.map((r) => (
-                      <Badge key={r.id} variant="light">
+                      <Badge key={r.id} color="blue.9" variant="outline">
                         {r.name}
                       </Badge>
                     ))
@@ -189,7 +190,7 @@ export function ProfilePage() {
                       <Group gap={6}>
                         <Text size="sm">{deviceOf(s.userAgent)}</Text>
                         {s.isCurrent && (
-                          <Badge size="sm" color="green" variant="light">
+                          <Badge size="sm" color="teal.9" variant="outline">
                             {t('profile.current')}
                           </Badge>
                         )}

@@ -48,7 +48,7 @@ export function PermissionMatrix({
               <Group gap="xs">
                 <Text fw={600}>{t(g.label)}</Text>
                 {selected > 0 && (
-                  <Badge size="sm" variant="light">
+                  <Badge size="sm" color="blue.9" variant="outline">
                     {t('roles.selectedCount', { count: selected })}
                   </Badge>
                 )}

@@ -1,7 +1,7 @@
 import 'mantine-datatable/styles.layer.css';
 import { type RoleRecord, scopeFor } from '@aporta/domain';
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
+
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { Link, useNavigate } from 'react-router';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
+import { openConfirm } from '../users/confirm.ts';
 import { ExportButtons } from '../users/ExportButtons.tsx';
 import { formatDateTime } from '../users/format.ts';
 import { PAGE_SIZES, useListState } from '../users/listState.ts';
@@ -24,7 +25,7 @@ export function RolesPage() {
   const remove = useDeleteRole();
 
   const confirmDelete = (r: RoleRecord) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('roles.deleteTitle'),
       children: <Text size="sm">{t('roles.deleteText', { name: r.name })}</Text>,
       labels: { confirm: t('roles.delete'), cancel: t('roles.cancel') },

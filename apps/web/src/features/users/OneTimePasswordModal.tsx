@@ -14,7 +14,13 @@ export function OneTimePasswordModal({
 }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={!!password} onClose={onClose} title={t('users.otpTitle')} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      opened={!!password}
+      onClose={onClose}
+      title={t('users.otpTitle')}
+      centered
+    >
       <Stack>
         <Text size="sm">{t('users.otpFor', { email })}</Text>
         <Group justify="center">

@@ -79,7 +79,13 @@ export function UserFormModal({
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={user ? t('users.editTitle') : t('users.newTitle')} size="lg">
+    <Modal
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      opened={opened}
+      onClose={onClose}
+      title={user ? t('users.editTitle') : t('users.newTitle')}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={t('users.email')} type="email" required autoComplete="off" {...form.getInputProps('email')} />
@@ -91,6 +97,7 @@ export function UserFormModal({
             label={t('users.roles')}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('users.clear') }}
             data={(options.data?.roles ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
             {...form.getInputProps('roleIds')}
           />
@@ -99,6 +106,7 @@ export function UserFormModal({
             description={t('users.institutionsHelp')}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('users.clear') }}
             data={(options.data?.institutions ?? []).map((i) => ({ value: String(i.id), label: `${i.code} — ${i.name}` }))}
             {...form.getInputProps('institutionIds')}
           />

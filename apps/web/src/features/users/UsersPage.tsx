@@ -1,7 +1,7 @@
 import 'mantine-datatable/styles.layer.css';
 import { fullNameOf, scopeFor, type UserRecord } from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
+
 import { IconDots, IconKey, IconLogout, IconPencil, IconPlus, IconSearch, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
+import { openConfirm } from './confirm.ts';
 import { ExportButtons } from './ExportButtons.tsx';
 import { formatDateTime } from './format.ts';
 import { PAGE_SIZES, useListState } from './listState.ts';
@@ -44,7 +45,7 @@ export function UsersPage() {
   };
 
   const confirmActive = (u: UserRecord) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: u.isActive ? t('users.deactivateTitle') : t('users.activateTitle'),
       children: <Text size="sm">{t(u.isActive ? 'users.deactivateText' : 'users.activateText', { name: fullNameOf(u) })}</Text>,
       labels: { confirm: u.isActive ? t('users.deactivate') : t('users.activate'), cancel: t('users.cancel') },
@@ -60,7 +61,7 @@ export function UsersPage() {
     });
 
   const confirmReset = (u: UserRecord) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('users.resetTitle'),
       children: <Text size="sm">{t('users.resetText', { name: fullNameOf(u) })}</Text>,
       labels: { confirm: t('users.reset'), cancel: t('users.cancel') },
@@ -69,7 +70,7 @@ export function UsersPage() {
     });
 
   const confirmRevoke = (u: UserRecord) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('users.revokeTitle'),
       children: <Text size="sm">{t('users.revokeText', { name: fullNameOf(u) })}</Text>,
       labels: { confirm: t('users.revoke'), cancel: t('users.cancel') },
@@ -109,6 +110,7 @@ export function UsersPage() {
           label={t('users.status')}
           placeholder={t('users.all')}
           clearable
+          clearButtonProps={{ 'aria-label': t('users.clear') }}
           data={[
             { value: 'true', label: t('users.activeMany') },
             { value: 'false', label: t('users.inactiveMany') },
@@ -121,6 +123,7 @@ export function UsersPage() {
           label={t('users.role')}
           placeholder={t('users.all')}
           clearable
+          clearButtonProps={{ 'aria-label': t('users.clear') }}
           searchable
           data={(options.data?.roles ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
           value={roleId}
@@ -131,6 +134,7 @@ export function UsersPage() {
           label={t('users.institution')}
           placeholder={t('users.all')}
           clearable
+          clearButtonProps={{ 'aria-label': t('users.clear') }}
           searchable
           data={(options.data?.institutions ?? []).map((i) => ({ value: String(i.id), label: i.code }))}
           value={institutionId}
@@ -174,7 +178,7 @@ export function UsersPage() {
             render: (u) => (
               <Group gap={4}>
                 {u.roles.map((r) => (
-                  <Badge key={r.id} variant="light" size="sm">
+                  <Badge key={r.id} color="blue.9" variant="outline" size="sm">
                     {r.name}
                   </Badge>
                 ))}
@@ -192,16 +196,16 @@ export function UsersPage() {
             sortable: true,
             render: (u) => (
               <Group gap={4}>
-                <Badge color={u.isActive ? 'green' : 'gray'} variant="light" size="sm">
+                <Badge color={u.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
                   {u.isActive ? t('users.activeOne') : t('users.inactiveOne')}
                 </Badge>
                 {u.isLocked && (
-                  <Badge color="red" variant="light" size="sm">
+                  <Badge color="red.9" variant="outline" size="sm">
                     {t('users.locked')}
                   </Badge>
                 )}
                 {u.mustChangePassword && (
-                  <Badge color="yellow" variant="light" size="sm">
+                  <Badge color="violet.9" variant="outline" size="sm">
                     {t('users.mustChange')}
                   </Badge>
                 )}
