@@ -20,7 +20,7 @@ test('a role with only users: READ gives exactly that menu entry; other screens 
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page).toHaveURL(/\/roles$/);
-  await page.getByLabel('Buscar').fill(roleName);
+  await page.getByRole('textbox', { name: 'Buscar', exact: true }).fill(roleName);
   await expect(page.getByRole('cell', { name: roleName, exact: true })).toBeVisible();
   await expectAccessible(page);
 
@@ -40,7 +40,7 @@ test('a role with only users: READ gives exactly that menu entry; other screens 
   expect(otp).toMatch(/^[A-Za-z0-9]{16}$/);
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Listo' }).click();
-  await page.getByLabel('Buscar').fill(email);
+  await page.getByRole('textbox', { name: 'Buscar', exact: true }).fill(email);
   await expect(page.getByRole('cell', { name: email, exact: true })).toBeVisible();
   await expectAccessible(page);
 
