@@ -12,6 +12,10 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { institutionRoutes } from './modules/institutions/routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
+import { roleRoutes } from './modules/roles/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
@@ -20,7 +24,7 @@ import type { Access, RouteInfo } from './platform/http.ts';
 z.config(z.locales.es());
 
 /** Every module's routes; a new module adds one line here. */
-const modules = [healthRoutes, authRoutes];
+const modules = [healthRoutes, authRoutes, userRoutes, roleRoutes, institutionRoutes, profileRoutes];
 
 /**
  * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`
@@ -73,7 +77,11 @@ export async function buildApp(opts: {
       },
     },
   });
-  await app.register(rateLimit, { global: false, errorResponseBuilder: () => errorBody('RATE_LIMITED') });
+  // The builder's result is thrown: it needs its statusCode for the error handler to answer 429, not 500.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
+  });
   registerAccessGuard(app);
 
   await app.register(swagger, {

@@ -6,6 +6,7 @@ import { hashPassword } from '../../platform/passwords.ts';
 import type { Db } from '../client.ts';
 import { departments, institutions, municipalities, settings, userInstitutions, users } from '../schema/index.ts';
 import { initialSettings } from '../settings.ts';
+import { seedAccounts } from './accounts.ts';
 
 const csvPath = new URL('./gt-divisiones.csv', import.meta.url);
 
@@ -46,6 +47,7 @@ export async function seedReference(db: Db): Promise<void> {
       ])
       .onConflictDoNothing();
   });
+  await seedAccounts(db);
 }
 
 /**

@@ -1,8 +1,15 @@
-import { currentUserSchema, loginRequestSchema, loginResponseSchema } from '@aporta/domain';
+import {
+  AppError,
+  changePasswordSchema,
+  currentUserSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  registerSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { login, logout } from './service.ts';
+import { authenticate, changeOwnPassword, login, logout, register } from './service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -47,5 +54,112 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'Usuario actual', response: { 200: currentUserSchema, ...errorResponses(401) } },
     },
     async (request) => request.auth!.user,
+  );
+
+  // Same per-IP limit as sign-in: registration hashes a password too and could be used to probe e-mails.
+  app.post(
+    '/api/auth/register',
+    {
+      config: { access: 'public', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Registrarse (la cuenta queda inactiva hasta que un administrador la active)',
+        body: registerSchema,
+        response: {
+          201: z.object({ status: z.literal('success'), message: z.string() }),
+          ...errorResponses(400, 403, 409, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      await register({
+        db: app.db,
+        enabled: app.config.REGISTRATION_ENABLED,
+        minLength: app.config.PASSWORD_MIN_LENGTH,
+        data: request.body,
+        ip: request.ip,
+      });
+      return reply.status(201).send({
+        status: 'success' as const,
+        message: 'Cuenta creada. Un administrador debe activarla antes de que pueda ingresar.',
+      });
+    },
+  );
+
+  app.post(
+    '/api/auth/change-password',
+    {
+      // Reachable while a password change is required: it is how the user gets out of that state.
+      config: { access: 'authenticated', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Cambiar la contraseña propia',
+        body: changePasswordSchema,
+        response: { 200: currentUserSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) =>
+      changeOwnPassword({ db: app.db, auth: request.auth!, minLength: app.config.PASSWORD_MIN_LENGTH, data: request.body }),
+  );
+
+  // Compatibility with the specification's test-auth calls. Public: they answer their own
+  // { success, … } shape instead of the error shape, and check the token themselves.
+  const testAuthFailure = z.object({ success: z.literal(false), message: z.string() });
+  app.post(
+    '/api/test-auth/login',
+    {
+      config: { access: 'public', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Iniciar sesión (compatibilidad: username y password)',
+        body: z.object({ username: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) }),
+        response: {
+          200: z.object({ success: z.literal(true), token: z.string() }),
+          401: testAuthFailure,
+          403: testAuthFailure,
+          423: testAuthFailure,
+          ...errorResponses(400, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { token } = await login({
+          db: app.db,
+          policy: app.authPolicy,
+          email: request.body.username.toLowerCase(),
+          password: request.body.password,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        });
+        return { success: true as const, token };
+      } catch (err) {
+        if (!(err instanceof AppError) || ![401, 403, 423].includes(err.status)) throw err;
+        return reply.status(err.status as 401).send({ success: false as const, message: err.message });
+      }
+    },
+  );
+
+  app.get(
+    '/api/test-auth/verify',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Verificar el token (compatibilidad)',
+        response: { 200: z.object({ success: z.literal(true), user: currentUserSchema }), 401: testAuthFailure },
+      },
+    },
+    async (request, reply) => {
+      const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+      if (!m) return reply.status(401).send({ success: false as const, message: 'No hay token' });
+      try {
+        const auth = await authenticate({ db: app.db, policy: app.authPolicy, token: m[1], ip: request.ip });
+        return { success: true as const, user: auth.user };
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 401) throw err;
+        return reply.status(401).send({ success: false as const, message: err.message });
+      }
+    },
   );
 };

@@ -2,13 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   AppError,
   allPermissions,
+  type ChangePasswordInput,
   type CurrentUser,
   type EffectivePermissions,
   type Grant,
   mergeGrants,
+  passwordProblem,
+  type RegisterInput,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   institutionRoles,
@@ -20,7 +23,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 
 export interface AuthPolicy {
   sessionIdleHours: number;
@@ -205,4 +208,115 @@ export async function countActiveSessions(db: Db, userId: number): Promise<numbe
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
   return r.n;
+}
+
+/** Refuses a password that breaks the policy with a 400 naming the rule on the given field. */
+export function assertPasswordPolicy(password: string, email: string, minLength: number, path = 'password'): void {
+  const problem = passwordProblem(password, { email, minLength });
+  if (problem) throw new AppError('VALIDATION', problem, [{ path, message: problem }]);
+}
+
+/** True when a database error is a unique violation (drizzle wraps the driver's error in `cause`). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export const duplicateEmail = () =>
+  new AppError('DUPLICATE', 'Ya existe una cuenta con ese correo electrónico.', [
+    { path: 'email', message: 'Ya existe una cuenta con ese correo electrónico.' },
+  ]);
+
+/**
+ * Self-registration. Public (rate-limited per IP). Creates an INACTIVE account without roles or
+ * institutions: an administrator activates it and decides what it may do.
+ */
+export async function register(opts: {
+  db: Db;
+  enabled: boolean;
+  minLength: number;
+  data: RegisterInput;
+  ip: string | null;
+}): Promise<{ id: number }> {
+  const { db, data } = opts;
+  if (!opts.enabled) {
+    throw new AppError('FORBIDDEN', 'El registro de cuentas está deshabilitado. Solicite una cuenta a un administrador.');
+  }
+  assertPasswordPolicy(data.password, data.email, opts.minLength);
+  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${data.email}`).limit(1);
+  if (existing) throw duplicateEmail();
+  const passwordHash = await hashPassword(data.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ email: data.email, firstName: data.first_name, lastName: data.last_name, passwordHash, isActive: false })
+        .returning({ id: users.id });
+      await writeAudit(
+        tx,
+        { id: user.id, email: data.email, ip: opts.ip },
+        { action: 'REGISTER', entityType: 'user', entityId: user.id, after: { email: data.email, isActive: false } },
+      );
+      return user;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateEmail();
+    throw err;
+  }
+}
+
+/**
+ * Changes the caller's own password. Any signed-in user, also while a change is required. Clears the
+ * "must change" flag and ends the user's other sessions, which may belong to whoever knew the old one.
+ */
+export async function changeOwnPassword(opts: {
+  db: Db;
+  auth: AuthContext;
+  minLength: number;
+  data: ChangePasswordInput;
+}): Promise<CurrentUser> {
+  const { db, auth, data } = opts;
+  const [row] = await db.select().from(users).where(eq(users.id, auth.user.id));
+  if (!(await verifyPassword(row.passwordHash, data.currentPassword))) {
+    throw new AppError('VALIDATION', 'La contraseña actual no es correcta.', [
+      { path: 'currentPassword', message: 'La contraseña actual no es correcta.' },
+    ]);
+  }
+  assertPasswordPolicy(data.newPassword, row.email, opts.minLength, 'newPassword');
+  if (data.newPassword === data.currentPassword) {
+    throw new AppError('VALIDATION', 'La nueva contraseña debe ser distinta de la actual.', [
+      { path: 'newPassword', message: 'La nueva contraseña debe ser distinta de la actual.' },
+    ]);
+  }
+  const passwordHash = await hashPassword(data.newPassword);
+  const updated = await db.transaction(async (tx) => {
+    const [u] = await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: false, updatedAt: new Date() })
+      .where(eq(users.id, row.id))
+      .returning();
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, row.id), isNull(sessions.revokedAt), ne(sessions.id, auth.sessionId)));
+    await writeAudit(tx, auth.actor, { action: 'CHANGE_PASSWORD', entityType: 'user', entityId: row.id });
+    return u;
+  });
+  return loadCurrentUser(db, updated);
+}
+
+/** Revokes every open session of a user (deactivation, password reset); returns how many. */
+export async function revokeAllSessions(db: Db, userId: number, exceptSessionId?: number): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
 }

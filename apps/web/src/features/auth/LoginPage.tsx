@@ -1,18 +1,22 @@
 import { loginRequestSchema } from '@aporta/domain';
-import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useLogin } from './useAuth.ts';
+import { takeSessionEndedFlag, useLogin } from './useAuth.ts';
 
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
+  const location = useLocation();
+  const registered = (location.state as { registered?: boolean } | null)?.registered === true;
+  const [sessionEnded] = useState(takeSessionEndedFlag);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -23,7 +27,8 @@ export function LoginPage() {
     login.mutate(values, {
       onSuccess: (res) => {
         notifySuccess(t('auth.welcome', { name: res.data.firstName || res.data.email }));
-        navigate('/', { replace: true });
+        // A one-time password (new account, reset by an administrator) must be replaced first.
+        navigate(res.data.mustChangePassword ? '/auth/change-password' : '/', { replace: true });
       },
     }),
   );
@@ -41,6 +46,16 @@ export function LoginPage() {
             {t('auth.subtitle')}
           </Text>
         </div>
+        {registered && !error && (
+          <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="registered-notice">
+            {t('auth.registeredNotice')}
+          </Alert>
+        )}
+        {sessionEnded && !error && !registered && (
+          <Alert color="yellow" icon={<IconClock size={18} />} data-testid="session-ended-notice">
+            {t('auth.sessionEnded')}
+          </Alert>
+        )}
         {error && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
             {error}
@@ -66,6 +81,12 @@ export function LoginPage() {
         <Button type="submit" loading={login.isPending} fullWidth>
           {t('auth.submit')}
         </Button>
+        <Text size="sm" ta="center">
+          {t('auth.noAccount')}{' '}
+          <Anchor component={Link} to="/auth/register">
+            {t('auth.registerLink')}
+          </Anchor>
+        </Text>
       </Stack>
     </form>
   );

@@ -1,6 +1,6 @@
-import type { CurrentUser, LoginRequest } from '@aporta/domain';
+import type { ChangePasswordInput, CurrentUser, LoginRequest, RegisterInput } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { api, setUnauthorizedHandler } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { clearSession, getStoredUser, getToken, storeSession, storeUser } from '../../lib/session.ts';
 
@@ -46,4 +46,42 @@ export function useCurrentUser() {
     initialDataUpdatedAt: 0,
     enabled: !!getToken(),
   });
+}
+
+/** Self-registration: the account stays inactive until an administrator activates it. */
+export function useRegister() {
+  return useMutation({
+    mutationFn: (body: RegisterInput) =>
+      api<{ status: 'success'; message: string }>('/api/auth/register', { method: 'POST', body }),
+  });
+}
+
+/** Changes the caller's own password; the answer is the refreshed current user (no more "must change"). */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: ChangePasswordInput) => api<CurrentUser>('/api/auth/change-password', { method: 'POST', body }),
+    onSuccess: (user) => {
+      storeUser(user);
+      queryClient.setQueryData(meKey, user);
+      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+    },
+  });
+}
+
+const EXPIRED_FLAG = 'aporta-session-ended';
+
+// A 401 outside sign-in means the session ended (expired, revoked, account deactivated): forget it and
+// go to the login page, which says why.
+setUnauthorizedHandler(() => {
+  clearSession();
+  queryClient.clear();
+  sessionStorage.setItem(EXPIRED_FLAG, '1');
+  window.location.assign('/auth/login');
+});
+
+/** True once after a session ended on its own; the login page shows the message. */
+export function takeSessionEndedFlag(): boolean {
+  const had = sessionStorage.getItem(EXPIRED_FLAG) === '1';
+  sessionStorage.removeItem(EXPIRED_FLAG);
+  return had;
 }

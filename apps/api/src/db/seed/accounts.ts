@@ -1,0 +1,166 @@
+import { type Action, type Grant, type Resource, resourceKeys, resources, type Scope, SYSTEM_INSTITUTION } from '@aporta/domain';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { systemActor, writeAudit } from '../../platform/audit.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import type { Db } from '../client.ts';
+import { institutions, roleGrants, roles, userInstitutions, userRoles, users } from '../schema/index.ts';
+
+const every = (filter: (r: Resource, a: Action) => boolean = () => true, scope: Scope = 'ALL'): Grant[] =>
+  resourceKeys.flatMap((r) =>
+    (resources[r] as readonly Action[]).filter((a) => filter(r, a)).map((action) => ({ resource: r, action, scope })),
+  );
+
+const pick = (scope: Scope, entries: [Resource, Action[]][]): Grant[] =>
+  entries.flatMap(([resource, acts]) =>
+    acts.filter((a) => (resources[resource] as readonly Action[]).includes(a)).map((action) => ({ resource, action, scope })),
+  );
+
+const ownProfile = pick('ALL', [['profile', ['READ', 'UPDATE']]]);
+
+/** Who may manage permissions themselves: only the super administrator changes roles and institutions. */
+const permissionAdmin: Resource[] = ['roles', 'institutions'];
+
+/**
+ * The five roles of the issue. Super administrador holds every permission, so a full administrator can
+ * exist outside SISTEMA; what the shell labels SUPER ADMINISTRADOR and what the "last super
+ * administrator" rule protects is membership of the SISTEMA institution.
+ */
+export const seedRoles: { name: string; description: string; grants: Grant[] }[] = [
+  { name: 'Super administrador', description: 'Todos los permisos del sistema.', grants: every() },
+  {
+    name: 'Administrador',
+    description: 'Personal central: todos los módulos y los usuarios; consulta roles e instituciones sin modificarlos.',
+    grants: every((r, a) => !permissionAdmin.includes(r) || a === 'READ' || a === 'EXPORT'),
+  },
+  {
+    name: 'Delegado',
+    description: 'Revisa y aprueba las planillas de las entidades de sus regiones.',
+    grants: [
+      ...ownProfile,
+      ...pick('REGION', [
+        ['planillas', ['READ', 'APPROVE', 'EXPORT']],
+        ['planilla-view', ['READ', 'EXPORT']],
+        ['delegate-review', ['READ', 'APPROVE']],
+        ['buscar-planillas', ['READ', 'EXPORT']],
+        ['planilla-employees', ['READ', 'EXPORT']],
+        ['planilla-payments', ['READ', 'EXPORT']],
+        ['contributions', ['READ', 'EXPORT']],
+        ['employee-contribution-history', ['READ', 'EXPORT']],
+        ['employer-contribution-history', ['READ', 'EXPORT']],
+        ['payment-orders', ['READ', 'EXPORT']],
+        ['payment-agreements', ['READ', 'EXPORT']],
+        ['municipal-entities', ['READ', 'EXPORT']],
+        ['contributors', ['READ']],
+        ['contributor-list', ['READ', 'EXPORT']],
+      ]),
+    ],
+  },
+  {
+    name: 'Operador de entidad',
+    description: 'Encargado de planilla de una municipalidad: solo las planillas, órdenes y recibos de su entidad.',
+    grants: [
+      ...ownProfile,
+      ...pick('ENTITY', [
+        ['planillas', ['READ', 'CREATE', 'UPDATE', 'EXPORT']],
+        ['planilla-upload', ['READ', 'CREATE']],
+        ['planilla-view', ['READ', 'EXPORT']],
+        ['planilla-employees', ['READ', 'EXPORT']],
+        ['contributions', ['READ', 'EXPORT']],
+        ['payment-orders', ['READ', 'EXPORT']],
+        ['receipts-7b', ['READ', 'EXPORT']],
+        ['planilla-payments', ['READ']],
+      ]),
+    ],
+  },
+  {
+    name: 'Consulta',
+    description: 'Solo lectura y exportación en todos los módulos.',
+    grants: [...every((_, a) => a === 'READ' || a === 'EXPORT'), ...pick('ALL', [['profile', ['UPDATE']]])],
+  },
+];
+
+/**
+ * Installs the roles above when they do not exist yet. Idempotent: a role that exists keeps the grants
+ * administrators gave it, so restarting never undoes their edits.
+ */
+export async function seedAccounts(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const role of seedRoles) {
+      const [created] = await tx
+        .insert(roles)
+        .values({ name: role.name, description: role.description })
+        .onConflictDoNothing()
+        .returning({ id: roles.id });
+      if (!created) continue;
+      await tx.insert(roleGrants).values(role.grants.map((g) => ({ roleId: created.id, ...g })));
+      await writeAudit(tx, systemActor, {
+        action: 'CREATE',
+        entityType: 'role',
+        entityId: created.id,
+        after: { name: role.name },
+      });
+    }
+  });
+}
+
+/** Documented in the README; demo users exist only with DEMO_DATA (never in production). */
+export const DEMO_PASSWORD = 'Demo-Clave-2026';
+export const demoUsers = [
+  {
+    email: 'superadmin@demo.aporta.local',
+    firstName: 'Sara',
+    lastName: 'Superadmin',
+    role: 'Super administrador',
+    institution: SYSTEM_INSTITUTION,
+  },
+  {
+    email: 'administrador@demo.aporta.local',
+    firstName: 'Andrés',
+    lastName: 'Administrador',
+    role: 'Administrador',
+    institution: 'PLAN',
+  },
+  { email: 'delegado@demo.aporta.local', firstName: 'Diana', lastName: 'Delegada', role: 'Delegado', institution: 'PLAN' },
+  {
+    email: 'operador@demo.aporta.local',
+    firstName: 'Óscar',
+    lastName: 'Operador',
+    role: 'Operador de entidad',
+    institution: 'PLAN',
+  },
+  { email: 'consulta@demo.aporta.local', firstName: 'Carla', lastName: 'Consulta', role: 'Consulta', institution: 'PLAN' },
+] as const;
+
+/** One demo user per seeded role. Idempotent: existing e-mails are left as they are. Only with DEMO_DATA. */
+export async function seedAccountsDemo(db: Db): Promise<void> {
+  const existing = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        sql`lower(${users.email})`,
+        demoUsers.map((u) => u.email),
+      ),
+    );
+  const missing = demoUsers.filter((u) => !existing.some((e) => e.email.toLowerCase() === u.email));
+  if (missing.length === 0) return;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.transaction(async (tx) => {
+    for (const u of missing) {
+      const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, u.role));
+      const [inst] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.code, u.institution));
+      const [user] = await tx
+        .insert(users)
+        .values({ email: u.email, firstName: u.firstName, lastName: u.lastName, passwordHash })
+        .returning({ id: users.id });
+      if (role) await tx.insert(userRoles).values({ userId: user.id, roleId: role.id });
+      if (inst) await tx.insert(userInstitutions).values({ userId: user.id, institutionId: inst.id, position: 0 });
+      await writeAudit(tx, systemActor, {
+        action: 'CREATE',
+        entityType: 'user',
+        entityId: user.id,
+        after: { email: u.email, demo: true },
+      });
+    }
+  });
+}

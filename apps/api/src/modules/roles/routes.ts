@@ -1,0 +1,114 @@
+import { exportFormatSchema, listResponse, roleInputSchema, roleListQuerySchema, roleSchema } from '@aporta/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { inBatches, sendExport } from '../../platform/export.ts';
+import { errorResponses } from '../../platform/http.ts';
+import { createRole, deleteRole, findRoles, getRole, rolePages, updateRole } from './service.ts';
+
+const params = z.object({ id: z.coerce.number().int().positive() });
+
+export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/roles',
+    {
+      config: { access: { resource: 'roles', action: 'READ' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Listar roles',
+        querystring: roleListQuerySchema,
+        response: { 200: listResponse(roleSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => findRoles({ db: app.db, query: request.query }),
+  );
+
+  app.get(
+    '/api/roles/export',
+    {
+      config: { access: { resource: 'roles', action: 'EXPORT' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Exportar roles (xlsx o csv)',
+        querystring: roleListQuerySchema
+          .omit({ page: true, pageSize: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
+        response: { ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) =>
+      sendExport(reply, {
+        format: request.query.format,
+        filename: 'roles',
+        sheetName: 'Roles',
+        batches: inBatches(rolePages(app.db, request.query)),
+        columns: [
+          { header: 'Nombre', value: (r) => r.name, width: 28 },
+          { header: 'Descripción', value: (r) => r.description, width: 40 },
+          { header: 'Usuarios', value: (r) => r.userCount },
+          { header: 'Instituciones', value: (r) => r.institutionCount },
+          { header: 'Permisos', value: (r) => r.grants.map((g) => `${g.resource}:${g.action}:${g.scope}`).join(', '), width: 60 },
+        ],
+      }),
+  );
+
+  app.get(
+    '/api/roles/:id',
+    {
+      config: { access: { resource: 'roles', action: 'READ' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Ver un rol',
+        params,
+        response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getRole({ db: app.db, id: request.params.id }),
+  );
+
+  app.post(
+    '/api/roles',
+    {
+      config: { access: { resource: 'roles', action: 'CREATE' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Crear un rol con sus permisos',
+        body: roleInputSchema,
+        response: { 201: roleSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createRole({ db: app.db, actor: request.auth!.actor, data: request.body })),
+  );
+
+  app.put(
+    '/api/roles/:id',
+    {
+      config: { access: { resource: 'roles', action: 'UPDATE' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Modificar un rol y sus permisos',
+        params,
+        body: roleInputSchema,
+        response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => updateRole({ db: app.db, actor: request.auth!.actor, id: request.params.id, data: request.body }),
+  );
+
+  app.delete(
+    '/api/roles/:id',
+    {
+      config: { access: { resource: 'roles', action: 'DELETE' } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Eliminar un rol que nadie usa',
+        params,
+        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await deleteRole({ db: app.db, actor: request.auth!.actor, id: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,187 @@
+import { AppError, type Grant, type ListQuery, type RoleInput, type RoleRecord, sortGrants } from '@aporta/domain';
+import { asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { institutionRoles, roleGrants, roles, userRoles } from '../../db/schema/index.ts';
+import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { isUniqueViolation } from '../auth/service.ts';
+
+const sortable = { id: roles.id, name: roles.name, description: roles.description, updatedAt: roles.updatedAt };
+
+const userCount = sql<number>`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`;
+const institutionCount = sql<number>`(select count(*)::int from ${institutionRoles} where ${institutionRoles.roleId} = ${roles.id})`;
+const columns = {
+  id: roles.id,
+  name: roles.name,
+  description: roles.description,
+  updatedAt: roles.updatedAt,
+  userCount,
+  institutionCount,
+};
+
+function filters(q: Pick<ListQuery, 'q'>): SQL | undefined {
+  if (!q.q) return undefined;
+  const p = likePattern(q.q);
+  return or(ilike(roles.name, p), ilike(roles.description, p));
+}
+
+type Row = { id: number; name: string; description: string; updatedAt: Date; userCount: number; institutionCount: number };
+
+async function withGrants(db: Db, rows: Row[]): Promise<RoleRecord[]> {
+  if (rows.length === 0) return [];
+  const grants = await db
+    .select()
+    .from(roleGrants)
+    .where(
+      inArray(
+        roleGrants.roleId,
+        rows.map((r) => r.id),
+      ),
+    );
+  return rows.map((r) => ({
+    ...r,
+    updatedAt: r.updatedAt.toISOString(),
+    grants: sortGrants(
+      grants.filter((g) => g.roleId === r.id).map((g) => ({ resource: g.resource, action: g.action, scope: g.scope }) as Grant),
+    ),
+  }));
+}
+
+/** Paginated roles with their grants and how many users and institutions use them. Holders of roles: READ. */
+export async function findRoles(opts: { db: Db; query: ListQuery }): Promise<{ items: RoleRecord[]; total: number }> {
+  const { db, query } = opts;
+  const where = filters(query);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(columns)
+      .from(roles)
+      .where(where)
+      .orderBy(...orderBy(query.sort, sortable, 'name'))
+      .limit(pageOf(query).limit)
+      .offset(pageOf(query).offset),
+    db.select({ total: count() }).from(roles).where(where),
+  ]);
+  return { items: await withGrants(db, rows), total };
+}
+
+/** Roles in pages for the export. Holders of roles: EXPORT. */
+export function rolePages(db: Db, query: Omit<ListQuery, 'page' | 'pageSize'>) {
+  const where = filters(query);
+  return async (limit: number, offset: number) =>
+    withGrants(
+      db,
+      await db
+        .select(columns)
+        .from(roles)
+        .where(where)
+        .orderBy(...orderBy(query.sort, sortable, 'name'))
+        .limit(limit)
+        .offset(offset),
+    );
+}
+
+/** One role. Holders of roles: READ. */
+export async function getRole(opts: { db: Db; id: number }): Promise<RoleRecord> {
+  const rows = await opts.db.select(columns).from(roles).where(eq(roles.id, opts.id));
+  if (!rows[0]) throw new AppError('NOT_FOUND', 'El rol no existe.');
+  return (await withGrants(opts.db, rows))[0];
+}
+
+const duplicateName = () =>
+  new AppError('DUPLICATE', 'Ya existe un rol con ese nombre.', [{ path: 'name', message: 'Ya existe un rol con ese nombre.' }]);
+
+async function assertNameFree(db: Db, name: string, exceptId?: number) {
+  const [other] = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(
+      exceptId
+        ? sql`lower(${roles.name}) = ${name.toLowerCase()} and ${ne(roles.id, exceptId)}`
+        : sql`lower(${roles.name}) = ${name.toLowerCase()}`,
+    )
+    .limit(1);
+  if (other) throw duplicateName();
+}
+
+const snapshot = (r: Pick<RoleRecord, 'name' | 'description' | 'grants'>) => ({
+  name: r.name,
+  description: r.description,
+  grants: r.grants.map((g) => `${g.resource}:${g.action}:${g.scope}`),
+});
+
+async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): Promise<number> {
+  await assertNameFree(db, data.name, id ?? undefined);
+  try {
+    return await db.transaction(async (tx) => {
+      let roleId: number;
+      let before: RoleRecord | null = null;
+      if (id === null) {
+        const [r] = await tx.insert(roles).values({ name: data.name, description: data.description }).returning({ id: roles.id });
+        roleId = r.id;
+      } else {
+        before = await getRole({ db: tx, id });
+        roleId = id;
+        await tx
+          .update(roles)
+          .set({ name: data.name, description: data.description, updatedAt: new Date() })
+          .where(eq(roles.id, id));
+        await tx.delete(roleGrants).where(eq(roleGrants.roleId, id));
+      }
+      if (data.grants.length) await tx.insert(roleGrants).values(data.grants.map((g) => ({ roleId, ...g })));
+      await writeAudit(tx, actor, {
+        action: id === null ? 'CREATE' : 'UPDATE',
+        entityType: 'role',
+        entityId: roleId,
+        before: before ? snapshot(before) : null,
+        after: snapshot({ ...data, grants: sortGrants(data.grants) }),
+      });
+      return roleId;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateName();
+    throw err;
+  }
+}
+
+/** Creates a role with its grants. Holders of roles: CREATE. */
+export async function createRole(opts: { db: Db; actor: Actor; data: RoleInput }): Promise<RoleRecord> {
+  const id = await save(opts.db, opts.actor, null, opts.data);
+  return getRole({ db: opts.db, id });
+}
+
+/**
+ * Replaces a role's name, description and grants. Holders of roles: UPDATE. Grants never make or
+ * unmake a super administrator (that is membership of SISTEMA), so no role edit can remove the last one.
+ */
+export async function updateRole(opts: { db: Db; actor: Actor; id: number; data: RoleInput }): Promise<RoleRecord> {
+  await getRole({ db: opts.db, id: opts.id });
+  await save(opts.db, opts.actor, opts.id, opts.data);
+  return getRole({ db: opts.db, id: opts.id });
+}
+
+/** Deletes a role nobody uses; a role held by users or institutions must be reassigned first. Holders of roles: DELETE. */
+export async function deleteRole(opts: { db: Db; actor: Actor; id: number }): Promise<void> {
+  const { db, actor, id } = opts;
+  await db.transaction(async (tx) => {
+    // Lock the role so a concurrent assignment cannot slip in between the count and the delete.
+    await tx.execute(sql`select id from ${roles} where ${roles.id} = ${id} for update`);
+    const role = await getRole({ db: tx, id });
+    if (role.userCount > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `El rol "${role.name}" está asignado a ${role.userCount} usuario(s). Reasígnelos a otro rol antes de eliminarlo.`,
+      );
+    }
+    if (role.institutionCount > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `El rol "${role.name}" es rol predeterminado de ${role.institutionCount} institución(es). Quíteselo antes de eliminarlo.`,
+      );
+    }
+    await tx.delete(roles).where(eq(roles.id, id));
+    await writeAudit(tx, actor, { action: 'DELETE', entityType: 'role', entityId: id, before: snapshot(role) });
+  });
+}
+
+/** Every role by name, for pickers. */
+export const roleNames = (db: Db) => db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name));

@@ -1,0 +1,385 @@
+import { AppError, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
+import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { institutions, roles, sessions, userInstitutions, userRoles, users } from '../../db/schema/index.ts';
+import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { generatePassword, hashPassword } from '../../platform/passwords.ts';
+import { duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
+
+const sortable = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isActive: users.isActive,
+  lastLoginAt: users.lastLoginAt,
+  createdAt: users.createdAt,
+};
+
+function filters(q: Omit<UserListQuery, 'page' | 'pageSize' | 'sort'>): SQL | undefined {
+  const conds: (SQL | undefined)[] = [];
+  if (q.q) {
+    const p = likePattern(q.q);
+    conds.push(
+      or(
+        ilike(users.email, p),
+        ilike(users.firstName, p),
+        ilike(users.lastName, p),
+        sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${p}`,
+      ),
+    );
+  }
+  if (q.isActive) conds.push(eq(users.isActive, q.isActive === 'true'));
+  if (q.roleId) {
+    conds.push(inArray(users.id, sql`(select ${userRoles.userId} from ${userRoles} where ${userRoles.roleId} = ${q.roleId})`));
+  }
+  if (q.institutionId) {
+    conds.push(
+      inArray(
+        users.id,
+        sql`(select ${userInstitutions.userId} from ${userInstitutions} where ${userInstitutions.institutionId} = ${q.institutionId})`,
+      ),
+    );
+  }
+  return and(...conds);
+}
+
+const activeSessions = sql<number>`(select count(*)::int from ${sessions} s where s.user_id = ${users.id} and s.revoked_at is null and s.expires_at > now())`;
+
+const baseColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isActive: users.isActive,
+  mustChangePassword: users.mustChangePassword,
+  lockedUntil: users.lockedUntil,
+  lastLoginAt: users.lastLoginAt,
+  createdAt: users.createdAt,
+  activeSessions,
+};
+
+type BaseRow = {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isActive: boolean;
+  mustChangePassword: boolean;
+  lockedUntil: Date | null;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+  activeSessions: number;
+};
+
+/** Adds roles and ordered institutions to a page of users with two queries, not one per row. */
+async function withRelations(db: Db, rows: BaseRow[]): Promise<UserRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [roleRows, instRows] = await Promise.all([
+    db
+      .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(inArray(userRoles.userId, ids))
+      .orderBy(asc(roles.name)),
+    db
+      .select({ userId: userInstitutions.userId, id: institutions.id, code: institutions.code, name: institutions.name })
+      .from(userInstitutions)
+      .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
+      .where(inArray(userInstitutions.userId, ids))
+      .orderBy(asc(userInstitutions.position), asc(institutions.id)),
+  ]);
+  const now = new Date();
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    isActive: r.isActive,
+    mustChangePassword: r.mustChangePassword,
+    isLocked: !!r.lockedUntil && r.lockedUntil > now,
+    lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    activeSessions: r.activeSessions,
+    roles: roleRows.filter((x) => x.userId === r.id).map(({ id, name }) => ({ id, name })),
+    institutions: instRows.filter((x) => x.userId === r.id).map(({ id, code, name }) => ({ id, code, name })),
+  }));
+}
+
+/** Paginated, filtered, sorted users. Holders of users: READ. */
+export async function findUsers(opts: { db: Db; query: UserListQuery }): Promise<{ items: UserRecord[]; total: number }> {
+  const { db, query } = opts;
+  const where = filters(query);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(baseColumns)
+      .from(users)
+      .where(where)
+      .orderBy(...orderBy(query.sort, sortable, 'email'))
+      .limit(pageOf(query).limit)
+      .offset(pageOf(query).offset),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { items: await withRelations(db, rows), total };
+}
+
+/** The same filters in pages, for the export. Holders of users: EXPORT. */
+export function userPages(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>) {
+  const where = filters(query);
+  return async (limit: number, offset: number) =>
+    withRelations(
+      db,
+      await db
+        .select(baseColumns)
+        .from(users)
+        .where(where)
+        .orderBy(...orderBy(query.sort, sortable, 'email'))
+        .limit(limit)
+        .offset(offset),
+    );
+}
+
+/** One user. Holders of users: READ. */
+export async function getUser(opts: { db: Db; id: number }): Promise<UserRecord> {
+  const rows = await opts.db.select(baseColumns).from(users).where(eq(users.id, opts.id));
+  if (!rows[0]) throw new AppError('NOT_FOUND', 'El usuario no existe.');
+  return (await withRelations(opts.db, rows))[0];
+}
+
+/** Roles and institutions a user can be given: what the user form offers. Holders of users: READ. */
+export async function userOptions(db: Db) {
+  const [roleRows, instRows] = await Promise.all([
+    db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name)),
+    db
+      .select({ id: institutions.id, code: institutions.code, name: institutions.name, isActive: institutions.isActive })
+      .from(institutions)
+      .orderBy(asc(institutions.name)),
+  ]);
+  return { roles: roleRows, institutions: instRows };
+}
+
+async function assertIdsExist(db: Db, data: Pick<UserInput, 'roleIds' | 'institutionIds'>) {
+  if (data.roleIds.length) {
+    const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, data.roleIds));
+    if (found.length !== data.roleIds.length) {
+      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [
+        { path: 'roleIds', message: 'Uno de los roles no existe.' },
+      ]);
+    }
+  }
+  if (data.institutionIds.length) {
+    const found = await db
+      .select({ id: institutions.id })
+      .from(institutions)
+      .where(inArray(institutions.id, data.institutionIds));
+    if (found.length !== data.institutionIds.length) {
+      throw new AppError('VALIDATION', 'Una de las instituciones no existe.', [
+        { path: 'institutionIds', message: 'Una de las instituciones no existe.' },
+      ]);
+    }
+  }
+}
+
+/**
+ * Refuses a change that would leave no active user in the active SISTEMA institution: nobody could
+ * administer the system any more. Call inside the change's transaction, after the change. The row lock
+ * on SISTEMA serialises concurrent changes so two administrators cannot each remove the other.
+ */
+export async function assertSuperAdminRemains(tx: Db): Promise<void> {
+  await tx.execute(sql`select id from ${institutions} where ${institutions.code} = ${SYSTEM_INSTITUTION} for update`);
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(userInstitutions)
+    .innerJoin(users, eq(users.id, userInstitutions.userId))
+    .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
+    .where(and(eq(institutions.code, SYSTEM_INSTITUTION), eq(institutions.isActive, true), eq(users.isActive, true)));
+  if (n === 0) {
+    throw new AppError(
+      'CONFLICT',
+      'No se puede realizar el cambio: dejaría el sistema sin ningún super administrador activo (usuario activo de la institución SISTEMA).',
+    );
+  }
+}
+
+async function setRelations(tx: Db, userId: number, data: Pick<UserInput, 'roleIds' | 'institutionIds'>) {
+  await tx.delete(userRoles).where(eq(userRoles.userId, userId));
+  await tx.delete(userInstitutions).where(eq(userInstitutions.userId, userId));
+  if (data.roleIds.length) await tx.insert(userRoles).values(data.roleIds.map((roleId) => ({ userId, roleId })));
+  if (data.institutionIds.length) {
+    await tx
+      .insert(userInstitutions)
+      .values(data.institutionIds.map((institutionId, position) => ({ userId, institutionId, position })));
+  }
+}
+
+async function assertEmailFree(db: Db, email: string, exceptId?: number) {
+  const [other] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? ne(users.id, exceptId) : undefined))
+    .limit(1);
+  if (other) throw duplicateEmail();
+}
+
+const snapshot = (u: UserRecord) => ({
+  email: u.email,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  isActive: u.isActive,
+  roles: u.roles.map((r) => r.name),
+  institutions: u.institutions.map((i) => i.code),
+});
+
+/**
+ * Creates a user with a one-time password that must be changed at the first sign-in; the password is
+ * returned once, for the administrator to hand over, and never stored in clear. Holders of users: CREATE.
+ */
+export async function createUser(opts: {
+  db: Db;
+  actor: Actor;
+  data: UserInput;
+}): Promise<{ user: UserRecord; password: string }> {
+  const { db, actor, data } = opts;
+  await assertEmailFree(db, data.email);
+  await assertIdsExist(db, data);
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  try {
+    const id = await db.transaction(async (tx) => {
+      const [u] = await tx
+        .insert(users)
+        .values({
+          email: data.email,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          isActive: data.isActive,
+          passwordHash,
+          mustChangePassword: true,
+        })
+        .returning({ id: users.id });
+      await setRelations(tx, u.id, data);
+      const created = await getUser({ db: tx, id: u.id });
+      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'user', entityId: u.id, after: snapshot(created) });
+      return u.id;
+    });
+    return { user: await getUser({ db, id }), password };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateEmail();
+    throw err;
+  }
+}
+
+/** Updates a user's data, roles and institutions; deactivating revokes their sessions. Holders of users: UPDATE. */
+export async function updateUser(opts: { db: Db; actor: Actor; id: number; data: UserInput }): Promise<UserRecord> {
+  const { db, actor, id, data } = opts;
+  const before = await getUser({ db, id });
+  if (id === actor.id && !data.isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+  await assertEmailFree(db, data.email, id);
+  await assertIdsExist(db, data);
+  try {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({
+          email: data.email,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          isActive: data.isActive,
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, id));
+      await setRelations(tx, id, data);
+      await assertSuperAdminRemains(tx);
+      if (before.isActive && !data.isActive) await revokeAllSessions(tx, id);
+      const after = await getUser({ db: tx, id });
+      await writeAudit(tx, actor, {
+        action: 'UPDATE',
+        entityType: 'user',
+        entityId: id,
+        before: snapshot(before),
+        after: snapshot(after),
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateEmail();
+    throw err;
+  }
+  return getUser({ db, id });
+}
+
+/** Activates or deactivates an account; deactivating revokes all its sessions. Holders of users: UPDATE. */
+export async function setUserActive(opts: { db: Db; actor: Actor; id: number; isActive: boolean }): Promise<UserRecord> {
+  const { db, actor, id, isActive } = opts;
+  const before = await getUser({ db, id });
+  if (id === actor.id && !isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
+    let revoked = 0;
+    if (!isActive) {
+      await assertSuperAdminRemains(tx);
+      revoked = await revokeAllSessions(tx, id);
+    }
+    await writeAudit(tx, actor, {
+      action: isActive ? 'ACTIVATE' : 'DEACTIVATE',
+      entityType: 'user',
+      entityId: id,
+      before: { isActive: before.isActive },
+      after: { isActive, revokedSessions: revoked },
+    });
+  });
+  return getUser({ db, id });
+}
+
+/**
+ * Gives a user a new one-time password (returned once), unlocks the account and ends its sessions; the
+ * user must change it at the next sign-in. Holders of users: UPDATE.
+ */
+export async function resetUserPassword(opts: { db: Db; actor: Actor; id: number }): Promise<{ password: string }> {
+  const { db, actor, id } = opts;
+  await getUser({ db, id });
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        passwordHash,
+        mustChangePassword: true,
+        failedLoginCount: 0,
+        firstFailedLoginAt: null,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, id));
+    const revoked = await revokeAllSessions(tx, id);
+    await writeAudit(tx, actor, {
+      action: 'RESET_PASSWORD',
+      entityType: 'user',
+      entityId: id,
+      after: { revokedSessions: revoked },
+    });
+  });
+  return { password };
+}
+
+/** Ends every open session of a user. Holders of users: UPDATE. */
+export async function revokeUserSessions(opts: { db: Db; actor: Actor; id: number }): Promise<{ revoked: number }> {
+  const { db, actor, id } = opts;
+  await getUser({ db, id });
+  return db.transaction(async (tx) => {
+    const revoked = await revokeAllSessions(tx, id);
+    await writeAudit(tx, actor, { action: 'REVOKE_SESSIONS', entityType: 'user', entityId: id, after: { revoked } });
+    return { revoked };
+  });
+}
+
+/** Open sessions of a user (not revoked, not expired). */
+export async function openSessionsOf(db: Db, userId: number) {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .orderBy(sql`${sessions.lastSeenAt} desc`);
+}

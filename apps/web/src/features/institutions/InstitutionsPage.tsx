@@ -1,0 +1,203 @@
+import 'mantine-datatable/styles.layer.css';
+import { type InstitutionRecord, SYSTEM_INSTITUTION_LABEL, scopeFor } from '@aporta/domain';
+import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+
+import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCurrentUser } from '../auth/useAuth.ts';
+import { openConfirm } from '../users/confirm.ts';
+import { ExportButtons } from '../users/ExportButtons.tsx';
+import { PAGE_SIZES, useListState } from '../users/listState.ts';
+import { InstitutionFormModal } from './InstitutionFormModal.tsx';
+import { useDeleteInstitution, useFindInstitutions } from './useInstitutions.ts';
+
+/** Menu label "Permisos": institutions and the default roles each gives its users. */
+export function InstitutionsPage() {
+  const { t } = useTranslation();
+  const { data: me } = useCurrentUser();
+  const can = (action: 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT') => !!me && !!scopeFor(me.permissions, 'institutions', action);
+  const list = useListState<InstitutionRecord>('name');
+  const [kind, setKind] = useState<string | null>(null);
+  const filterQuery = { ...list.filterQuery, kind: kind ?? undefined };
+  const data = useFindInstitutions({ ...filterQuery, ...list.pageQuery });
+  const remove = useDeleteInstitution();
+  const [editing, setEditing] = useState<InstitutionRecord | null | undefined>(undefined);
+
+  const confirmDelete = (i: InstitutionRecord) =>
+    openConfirm({
+      title: t('institutions.deleteTitle'),
+      children: <Text size="sm">{t('institutions.deleteText', { name: i.name })}</Text>,
+      labels: { confirm: t('institutions.delete'), cancel: t('institutions.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(i.id, { onSuccess: () => notifySuccess(t('institutions.deleted')), onError: notifyError }),
+    });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <div>
+          <Title order={1} size="h2">
+            {t('institutions.title')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('institutions.subtitle')}
+          </Text>
+        </div>
+        <Group gap="xs">
+          {can('EXPORT') && <ExportButtons path="/api/institutions/export" query={filterQuery} />}
+          {can('CREATE') && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+              {t('institutions.new')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          label={t('institutions.search')}
+          placeholder={t('institutions.searchPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          w={{ base: '100%', sm: 280 }}
+        />
+        <Select
+          label={t('institutions.kind')}
+          placeholder={t('users.all')}
+          clearable
+          clearButtonProps={{ 'aria-label': t('users.clear') }}
+          data={(['SISTEMA', 'INSTITUCION', 'ENTIDAD'] as const).map((k) => ({
+            value: k,
+            label: t(`institutions.kindOption.${k}`),
+          }))}
+          value={kind}
+          onChange={(v) => {
+            setKind(v);
+            list.resetPage();
+          }}
+          w={200}
+        />
+      </Group>
+      <DataTable<InstitutionRecord>
+        withTableBorder
+        striped
+        highlightOnHover
+        minHeight={200}
+        records={data.data?.items ?? []}
+        fetching={data.isFetching}
+        totalRecords={data.data?.total ?? 0}
+        page={list.page}
+        onPageChange={list.setPage}
+        recordsPerPage={list.pageSize}
+        onRecordsPerPageChange={list.setPageSize}
+        recordsPerPageOptions={PAGE_SIZES}
+        recordsPerPageLabel={t('users.perPage')}
+        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
+        sortStatus={list.sortStatus}
+        onSortStatusChange={list.setSortStatus}
+        noRecordsText={t('institutions.empty')}
+        columns={[
+          { accessor: 'code', title: t('institutions.code'), sortable: true },
+          {
+            accessor: 'name',
+            title: t('institutions.name'),
+            sortable: true,
+            render: (i) => (
+              <Group gap={6}>
+                <Text size="sm">{i.name}</Text>
+                {i.kind === 'SISTEMA' && (
+                  <Badge color="grape.9" variant="outline" size="sm">
+                    {SYSTEM_INSTITUTION_LABEL}
+                  </Badge>
+                )}
+              </Group>
+            ),
+          },
+          {
+            accessor: 'kind',
+            title: t('institutions.kind'),
+            sortable: true,
+            render: (i) => t(`institutions.kindOption.${i.kind}`),
+          },
+          { accessor: 'entityName', title: t('institutions.entity'), render: (i) => i.entityName ?? '—' },
+          {
+            accessor: 'roles',
+            title: t('institutions.defaultRoles'),
+            render: (i) =>
+              i.kind === 'SISTEMA' ? (
+                <Text size="sm" c="dimmed">
+                  {t('institutions.allPermissions')}
+                </Text>
+              ) : (
+                <Group gap={4}>
+                  {i.roles.map((r) => (
+                    <Badge key={r.id} color="blue.9" variant="outline" size="sm">
+                      {r.name}
+                    </Badge>
+                  ))}
+                </Group>
+              ),
+          },
+          { accessor: 'userCount', title: t('institutions.users'), textAlign: 'right' },
+          {
+            accessor: 'isActive',
+            title: t('institutions.status'),
+            sortable: true,
+            render: (i) => (
+              <Badge color={i.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
+                {i.isActive ? t('institutions.activeOne') : t('institutions.inactiveOne')}
+              </Badge>
+            ),
+          },
+          {
+            accessor: 'actions',
+            title: <VisuallyHidden>{t('institutions.actions')}</VisuallyHidden>,
+            textAlign: 'right',
+            render: (i) =>
+              i.kind === 'SISTEMA' ? null : (
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  {can('UPDATE') && (
+                    <Tooltip label={t('institutions.edit')}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`${t('institutions.edit')}: ${i.code}`}
+                        onClick={() => setEditing(i)}
+                      >
+                        <IconPencil size={18} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                  {can('DELETE') && (
+                    <Tooltip label={t('institutions.delete')}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`${t('institutions.delete')}: ${i.code}`}
+                        onClick={() => confirmDelete(i)}
+                      >
+                        <IconTrash size={18} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
+              ),
+          },
+        ]}
+      />
+      <InstitutionFormModal opened={editing !== undefined} institution={editing ?? null} onClose={() => setEditing(undefined)} />
+    </Stack>
+  );
+}
+
+/** The route's element: the page behind its permission ("No autorizado" otherwise). */
+export function InstitutionsScreen() {
+  return (
+    <RequirePermission resource="institutions">
+      <InstitutionsPage />
+    </RequirePermission>
+  );
+}

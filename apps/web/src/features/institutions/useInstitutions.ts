@@ -1,0 +1,51 @@
+import type { InstitutionInput, InstitutionRecord } from '@aporta/domain';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { api, type RequestOptions } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+
+const invalidate = () =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['institutions'] }),
+    queryClient.invalidateQueries({ queryKey: ['users'] }),
+    queryClient.invalidateQueries({ queryKey: ['roles'] }),
+  ]);
+
+export function useFindInstitutions(query: RequestOptions['query']) {
+  return useQuery({
+    queryKey: ['institutions', 'list', query],
+    queryFn: ({ signal }) => api<{ items: InstitutionRecord[]; total: number }>('/api/institutions', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useInstitutionOptions() {
+  return useQuery({
+    queryKey: ['institutions', 'options'],
+    queryFn: () =>
+      api<{ roles: { id: number; name: string }[]; entities: { id: number; code: string; name: string }[] }>(
+        '/api/institutions/options',
+      ),
+  });
+}
+
+export function useCreateInstitution() {
+  return useMutation({
+    mutationFn: (body: InstitutionInput) => api<InstitutionRecord>('/api/institutions', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateInstitution() {
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: InstitutionInput }) =>
+      api<InstitutionRecord>(`/api/institutions/${id}`, { method: 'PUT', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteInstitution() {
+  return useMutation({
+    mutationFn: (id: number) => api<void>(`/api/institutions/${id}`, { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}

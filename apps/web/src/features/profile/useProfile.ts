@@ -1,0 +1,43 @@
+import type { CurrentUser, ProfileUpdate, SessionInfo } from '@aporta/domain';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+import { storeUser } from '../../lib/session.ts';
+import { meKey } from '../auth/useAuth.ts';
+
+export type Profile = CurrentUser & { roles: { id: number; name: string }[]; lastLoginAt: string | null; createdAt: string };
+
+export function useGetProfile() {
+  return useQuery({ queryKey: ['profile'], queryFn: () => api<Profile>('/api/profile') });
+}
+
+export function useUpdateProfile() {
+  return useMutation({
+    mutationFn: (body: ProfileUpdate) => api<Profile>('/api/profile', { method: 'PUT', body }),
+    onSuccess: ({ roles: _r, lastLoginAt: _l, createdAt: _c, ...user }) => {
+      storeUser(user);
+      queryClient.setQueryData(meKey, user);
+      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+    },
+  });
+}
+
+export function useFindOwnSessions() {
+  return useQuery({ queryKey: ['profile', 'sessions'], queryFn: () => api<SessionInfo[]>('/api/profile/sessions') });
+}
+
+const refreshSessions = () => queryClient.invalidateQueries({ queryKey: ['profile', 'sessions'] });
+
+export function useRevokeOwnSession() {
+  return useMutation({
+    mutationFn: (id: number) => api<void>(`/api/profile/sessions/${id}`, { method: 'DELETE' }),
+    onSuccess: refreshSessions,
+  });
+}
+
+export function useRevokeOtherSessions() {
+  return useMutation({
+    mutationFn: () => api<{ revoked: number }>('/api/profile/sessions/revoke-others', { method: 'POST' }),
+    onSuccess: refreshSessions,
+  });
+}

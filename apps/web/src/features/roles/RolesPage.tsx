@@ -1,0 +1,136 @@
+import 'mantine-datatable/styles.layer.css';
+import { type RoleRecord, scopeFor } from '@aporta/domain';
+import { ActionIcon, Button, Group, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+
+import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCurrentUser } from '../auth/useAuth.ts';
+import { openConfirm } from '../users/confirm.ts';
+import { ExportButtons } from '../users/ExportButtons.tsx';
+import { formatDateTime } from '../users/format.ts';
+import { PAGE_SIZES, useListState } from '../users/listState.ts';
+import { useDeleteRole, useFindRoles } from './useRoles.ts';
+
+export function RolesPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: me } = useCurrentUser();
+  const can = (action: 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT') => !!me && !!scopeFor(me.permissions, 'roles', action);
+  const list = useListState<RoleRecord>('name');
+  const roles = useFindRoles({ ...list.filterQuery, ...list.pageQuery });
+  const remove = useDeleteRole();
+
+  const confirmDelete = (r: RoleRecord) =>
+    openConfirm({
+      title: t('roles.deleteTitle'),
+      children: <Text size="sm">{t('roles.deleteText', { name: r.name })}</Text>,
+      labels: { confirm: t('roles.delete'), cancel: t('roles.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(r.id, { onSuccess: () => notifySuccess(t('roles.deleted', { name: r.name })), onError: notifyError }),
+    });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('roles.title')}
+        </Title>
+        <Group gap="xs">
+          {can('EXPORT') && <ExportButtons path="/api/roles/export" query={list.filterQuery} />}
+          {can('CREATE') && (
+            <Button component={Link} to="/roles/new" leftSection={<IconPlus size={16} />}>
+              {t('roles.new')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <TextInput
+        label={t('roles.search')}
+        placeholder={t('roles.searchPlaceholder')}
+        leftSection={<IconSearch size={16} />}
+        value={list.search}
+        onChange={(e) => list.setSearch(e.currentTarget.value)}
+        w={{ base: '100%', sm: 320 }}
+      />
+      <DataTable<RoleRecord>
+        withTableBorder
+        striped
+        highlightOnHover
+        minHeight={200}
+        records={roles.data?.items ?? []}
+        fetching={roles.isFetching}
+        totalRecords={roles.data?.total ?? 0}
+        page={list.page}
+        onPageChange={list.setPage}
+        recordsPerPage={list.pageSize}
+        onRecordsPerPageChange={list.setPageSize}
+        recordsPerPageOptions={PAGE_SIZES}
+        recordsPerPageLabel={t('users.perPage')}
+        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
+        sortStatus={list.sortStatus}
+        onSortStatusChange={list.setSortStatus}
+        noRecordsText={t('roles.empty')}
+        columns={[
+          {
+            accessor: 'name',
+            title: t('roles.name'),
+            sortable: true,
+            render: (r) => (
+              <Text fw={500} size="sm">
+                {r.name}
+              </Text>
+            ),
+          },
+          { accessor: 'description', title: t('roles.description'), sortable: true },
+          { accessor: 'grants', title: t('roles.permissions'), textAlign: 'right', render: (r) => r.grants.length },
+          { accessor: 'userCount', title: t('roles.users'), textAlign: 'right' },
+          { accessor: 'updatedAt', title: t('roles.updated'), sortable: true, render: (r) => formatDateTime(r.updatedAt) },
+          {
+            accessor: 'actions',
+            title: <VisuallyHidden>{t('roles.actions')}</VisuallyHidden>,
+            textAlign: 'right',
+            render: (r) => (
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <Tooltip label={can('UPDATE') ? t('roles.edit') : t('roles.view')}>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`${can('UPDATE') ? t('roles.edit') : t('roles.view')}: ${r.name}`}
+                    onClick={() => navigate(`/roles/${r.id}`)}
+                  >
+                    <IconPencil size={18} />
+                  </ActionIcon>
+                </Tooltip>
+                {can('DELETE') && (
+                  <Tooltip label={t('roles.delete')}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`${t('roles.delete')}: ${r.name}`}
+                      onClick={() => confirmDelete(r)}
+                    >
+                      <IconTrash size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+/** The route's element: the page behind its permission ("No autorizado" otherwise). */
+export function RolesScreen() {
+  return (
+    <RequirePermission resource="roles">
+      <RolesPage />
+    </RequirePermission>
+  );
+}

@@ -1,0 +1,37 @@
+import type { RoleInput, RoleRecord } from '@aporta/domain';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { api, type RequestOptions } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+
+const invalidate = () =>
+  Promise.all([queryClient.invalidateQueries({ queryKey: ['roles'] }), queryClient.invalidateQueries({ queryKey: ['users'] })]);
+
+export function useFindRoles(query: RequestOptions['query']) {
+  return useQuery({
+    queryKey: ['roles', 'list', query],
+    queryFn: ({ signal }) => api<{ items: RoleRecord[]; total: number }>('/api/roles', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useGetRole(id: number | null) {
+  return useQuery({ queryKey: ['roles', 'one', id], queryFn: () => api<RoleRecord>(`/api/roles/${id}`), enabled: id !== null });
+}
+
+export function useCreateRole() {
+  return useMutation({
+    mutationFn: (body: RoleInput) => api<RoleRecord>('/api/roles', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateRole() {
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: RoleInput }) => api<RoleRecord>(`/api/roles/${id}`, { method: 'PUT', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteRole() {
+  return useMutation({ mutationFn: (id: number) => api<void>(`/api/roles/${id}`, { method: 'DELETE' }), onSuccess: invalidate });
+}

@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import { emailSchema } from './auth.ts';
+import { listQuerySchema } from './list.ts';
+import { type MenuItem, menuTree } from './menu.ts';
+import {
+  type Action,
+  actions,
+  type Grant,
+  grantSchema,
+  isResource,
+  type Resource,
+  resourceKeys,
+  resources,
+  scopeSchema,
+} from './permissions.ts';
+
+/** Minimum password length when the server's configuration says nothing else (PASSWORD_MIN_LENGTH). */
+export const DEFAULT_PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 200;
+
+/**
+ * The password rule, shared by the server (with the configured minimum) and the forms: long enough, not
+ * the e-mail and not containing its local part (the first thing an attacker tries). Returns the Spanish
+ * sentence naming the broken rule, or null when the password is acceptable.
+ */
+export function passwordProblem(password: string, opts: { email?: string | null; minLength?: number } = {}): string | null {
+  const min = opts.minLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
+  if (password.length < min) return `La contraseña debe tener al menos ${min} caracteres.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.`;
+  const email = opts.email?.trim().toLowerCase();
+  if (email) {
+    const lower = password.toLowerCase();
+    const local = email.split('@')[0] ?? '';
+    if (lower === email) return 'La contraseña no puede ser igual al correo electrónico.';
+    // Very short local parts ("a@…") would forbid too much; three characters is where it starts to matter.
+    if (local.length >= 3 && lower.includes(local)) return 'La contraseña no puede contener el nombre de usuario del correo.';
+  }
+  return null;
+}
+
+const personName = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: `Ingrese ${label}.` })
+    .max(100, { error: `${label[0].toUpperCase()}${label.slice(1)} no puede tener más de 100 caracteres.` });
+
+export const firstNameSchema = personName('el nombre');
+export const lastNameSchema = personName('el apellido');
+export const passwordInputSchema = z
+  .string()
+  .min(1, { error: 'Ingrese la contraseña.' })
+  .max(PASSWORD_MAX_LENGTH, { error: `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.` });
+
+const idList = z.array(z.number().int().positive()).max(100);
+const uniqueIds = (ids: number[]) => new Set(ids).size === ids.length;
+
+// ---------------------------------------------------------------- self-service
+
+/** Self-registration (the spec's register call uses snake_case names). */
+export const registerSchema = z.object({
+  email: emailSchema,
+  first_name: firstNameSchema,
+  last_name: lastNameSchema,
+  password: passwordInputSchema,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, { error: 'Ingrese su contraseña actual.' }).max(PASSWORD_MAX_LENGTH),
+  newPassword: passwordInputSchema,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const profileUpdateSchema = z.object({ firstName: firstNameSchema, lastName: lastNameSchema });
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const sessionSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  isCurrent: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionSchema>;
+
+// ---------------------------------------------------------------- users
+
+export const userInputSchema = z.object({
+  email: emailSchema,
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  isActive: z.boolean().default(true),
+  roleIds: idList.default([]).refine(uniqueIds, { error: 'Un rol está repetido.' }),
+  /** Ordered: the first institution is the one the shell shows. */
+  institutionIds: idList.default([]).refine(uniqueIds, { error: 'Una institución está repetida.' }),
+});
+export type UserInput = z.infer<typeof userInputSchema>;
+
+export const userListQuerySchema = listQuerySchema.extend({
+  isActive: z.enum(['true', 'false']).optional(),
+  roleId: z.coerce.number().int().positive().optional(),
+  institutionId: z.coerce.number().int().positive().optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+export const refSchema = z.object({ id: z.number().int(), name: z.string() });
+export const institutionRefWithCodeSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  isActive: z.boolean(),
+  mustChangePassword: z.boolean(),
+  isLocked: z.boolean(),
+  lastLoginAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  roles: z.array(refSchema),
+  institutions: z.array(institutionRefWithCodeSchema),
+  activeSessions: z.number().int(),
+});
+export type UserRecord = z.infer<typeof userSchema>;
+
+/** A one-time password, shown once to the administrator who created or reset the account. */
+export const oneTimePasswordSchema = z.object({ password: z.string() });
+
+// ---------------------------------------------------------------- roles
+
+/** A role's grants: each action must exist for its resource, and each resource × action appears once. */
+export const grantsSchema = z
+  .array(grantSchema)
+  .max(resourceKeys.length * actions.length)
+  .superRefine((grants, ctx) => {
+    const seen = new Set<string>();
+    grants.forEach((g, i) => {
+      const allowed = resources[g.resource] as readonly Action[];
+      if (!allowed.includes(g.action)) {
+        ctx.addIssue({ code: 'custom', path: [i, 'action'], message: `La acción ${g.action} no existe para ${g.resource}.` });
+      }
+      const key = `${g.resource}:${g.action}`;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `El permiso ${key} está repetido.` });
+      seen.add(key);
+    });
+  });
+
+export const roleInputSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Ingrese el nombre del rol.' })
+    .max(100, { error: 'El nombre no puede tener más de 100 caracteres.' }),
+  description: z.string().trim().max(500, { error: 'La descripción no puede tener más de 500 caracteres.' }).default(''),
+  grants: grantsSchema.default([]),
+});
+export type RoleInput = z.infer<typeof roleInputSchema>;
+
+export const roleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  grants: z.array(z.object({ resource: z.string(), action: z.string(), scope: scopeSchema })),
+  userCount: z.number().int(),
+  institutionCount: z.number().int(),
+  updatedAt: z.iso.datetime(),
+});
+export type RoleRecord = z.infer<typeof roleSchema>;
+
+export const roleListQuerySchema = listQuerySchema;
+
+// ---------------------------------------------------------------- institutions
+
+export const institutionKinds = ['SISTEMA', 'INSTITUCION', 'ENTIDAD'] as const;
+export const institutionKindSchema = z.enum(institutionKinds);
+export type InstitutionKind = z.infer<typeof institutionKindSchema>;
+
+export const institutionInputSchema = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .min(1, { error: 'Ingrese el código.' })
+      .max(30, { error: 'El código no puede tener más de 30 caracteres.' })
+      .regex(/^[A-Z0-9_-]+$/, { error: 'El código solo admite letras, números, guion y guion bajo.' }),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: 'Ingrese el nombre.' })
+      .max(200, { error: 'El nombre no puede tener más de 200 caracteres.' }),
+    /** SISTEMA exists once and is created by the seed; administrators create the other two kinds. */
+    kind: z.enum(['INSTITUCION', 'ENTIDAD']),
+    entityId: z.number().int().positive().nullable().default(null),
+    isActive: z.boolean().default(true),
+    roleIds: idList.default([]).refine(uniqueIds, { error: 'Un rol está repetido.' }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'ENTIDAD' && v.entityId == null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entityId'],
+        message: 'Una institución de tipo entidad debe indicar su entidad municipal.',
+      });
+    }
+    if (v.kind !== 'ENTIDAD' && v.entityId != null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entityId'],
+        message: 'Solo las instituciones de tipo entidad tienen entidad municipal.',
+      });
+    }
+  });
+export type InstitutionInput = z.infer<typeof institutionInputSchema>;
+
+export const institutionSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  kind: institutionKindSchema,
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  isActive: z.boolean(),
+  roles: z.array(refSchema),
+  userCount: z.number().int(),
+});
+export type InstitutionRecord = z.infer<typeof institutionSchema>;
+
+export const institutionListQuerySchema = listQuerySchema.extend({
+  kind: institutionKindSchema.optional(),
+  isActive: z.enum(['true', 'false']).optional(),
+});
+
+// ---------------------------------------------------------------- permission matrix
+
+export interface MatrixRow {
+  resource: Resource;
+  /** i18n key of the menu entry that names the resource (or `roles.resource.<key>` outside the menu). */
+  label: string;
+  actions: readonly Action[];
+}
+export interface MatrixGroup {
+  id: string;
+  label: string;
+  rows: MatrixRow[];
+}
+
+/**
+ * The role editor's matrix, grouped like the sidebar: top-level entries form one group, each menu group
+ * its own, and resources the menu does not show (audit, settings) a last group. Every resource of the
+ * catalogue appears exactly once.
+ */
+export function permissionMatrix(tree: readonly MenuItem[] = menuTree): MatrixGroup[] {
+  const seen = new Set<Resource>();
+  const rowOf = (item: MenuItem): MatrixRow[] => {
+    if (!item.name || !isResource(item.name) || seen.has(item.name)) return [];
+    seen.add(item.name);
+    return [{ resource: item.name, label: item.label, actions: resources[item.name] }];
+  };
+  const top: MatrixRow[] = [];
+  const groups: MatrixGroup[] = [];
+  for (const item of tree) {
+    if (item.isTitle) continue;
+    if (item.subItems) groups.push({ id: item.id, label: item.label, rows: item.subItems.flatMap(rowOf) });
+    else top.push(...rowOf(item));
+  }
+  const rest = resourceKeys
+    .filter((r) => !seen.has(r))
+    .map((r) => ({ resource: r, label: `roles.resource.${r}`, actions: resources[r] }));
+  return [
+    { id: 'general', label: 'menu.apps', rows: top },
+    ...groups.filter((g) => g.rows.length > 0),
+    ...(rest.length ? [{ id: 'other', label: 'roles.otherResources', rows: rest }] : []),
+  ];
+}
+
+/** Sorts grants by catalogue order, so a role's grants compare and display stably. */
+export function sortGrants<T extends Pick<Grant, 'resource' | 'action'>>(grants: readonly T[]): T[] {
+  const r = (g: T) => resourceKeys.indexOf(g.resource);
+  const a = (g: T) => actions.indexOf(g.action);
+  return [...grants].sort((x, y) => r(x) - r(y) || a(x) - a(y));
+}
