@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { collectionRoutes } from './modules/collections/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
@@ -20,7 +21,7 @@ import type { Access, RouteInfo } from './platform/http.ts';
 z.config(z.locales.es());
 
 /** Every module's routes; a new module adds one line here. */
-const modules = [healthRoutes, authRoutes];
+const modules = [healthRoutes, authRoutes, collectionRoutes];
 
 /**
  * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
+import { seedCatalogDemo } from './db/seed/catalogs.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
@@ -24,6 +25,8 @@ async function prepare(config: Config): Promise<Database> {
 async function seed(config: Config, database: Database) {
   await seedReference(database.db);
   const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
+  // After ensureAdmin, which creates the first administrator only while there are no users at all.
+  if (config.demoData) await seedCatalogDemo(database.db);
   if (admin?.password) {
     say('');
     say('  Administrador creado. Anote esta contraseña: no se volverá a mostrar.');

@@ -1,4 +1,6 @@
+export * from './audit.ts';
 export * from './auth.ts';
+export * from './catalogs.ts';
 export * from './errors.ts';
 export * from './list.ts';
 export * from './menu.ts';
