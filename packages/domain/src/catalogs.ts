@@ -548,3 +548,15 @@ export function dcrudMenuGroup(
     })),
   };
 }
+
+/** One panel of the statistics screen; later modules add panels of their own (registry on the server). */
+export const statisticsPanelSchema = z.object({
+  key: z.string(),
+  titleKey: z.string(),
+  title: z.string(),
+  kind: z.enum(['bar', 'donut', 'list']),
+  /** Sum of the panel's population (e.g. entities without a delegate): shown as its headline number. */
+  total: z.number().int(),
+  items: z.array(z.object({ label: z.string(), value: z.number() })),
+});
+export type StatisticsPanel = z.infer<typeof statisticsPanelSchema>;
