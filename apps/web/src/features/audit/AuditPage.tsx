@@ -91,6 +91,8 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
           label={t('audit.dates')}
           placeholder={t('audit.datesPlaceholder')}
           valueFormat="DD/MM/YYYY"
+          // The placeholder is an element here (not an input placeholder): give it text contrast.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           clearable
           value={range}
           onChange={(v) => reset(setRange)(v as [string | null, string | null])}

@@ -274,7 +274,13 @@ function DeleteDialog({
   };
   const canDeactivate = schema.hasActiveFlag && schema.actions.includes('UPDATE') && record?.isActive === true;
   return (
-    <Modal opened={!!record} onClose={close} title={t('catalogs.deleteTitle')} centered>
+    <Modal
+      opened={!!record}
+      onClose={close}
+      title={t('catalogs.deleteTitle')}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack>
         {refusal ? (
           <Alert color="orange" data-testid="delete-refused">
@@ -289,7 +295,7 @@ function DeleteDialog({
           </Button>
           {refusal ? (
             canDeactivate && (
-              <Button color="orange" onClick={deactivate} loading={update.isPending}>
+              <Button onClick={deactivate} loading={update.isPending}>
                 {t('catalogs.deactivate')}
               </Button>
             )

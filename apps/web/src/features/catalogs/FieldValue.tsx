@@ -1,5 +1,6 @@
 import type { CollectionRecord, FieldMeta } from '@aporta/domain';
 import { Badge, ColorSwatch, Group, Text } from '@mantine/core';
+import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoneyCents } from './format.ts';
 
@@ -10,9 +11,14 @@ export function FieldValue({ field, record }: { field: FieldMeta; record: Collec
   switch (field.type) {
     case 'boolean':
       return (
-        <Badge variant="light" color={v ? 'green' : 'gray'}>
-          {v ? t('catalogs.yes') : t('catalogs.no')}
-        </Badge>
+        <Group gap={4} wrap="nowrap">
+          {v ? (
+            <IconCircleCheck size={16} color="var(--mantine-color-green-7)" aria-hidden />
+          ) : (
+            <IconCircleX size={16} color="var(--mantine-color-gray-6)" aria-hidden />
+          )}
+          <Text size="sm">{v ? t('catalogs.yes') : t('catalogs.no')}</Text>
+        </Group>
       );
     case 'reference':
       return <Text size="sm">{record.labels[field.name] ?? ''}</Text>;
@@ -31,7 +37,7 @@ export function FieldValue({ field, record }: { field: FieldMeta; record: Collec
       }
       if (field.name === 'code' && typeof record.color === 'string') {
         return (
-          <Badge color={record.color} variant="light">
+          <Badge color={record.color} variant="filled" autoContrast>
             {String(v ?? '')}
           </Badge>
         );

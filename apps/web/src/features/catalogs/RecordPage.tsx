@@ -106,7 +106,7 @@ function History({ collection, id, schema }: { collection: string; id: number; s
                   <Table.Td>{formatDateTime(e.at)}</Table.Td>
                   <Table.Td>{e.actorEmail}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light">{t(`catalogs.actions.${e.action}`, { defaultValue: e.action })}</Badge>
+                    <Badge variant="outline">{t(`catalogs.actions.${e.action}`, { defaultValue: e.action })}</Badge>
                   </Table.Td>
                   <Table.Td>
                     {auditDiff(e.before, e.after).map((d) => (

@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import type { StatisticsPanel } from '@aporta/domain';
 import { BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, ColorSwatch, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api.ts';
@@ -57,16 +57,28 @@ function Panel({ panel }: { panel: StatisticsPanel }) {
           withBarValueLabel
         />
       ) : panel.kind === 'donut' ? (
-        <DonutChart
-          mx="auto"
-          size={220}
-          thickness={32}
-          withLabelsLine
-          withLabels
-          data={data.map((d, i) => ({ name: d.label, value: d.value, color: palette[i % palette.length] }))}
-        />
+        <Group justify="center" align="center" wrap="wrap">
+          <DonutChart
+            size={220}
+            thickness={32}
+            withLabelsLine
+            withLabels
+            data={data.map((d, i) => ({ name: d.label, value: d.value, color: palette[i % palette.length] }))}
+          />
+          <Stack gap={4}>
+            {data.map((d, i) => (
+              <Group key={d.label} gap={6} wrap="nowrap">
+                <ColorSwatch color={`var(--mantine-color-${palette[i % palette.length].replace('.', '-')})`} size={12} />
+                <Text size="sm">
+                  {d.label}: {d.value}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        </Group>
       ) : (
-        <List size="sm" spacing={2} style={{ maxHeight: 320, overflow: 'auto' }}>
+        // Focusable so keyboard users can scroll the list (WCAG scrollable region).
+        <List size="sm" spacing={2} style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0} aria-label={title}>
           {panel.items.map((i) => (
             <List.Item key={`${i.value}-${i.label}`}>{i.label}</List.Item>
           ))}
