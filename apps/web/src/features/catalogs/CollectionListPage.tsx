@@ -169,6 +169,7 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
               field={f}
               label={label(f)}
               placeholder={t('catalogs.all')}
+              w={{ base: '100%', sm: 240 }}
               value={(filters[f.name] as number | null) ?? null}
               onChange={(v) => setFilter(f.name, v)}
             />

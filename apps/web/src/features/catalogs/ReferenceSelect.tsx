@@ -16,6 +16,7 @@ export function ReferenceSelect(props: {
   required?: boolean;
   disabled?: boolean;
   placeholder?: string;
+  w?: React.ComponentProps<typeof Select>['w'];
   'data-testid'?: string;
 }) {
   const { t } = useTranslation();
@@ -44,6 +45,7 @@ export function ReferenceSelect(props: {
       disabled={props.disabled}
       error={props.error}
       nothingFoundMessage={isFetching ? t('common.loading') : t('catalogs.nothingFound')}
+      w={props.w}
       data-testid={props['data-testid']}
     />
   );
