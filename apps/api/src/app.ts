@@ -10,11 +10,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { collectionRoutes } from './modules/collections/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
+import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
@@ -24,7 +27,17 @@ import type { Access, RouteInfo } from './platform/http.ts';
 z.config(z.locales.es());
 
 /** Every module's routes; a new module adds one line here. */
-const modules = [healthRoutes, authRoutes, userRoutes, roleRoutes, institutionRoutes, profileRoutes];
+const modules = [
+  healthRoutes,
+  authRoutes,
+  userRoutes,
+  roleRoutes,
+  institutionRoutes,
+  profileRoutes,
+  collectionRoutes,
+  auditRoutes,
+  statisticsRoutes,
+];
 
 /**
  * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`

@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { seedAccountsDemo } from './db/seed/accounts.ts';
+import { seedCatalogDemo } from './db/seed/catalogs.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
@@ -25,7 +26,11 @@ async function prepare(config: Config): Promise<Database> {
 async function seed(config: Config, database: Database) {
   await seedReference(database.db);
   const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
-  if (config.demoData) await seedAccountsDemo(database.db);
+  // After ensureAdmin, which creates the first administrator only while there are no users at all.
+  if (config.demoData) {
+    await seedAccountsDemo(database.db);
+    await seedCatalogDemo(database.db);
+  }
   if (admin?.password) {
     say('');
     say('  Administrador creado. Anote esta contraseña: no se volverá a mostrar.');

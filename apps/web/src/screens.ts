@@ -1,15 +1,27 @@
 import type { RouteObject } from 'react-router';
+import { auditRoutes } from './features/audit/routes.tsx';
+import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
+import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
 
 /**
  * Every screen of the main layout, one array per feature. A feature adds its routes here; the menu
  * shows an entry only when its link matches one of these paths.
  */
-export const screens: RouteObject[] = [...homeRoutes, ...userRoutes, ...roleRoutes, ...institutionRoutes, ...profileRoutes];
+export const screens: RouteObject[] = [
+  ...homeRoutes,
+  ...userRoutes,
+  ...roleRoutes,
+  ...institutionRoutes,
+  ...profileRoutes,
+  ...catalogRoutes,
+  ...auditRoutes,
+  ...statisticsRoutes,
+];
 
 const pathsOf = (routes: RouteObject[], base = ''): string[] =>
   routes.flatMap((r) => {

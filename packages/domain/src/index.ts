@@ -1,5 +1,7 @@
 export * from './accounts.ts';
+export * from './audit.ts';
 export * from './auth.ts';
+export * from './catalogs.ts';
 export * from './errors.ts';
 export * from './list.ts';
 export * from './menu.ts';

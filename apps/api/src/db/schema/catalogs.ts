@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, serial, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { users } from './platform.ts';
 import { municipalities } from './territory.ts';
 
@@ -57,7 +57,10 @@ export const entityRegions = pgTable(
       .references(() => regions.id),
     ...stamps(),
   },
-  (t) => [unique('entity_regions_entity_region_key').on(t.entityId, t.regionId)],
+  (t) => [
+    unique('entity_regions_entity_region_key').on(t.entityId, t.regionId),
+    index('entity_regions_region_idx').on(t.regionId),
+  ],
 );
 
 /** A staff member who reviews the planillas of the entities assigned to them; always a user. */
@@ -85,7 +88,10 @@ export const regionDelegates = pgTable(
       .references(() => delegates.id),
     ...stamps(),
   },
-  (t) => [unique('region_delegates_region_delegate_key').on(t.regionId, t.delegateId)],
+  (t) => [
+    unique('region_delegates_region_delegate_key').on(t.regionId, t.delegateId),
+    index('region_delegates_delegate_idx').on(t.delegateId),
+  ],
 );
 
 export const entityAssignments = pgTable(
@@ -100,7 +106,10 @@ export const entityAssignments = pgTable(
       .references(() => delegates.id),
     ...stamps(),
   },
-  (t) => [unique('entity_assignments_entity_delegate_key').on(t.entityId, t.delegateId)],
+  (t) => [
+    unique('entity_assignments_entity_delegate_key').on(t.entityId, t.delegateId),
+    index('entity_assignments_delegate_idx').on(t.delegateId),
+  ],
 );
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from '../client.ts';
 import { departments, institutions, municipalities, settings, userInstitutions, users } from '../schema/index.ts';
 import { initialSettings } from '../settings.ts';
 import { seedAccounts } from './accounts.ts';
+import { seedCatalogs } from './catalogs.ts';
 
 const csvPath = new URL('./gt-divisiones.csv', import.meta.url);
 
@@ -46,6 +47,7 @@ export async function seedReference(db: Db): Promise<void> {
         { code: 'PLAN', name: 'Plan de Prestaciones del Empleado Municipal', kind: 'INSTITUCION' },
       ])
       .onConflictDoNothing();
+    await seedCatalogs(tx);
   });
   await seedAccounts(db);
 }

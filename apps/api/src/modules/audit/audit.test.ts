@@ -1,0 +1,75 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor, writeAudit } from '../../platform/audit.ts';
+import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+
+let t: TestApp;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.createUser({ system: true });
+  // A planilla change as the planillas module will write it, plus catalogue changes through the API.
+  await writeAudit(t.database.db, systemActor, {
+    action: 'SUBMIT',
+    entityType: 'planilla',
+    entityId: 77,
+    before: { status: 'BORRADOR' },
+    after: { status: 'ENVIADA' },
+  });
+  const r = await t.request({
+    method: 'POST',
+    url: '/api/collections/regions',
+    token: admin.token,
+    payload: { code: 'AUD1', name: 'Auditada' },
+  });
+  await t.request({
+    method: 'PATCH',
+    url: `/api/collections/regions/${r.json().id}`,
+    token: admin.token,
+    payload: { name: 'Auditada 2' },
+  });
+});
+afterAll(() => t.close());
+
+const get = (url: string, token = admin.token) => t.request({ method: 'GET', url, token });
+
+describe('general audit view', () => {
+  it('filters by user, entity type, record, action and date range', async () => {
+    const byActor = (await get(`/api/audit?actor=${encodeURIComponent(admin.email)}&entityType=regions`)).json();
+    expect(byActor.items.map((e: { action: string }) => e.action)).toEqual(['UPDATE', 'CREATE']);
+    expect(byActor.items[0]).toMatchObject({ before: { name: 'Auditada' }, after: { name: 'Auditada 2' } });
+    const byActorId = (await get(`/api/audit?actorId=${admin.id}&action=CREATE&entityType=regions`)).json();
+    expect(byActorId.total).toBe(1);
+    const rec = (await get('/api/audit?entityType=planilla&entityId=77')).json();
+    expect(rec.items[0]).toMatchObject({ action: 'SUBMIT', actorEmail: 'sistema' });
+    const today = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10);
+    expect((await get(`/api/audit?from=${today}&to=${today}&entityType=regions`)).json().total).toBe(2);
+    expect((await get('/api/audit?to=2000-01-01')).json().total).toBe(0);
+    expect((await get('/api/audit?from=01/01/2020')).statusCode).toBe(400);
+    const facets = (await get('/api/audit/facets')).json();
+    expect(facets.entityTypes).toEqual(expect.arrayContaining(['planilla', 'regions', 'session']));
+  });
+
+  it('exports with the same filters', async () => {
+    const res = await get('/api/audit/export?format=xlsx&entityType=regions');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as never);
+    expect(wb.worksheets[0].rowCount).toBe(3);
+    expect(wb.worksheets[0].getRow(2).getCell(4).value).toBe('UPDATE');
+  });
+
+  it('needs the audit permission', async () => {
+    const other = await t.createUser({ grants: [{ resource: 'planilla-audit-logs', action: 'READ', scope: 'ALL' }] });
+    expect((await get('/api/audit', other.token)).statusCode).toBe(403);
+    expect((await get('/api/audit/planillas', other.token)).statusCode).toBe(200);
+  });
+});
+
+describe('planilla audit view', () => {
+  it('shows only planilla rows, whatever entity type is asked for', async () => {
+    const res = (await get('/api/audit/planillas?entityType=regions')).json();
+    expect(res.total).toBe(1);
+    expect(res.items[0]).toMatchObject({ entityType: 'planilla', entityId: '77' });
+    expect((await get('/api/audit/planillas/facets')).json()).toEqual({ entityTypes: ['planilla'], actions: ['SUBMIT'] });
+  });
+});

@@ -1,0 +1,71 @@
+import { auditEntrySchema, auditQuerySchema, exportFormatSchema, listResponse, type Resource } from '@aporta/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { inBatches, sendExport } from '../../platform/export.ts';
+import { errorResponses } from '../../platform/http.ts';
+import { type AuditView, auditExport, auditFacets, findAudit, PLANILLA_VIEW } from './service.ts';
+
+const facetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });
+
+/**
+ * Audit trail views: the general one (`audit`) and the planilla one (`planilla-audit-logs`), the same
+ * list fixed to entity type planilla. Each view: list, filter facets, export.
+ */
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  const views: { base: string; resource: Resource; view: AuditView; label: string }[] = [
+    { base: '/api/audit', resource: 'audit', view: {}, label: 'bitácora general' },
+    { base: '/api/audit/planillas', resource: 'planilla-audit-logs', view: PLANILLA_VIEW, label: 'bitácora de planillas' },
+  ];
+  for (const { base, resource, view, label } of views) {
+    app.get(
+      base,
+      {
+        config: { access: { resource, action: 'READ' } },
+        schema: {
+          tags: ['audit'],
+          summary: `Consultar la ${label}`,
+          querystring: auditQuerySchema,
+          response: { 200: listResponse(auditEntrySchema), ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => findAudit({ db: app.db, query: request.query, view }),
+    );
+    app.get(
+      `${base}/facets`,
+      {
+        config: { access: { resource, action: 'READ' } },
+        schema: {
+          tags: ['audit'],
+          summary: `Tipos de registro y acciones de la ${label}`,
+          response: { 200: facetsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => auditFacets({ db: app.db, view }),
+    );
+    app.get(
+      `${base}/export`,
+      {
+        config: { access: { resource, action: 'EXPORT' } },
+        schema: {
+          tags: ['audit'],
+          summary: `Exportar la ${label} con los mismos filtros`,
+          querystring: auditQuerySchema
+            .omit({ page: true, pageSize: true })
+            .extend({ format: exportFormatSchema.default('xlsx') }),
+          response: { ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        const { format, ...query } = request.query;
+        const plan = auditExport({ db: app.db, query, view });
+        return sendExport(reply, {
+          format,
+          filename: plan.filename,
+          sheetName: 'Bitácora',
+          columns: plan.columns,
+          batches: inBatches(plan.fetchPage, 1000),
+        });
+      },
+    );
+  }
+};

@@ -1,0 +1,105 @@
+import { type AuditEntry, type AuditQuery, PLANILLA_ENTITY_TYPE } from '@aporta/domain';
+import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/index.ts';
+import type { ExportColumn } from '../../platform/export.ts';
+import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+
+/** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
+const dayStart = (d: string) => new Date(`${d}T00:00:00-06:00`);
+const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
+
+const sortable = {
+  id: auditLog.id,
+  at: auditLog.at,
+  action: auditLog.action,
+  entityType: auditLog.entityType,
+  entityId: auditLog.entityId,
+  actorEmail: auditLog.actorEmail,
+};
+
+/** Which audit rows a view shows: the general view, or one fixed entity type (planillas). */
+export type AuditView = { fixedEntityType?: string };
+
+function whereOf(q: Partial<AuditQuery>, view: AuditView): SQL | undefined {
+  const conds: (SQL | undefined)[] = [];
+  const entityType = view.fixedEntityType ?? q.entityType;
+  if (entityType) conds.push(eq(auditLog.entityType, entityType));
+  if (q.actorId) conds.push(eq(auditLog.actorId, q.actorId));
+  if (q.actor) conds.push(ilike(auditLog.actorEmail, likePattern(q.actor)));
+  if (q.entityId) conds.push(eq(auditLog.entityId, q.entityId));
+  if (q.action) conds.push(eq(auditLog.action, q.action));
+  if (q.from) conds.push(gte(auditLog.at, dayStart(q.from)));
+  if (q.to) conds.push(lt(auditLog.at, nextDay(q.to)));
+  if (q.q) {
+    const p = likePattern(q.q);
+    conds.push(
+      or(ilike(auditLog.actorEmail, p), ilike(auditLog.entityType, p), ilike(auditLog.entityId, p), ilike(auditLog.action, p)),
+    );
+  }
+  return and(...conds);
+}
+
+const toEntry = (r: typeof auditLog.$inferSelect): AuditEntry => ({ ...r, at: r.at.toISOString() });
+
+/** Audit rows filtered by user, entity type, record, action and date range. Callers hold `audit` or `planilla-audit-logs` READ. */
+export async function findAudit({ db, query, view = {} }: { db: Db; query: AuditQuery; view?: AuditView }) {
+  const where = whereOf(query, view);
+  const { limit, offset } = pageOf(query);
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select()
+      .from(auditLog)
+      .where(where)
+      .orderBy(...orderBy(query.sort, sortable, '-at'))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(auditLog).where(where),
+  ]);
+  return { items: rows.map(toEntry), total: Number(n) };
+}
+
+/** Distinct entity types and actions present, for the filter selects of a view. */
+export async function auditFacets({ db, view = {} }: { db: Db; view?: AuditView }) {
+  const where = view.fixedEntityType ? eq(auditLog.entityType, view.fixedEntityType) : undefined;
+  const [types, actions] = await Promise.all([
+    db.selectDistinct({ v: auditLog.entityType }).from(auditLog).where(where).orderBy(auditLog.entityType),
+    db.selectDistinct({ v: auditLog.action }).from(auditLog).where(where).orderBy(auditLog.action),
+  ]);
+  return { entityTypes: types.map((t) => t.v), actions: actions.map((a) => a.v) };
+}
+
+const json = (v: unknown) => (v == null ? '' : JSON.stringify(v));
+
+/** Export plan of an audit view with the same filters. Callers hold EXPORT on the view's resource. */
+export function auditExport({ db, query, view = {} }: { db: Db; query: Partial<AuditQuery>; view?: AuditView }) {
+  const where = whereOf(query, view);
+  const order = orderBy(query.sort, sortable, '-at');
+  const columns: ExportColumn<AuditEntry>[] = [
+    { header: 'ID', value: (r) => r.id, width: 10 },
+    { header: 'Fecha y hora', value: (r) => new Date(r.at), width: 22 },
+    { header: 'Usuario', value: (r) => r.actorEmail ?? '', width: 30 },
+    { header: 'Acción', value: (r) => r.action, width: 16 },
+    { header: 'Tipo de registro', value: (r) => r.entityType, width: 22 },
+    { header: 'Registro', value: (r) => r.entityId ?? '', width: 12 },
+    { header: 'Antes', value: (r) => json(r.before), width: 50 },
+    { header: 'Después', value: (r) => json(r.after), width: 50 },
+    { header: 'IP', value: (r) => r.ip ?? '', width: 16 },
+  ];
+  return {
+    filename: view.fixedEntityType === PLANILLA_ENTITY_TYPE ? 'bitacora-planillas' : 'bitacora',
+    columns,
+    fetchPage: async (limit: number, offset: number) =>
+      (
+        await db
+          .select()
+          .from(auditLog)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+      ).map(toEntry),
+  };
+}
+
+export const PLANILLA_VIEW: AuditView = { fixedEntityType: PLANILLA_ENTITY_TYPE };

@@ -1,0 +1,479 @@
+import {
+  type Action,
+  AppError,
+  type CollectionName,
+  type CollectionRecord,
+  type CollectionSchema,
+  type CollectionSummary,
+  type CurrentUser,
+  collectionNames,
+  type ErrorDetail,
+  type FieldMeta,
+  isCollectionName,
+  type ReferenceOption,
+  SYSTEM_INSTITUTION,
+  scopeFor,
+} from '@aporta/domain';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/index.ts';
+import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { ExportColumn } from '../../platform/export.ts';
+import { likePattern } from '../../platform/list.ts';
+import { entityScopeCondition, isEntityInScope } from '../../platform/scope.ts';
+import { type Collection, referenceTarget, referrersOf, registry } from './registry.ts';
+
+/** A list query after validation: paging, sort, search and the collection's exact-match filters. */
+export interface FindQuery {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+  [filter: string]: unknown;
+}
+
+interface Ctx {
+  db: Db;
+  user: CurrentUser;
+}
+
+/** The collection called `name`; 404 with a Spanish message when there is none. */
+export function collectionOf(name: string): Collection {
+  if (!isCollectionName(name)) throw new AppError('NOT_FOUND', `La colección «${name}» no existe.`);
+  return registry[name];
+}
+
+const isSystemUser = (user: CurrentUser) => user.institucion.includes(SYSTEM_INSTITUTION);
+
+function requireAction(user: CurrentUser, c: Collection, action: Action) {
+  if (!scopeFor(user.permissions, c.def.name as CollectionName, action)) {
+    throw new AppError('FORBIDDEN', `No tiene permiso para ${verbs[action]} en «${c.def.label}».`);
+  }
+}
+
+const verbs: Record<Action, string> = {
+  READ: 'consultar',
+  CREATE: 'crear registros',
+  UPDATE: 'modificar registros',
+  DELETE: 'eliminar registros',
+  EXPORT: 'exportar',
+  APPROVE: 'aprobar',
+  SIGN: 'firmar',
+};
+
+function requireWrite(user: CurrentUser, c: Collection, action: Action) {
+  requireAction(user, c, action);
+  // Reference data from the official division of the country: only the super administrator edits it.
+  if (c.def.systemOnlyWrites && !isSystemUser(user)) {
+    throw new AppError('FORBIDDEN', `«${c.def.label}» son datos de referencia: solo el super administrador puede modificarlos.`);
+  }
+}
+
+/** Names of the collections the user may read: GET /api/collections. Any signed-in user. */
+export function readableCollections(user: CurrentUser): string[] {
+  return collectionNames.filter((n) => !!scopeFor(user.permissions, n, 'READ'));
+}
+
+/** Metadata of a collection plus the actions this user holds on it. Needs READ. */
+export function schemaOf(user: CurrentUser, name: string): CollectionSchema {
+  const c = collectionOf(name);
+  requireAction(user, c, 'READ');
+  const perms = user.permissions[c.def.name] ?? {};
+  let actions = (['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'] as const).filter((a) => !!perms[a]);
+  if (c.def.systemOnlyWrites && !isSystemUser(user)) actions = actions.filter((a) => a === 'READ' || a === 'EXPORT');
+  if (c.def.canCreateRows === false) actions = actions.filter((a) => a !== 'CREATE');
+  if (c.def.canDeleteRows === false) actions = actions.filter((a) => a !== 'DELETE');
+  return {
+    name: c.def.name,
+    labelKey: `catalogs.collections.${c.def.name}`,
+    label: c.def.label,
+    fields: c.def.fields,
+    defaultSort: c.def.defaultSort,
+    systemOnlyWrites: !!c.def.systemOnlyWrites,
+    canCreateRows: c.def.canCreateRows !== false,
+    canDeleteRows: c.def.canDeleteRows !== false,
+    hasActiveFlag: c.def.fields.some((f) => f.name === 'isActive'),
+    actions,
+  };
+}
+
+// ─── Query building ───────────────────────────────────────────────────────────────────────────────
+
+const refLabelKey = (field: string) => `__ref_${field}`;
+
+/** SQL of the display label of the row a reference field points to. */
+function referenceLabel(c: Collection, f: FieldMeta): SQL {
+  const target = referenceTarget(f.reference!.collection);
+  return sql`(select ${target.display} from ${target.table} where ${target.table.id} = ${c.columns[f.name]})`;
+}
+
+function selection(c: Collection): Record<string, SQL | Collection['columns'][string]> {
+  const out: Record<string, SQL | Collection['columns'][string]> = { id: c.table.id, __label: sql<string>`${c.display}` };
+  for (const f of c.def.fields) {
+    out[f.name] = c.columns[f.name];
+    if (f.type === 'reference') out[refLabelKey(f.name)] = sql<string | null>`${referenceLabel(c, f)}`;
+  }
+  return out;
+}
+
+function toRecord(c: Collection, row: Record<string, unknown>): CollectionRecord {
+  const rec: CollectionRecord = { id: Number(row.id), label: String(row.__label ?? `#${row.id}`), labels: {} };
+  for (const f of c.def.fields) {
+    const v = row[f.name];
+    rec[f.name] = v instanceof Date ? v.toISOString() : (v ?? null);
+    if (f.type === 'reference') rec.labels[f.name] = (row[refLabelKey(f.name)] as string | null) ?? null;
+  }
+  return rec;
+}
+
+/** The plain field values of a record: what the audit log keeps as before/after. */
+const auditValues = (c: Collection, rec: CollectionRecord) => Object.fromEntries(c.def.fields.map((f) => [f.name, rec[f.name]]));
+
+function scopeCondition(user: CurrentUser, c: Collection, action: Action): SQL | undefined {
+  return c.entityColumn ? entityScopeCondition(user, c.def.name as CollectionName, action, c.entityColumn) : undefined;
+}
+
+function whereOf(user: CurrentUser, c: Collection, query: Partial<FindQuery>): SQL | undefined {
+  const conds: (SQL | undefined)[] = [scopeCondition(user, c, 'READ')];
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    const searchable = c.def.fields.filter((f) => f.searchable);
+    const parts = searchable.map((f) =>
+      f.type === 'reference'
+        ? sql`${referenceLabel(c, f)} ilike ${pattern}`
+        : f.type === 'text' || f.type === 'enum'
+          ? ilike(c.columns[f.name], pattern)
+          : sql`${c.columns[f.name]}::text ilike ${pattern}`,
+    );
+    conds.push(parts.length ? or(...parts) : sql`false`);
+  }
+  for (const f of c.def.fields) {
+    const v = query[f.name];
+    if (f.filterable && v !== undefined && v !== null && v !== '') conds.push(eq(c.columns[f.name], v));
+  }
+  return and(...conds);
+}
+
+function orderOf(c: Collection, sort: string | undefined): SQL[] {
+  const spec = sort ?? c.def.defaultSort;
+  const descending = spec.startsWith('-');
+  const name = descending ? spec.slice(1) : spec;
+  const f = c.def.fields.find((x) => x.name === name);
+  if (!f && name !== 'id') {
+    const choices = ['id', ...c.def.fields.map((x) => x.name)].join(', ');
+    throw new AppError('VALIDATION', undefined, [
+      { path: 'consulta.sort', message: `No se puede ordenar por "${name}". Opciones: ${choices}.` },
+    ]);
+  }
+  const expr = !f ? sql`${c.table.id}` : f.type === 'reference' ? referenceLabel(c, f) : sql`${c.columns[f.name]}`;
+  const primary = descending ? desc(expr) : asc(expr);
+  return name === 'id' ? [primary] : [primary, asc(c.table.id)];
+}
+
+async function fetchRows(db: Db, c: Collection, where: SQL | undefined, order: SQL[], limit: number, offset: number) {
+  const rows = await db
+    .select(selection(c) as never)
+    .from(c.table as never)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
+  return (rows as Record<string, unknown>[]).map((r) => toRecord(c, r));
+}
+
+// ─── Reads ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Paginated, searched, sorted and filtered list of a collection, inside the user's data scope. Needs READ. */
+export async function findRecords({ db, user, name, query }: Ctx & { name: string; query: FindQuery }) {
+  const c = collectionOf(name);
+  requireAction(user, c, 'READ');
+  const where = whereOf(user, c, query);
+  const order = orderOf(c, query.sort);
+  const [items, [{ n }]] = await Promise.all([
+    fetchRows(db, c, where, order, query.pageSize, (query.page - 1) * query.pageSize),
+    db
+      .select({ n: count() })
+      .from(c.table as never)
+      .where(where),
+  ]);
+  return { items, total: Number(n) };
+}
+
+/** One record by id (404 when missing or outside the user's scope). Needs READ. */
+export async function getRecord({ db, user, name, id }: Ctx & { name: string; id: number }): Promise<CollectionRecord> {
+  const c = collectionOf(name);
+  requireAction(user, c, 'READ');
+  return loadOne(db, c, id, scopeCondition(user, c, 'READ'));
+}
+
+async function loadOne(db: Db, c: Collection, id: number, scope?: SQL): Promise<CollectionRecord> {
+  const [rec] = await fetchRows(db, c, and(eq(c.table.id, id), scope), [asc(c.table.id)], 1, 0);
+  if (!rec) throw new AppError('NOT_FOUND', `No existe el registro ${id} en «${c.def.label}».`);
+  return rec;
+}
+
+/** Rows and columns of an export with the list's filters, read in batches. Needs EXPORT. */
+export function exportPlan({ db, user, name, query }: Ctx & { name: string; query: Partial<FindQuery> }) {
+  const c = collectionOf(name);
+  requireAction(user, c, 'EXPORT');
+  requireAction(user, c, 'READ');
+  const where = whereOf(user, c, query);
+  const order = orderOf(c, query.sort);
+  const columns: ExportColumn<CollectionRecord>[] = [
+    { header: 'ID', value: (r) => r.id, width: 8 },
+    ...c.def.fields.map(
+      (f): ExportColumn<CollectionRecord> => ({
+        header: f.label,
+        width: f.type === 'reference' || f.name === 'name' ? 36 : undefined,
+        value: (r) => {
+          if (f.type === 'reference') return r.labels[f.name] ?? '';
+          const v = r[f.name];
+          if (f.type === 'boolean') return v ? 'Sí' : 'No';
+          return v as string | number | null;
+        },
+      }),
+    ),
+  ];
+  return {
+    filename: c.def.name,
+    sheetName: c.def.label.slice(0, 31),
+    columns,
+    fetchPage: (limit: number, offset: number) => fetchRows(db, c, where, order, limit, offset),
+  };
+}
+
+/** Options of a reference field for searchable selects: by text, or the given ids. Needs READ on the holder. */
+export async function referenceOptions({
+  db,
+  user,
+  name,
+  field,
+  q,
+  ids,
+}: Ctx & { name: string; field: string; q?: string; ids?: number[] }): Promise<ReferenceOption[]> {
+  const c = collectionOf(name);
+  requireAction(user, c, 'READ');
+  const f = c.def.fields.find((x) => x.name === field && x.type === 'reference');
+  if (!f) throw new AppError('NOT_FOUND', `«${c.def.label}» no tiene el campo de referencia «${field}».`);
+  const target = referenceTarget(f.reference!.collection);
+  const conds: (SQL | undefined)[] = [];
+  // Entities offered follow the scope the user has on the collection being edited.
+  if (f.reference!.collection === 'municipal-entities')
+    conds.push(entityScopeCondition(user, c.def.name as CollectionName, 'READ', target.table.id));
+  if (ids?.length) conds.push(inArray(target.table.id, ids));
+  else if (q) conds.push(sql`${target.display} ilike ${likePattern(q)}`);
+  const rows = await db
+    .select({ value: target.table.id, label: sql<string>`${target.display}` })
+    .from(target.table as never)
+    .where(and(...conds))
+    .orderBy(sql`${target.display}`)
+    .limit(ids?.length ? ids.length : 30);
+  return (rows as { value: number; label: string | null }[]).map((r) => ({
+    value: Number(r.value),
+    label: r.label ?? `#${r.value}`,
+  }));
+}
+
+/** Change history of one record, newest first, from the audit log. Needs READ on the collection. */
+export async function recordHistory({ db, user, name, id }: Ctx & { name: string; id: number }) {
+  const c = collectionOf(name);
+  requireAction(user, c, 'READ');
+  await loadOne(db, c, id, scopeCondition(user, c, 'READ')).catch(async (err) => {
+    // A deleted record still has a history; only an out-of-scope or never-existing one is refused.
+    const [any] = await db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, c.def.name), eq(auditLog.entityId, String(id))));
+    if (!any.n || c.entityColumn) throw err;
+  });
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, c.def.name), eq(auditLog.entityId, String(id))))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(200);
+  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+}
+
+/** Row counts of every collection the user may read (the /administrative overview), in scope. */
+export async function collectionSummary({ db, user }: Ctx): Promise<CollectionSummary> {
+  const out: CollectionSummary = [];
+  for (const name of readableCollections(user)) {
+    const c = registry[name as CollectionName];
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(c.table as never)
+      .where(scopeCondition(user, c, 'READ'));
+    out.push({ name, labelKey: `catalogs.collections.${name}`, label: c.def.label, count: Number(n) });
+  }
+  return out;
+}
+
+// ─── Writes ───────────────────────────────────────────────────────────────────────────────────────
+
+type Data = Record<string, unknown>;
+
+/** Refuses references to rows that do not exist, and entities outside the user's scope. */
+async function checkReferences(db: Db, user: CurrentUser, c: Collection, data: Data, action: Action) {
+  const details: ErrorDetail[] = [];
+  for (const f of c.def.fields) {
+    const v = data[f.name];
+    if (f.type !== 'reference' || v == null) continue;
+    const target = referenceTarget(f.reference!.collection);
+    const [row] = await db
+      .select({ id: target.table.id })
+      .from(target.table as never)
+      .where(eq(target.table.id, v as number))
+      .limit(1);
+    if (!row) details.push({ path: f.name, message: `${f.label}: el registro ${v} no existe.` });
+    else if (
+      c.entityColumn === c.columns[f.name] &&
+      !(await isEntityInScope(db, user, c.def.name as CollectionName, action, v as number))
+    ) {
+      details.push({ path: f.name, message: `${f.label}: la entidad está fuera de su alcance.` });
+    }
+  }
+  if (details.length) throw new AppError('VALIDATION', 'Hay referencias que no son válidas.', details);
+}
+
+/** 409 naming the field(s) when another row already holds the same unique value(s). */
+async function checkUnique(db: Db, c: Collection, data: Data, current: Data | null, excludeId?: number) {
+  const groups = [...c.def.fields.filter((f) => f.unique).map((f) => [f.name]), ...(c.uniqueTogether ?? [])];
+  for (const group of groups) {
+    if (!group.some((g) => g in data)) continue;
+    const values = group.map((g) => (g in data ? data[g] : current?.[g]));
+    if (values.some((v) => v == null)) continue;
+    const [dup] = await db
+      .select({ id: c.table.id })
+      .from(c.table as never)
+      .where(and(...group.map((g, i) => eq(c.columns[g], values[i])), excludeId ? ne(c.table.id, excludeId) : undefined))
+      .limit(1);
+    if (dup) throw duplicate(c, group, values);
+  }
+}
+
+function duplicate(c: Collection, group: string[], values: unknown[]) {
+  const labels = group.map((g) => c.def.fields.find((f) => f.name === g)?.label ?? g);
+  const message =
+    group.length === 1
+      ? `Ya existe un registro en «${c.def.label}» con ${labels[0]} «${values[0]}».`
+      : `Ya existe un registro en «${c.def.label}» con la misma combinación de ${labels.join(' y ')}.`;
+  return new AppError(
+    'DUPLICATE',
+    message,
+    group.map((g, i) => ({ path: g, message: `${labels[i]}: valor repetido.` })),
+  );
+}
+
+/** Maps database constraint errors that slipped past the checks (races) onto the error catalogue. */
+function mapDbError(c: Collection, err: unknown): never {
+  const e = err as { code?: string; cause?: { code?: string; detail?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (code === '23505') throw new AppError('DUPLICATE', `Ya existe un registro en «${c.def.label}» con ese valor.`);
+  if (code === '23503') throw new AppError('CONFLICT', `El registro de «${c.def.label}» está relacionado con otros datos.`);
+  throw err;
+}
+
+const hasUpdatedAt = (c: Collection) => 'updatedAt' in (c.table as object);
+
+/** Creates a record and audits it in the same transaction. Needs CREATE (and SISTEMA for reference data). */
+export async function createRecord({ db, user, actor, name, data }: Ctx & { actor: Actor; name: string; data: Data }) {
+  const c = collectionOf(name);
+  requireWrite(user, c, 'CREATE');
+  if (c.def.canCreateRows === false) {
+    throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos: solo se editan su etiqueta, color y orden.`);
+  }
+  // A new entity has no region yet: only a user whose scope is ALL may create one.
+  if (c.entityColumn === c.table.id && scopeFor(user.permissions, c.def.name as CollectionName, 'CREATE') !== 'ALL') {
+    throw new AppError('FORBIDDEN', 'Solo un usuario con alcance total puede crear entidades.');
+  }
+  await checkReferences(db, user, c, data, 'CREATE');
+  await checkUnique(db, c, data, null);
+  try {
+    return await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(c.table)
+        .values(data as never)
+        .returning({ id: c.table.id });
+      const row = inserted[0] as { id: number };
+      const after = await loadOne(tx as unknown as Db, c, row.id);
+      await writeAudit(tx, actor, { action: 'CREATE', entityType: c.def.name, entityId: row.id, after: auditValues(c, after) });
+      return after;
+    });
+  } catch (err) {
+    mapDbError(c, err);
+  }
+}
+
+/** Updates some fields of a record in scope and audits before/after. Needs UPDATE. */
+export async function updateRecord({
+  db,
+  user,
+  actor,
+  name,
+  id,
+  data,
+}: Ctx & { actor: Actor; name: string; id: number; data: Data }) {
+  const c = collectionOf(name);
+  requireWrite(user, c, 'UPDATE');
+  const before = await loadOne(db, c, id, scopeCondition(user, c, 'UPDATE'));
+  await checkReferences(db, user, c, data, 'UPDATE');
+  await checkUnique(db, c, data, before, id);
+  try {
+    return await db.transaction(async (tx) => {
+      if (Object.keys(data).length > 0) {
+        await tx
+          .update(c.table)
+          .set({ ...data, ...(hasUpdatedAt(c) ? { updatedAt: new Date() } : {}) } as never)
+          .where(eq(c.table.id, id));
+      }
+      const after = await loadOne(tx as unknown as Db, c, id);
+      await writeAudit(tx, actor, {
+        action: 'UPDATE',
+        entityType: c.def.name,
+        entityId: id,
+        before: auditValues(c, before),
+        after: auditValues(c, after),
+      });
+      return after;
+    });
+  } catch (err) {
+    mapDbError(c, err);
+  }
+}
+
+/**
+ * Deletes a record nothing references. A referenced one is refused naming who uses it, and offering
+ * deactivation when the collection has an active flag. Needs DELETE.
+ */
+export async function deleteRecord({ db, user, actor, name, id }: Ctx & { actor: Actor; name: string; id: number }) {
+  const c = collectionOf(name);
+  requireWrite(user, c, 'DELETE');
+  if (c.def.canDeleteRows === false) {
+    throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos del ciclo de vida y no se eliminan.`);
+  }
+  const before = await loadOne(db, c, id, scopeCondition(user, c, 'DELETE'));
+  const uses: { label: string; n: number }[] = [];
+  for (const r of referrersOf(c.table)) {
+    const [{ n }] = await db.select({ n: count() }).from(r.table).where(eq(r.column, id));
+    if (Number(n) > 0) uses.push({ label: r.label, n: Number(n) });
+  }
+  if (uses.length) {
+    const list = uses.map((u) => `${u.n} ${u.n === 1 ? 'registro' : 'registros'} de «${u.label}»`);
+    const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} y ${list.at(-1)}` : list[0];
+    const hasActive = c.def.fields.some((f) => f.name === 'isActive');
+    throw new AppError(
+      'CONFLICT',
+      `No se puede eliminar «${before.label}»: lo usan ${joined}. ${hasActive ? 'Puede desactivarlo en su lugar.' : 'Elimine primero esas referencias.'}`,
+      uses.map((u) => ({ path: u.label, message: `${u.n} ${u.n === 1 ? 'registro' : 'registros'}` })),
+    );
+  }
+  try {
+    await db.transaction(async (tx) => {
+      await tx.delete(c.table).where(eq(c.table.id, id));
+      await writeAudit(tx, actor, { action: 'DELETE', entityType: c.def.name, entityId: id, before: auditValues(c, before) });
+    });
+  } catch (err) {
+    mapDbError(c, err);
+  }
+}

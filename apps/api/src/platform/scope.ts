@@ -1,0 +1,72 @@
+import { type Action, AppError, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
+import { type AnyColumn, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import {
+  delegates,
+  entityAssignments,
+  entityRegions,
+  institutions,
+  regionDelegates,
+  userInstitutions,
+} from '../db/schema/index.ts';
+
+/**
+ * The data scope as SQL. A grant's scope decides which municipal entities a user reaches:
+ * ALL — every entity; REGION — the entities of the regions of the (active) delegate linked to the
+ * user, plus the entities assigned to that delegate directly; ENTITY — the entities of the user's
+ * ENTIDAD institutions. Services add the condition to their WHERE so filtering happens in the query.
+ */
+
+/** Subquery of the entity ids a user reaches with `scope`; null for ALL (no restriction). */
+export function scopedEntityIds(userId: number, scope: Scope): SQL | null {
+  if (scope === 'ALL') return null;
+  if (scope === 'REGION') {
+    return sql`(
+      select ${entityRegions.entityId} from ${entityRegions}
+        join ${regionDelegates} on ${regionDelegates.regionId} = ${entityRegions.regionId}
+        join ${delegates} on ${delegates.id} = ${regionDelegates.delegateId}
+        where ${delegates.userId} = ${userId} and ${delegates.isActive}
+      union
+      select ${entityAssignments.entityId} from ${entityAssignments}
+        join ${delegates} on ${delegates.id} = ${entityAssignments.delegateId}
+        where ${delegates.userId} = ${userId} and ${delegates.isActive}
+    )`;
+  }
+  return sql`(
+    select ${institutions.entityId} from ${userInstitutions}
+      join ${institutions} on ${institutions.id} = ${userInstitutions.institutionId}
+      where ${userInstitutions.userId} = ${userId} and ${institutions.kind} = 'ENTIDAD'
+        and ${institutions.isActive} and ${isNotNull(institutions.entityId)}
+  )`;
+}
+
+/**
+ * WHERE condition limiting `entityIdColumn` to the entities the user reaches for `action` on
+ * `resource`; undefined when the scope is ALL. Throws FORBIDDEN when the user lacks the permission.
+ * Reusable by any module whose rows belong to an entity (planillas, orders, receipts…).
+ */
+export function entityScopeCondition(
+  user: Pick<CurrentUser, 'id' | 'permissions'>,
+  resource: Resource,
+  action: Action,
+  entityIdColumn: AnyColumn | SQL,
+): SQL | undefined {
+  const scope = scopeFor(user.permissions, resource, action);
+  if (!scope) throw new AppError('FORBIDDEN');
+  const ids = scopedEntityIds(user.id, scope);
+  return ids ? sql`${entityIdColumn} in ${ids}` : undefined;
+}
+
+/** True when `entityId` lies inside the user's scope for the permission (for creates and checks). */
+export async function isEntityInScope(
+  db: Db,
+  user: Pick<CurrentUser, 'id' | 'permissions'>,
+  resource: Resource,
+  action: Action,
+  entityId: number,
+): Promise<boolean> {
+  const cond = entityScopeCondition(user, resource, action, sql`${entityId}::int`);
+  if (!cond) return true;
+  const r = await db.execute(sql`select 1 as ok where ${cond}`);
+  return (r as unknown as { rows: unknown[] }).rows.length > 0;
+}

@@ -1,0 +1,175 @@
+import '@mantine/dates/styles.css';
+import 'mantine-datatable/styles.css';
+import { type AuditEntry, auditDiff, DEFAULT_PAGE_SIZE } from '@aporta/domain';
+import { Code, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
+import dayjs from 'dayjs';
+import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../catalogs/ExportButtons.tsx';
+import { formatDateTime } from '../catalogs/format.ts';
+import { useAuditFacets, useFindAudit } from './useAudit.ts';
+
+/**
+ * The audit trail: filter by user, entity type, record, action and dates, with each change's
+ * before/after. `fixed` pins the view to one entity type (the planilla audit log), whose API route
+ * enforces the same restriction.
+ */
+export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
+  const { t } = useTranslation();
+  const base = variant === 'planillas' ? '/api/audit/planillas' : '/api/audit';
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const [actor, setActor] = useState('');
+  const [entityId, setEntityId] = useState('');
+  const [entityType, setEntityType] = useState<string | null>(null);
+  const [action, setAction] = useState<string | null>(null);
+  const [range, setRange] = useState<[string | null, string | null]>([null, null]);
+  const [debActor] = useDebouncedValue(actor.trim(), 300);
+  const [debEntityId] = useDebouncedValue(entityId.trim(), 300);
+  const [sort, setSort] = useState<DataTableSortStatus<AuditEntry>>({ columnAccessor: 'at', direction: 'desc' });
+  const facets = useAuditFacets(base);
+  const day = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
+  const filters = {
+    actor: debActor || undefined,
+    entityId: debEntityId || undefined,
+    entityType: variant === 'general' ? (entityType ?? undefined) : undefined,
+    action: action ?? undefined,
+    from: day(range[0]),
+    to: day(range[1]),
+    sort: `${sort.direction === 'desc' ? '-' : ''}${sort.columnAccessor}`,
+  };
+  const list = useFindAudit(base, { ...filters, page, pageSize });
+  const reset =
+    <T,>(fn: (v: T) => void) =>
+    (v: T) => {
+      fn(v);
+      setPage(1);
+    };
+  const title = variant === 'planillas' ? t('audit.planillaTitle') : t('audit.title');
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        <ExportButtons path={`${base}/export`} query={filters} />
+      </Group>
+      {variant === 'planillas' && <Text c="dimmed">{t('audit.planillaIntro')}</Text>}
+      <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 5 : 4 }}>
+        <TextInput
+          label={t('audit.user')}
+          placeholder={t('audit.userPlaceholder')}
+          value={actor}
+          onChange={(e) => reset(setActor)(e.currentTarget.value)}
+        />
+        {variant === 'general' && (
+          <Select
+            label={t('audit.entityType')}
+            placeholder={t('audit.all')}
+            clearable
+            searchable
+            data={facets.data?.entityTypes ?? []}
+            value={entityType}
+            onChange={reset(setEntityType)}
+          />
+        )}
+        <TextInput label={t('audit.record')} value={entityId} onChange={(e) => reset(setEntityId)(e.currentTarget.value)} />
+        <Select
+          label={t('audit.action')}
+          placeholder={t('audit.all')}
+          clearable
+          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: t(`catalogs.actions.${a}`, { defaultValue: a }) }))}
+          value={action}
+          onChange={reset(setAction)}
+        />
+        <DatePickerInput
+          type="range"
+          label={t('audit.dates')}
+          placeholder={t('audit.datesPlaceholder')}
+          valueFormat="DD/MM/YYYY"
+          // The placeholder is an element here (not an input placeholder): give it text contrast.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+          clearable
+          value={range}
+          onChange={(v) => reset(setRange)(v as [string | null, string | null])}
+        />
+      </SimpleGrid>
+      <DataTable<AuditEntry>
+        withTableBorder
+        borderRadius="sm"
+        striped
+        minHeight={180}
+        records={list.data?.items ?? []}
+        totalRecords={list.data?.total ?? 0}
+        page={page}
+        onPageChange={setPage}
+        recordsPerPage={pageSize}
+        recordsPerPageOptions={[10, 25, 50, 100]}
+        onRecordsPerPageChange={(n) => {
+          setPageSize(n);
+          setPage(1);
+        }}
+        recordsPerPageLabel={t('catalogs.perPage')}
+        paginationText={({ from, to, totalRecords }) => t('catalogs.paginationText', { from, to, total: totalRecords })}
+        sortStatus={sort}
+        onSortStatusChange={setSort}
+        fetching={list.isFetching}
+        noRecordsText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
+        rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
+        columns={[
+          { accessor: 'at', title: t('audit.when'), sortable: true, render: (r) => formatDateTime(r.at) },
+          { accessor: 'actorEmail', title: t('audit.user'), sortable: true },
+          {
+            accessor: 'action',
+            title: t('audit.action'),
+            sortable: true,
+            render: (r) => t(`catalogs.actions.${r.action}`, { defaultValue: r.action }),
+          },
+          { accessor: 'entityType', title: t('audit.entityType'), sortable: true },
+          { accessor: 'entityId', title: t('audit.record'), sortable: true },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+function Diff({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const rows = auditDiff(entry.before, entry.after);
+  const show = (v: unknown) => (v == null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  if (rows.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" p="sm">
+        {t('audit.noChanges')}
+      </Text>
+    );
+  }
+  return (
+    <Table p="sm" withColumnBorders data-testid="audit-diff">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('audit.field')}</Table.Th>
+          <Table.Th>{t('audit.before')}</Table.Th>
+          <Table.Th>{t('audit.after')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((d) => (
+          <Table.Tr key={d.field}>
+            <Table.Td>{d.field}</Table.Td>
+            <Table.Td>
+              <Code>{show(d.before)}</Code>
+            </Table.Td>
+            <Table.Td>
+              <Code>{show(d.after)}</Code>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

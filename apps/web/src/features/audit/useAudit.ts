@@ -1,0 +1,21 @@
+import type { AuditEntry } from '@aporta/domain';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+
+export type AuditParams = Record<string, string | number | undefined>;
+
+export function useFindAudit(base: string, params: AuditParams) {
+  return useQuery({
+    queryKey: ['audit', base, 'list', params],
+    queryFn: ({ signal }) => api<{ items: AuditEntry[]; total: number }>(base, { query: params, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAuditFacets(base: string) {
+  return useQuery({
+    queryKey: ['audit', base, 'facets'],
+    queryFn: () => api<{ entityTypes: string[]; actions: string[] }>(`${base}/facets`),
+    staleTime: 60_000,
+  });
+}

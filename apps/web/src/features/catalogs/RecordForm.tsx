@@ -1,0 +1,140 @@
+import '@mantine/dates/styles.css';
+import {
+  type CollectionDefinition,
+  type CollectionRecord,
+  type CollectionSchema,
+  collectionDefinitions,
+  type FieldMeta,
+  isCollectionName,
+} from '@aporta/domain';
+import { Button, Group, NumberInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api.ts';
+import { notifyError } from '../../lib/notify.ts';
+import { ReferenceSelect } from './ReferenceSelect.tsx';
+
+const emptyValue = (f: FieldMeta): unknown => {
+  if (f.type === 'boolean') return f.name === 'isActive';
+  if (f.type === 'reference' || f.type === 'number' || f.type === 'money' || f.type === 'date' || f.type === 'enum') return null;
+  return '';
+};
+
+/**
+ * The one form of every catalogue: fields rendered by type from the collection's metadata, validated
+ * with the collection's shared zod schema (the same one the server applies), server errors mapped onto
+ * the fields they name.
+ */
+export function RecordForm({
+  schema,
+  record,
+  readOnly,
+  submitting,
+  onSubmit,
+  onCancel,
+}: {
+  schema: CollectionSchema;
+  record?: CollectionRecord;
+  readOnly?: boolean;
+  submitting?: boolean;
+  onSubmit: (values: Record<string, unknown>) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const def = (isCollectionName(schema.name) ? collectionDefinitions[schema.name] : null) as CollectionDefinition | null;
+  const fields = schema.fields;
+  const form = useForm<Record<string, unknown>>({
+    mode: 'controlled',
+    initialValues: Object.fromEntries(
+      fields.filter((f) => !f.readOnly).map((f) => [f.name, record ? (record[f.name] ?? emptyValue(f)) : emptyValue(f)]),
+    ),
+    validate: def ? zod4Resolver(def.input) : undefined,
+  });
+  const label = (f: FieldMeta) => t(f.labelKey, { defaultValue: f.label });
+
+  const submit = form.onSubmit(async (values) => {
+    const parsed = def ? def.input.safeParse(values) : null;
+    try {
+      await onSubmit(parsed?.success ? (parsed.data as Record<string, unknown>) : values);
+    } catch (err) {
+      if (err instanceof ApiError && err.details.length) {
+        const known = err.details.filter((d) => d.path in values);
+        for (const d of known) form.setFieldError(d.path, d.message);
+        if (known.length < err.details.length || err.code !== 'VALIDATION') notifyError(err);
+      } else {
+        notifyError(err);
+      }
+    }
+  });
+
+  const input = (f: FieldMeta) => {
+    const common = {
+      key: f.name,
+      label: label(f),
+      required: f.required,
+      disabled: readOnly || f.readOnly,
+      ...form.getInputProps(f.name, { type: f.type === 'boolean' ? 'checkbox' : 'input' }),
+    };
+    switch (f.type) {
+      case 'boolean':
+        return <Switch {...common} mt="lg" />;
+      case 'reference':
+        return (
+          <ReferenceSelect
+            key={f.name}
+            collection={schema.name}
+            field={f}
+            label={label(f)}
+            required={f.required}
+            disabled={readOnly}
+            value={(form.values[f.name] as number | null) ?? null}
+            onChange={(v) => form.setFieldValue(f.name, v)}
+            error={form.errors[f.name]}
+          />
+        );
+      case 'enum':
+        return (
+          <Select
+            {...common}
+            data={(f.options ?? []).map((o) => ({
+              value: o,
+              label: f.name === 'color' ? t(`catalogs.colors.${o}`, { defaultValue: o }) : o,
+            }))}
+            allowDeselect={!f.required}
+          />
+        );
+      case 'number':
+        return <NumberInput {...common} allowDecimal={false} />;
+      case 'money':
+        return <NumberInput {...common} prefix="Q " thousandSeparator="," decimalScale={2} />;
+      case 'date':
+        return <DateInput {...common} valueFormat="DD/MM/YYYY" />;
+      default:
+        return <TextInput {...common} maxLength={f.maxLength} />;
+    }
+  };
+
+  const readOnlyFields = record ? fields.filter((f) => f.readOnly) : [];
+  return (
+    <form onSubmit={submit} noValidate>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        {readOnlyFields.map((f) => (
+          <TextInput key={f.name} label={label(f)} value={String(record?.[f.name] ?? '')} readOnly disabled />
+        ))}
+        {fields.filter((f) => !f.readOnly).map(input)}
+      </SimpleGrid>
+      {!readOnly && (
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={onCancel}>
+            {t('catalogs.cancel')}
+          </Button>
+          <Button type="submit" loading={submitting}>
+            {t('catalogs.save')}
+          </Button>
+        </Group>
+      )}
+    </form>
+  );
+}

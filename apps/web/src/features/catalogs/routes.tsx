@@ -1,0 +1,46 @@
+import type { RouteObject } from 'react-router';
+
+/** The catalogues under /administrative/*, each served by the one generic list and record page. */
+export const administrativeCollections = [
+  'municipal-entities',
+  'entity-assignment',
+  'municipalities',
+  'regions',
+  'departments',
+  'classifications',
+  'entity-regions',
+  'region-delegates',
+  'planilla-statuses',
+  'budget-lines',
+  'payment-agreement-statuses',
+  'delegates',
+] as const;
+
+const listPage =
+  (collection: string): RouteObject['lazy'] =>
+  async () => {
+    const { CollectionListPage } = await import('./CollectionListPage.tsx');
+    return { element: <CollectionListPage collection={collection} basePath={`/administrative/${collection}`} /> };
+  };
+const recordPage =
+  (collection: string): RouteObject['lazy'] =>
+  async () => {
+    const { RecordPage } = await import('./RecordPage.tsx');
+    return { element: <RecordPage collection={collection} basePath={`/administrative/${collection}`} /> };
+  };
+
+export const catalogRoutes: RouteObject[] = [
+  { path: 'administrative', lazy: async () => ({ Component: (await import('./AdministrativePage.tsx')).AdministrativePage }) },
+  ...administrativeCollections.flatMap((c): RouteObject[] => [
+    { path: `administrative/${c}`, lazy: listPage(c) },
+    { path: `administrative/${c}/:id`, lazy: recordPage(c) },
+  ]),
+  { path: 'dcrud/:collection', lazy: async () => ({ Component: (await import('./CollectionListPage.tsx')).DcrudListPage }) },
+  {
+    path: 'dcrud/:collection/:id',
+    lazy: async () => {
+      const { DcrudRecordPage } = await import('./DcrudRecordPage.tsx');
+      return { Component: DcrudRecordPage };
+    },
+  },
+];

@@ -1,0 +1,127 @@
+import type {
+  AuditEntry,
+  CollectionRecord,
+  CollectionSchema,
+  CollectionSummary,
+  MenuItem,
+  ReferenceOption,
+} from '@aporta/domain';
+import { dcrudMenuGroup } from '@aporta/domain';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { api } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+
+export type ListParams = Record<string, string | number | boolean | undefined | null>;
+export interface ListAnswer<T> {
+  items: T[];
+  total: number;
+}
+
+const base = (name: string) => `/api/collections/${encodeURIComponent(name)}`;
+export const collectionsKey = ['collections'] as const;
+
+/** GET /api/collections: the names the user may read. */
+export function useCollectionNames() {
+  return useQuery({
+    queryKey: [...collectionsKey, 'names'],
+    queryFn: () => api<string[]>('/api/collections'),
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * The sidebar's dynamic "dcrud" group: one entry per readable collection, under /dcrud/{collection}.
+ * The shell appends it to the filtered static menu (see the issue-5 report).
+ */
+export function useDynamicMenuEntries(): MenuItem[] {
+  const { data } = useCollectionNames();
+  return useMemo(() => {
+    const group = data ? dcrudMenuGroup(data) : null;
+    return group ? [group] : [];
+  }, [data]);
+}
+
+export function useCollectionSummary() {
+  return useQuery({
+    queryKey: [...collectionsKey, 'summary'],
+    queryFn: () => api<CollectionSummary>('/api/collections/summary'),
+  });
+}
+
+export function useCollectionSchema(name: string) {
+  return useQuery({
+    queryKey: [...collectionsKey, name, 'schema'],
+    queryFn: () => api<CollectionSchema>(`${base(name)}/schema`),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+export function useFindRecords(name: string, params: ListParams) {
+  return useQuery({
+    queryKey: [...collectionsKey, name, 'list', params],
+    queryFn: ({ signal }) => api<ListAnswer<CollectionRecord>>(base(name), { query: params, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRecord(name: string, id: number | null) {
+  return useQuery({
+    queryKey: [...collectionsKey, name, 'record', id],
+    queryFn: () => api<CollectionRecord>(`${base(name)}/${id}`),
+    enabled: id != null,
+    retry: false,
+  });
+}
+
+export function useRecordHistory(name: string, id: number | null) {
+  return useQuery({
+    queryKey: [...collectionsKey, name, 'history', id],
+    queryFn: () => api<AuditEntry[]>(`${base(name)}/${id}/history`),
+    enabled: id != null,
+  });
+}
+
+/** Options of a reference select: by search text, plus the current value's label by id. */
+export function useReferenceOptions(name: string, field: string, search: string, selected: number | null) {
+  return useQuery({
+    queryKey: [...collectionsKey, name, 'options', field, search, selected],
+    queryFn: async ({ signal }) => {
+      const found = await api<ReferenceOption[]>(`${base(name)}/options/${field}`, { query: { q: search || undefined }, signal });
+      if (selected == null || found.some((o) => o.value === selected)) return found;
+      const current = await api<ReferenceOption[]>(`${base(name)}/options/${field}`, {
+        query: { ids: String(selected) },
+        signal,
+      });
+      return [...current, ...found];
+    },
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
+
+const invalidate = (name: string) =>
+  queryClient.invalidateQueries({ queryKey: collectionsKey, refetchType: 'active' }).then(() => name);
+
+export function useCreateRecord(name: string) {
+  return useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<CollectionRecord>(base(name), { method: 'POST', body }),
+    onSuccess: () => invalidate(name),
+  });
+}
+
+export function useUpdateRecord(name: string) {
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: Record<string, unknown> }) =>
+      api<CollectionRecord>(`${base(name)}/${id}`, { method: 'PATCH', body }),
+    onSuccess: () => invalidate(name),
+  });
+}
+
+export function useDeleteRecord(name: string) {
+  return useMutation({
+    mutationFn: (id: number) => api<void>(`${base(name)}/${id}`, { method: 'DELETE' }),
+    onSuccess: () => invalidate(name),
+  });
+}

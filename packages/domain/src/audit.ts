@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { listQuerySchema } from './list.ts';
+
+/** One row of the audit log as the API answers it. */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorId: z.number().int().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Use el formato aaaa-mm-dd.' })
+  .optional();
+
+/** Filters of the audit views: who, what kind of record, which record, what action, when. */
+export const auditQuerySchema = listQuerySchema.extend({
+  actorId: z.coerce.number().int().positive().optional(),
+  actor: z.string().trim().max(200).optional(),
+  entityType: z.string().trim().max(60).optional(),
+  entityId: z.string().trim().max(60).optional(),
+  action: z.string().trim().max(40).optional(),
+  from: isoDate,
+  to: isoDate,
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+/** Entity type of the planilla audit view: the planillas module writes its changes with this type. */
+export const PLANILLA_ENTITY_TYPE = 'planilla';
+
+/** Field-by-field difference between two audited states, for the before/after view. */
+export function auditDiff(before: unknown, after: unknown): { field: string; before: unknown; after: unknown }[] {
+  const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  return keys
+    .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
+    .map((k) => ({ field: k, before: b[k] ?? null, after: a[k] ?? null }));
+}
