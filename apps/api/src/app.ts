@@ -10,8 +10,11 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
@@ -20,7 +23,7 @@ import type { Access, RouteInfo } from './platform/http.ts';
 z.config(z.locales.es());
 
 /** Every module's routes; a new module adds one line here. */
-const modules = [healthRoutes, authRoutes];
+const modules = [healthRoutes, authRoutes, appInfoRoutes, notificationRoutes, userSettingsRoutes];
 
 /**
  * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`

@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
+import { seedShellDemo } from './db/seed/shell.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 
@@ -34,6 +35,7 @@ async function seed(config: Config, database: Database) {
   } else if (admin) {
     say(`Administrador creado: ${admin.email} (contraseña tomada de ADMIN_PASSWORD).`);
   }
+  if (config.demoData) await seedShellDemo(database.db);
 }
 
 async function serve(config: Config) {
