@@ -16,10 +16,14 @@ export function MenuTree({ items, forceOpen = false, onNavigate }: { items: Menu
   const { pathname } = useLocation();
   const [open, setOpen] = useState<Set<string>>(() => new Set(activeGroupIds(items, pathname)));
 
+  const activeKey = activeGroupIds(items, pathname).join('|');
   useEffect(() => {
-    const active = activeGroupIds(items, pathname);
-    if (active.length) setOpen((prev) => new Set([...prev, ...active]));
-  }, [items, pathname]);
+    if (!activeKey) return;
+    setOpen((prev) => {
+      const ids = activeKey.split('|');
+      return ids.every((id) => prev.has(id)) ? prev : new Set([...prev, ...ids]);
+    });
+  }, [activeKey]);
 
   const toggle = (id: string) =>
     setOpen((prev) => {
@@ -32,7 +36,7 @@ export function MenuTree({ items, forceOpen = false, onNavigate }: { items: Menu
   const render = (item: MenuItem, depth: number) => {
     if (item.isTitle) {
       return (
-        <li key={item.id} className="menu-title" role="presentation">
+        <li key={item.id} className="menu-title">
           {t(item.label)}
         </li>
       );

@@ -10,7 +10,7 @@ import { searchMenu } from './menuModel.ts';
 
 export function Brand({ title, className = 'app-menu-brand' }: { title: string; className?: string }) {
   return (
-    <Link to="/" className={className} aria-label={title}>
+    <Link to="/" className={className}>
       <span className="app-menu-brand-mark" aria-hidden="true">
         {title.slice(0, 1).toUpperCase()}
       </span>

@@ -62,7 +62,7 @@ function UserMenu() {
   return (
     <Menu position="bottom-end" withArrow width={240}>
       <Menu.Target>
-        <UnstyledButton data-testid="user-menu" className="topbar-user" aria-label={t('shell.userMenu')}>
+        <UnstyledButton data-testid="user-menu" className="topbar-user" title={t('shell.userMenu')}>
           <Avatar color="blue" variant="filled" radius="xl" size={36} aria-hidden="true">
             {initialsOf(user)}
           </Avatar>

@@ -25,7 +25,10 @@ export function TwoColumnMenu({ items, title, imageUrl }: { items: MenuItem[]; t
   useEffect(() => setSection(activeSection), [activeSection]);
 
   const current = groups.find((g) => g.id === section);
-  const shown = current ? (current.subItems ?? []) : items.filter((i) => i.isTitle || !i.subItems?.length);
+  const shown = useMemo(
+    () => (current ? (current.subItems ?? []) : items.filter((i) => i.isTitle || !i.subItems?.length)),
+    [current, items],
+  );
   const sections = [
     ...(leaves.length ? [{ id: ROOT, label: t('menu.apps'), icon: null as string | null }] : []),
     ...groups.map((g) => ({ id: g.id, label: t(g.label), icon: g.icon ?? null })),

@@ -69,18 +69,18 @@ export function NotificationsMenu() {
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="lg" withinPortal trapFocus={false}>
       <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.9" disabled={unread === 0} offset={6} data-testid="notifications-badge">
-          <ActionIcon
-            variant="subtle"
-            size="lg"
-            className="topbar-btn"
-            onClick={() => setOpened((o) => !o)}
-            aria-label={t('shell.notifications.open', { count: unread })}
-            data-testid="notifications-button"
-          >
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          className="topbar-btn"
+          onClick={() => setOpened((o) => !o)}
+          aria-label={t('shell.notifications.open', { count: unread })}
+          data-testid="notifications-button"
+        >
+          <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.9" disabled={unread === 0} offset={2} data-testid="notifications-badge">
             <IconBell size={22} aria-hidden="true" />
-          </ActionIcon>
-        </Indicator>
+          </Indicator>
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown p={0} data-testid="notifications-panel">
         <Group justify="space-between" px="md" py="sm">
@@ -154,7 +154,6 @@ export function NotificationsMenu() {
           <Button
             size="compact-sm"
             variant="subtle"
-            color="red.9"
             disabled={items.length === 0}
             onClick={() => setChecked(new Set(items.map((i) => i.id)))}
           >

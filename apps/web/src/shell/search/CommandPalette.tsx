@@ -65,7 +65,7 @@ export function CommandPalette({ menu }: { menu: MenuItem[] }) {
         leftSection={<IconSearch size={18} aria-hidden="true" />}
         data-testid="palette-input"
       />
-      <Spotlight.ActionsList data-testid="palette-list">
+      <Spotlight.ActionsList data-testid="palette-list" mah={320}>
         {matches.length > 0 && (
           <Spotlight.ActionsGroup label={t('shell.palettePages')}>
             {matches.map((p) => (

@@ -35,18 +35,24 @@ export interface SearchProvider {
 
 const providers = new Map<string, SearchProvider>();
 const listeners = new Set<() => void>();
+/** A stable snapshot, replaced on every change (useSyncExternalStore compares by identity). */
+let snapshot: SearchProvider[] = [];
+const changed = () => {
+  snapshot = [...providers.values()];
+  for (const l of listeners) l();
+};
 
 /** Adds (or replaces, by id) a record search; returns a function that removes it. */
 export function registerSearchProvider(provider: SearchProvider): () => void {
   providers.set(provider.id, provider);
-  for (const l of listeners) l();
+  changed();
   return () => {
     if (providers.get(provider.id) === provider) providers.delete(provider.id);
-    for (const l of listeners) l();
+    changed();
   };
 }
 
-export const getSearchProviders = (): SearchProvider[] => [...providers.values()];
+export const getSearchProviders = (): SearchProvider[] => snapshot;
 
 export function subscribeSearchProviders(listener: () => void): () => void {
   listeners.add(listener);
