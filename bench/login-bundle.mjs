@@ -43,6 +43,8 @@ const rows = [...seen.entries()].sort((a, b) => b[1].gzip - a[1].gzip);
 const total = rows.reduce((s, [, v]) => s + v.gzip, 0);
 const raw = rows.reduce((s, [, v]) => s + v.raw, 0);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-for (const [name, v] of rows) console.log(`${kb(v.gzip).padStart(10)}  ${name}`);
-console.log(`\nPágina de ingreso: ${kb(total)} de JavaScript gzip (${kb(raw)} sin comprimir) en ${rows.length} archivos; presupuesto ${kb(BUDGET_BYTES)}.`);
+for (const [name, v] of rows) console.info(`${kb(v.gzip).padStart(10)}  ${name}`);
+console.info(
+  `\nPágina de ingreso: ${kb(total)} de JavaScript gzip (${kb(raw)} sin comprimir) en ${rows.length} archivos; presupuesto ${kb(BUDGET_BYTES)}.`,
+);
 process.exit(total > BUDGET_BYTES ? 1 : 0);

@@ -39,8 +39,13 @@ async function openSettings(page: Page) {
   await page.getByTestId('settings-button').click();
   await expect(page.getByRole('dialog', { name: 'Personalizar la interfaz' })).toBeVisible();
 }
-const choose = (page: Page, group: string, option: string) =>
-  page.getByRole('radiogroup', { name: group }).getByRole('radio', { name: option, exact: true }).check();
+/** Chooses an option the way a keyboard user does (the drawer's sticky title may cover a scrolled radio). */
+async function choose(page: Page, group: string, option: string) {
+  const radio = page.getByRole('radiogroup', { name: group }).getByRole('radio', { name: option, exact: true });
+  await radio.focus();
+  await page.keyboard.press('Space');
+  await expect(radio).toBeChecked();
+}
 
 test('vertical layout: sidebar, institution, profile, menu search, collapse, footer and title', async ({ page }) => {
   await keepSettingsLocal(page);
@@ -91,13 +96,16 @@ test('settings panel: every setting has its effect and the rules of the specific
   await expect(html(page)).toHaveAttribute('data-mantine-color-scheme', 'light');
 
   // Theme: a spinner for 1 s; minimal sets a light sidebar, any other a dark one; the primary colour changes.
-  const primary = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--mantine-primary-color-filled').trim());
+  const primary = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--mantine-primary-color-filled').trim());
   const before = await primary();
   await choose(page, 'Tema', 'Minimalista');
   await expect(page.getByTestId('theme-spinner')).toBeVisible();
   await expect(page.getByTestId('theme-spinner')).toBeHidden({ timeout: 2500 });
   await expect(html(page)).toHaveAttribute('data-sidebar', 'light');
-  await expect(page.getByRole('radiogroup', { name: 'Color de la barra lateral' }).getByRole('radio', { name: 'Claro' })).toBeChecked();
+  await expect(
+    page.getByRole('radiogroup', { name: 'Color de la barra lateral' }).getByRole('radio', { name: 'Claro' }),
+  ).toBeChecked();
   expect(await primary()).not.toBe(before);
   await choose(page, 'Tema', 'Moderno');
   await expect(html(page)).toHaveAttribute('data-sidebar', 'dark');
@@ -159,11 +167,13 @@ test('settings panel: every setting has its effect and the rules of the specific
   await expect(page.getByRole('radiogroup', { name: 'Vista de la barra lateral' })).toHaveCount(0);
   await expect(page.getByRole('radiogroup', { name: 'Color de la barra lateral' })).toBeVisible();
   await expect(page.getByRole('radiogroup', { name: 'Imagen de la barra lateral' })).toBeVisible();
-  expect(stored()).toMatchObject({ layout: 'twocolumn', theme: 'modern', sidebarColor: 'gradient-2', sidebarImage: 'img-2' });
+  await expect
+    .poll(() => stored())
+    .toMatchObject({ layout: 'twocolumn', theme: 'modern', sidebarColor: 'gradient-2', sidebarImage: 'img-2' });
 
   // Preloader: shown on arrival for 1 s when enabled.
   await choose(page, 'Pantalla de carga', 'Activada');
-  await page.reload();
+  await page.reload({ waitUntil: 'commit' });
   await expect(page.getByTestId('preloader')).toBeVisible();
   await expect(page.getByTestId('preloader')).toBeHidden({ timeout: 2500 });
 
@@ -319,7 +329,10 @@ test('notifications: unread badge, check several for bulk actions, delete with c
   await expect(page.getByTestId('notifications-button')).toHaveAccessibleName('Notificaciones, no leídas: 0');
 });
 
-test('languages: English and Arabic (right to left) from the lang cookie; an unknown value means Spanish', async ({ page, context }) => {
+test('languages: English and Arabic (right to left) from the lang cookie; an unknown value means Spanish', async ({
+  page,
+  context,
+}) => {
   await keepSettingsLocal(page);
   await signIn(page);
   await page.getByTestId('language-menu').click();

@@ -21,11 +21,7 @@ function App() {
   const { t } = useTranslation();
   const settings = useLayoutSettings();
   return (
-    <MantineProvider
-      theme={themes[settings.theme]}
-      cssVariablesResolver={cssVariablesResolver}
-      forceColorScheme={settings.mode}
-    >
+    <MantineProvider theme={themes[settings.theme]} cssVariablesResolver={cssVariablesResolver} forceColorScheme={settings.mode}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider labels={{ confirm: t('common.confirm'), cancel: t('common.cancel') }}>

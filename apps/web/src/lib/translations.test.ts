@@ -29,7 +29,8 @@ function leaves(value: unknown, prefix = ''): Map<string, unknown> {
   return out;
 }
 
-const placeholders = (s: unknown) => (typeof s === 'string' ? [...s.matchAll(/\{\{\s*(\w+)[^}]*\}\}/g)].map((m) => m[1]).sort() : []);
+const placeholders = (s: unknown) =>
+  typeof s === 'string' ? [...s.matchAll(/\{\{\s*(\w+)[^}]*\}\}/g)].map((m) => m[1]).sort() : [];
 
 describe('translations', () => {
   const dirs = localeDirs(srcDir);

@@ -1,10 +1,10 @@
+import type { AppInfo } from '@aporta/domain';
 import { SHELL_TIMINGS } from '@aporta/domain';
 import { ActionIcon, Loader, Text, Transition } from '@mantine/core';
 import { useWindowScroll } from '@mantine/hooks';
 import { IconArrowUp } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AppInfo } from '@aporta/domain';
 
 /** Current year, copyright with the product acronym, and the development credit (both configuration). */
 export function Footer({ info }: { info: AppInfo | undefined }) {

@@ -6,10 +6,10 @@ import { Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../features/auth/useAuth.ts';
 import { BackToTop, Footer, Preloader, ThemeSpinner } from './FrameParts.tsx';
 import { HorizontalMenu } from './HorizontalMenu.tsx';
-import { CommandPalette } from './search/CommandPalette.tsx';
-import { SettingsDrawer } from './settings/SettingsDrawer.tsx';
-import { layoutStore, useLayoutState } from './settings/layoutStore.ts';
 import { Sidebar } from './Sidebar.tsx';
+import { CommandPalette } from './search/CommandPalette.tsx';
+import { layoutStore, useLayoutState } from './settings/layoutStore.ts';
+import { SettingsDrawer } from './settings/SettingsDrawer.tsx';
 import { Topbar } from './Topbar.tsx';
 import { TwoColumnMenu } from './TwoColumnMenu.tsx';
 import { useAppInfo } from './useAppInfo.ts';
@@ -36,7 +36,9 @@ export function MainLayout() {
   const permitted = useMenu(user?.permissions);
   const menu = useMemo(() => {
     const [first, ...rest] = permitted;
-    return first?.isTitle ? [first, homeEntry, ...rest] : [{ id: 'apps', label: 'menu.apps', isTitle: true }, homeEntry, ...permitted];
+    return first?.isTitle
+      ? [first, homeEntry, ...rest]
+      : [{ id: 'apps', label: 'menu.apps', isTitle: true }, homeEntry, ...permitted];
   }, [permitted]);
   const [collapsed, setCollapsed] = useState(false);
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -53,6 +55,7 @@ export function MainLayout() {
   }, []);
 
   // Scroll to top on navigation (spec section 2) and close the phone menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page, by design.
   useEffect(() => {
     window.scrollTo(0, 0);
     setMobileOpen(false);
@@ -81,7 +84,14 @@ export function MainLayout() {
   });
   useEffect(
     () => () => {
-      for (const k of ['data-layout', 'data-sidebar-size', 'data-sidebar', 'data-layout-style', 'data-mobile', 'data-mobile-menu']) {
+      for (const k of [
+        'data-layout',
+        'data-sidebar-size',
+        'data-sidebar',
+        'data-layout-style',
+        'data-mobile',
+        'data-mobile-menu',
+      ]) {
         document.documentElement.removeAttribute(k);
       }
     },
@@ -118,7 +128,13 @@ export function MainLayout() {
         </aside>
       )}
       {isMobile && mobileOpen && (
-        <button type="button" className="mobile-backdrop" aria-label={t('shell.closeMenu')} onClick={() => setMobileOpen(false)} tabIndex={-1} />
+        <button
+          type="button"
+          className="mobile-backdrop"
+          aria-label={t('shell.closeMenu')}
+          onClick={() => setMobileOpen(false)}
+          tabIndex={-1}
+        />
       )}
       {layout === 'horizontal' && !isMobile && (
         <div className="layout-hmenu">

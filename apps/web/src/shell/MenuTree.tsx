@@ -11,7 +11,15 @@ import { activeGroupIds, isActiveLink } from './menuModel.ts';
  * and links. The active entry is marked and the groups above it open when the page changes.
  * `forceOpen` opens every group (while searching).
  */
-export function MenuTree({ items, forceOpen = false, onNavigate }: { items: MenuItem[]; forceOpen?: boolean; onNavigate?: () => void }) {
+export function MenuTree({
+  items,
+  forceOpen = false,
+  onNavigate,
+}: {
+  items: MenuItem[];
+  forceOpen?: boolean;
+  onNavigate?: () => void;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const [open, setOpen] = useState<Set<string>>(() => new Set(activeGroupIds(items, pathname)));

@@ -92,7 +92,13 @@ export function Sidebar(props: {
       <div className="app-menu-header">
         <Brand title={props.title} />
         {props.isMobile ? (
-          <button type="button" className="app-menu-btn" onClick={props.onClose} aria-label={t('shell.closeMenu')} data-testid="sidebar-close">
+          <button
+            type="button"
+            className="app-menu-btn"
+            onClick={props.onClose}
+            aria-label={t('shell.closeMenu')}
+            data-testid="sidebar-close"
+          >
             <IconX size={20} aria-hidden="true" />
           </button>
         ) : (
@@ -104,7 +110,11 @@ export function Sidebar(props: {
             aria-pressed={props.collapsed}
             data-testid="sidebar-collapse"
           >
-            {props.collapsed ? <IconLayoutSidebarLeftExpand size={20} aria-hidden="true" /> : <IconLayoutSidebarLeftCollapse size={20} aria-hidden="true" />}
+            {props.collapsed ? (
+              <IconLayoutSidebarLeftExpand size={20} aria-hidden="true" />
+            ) : (
+              <IconLayoutSidebarLeftCollapse size={20} aria-hidden="true" />
+            )}
           </button>
         )}
       </div>

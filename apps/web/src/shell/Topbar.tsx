@@ -19,9 +19,9 @@ import { useCurrentUser, useLogout } from '../features/auth/useAuth.ts';
 import { changeLanguage, LANGUAGE_NAMES, LANGUAGES, parseLanguage } from '../lib/i18n.ts';
 import { screenPaths } from '../screens.ts';
 import { NotificationsMenu } from './notifications/NotificationsMenu.tsx';
+import { Brand } from './Sidebar.tsx';
 import { openCommandPalette } from './search/CommandPalette.tsx';
 import { layoutStore, useLayoutSettings } from './settings/layoutStore.ts';
-import { Brand } from './Sidebar.tsx';
 
 function LanguageMenu() {
   const { t, i18n } = useTranslation();
@@ -30,7 +30,13 @@ function LanguageMenu() {
     <Menu position="bottom-end" withArrow>
       <Menu.Target>
         <Tooltip label={t('shell.language')}>
-          <ActionIcon variant="subtle" size="lg" className="topbar-btn" aria-label={t('shell.language')} data-testid="language-menu">
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            className="topbar-btn"
+            aria-label={t('shell.language')}
+            data-testid="language-menu"
+          >
             <IconLanguage size={22} aria-hidden="true" />
           </ActionIcon>
         </Tooltip>
@@ -91,18 +97,37 @@ function UserMenu() {
   );
 }
 
-export function Topbar(props: { title: string; showBrand: boolean; onMenuButton: () => void; menuButtonLabel: string; onOpenSettings: () => void }) {
+export function Topbar(props: {
+  title: string;
+  showBrand: boolean;
+  onMenuButton: () => void;
+  menuButtonLabel: string;
+  onOpenSettings: () => void;
+}) {
   const { t } = useTranslation();
   const settings = useLayoutSettings();
   const fullscreen = useFullscreenDocument();
   const dark = settings.mode === 'dark';
   return (
     <header className="layout-topbar" data-testid="topbar">
-      <ActionIcon variant="subtle" size="lg" className="topbar-btn" onClick={props.onMenuButton} aria-label={props.menuButtonLabel} data-testid="menu-toggle">
+      <ActionIcon
+        variant="subtle"
+        size="lg"
+        className="topbar-btn"
+        onClick={props.onMenuButton}
+        aria-label={props.menuButtonLabel}
+        data-testid="menu-toggle"
+      >
         <IconMenu2 size={22} aria-hidden="true" />
       </ActionIcon>
       {props.showBrand && <Brand title={props.title} className="topbar-brand" />}
-      <button type="button" className="topbar-search" onClick={openCommandPalette} data-testid="topbar-search" aria-keyshortcuts="Control+K">
+      <button
+        type="button"
+        className="topbar-search"
+        onClick={openCommandPalette}
+        data-testid="topbar-search"
+        aria-keyshortcuts="Control+K"
+      >
         <IconSearch size={16} aria-hidden="true" />
         <span className="topbar-search-text">{t('shell.search')}</span>
         <span className="topbar-kbd" aria-hidden="true">
@@ -138,7 +163,14 @@ export function Topbar(props: { title: string; showBrand: boolean; onMenuButton:
       </Tooltip>
       <NotificationsMenu />
       <Tooltip label={t('shell.settings.title')}>
-        <ActionIcon variant="subtle" size="lg" className="topbar-btn" onClick={props.onOpenSettings} aria-label={t('shell.settings.title')} data-testid="settings-button">
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          className="topbar-btn"
+          onClick={props.onOpenSettings}
+          aria-label={t('shell.settings.title')}
+          data-testid="settings-button"
+        >
           <IconSettings size={22} aria-hidden="true" />
         </ActionIcon>
       </Tooltip>

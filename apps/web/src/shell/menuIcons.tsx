@@ -1,4 +1,5 @@
 import {
+  type Icon,
   IconCash,
   IconCertificate,
   IconDatabaseSearch,
@@ -22,7 +23,6 @@ import {
   IconUsers,
   IconUsersGroup,
   IconWritingSign,
-  type Icon,
 } from '@tabler/icons-react';
 
 /** The Tabler icons the menu tree names (packages/domain/src/menu.ts `icon`), imported one by one. */

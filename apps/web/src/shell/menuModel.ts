@@ -17,7 +17,9 @@ export const holdsActive = (item: MenuItem, pathname: string): boolean =>
 
 /** Ids of the groups on the path to the active entry, so they open. */
 export function activeGroupIds(items: MenuItem[], pathname: string): string[] {
-  return items.flatMap((i) => (i.subItems?.length && holdsActive(i, pathname) ? [i.id, ...activeGroupIds(i.subItems, pathname)] : []));
+  return items.flatMap((i) =>
+    i.subItems?.length && holdsActive(i, pathname) ? [i.id, ...activeGroupIds(i.subItems, pathname)] : [],
+  );
 }
 
 /**

@@ -1,5 +1,17 @@
 import type { Notification } from '@aporta/domain';
-import { ActionIcon, Badge, Button, Checkbox, Group, Indicator, Popover, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconBell, IconCheck, IconCircleCheck, IconInfoCircle, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -25,6 +37,8 @@ export function NotificationsMenu() {
   const navigate = useNavigate();
   const [opened, setOpened] = useState(false);
   const [checked, setChecked] = useState<Set<number>>(new Set());
+  // While the confirmation is open the panel stays: the dialog lies outside it.
+  const [confirming, setConfirming] = useState(false);
   const { data, isLoading } = useFindNotifications();
   const markRead = useMarkNotificationsRead();
   const remove = useDeleteNotifications();
@@ -40,8 +54,10 @@ export function NotificationsMenu() {
       return next;
     });
 
-  const confirmDelete = (ids: number[]) =>
+  const confirmDelete = (ids: number[]) => {
+    setConfirming(true);
     modals.openConfirmModal({
+      onClose: () => setConfirming(false),
       title: t('shell.notifications.deleteTitle'),
       children: <Text size="sm">{t('shell.notifications.deleteConfirm', { count: ids.length })}</Text>,
       labels: { confirm: t('shell.notifications.delete'), cancel: t('common.cancel') },
@@ -57,6 +73,7 @@ export function NotificationsMenu() {
           },
         ),
     });
+  };
 
   const open = (n: Notification) => {
     if (!n.readAt) markRead.mutate({ ids: [n.id] });
@@ -67,7 +84,19 @@ export function NotificationsMenu() {
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="lg" withinPortal trapFocus={false}>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      width={380}
+      shadow="lg"
+      withinPortal
+      trapFocus={false}
+      closeOnClickOutside={!confirming}
+      closeOnEscape={!confirming}
+      // Above the topbar, below the confirmation dialog.
+      zIndex={150}
+    >
       <Popover.Target>
         <ActionIcon
           variant="subtle"
@@ -77,7 +106,14 @@ export function NotificationsMenu() {
           aria-label={t('shell.notifications.open', { count: unread })}
           data-testid="notifications-button"
         >
-          <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.9" disabled={unread === 0} offset={2} data-testid="notifications-badge">
+          <Indicator
+            label={unread > 99 ? '99+' : unread}
+            size={18}
+            color="red.9"
+            disabled={unread === 0}
+            offset={2}
+            data-testid="notifications-badge"
+          >
             <IconBell size={22} aria-hidden="true" />
           </Indicator>
         </ActionIcon>
@@ -93,10 +129,20 @@ export function NotificationsMenu() {
           <Group justify="space-between" px="md" py={6} bg="var(--mantine-color-default-hover)" data-testid="notifications-bulk">
             <Text size="sm">{t('shell.notifications.selected', { count: selected.length })}</Text>
             <Group gap={6}>
-              <Button size="compact-sm" variant="default" leftSection={<IconCheck size={14} />} onClick={() => markRead.mutate({ ids: selected })}>
+              <Button
+                size="compact-sm"
+                variant="default"
+                leftSection={<IconCheck size={14} />}
+                onClick={() => markRead.mutate({ ids: selected })}
+              >
                 {t('shell.notifications.markRead')}
               </Button>
-              <Button size="compact-sm" color="red.9" leftSection={<IconTrash size={14} />} onClick={() => confirmDelete(selected)}>
+              <Button
+                size="compact-sm"
+                color="red.9"
+                leftSection={<IconTrash size={14} />}
+                onClick={() => confirmDelete(selected)}
+              >
                 {t('shell.notifications.delete')}
               </Button>
             </Group>

@@ -82,7 +82,12 @@ export function CommandPalette({ menu }: { menu: MenuItem[] }) {
         {records.map((g) => (
           <Spotlight.ActionsGroup key={g.group} label={g.group}>
             {g.results.map((r) => (
-              <Spotlight.Action key={r.id} label={r.label} description={r.description} onClick={() => (r.onSelect ? r.onSelect() : go(r.link))} />
+              <Spotlight.Action
+                key={r.id}
+                label={r.label}
+                description={r.description}
+                onClick={() => (r.onSelect ? r.onSelect() : go(r.link))}
+              />
             ))}
           </Spotlight.ActionsGroup>
         ))}

@@ -1,7 +1,7 @@
 import {
+  LAYOUTS,
   type LayoutSettingKey,
   type LayoutSettings,
-  LAYOUTS,
   POSITIONS,
   PRELOADERS,
   SIDEBAR_COLORS,
@@ -95,7 +95,12 @@ export function SettingsDrawer({ opened, onClose }: { opened: boolean; onClose: 
         {show.sidebarColor && <Setting name="sidebarColor" options={opts<'sidebarColor'>(SIDEBAR_COLORS)} />}
         {show.sidebarImage && <Setting name="sidebarImage" options={opts<'sidebarImage'>(SIDEBAR_IMAGES)} />}
         <Setting name="preloader" options={opts<'preloader'>(PRELOADERS)} />
-        <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => layoutStore.reset()} data-testid="settings-reset">
+        <Button
+          variant="default"
+          leftSection={<IconRefresh size={16} />}
+          onClick={() => layoutStore.reset()}
+          data-testid="settings-reset"
+        >
           {t('shell.settings.reset')}
         </Button>
       </Stack>

@@ -73,10 +73,7 @@ function commit(settings: LayoutSettings, opts: { save: boolean }) {
   if (prev.layout !== settings.layout) {
     // Charts and tables measure themselves on resize: tell them once the new layout has settled.
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(
-      () => window.dispatchEvent(new Event('resize')),
-      SHELL_TIMINGS.resizeEventAfterLayoutChangeMs,
-    );
+    resizeTimer = setTimeout(() => window.dispatchEvent(new Event('resize')), SHELL_TIMINGS.resizeEventAfterLayoutChangeMs);
   }
   emit({ settings, themeChanging });
 }
