@@ -81,6 +81,8 @@ test('vertical layout: sidebar, institution, profile, menu search, collapse, foo
 });
 
 test('settings panel: every setting has its effect and the rules of the specification hold', async ({ page }) => {
+  // Walks all eleven settings with the spec's own delays (1 s spinner, 1.5 s resize, 1 s preloader).
+  test.setTimeout(90_000);
   const stored = await keepSettingsLocal(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
