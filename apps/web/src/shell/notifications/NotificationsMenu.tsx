@@ -118,7 +118,7 @@ export function NotificationsMenu() {
           </Indicator>
         </ActionIcon>
       </Popover.Target>
-      <Popover.Dropdown p={0} data-testid="notifications-panel">
+      <Popover.Dropdown p={0} maw="calc(100vw - 16px)" data-testid="notifications-panel">
         <Group justify="space-between" px="md" py="sm">
           <Text fw={700}>{t('shell.notifications.title')}</Text>
           <Badge color="red.9" variant="filled">
