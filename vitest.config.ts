@@ -6,6 +6,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'] } },
+      // Pure TypeScript of the web app (formats, translations completeness, themes): no browser needed.
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'api',

@@ -14,7 +14,8 @@ let broken = false;
 const run = (cmd, args, cwd = root) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env: process.env }).status;
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
-const vitestProjects = only === 'unit' ? ['domain'] : only === 'api' ? ['api'] : only === 'e2e' ? [] : ['domain', 'api'];
+const vitestProjects =
+  only === 'unit' ? ['domain', 'web'] : only === 'api' ? ['api'] : only === 'e2e' ? [] : ['domain', 'web', 'api'];
 if (vitestProjects.length) {
   const file = join(out, 'vitest.json');
   rmSync(file, { force: true });

@@ -10,14 +10,17 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
 import { statisticsRoutes } from './modules/statistics/routes.ts';
+import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
@@ -37,6 +40,9 @@ const modules = [
   collectionRoutes,
   auditRoutes,
   statisticsRoutes,
+  appInfoRoutes,
+  notificationRoutes,
+  userSettingsRoutes,
 ];
 
 /**

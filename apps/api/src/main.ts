@@ -6,6 +6,7 @@ import { users } from './db/schema/index.ts';
 import { seedAccountsDemo } from './db/seed/accounts.ts';
 import { seedCatalogDemo } from './db/seed/catalogs.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
+import { seedShellDemo } from './db/seed/shell.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 
@@ -41,6 +42,7 @@ async function seed(config: Config, database: Database) {
   } else if (admin) {
     say(`Administrador creado: ${admin.email} (contraseña tomada de ADMIN_PASSWORD).`);
   }
+  if (config.demoData) await seedShellDemo(database.db);
 }
 
 async function serve(config: Config) {

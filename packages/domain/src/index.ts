@@ -8,3 +8,4 @@ export * from './menu.ts';
 export * from './money.ts';
 export * from './people.ts';
 export * from './permissions.ts';
+export * from './shell.ts';

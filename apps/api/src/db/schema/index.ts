@@ -1,3 +1,4 @@
 export * from './catalogs.ts';
 export * from './platform.ts';
+export * from './shell.ts';
 export * from './territory.ts';

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { HomePage } from './HomePage.tsx';
 
-export const homeRoutes: RouteObject[] = [{ index: true, element: <HomePage /> }];
+export const homeRoutes: RouteObject[] = [
+  { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
+];

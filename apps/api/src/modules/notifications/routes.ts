@@ -1,0 +1,76 @@
+import {
+  notificationActionResultSchema,
+  notificationIdsSchema,
+  notificationListQuerySchema,
+  notificationListSchema,
+} from '@aporta/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../platform/http.ts';
+import { deleteNotifications, findNotifications, markNotificationsRead } from './service.ts';
+
+/** Each user sees and manages only their own notifications. */
+export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/notifications',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mis notificaciones, con el número de no leídas',
+        querystring: notificationListQuerySchema,
+        response: { 200: notificationListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) =>
+      findNotifications({
+        db: app.db,
+        userId: request.auth!.user.id,
+        unreadOnly: request.query.unread === 'true',
+        limit: request.query.limit,
+      }),
+  );
+
+  app.post(
+    '/api/notifications/read',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Marcar como leídas (una, varias o todas)',
+        body: notificationIdsSchema,
+        response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => markNotificationsRead({ db: app.db, userId: request.auth!.user.id, selection: request.body }),
+  );
+
+  app.post(
+    '/api/notifications/delete',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Eliminar notificaciones (varias o todas)',
+        body: notificationIdsSchema,
+        response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => deleteNotifications({ db: app.db, userId: request.auth!.user.id, selection: request.body }),
+  );
+
+  app.delete(
+    '/api/notifications/:id',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Eliminar una notificación',
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) =>
+      deleteNotifications({ db: app.db, userId: request.auth!.user.id, selection: { ids: [request.params.id] } }),
+  );
+};

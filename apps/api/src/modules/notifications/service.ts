@@ -1,0 +1,99 @@
+import {
+  AppError,
+  type NewNotification,
+  type Notification,
+  type NotificationIds,
+  type NotificationList,
+  newNotificationSchema,
+} from '@aporta/domain';
+import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { notifications } from '../../db/schema/index.ts';
+
+type Row = typeof notifications.$inferSelect;
+
+const toDto = (r: Row): Notification => ({
+  id: r.id,
+  type: r.type,
+  title: r.title,
+  body: r.body,
+  link: r.link,
+  readAt: r.readAt ? r.readAt.toISOString() : null,
+  createdAt: r.createdAt.toISOString(),
+});
+
+async function unreadCount(db: Db, userId: number): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return n;
+}
+
+/** The signed-in user's notifications, newest first, with the total and the unread count. */
+export async function findNotifications(opts: {
+  db: Db;
+  userId: number;
+  unreadOnly?: boolean;
+  limit: number;
+}): Promise<NotificationList> {
+  const { db, userId } = opts;
+  const where = and(eq(notifications.userId, userId), opts.unreadOnly ? isNull(notifications.readAt) : undefined);
+  const [items, [{ total }], unread] = await Promise.all([
+    db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(opts.limit),
+    db.select({ total: count() }).from(notifications).where(where),
+    unreadCount(db, userId),
+  ]);
+  return { items: items.map(toDto), total, unread };
+}
+
+const target = (userId: number, sel: NotificationIds): SQL =>
+  and(eq(notifications.userId, userId), 'ids' in sel ? inArray(notifications.id, sel.ids) : undefined)!;
+
+/**
+ * Marks some or all of the user's notifications read. Ids that are not the user's, or no longer
+ * exist, are simply not affected: acting twice on the same item answers cleanly.
+ */
+export async function markNotificationsRead(opts: {
+  db: Db;
+  userId: number;
+  selection: NotificationIds;
+}): Promise<{ affected: number; unread: number }> {
+  const rows = await opts.db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(and(target(opts.userId, opts.selection), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return { affected: rows.length, unread: await unreadCount(opts.db, opts.userId) };
+}
+
+/** Deletes some or all of the user's notifications; already deleted ids count as nothing to do. */
+export async function deleteNotifications(opts: {
+  db: Db;
+  userId: number;
+  selection: NotificationIds;
+}): Promise<{ affected: number; unread: number }> {
+  const rows = await opts.db.delete(notifications).where(target(opts.userId, opts.selection)).returning({ id: notifications.id });
+  return { affected: rows.length, unread: await unreadCount(opts.db, opts.userId) };
+}
+
+/**
+ * Notifies users, for any module (e.g. "Planilla enviada a revisión" to the region's delegates). Pass
+ * the module's transaction as `db` so the notification exists only if the change commits. Duplicate
+ * user ids are notified once. Throws VALIDATION for an empty title or a link outside the app.
+ */
+export async function notifyUsers(opts: { db: Db; userIds: readonly number[] } & NewNotification): Promise<number> {
+  const { db, userIds, ...input } = opts;
+  const parsed = newNotificationSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new AppError(
+      'VALIDATION',
+      undefined,
+      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+  const unique = [...new Set(userIds)];
+  if (unique.length === 0) return 0;
+  await db.insert(notifications).values(unique.map((userId) => ({ userId, ...parsed.data })));
+  return unique.length;
+}

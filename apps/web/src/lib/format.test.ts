@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { formatCui, formatDate, formatDateTime, formatMoney, formatNumber } from './format.ts';
+
+describe('formats per language', () => {
+  it('writes Spanish dates dd/mm/aaaa, also for a calendar date string', () => {
+    expect(formatDate(new Date(2026, 0, 5), 'es')).toBe('05/01/2026');
+    expect(formatDate('2026-12-31', 'es')).toBe('31/12/2026');
+    expect(formatDateTime(new Date(2026, 1, 3, 14, 7), 'es')).toBe('03/02/2026 14:07');
+    expect(formatDate(null, 'es')).toBe('');
+    expect(formatDate('no es fecha', 'es')).toBe('');
+  });
+
+  it('writes other languages in their own order', () => {
+    expect(formatDate('2026-12-31', 'en')).toBe('12/31/2026');
+    expect(formatDate('2026-12-31', 'gr')).toBe('31.12.2026');
+    expect(formatDate('2026-12-31', 'ch')).toBe('2026/12/31');
+  });
+
+  it('writes Spanish money as Q 1,234.56 from cents, the sign before the Q', () => {
+    expect(formatMoney(123456, 'es')).toBe('Q 1,234.56');
+    expect(formatMoney(5, 'es')).toBe('Q 0.05');
+    expect(formatMoney(-100000, 'es')).toBe('-Q 1,000.00');
+    expect(formatMoney(123456789012n, 'es')).toBe('Q 1,234,567,890.12');
+  });
+
+  it('writes money and numbers in the conventions of other languages', () => {
+    expect(formatMoney(123456, 'en')).toBe('GTQ 1,234.56'.replace('GTQ ', 'GTQ\u00a0'));
+    expect(formatMoney(123456, 'gr')).toMatch(/^1\.234,56\s(GTQ|Q)$/);
+    expect(formatNumber(1234.5, { language: 'es', fractionDigits: 2 })).toBe('1,234.50');
+    expect(formatNumber(1234.5, { language: 'fr', fractionDigits: 2 })).toMatch(/^1\s234,50$/);
+  });
+
+  it('shows a CUI as NNNN NNNNN NNNN', () => {
+    expect(formatCui('1234567890101')).toBe('1234 56789 0101');
+    expect(formatCui('1234 56789 0101')).toBe('1234 56789 0101');
+    expect(formatCui('123')).toBe('123');
+    expect(formatCui(null)).toBe('');
+  });
+});

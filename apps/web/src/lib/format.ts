@@ -1,0 +1,89 @@
+import i18n from 'i18next';
+
+/*
+ * Dates, numbers and money for the chosen language. Spanish (the product language) is fixed by the
+ * specification: dates dd/mm/aaaa and money "Q 1,234.56" (Guatemalan usage: comma thousands, point
+ * decimals). The other languages follow their own conventions through Intl, always in quetzales.
+ */
+
+const LOCALES: Record<string, string> = {
+  es: 'es-GT',
+  en: 'en-US',
+  ar: 'ar-u-nu-latn',
+  ch: 'zh-CN',
+  fr: 'fr-FR',
+  gr: 'de-DE',
+  it: 'it-IT',
+  ru: 'ru-RU',
+};
+
+const lang = (l?: string): string => {
+  const base = (l ?? i18n.language ?? 'es').slice(0, 2);
+  return base in LOCALES ? base : 'es';
+};
+
+const toDate = (value: Date | string | number): Date | null => {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    // A calendar date (no time): read it as that day, not as UTC midnight.
+    const [y, m, d] = value.split('-').map(Number);
+    return new Date(y, m - 1, d);
+  }
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date: dd/mm/aaaa in Spanish; the language's short numeric form otherwise. Empty for no/bad date. */
+export function formatDate(value: Date | string | number | null | undefined, language?: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = toDate(value);
+  if (!d) return '';
+  const l = lang(language);
+  if (l === 'es') return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+  return new Intl.DateTimeFormat(LOCALES[l], { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
+}
+
+/** Date and time (24 h): dd/mm/aaaa hh:mm in Spanish. */
+export function formatDateTime(value: Date | string | number | null | undefined, language?: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = toDate(value);
+  if (!d) return '';
+  const l = lang(language);
+  if (l === 'es') return `${formatDate(d, 'es')} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return new Intl.DateTimeFormat(LOCALES[l], { dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(d);
+}
+
+const esNumber = (fractionDigits: number | undefined) =>
+  new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: fractionDigits ?? 0,
+    maximumFractionDigits: fractionDigits ?? 3,
+  });
+
+/** A number with the language's grouping; Spanish uses 1,234.56 as in Guatemala. */
+export function formatNumber(value: number, opts: { fractionDigits?: number; language?: string } = {}): string {
+  const l = lang(opts.language);
+  if (l === 'es') return esNumber(opts.fractionDigits).format(value);
+  return new Intl.NumberFormat(LOCALES[l], {
+    minimumFractionDigits: opts.fractionDigits ?? 0,
+    maximumFractionDigits: opts.fractionDigits ?? 3,
+  }).format(value);
+}
+
+/** Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise. */
+export function formatMoney(cents: number | bigint, language?: string): string {
+  const n = typeof cents === 'bigint' ? Number(cents) / 100 : cents / 100;
+  const l = lang(language);
+  if (l === 'es') {
+    const abs = esNumber(2).format(Math.abs(n));
+    return n < 0 ? `-Q ${abs}` : `Q ${abs}`;
+  }
+  return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'symbol' }).format(n);
+}
+
+/** A CUI (13 digits) as shown on the DPI: NNNN NNNNN NNNN. Anything else is returned as given. */
+export function formatCui(cui: string | null | undefined): string {
+  const digits = (cui ?? '').replace(/\D/g, '');
+  if (digits.length !== 13) return cui ?? '';
+  return `${digits.slice(0, 4)} ${digits.slice(4, 9)} ${digits.slice(9)}`;
+}

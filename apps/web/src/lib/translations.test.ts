@@ -1,0 +1,78 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { collectLocales } from '../../i18n-plugin.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES } from './i18n.ts';
+
+/**
+ * Every `locales` folder of the web app must carry all eight languages, each with every key that any
+ * language of that folder has, none empty, and with the same {{placeholders}} as Spanish.
+ */
+const srcDir = fileURLToPath(new URL('..', import.meta.url));
+
+function localeDirs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (!e.isDirectory() || e.name === 'node_modules') return [];
+    const path = join(dir, e.name);
+    return e.name === 'locales' ? [path] : localeDirs(path);
+  });
+}
+
+function leaves(value: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) for (const [p, x] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, x);
+  } else {
+    out.set(prefix, value);
+  }
+  return out;
+}
+
+const placeholders = (s: unknown) =>
+  typeof s === 'string' ? [...s.matchAll(/\{\{\s*(\w+)[^}]*\}\}/g)].map((m) => m[1]).sort() : [];
+
+describe('translations', () => {
+  const dirs = localeDirs(srcDir);
+
+  it('exist in at least the shell, sign-in and home folders', () => {
+    expect(dirs.map((d) => relative(srcDir, d))).toEqual(
+      expect.arrayContaining(['shell/locales', 'features/auth/locales', 'features/home/locales']),
+    );
+  });
+
+  for (const dir of dirs) {
+    const name = relative(srcDir, dir);
+    it(`${name}: all eight languages carry every key, none empty, same placeholders as Spanish`, () => {
+      const problems: string[] = [];
+      const files = Object.fromEntries(
+        LANGUAGES.map((lang) => {
+          const file = join(dir, `${lang}.json`);
+          if (!existsSync(file)) {
+            problems.push(`${lang}.json falta`);
+            return [lang, new Map()];
+          }
+          return [lang, leaves(JSON.parse(readFileSync(file, 'utf8')))];
+        }),
+      ) as Record<string, Map<string, unknown>>;
+      const allKeys = new Set(Object.values(files).flatMap((m) => [...m.keys()]));
+      for (const lang of LANGUAGES) {
+        for (const key of allKeys) {
+          const v = files[lang].get(key);
+          if (typeof v !== 'string' || v.trim() === '') problems.push(`${lang}: ${key} falta o está vacía`);
+          else if (placeholders(v).join() !== placeholders(files[DEFAULT_LANGUAGE].get(key)).join()) {
+            problems.push(`${lang}: ${key} no tiene los mismos {{marcadores}} que es`);
+          }
+        }
+      }
+      const extra = readdirSync(dir).filter((f) => f.endsWith('.json') && !LANGUAGES.includes(f.slice(0, -5) as never));
+      for (const f of extra) problems.push(`${f}: idioma desconocido`);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('merge into one file per language without a key defined twice', () => {
+    const merged = collectLocales(srcDir);
+    expect(Object.keys(merged).sort()).toEqual([...LANGUAGES].sort());
+  });
+});

@@ -1,0 +1,79 @@
+import type { AppInfo } from '@aporta/domain';
+import { SHELL_TIMINGS } from '@aporta/domain';
+import { ActionIcon, Loader, Text, Transition } from '@mantine/core';
+import { useWindowScroll } from '@mantine/hooks';
+import { IconArrowUp } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Current year, copyright with the product acronym, and the development credit (both configuration). */
+export function Footer({ info }: { info: AppInfo | undefined }) {
+  const { t } = useTranslation();
+  const year = new Date().getFullYear();
+  return (
+    <footer className="layout-footer" data-testid="footer">
+      <Text size="sm" c="dimmed">
+        © {year} {info?.acronym ?? ''}. {t('shell.rights')}
+      </Text>
+      <Text size="sm" c="dimmed" data-testid="footer-credit">
+        {info?.credit ?? ''}
+      </Text>
+    </footer>
+  );
+}
+
+/** Appears after 100 px of scroll (spec section 9). */
+export function BackToTop() {
+  const { t } = useTranslation();
+  const [scroll, scrollTo] = useWindowScroll();
+  return (
+    <Transition mounted={scroll.y > SHELL_TIMINGS.backToTopAfterPx} transition="slide-up" duration={150}>
+      {(style) => (
+        <ActionIcon
+          className="back-to-top"
+          style={style}
+          size={44}
+          radius="xl"
+          variant="filled"
+          onClick={() => scrollTo({ y: 0 })}
+          aria-label={t('shell.backToTop')}
+          data-testid="back-to-top"
+        >
+          <IconArrowUp size={22} aria-hidden="true" />
+        </ActionIcon>
+      )}
+    </Transition>
+  );
+}
+
+/** Full-page spinner when the preloader is enabled; hides after 1 s (spec section 9). */
+export function Preloader({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(enabled);
+  useEffect(() => {
+    if (!enabled) {
+      setVisible(false);
+      return;
+    }
+    setVisible(true);
+    const timer = setTimeout(() => setVisible(false), SHELL_TIMINGS.preloaderMs);
+    return () => clearTimeout(timer);
+  }, [enabled]);
+  if (!visible) return null;
+  return (
+    <div className="preloader" data-testid="preloader" role="status" aria-label={t('common.loading')}>
+      <Loader size="xl" />
+    </div>
+  );
+}
+
+/** Shown for 1 s after a theme change (spec section 4). */
+export function ThemeSpinner({ visible }: { visible: boolean }) {
+  const { t } = useTranslation();
+  if (!visible) return null;
+  return (
+    <div className="theme-spinner" data-testid="theme-spinner" role="status" aria-label={t('shell.settings.applyingTheme')}>
+      <Loader size="lg" />
+    </div>
+  );
+}

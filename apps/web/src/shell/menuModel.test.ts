@@ -1,0 +1,49 @@
+import type { MenuItem } from '@aporta/domain';
+import { describe, expect, it } from 'vitest';
+import { activeGroupIds, fitHorizontal, fold, isActiveLink, menuLeaves, searchMenu } from './menuModel.ts';
+
+const tree: MenuItem[] = [
+  { id: 'apps', label: 'APLICACIONES', isTitle: true },
+  { id: 'users', label: 'Usuarios', link: '/users' },
+  {
+    id: 'planillas',
+    label: 'Planillas',
+    subItems: [
+      { id: 'carga', label: 'Carga de planilla', link: '/planilla/carga' },
+      { id: 'deep', label: 'Más planillas', subItems: [{ id: 'cuotas', label: 'Cuotas', link: '/planilla/cuotas' }] },
+    ],
+  },
+];
+const id = (s: string) => s;
+
+describe('menu model', () => {
+  it('folds accents and case', () => {
+    expect(fold('  Órdenes de PAGO ')).toBe('ordenes de pago');
+  });
+  it('finds entries by label at any depth, keeping their groups and the title', () => {
+    const r = searchMenu(tree, 'cuota', id);
+    expect(r.map((i) => i.id)).toEqual(['apps', 'planillas']);
+    expect(r[1].subItems?.[0].subItems?.[0].id).toBe('cuotas');
+    expect(searchMenu(tree, 'nada', id)).toEqual([]);
+    expect(searchMenu(tree, '', id)).toBe(tree);
+  });
+  it('opens the groups on the path to the active entry', () => {
+    expect(activeGroupIds(tree, '/planilla/cuotas')).toEqual(['planillas', 'deep']);
+    expect(isActiveLink('/sig/item/1', '/sig/item/1')).toBe(true);
+    expect(isActiveLink('/', '/users')).toBe(false);
+    expect(isActiveLink('/users', '/users/7')).toBe(true);
+  });
+  it('lists leaves with their parents', () => {
+    expect(menuLeaves(tree).map((l) => [l.item.id, l.parents])).toEqual([
+      ['users', []],
+      ['carga', ['Planillas']],
+      ['cuotas', ['Planillas', 'Más planillas']],
+    ]);
+  });
+  it('keeps a 100 px margin and moves what does not fit into Más', () => {
+    expect(fitHorizontal([100, 100, 100], 400, 60)).toBe(3);
+    expect(fitHorizontal([100, 100, 100], 399, 60)).toBe(2);
+    expect(fitHorizontal([100, 100, 100], 300, 60)).toBe(1);
+    expect(fitHorizontal([500], 400, 60)).toBe(0);
+  });
+});

@@ -1,0 +1,69 @@
+import type { MenuItem } from '@aporta/domain';
+
+/** Accent- and case-insensitive text for the menu search. */
+export const fold = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
+
+/** The entry is the current page, or the current page lies below it (e.g. /sig/item/7 under /sig/item/1's group). */
+export const isActiveLink = (link: string | undefined, pathname: string): boolean =>
+  !!link && (link === pathname || (link !== '/' && pathname.startsWith(`${link}/`)));
+
+export const holdsActive = (item: MenuItem, pathname: string): boolean =>
+  isActiveLink(item.link, pathname) || (item.subItems ?? []).some((s) => holdsActive(s, pathname));
+
+/** Ids of the groups on the path to the active entry, so they open. */
+export function activeGroupIds(items: MenuItem[], pathname: string): string[] {
+  return items.flatMap((i) =>
+    i.subItems?.length && holdsActive(i, pathname) ? [i.id, ...activeGroupIds(i.subItems, pathname)] : [],
+  );
+}
+
+/**
+ * The tree reduced to entries whose label matches the query (a group stays when its label or any
+ * descendant matches; a matching group keeps all its entries). Titles stay only when something
+ * under them remains.
+ */
+export function searchMenu(items: MenuItem[], query: string, label: (key: string) => string): MenuItem[] {
+  const q = fold(query);
+  if (!q) return items;
+  const walk = (list: MenuItem[]): MenuItem[] =>
+    list.flatMap((item) => {
+      if (item.isTitle) return [item];
+      if (fold(label(item.label)).includes(q)) return [item];
+      const kids = item.subItems ? walk(item.subItems) : [];
+      return kids.length ? [{ ...item, subItems: kids }] : [];
+    });
+  const out = walk(items);
+  return out.filter((item, i) => !item.isTitle || (out[i + 1] && !out[i + 1].isTitle));
+}
+
+/** Every leaf (entry with a link) of the tree, with the labels of the groups above it. */
+export function menuLeaves(items: MenuItem[], parents: string[] = []): { item: MenuItem; parents: string[] }[] {
+  return items.flatMap((i) => {
+    if (i.isTitle) return [];
+    if (i.subItems?.length) return menuLeaves(i.subItems, [...parents, i.label]);
+    return i.link ? [{ item: i, parents }] : [];
+  });
+}
+
+/**
+ * How many of the horizontal menu's entries fit: their widths in order, the room of the bar less the
+ * 100 px margin of the specification, and the width of the "Más" button taken when some overflow.
+ */
+export function fitHorizontal(widths: number[], room: number, moreWidth: number, margin = 100): number {
+  const available = room - margin;
+  const total = widths.reduce((a, b) => a + b, 0);
+  if (total <= available) return widths.length;
+  let used = moreWidth;
+  let n = 0;
+  for (const w of widths) {
+    if (used + w > available) break;
+    used += w;
+    n += 1;
+  }
+  return n;
+}

@@ -1,0 +1,40 @@
+import type { NotificationIds, NotificationList } from '@aporta/domain';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { notifyError } from '../../lib/notify.ts';
+import { queryClient } from '../../lib/query.ts';
+
+export const notificationsKey = ['notifications'] as const;
+
+/** The signed-in user's latest notifications and unread count, refreshed every minute. */
+export function useFindNotifications() {
+  return useQuery({
+    queryKey: notificationsKey,
+    queryFn: () => api<NotificationList>('/api/notifications', { query: { limit: 50 } }),
+    refetchInterval: 60_000,
+  });
+}
+
+interface ActionResult {
+  affected: number;
+  unread: number;
+}
+
+export function useMarkNotificationsRead() {
+  return useMutation({
+    mutationFn: (selection: NotificationIds) => api<ActionResult>('/api/notifications/read', { method: 'POST', body: selection }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
+    onError: notifyError,
+  });
+}
+
+export function useDeleteNotifications() {
+  return useMutation({
+    mutationFn: (selection: NotificationIds) =>
+      'ids' in selection && selection.ids.length === 1
+        ? api<ActionResult>(`/api/notifications/${selection.ids[0]}`, { method: 'DELETE' })
+        : api<ActionResult>('/api/notifications/delete', { method: 'POST', body: selection }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
+    onError: notifyError,
+  });
+}
