@@ -1,12 +1,15 @@
 import { type EffectivePermissions, filterMenu, type MenuItem, menuTree } from '@aporta/domain';
 import { useMemo } from 'react';
 import { matchPath } from 'react-router';
+import { useDynamicMenuEntries } from '../features/catalogs/useCollections.ts';
 import { screenPaths } from '../screens.ts';
 
 /** A menu entry is offered only when its screen exists, so the menu never leads to a placeholder. */
 export const isAvailable = (item: MenuItem): boolean =>
   !!item.link && screenPaths.some((path) => matchPath({ path, end: true }, item.link!) !== null);
 
+/** The spec's menu tree plus one `/dcrud/{collection}` entry per collection the user may read. */
 export function useMenu(permissions: EffectivePermissions | undefined): MenuItem[] {
-  return useMemo(() => filterMenu(menuTree, permissions ?? {}, isAvailable), [permissions]);
+  const dynamic = useDynamicMenuEntries();
+  return useMemo(() => filterMenu([...menuTree, ...dynamic], permissions ?? {}, isAvailable), [permissions, dynamic]);
 }
