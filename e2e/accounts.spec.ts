@@ -61,7 +61,8 @@ test('a role with only users: READ gives exactly that menu entry; other screens 
   await expect(page).toHaveURL(/\/$/);
 
   const menu = page.getByRole('navigation', { name: 'Menú principal' });
-  await expect(menu.getByRole('link')).toHaveText(['Usuarios']);
+  // "Inicio" is the shell's own home link, shown to everyone; the only permission entry is Usuarios.
+  await expect(menu.getByRole('link')).toHaveText(['Inicio', 'Usuarios']);
   await menu.getByRole('link', { name: 'Usuarios' }).click();
   await expect(page.getByRole('heading', { name: 'Usuarios' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Nuevo usuario' })).toHaveCount(0);

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 /** Demo delegate of the Norte and Petén regions, seeded with DEMO_DATA (documented in README.md). */
-const DELEGATE = { email: 'delegado.norte@aporta.local', password: 'Delegado-Norte-2026', name: 'Marta Caal Xol' };
+const DELEGATE = { email: 'delegado@demo.aporta.local', password: 'Demo-Clave-2026', name: 'Diana Delegada' };
 
 /** Waits for the list's requests and the loading overlay's fade before checking the screen. */
 async function settled(page: import('@playwright/test').Page) {
@@ -49,13 +49,13 @@ test('an administrator manages a region end to end; a delegate sees only their r
   // Assign the demo delegate to it.
   await page.goto('/administrative/region-delegates/new');
   await pickReference(page, 'Región', uid, name);
-  await pickReference(page, 'Delegado', 'Marta', DELEGATE.name);
+  await pickReference(page, 'Delegado', 'Diana', DELEGATE.name);
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByRole('heading', { name: `${name} — ${DELEGATE.name}` })).toBeVisible();
 
   // Edit the region; its history shows the change.
   await page.goto('/administrative/regions');
-  await page.getByLabel('Buscar').fill(code);
+  await page.getByLabel('Buscar', { exact: true }).fill(code);
   await page.getByRole('link', { name: `Editar ${name}` }).click();
   await page.getByLabel('Nombre').fill(`${name} editada`);
   await page.getByRole('button', { name: 'Guardar' }).click();
@@ -68,7 +68,7 @@ test('an administrator manages a region end to end; a delegate sees only their r
 
   // Deleting it is refused: entities and a delegate reference it.
   await page.goto('/administrative/regions');
-  await page.getByLabel('Buscar').fill(code);
+  await page.getByLabel('Buscar', { exact: true }).fill(code);
   await page.getByRole('button', { name: `Eliminar ${name} editada` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
   await expect(page.getByTestId('delete-refused')).toHaveText(
@@ -80,7 +80,7 @@ test('an administrator manages a region end to end; a delegate sees only their r
   await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
 
   // Export the list with its filter: the xlsx holds the same rows as the table.
-  await page.getByLabel('Buscar').fill('');
+  await page.getByLabel('Buscar', { exact: true }).fill('');
   await expect(page.getByRole('row', { name: new RegExp(code) })).toBeVisible();
   const tableCodes = await page.locator('tbody tr td:first-child').allInnerTexts();
   const [download] = await Promise.all([
@@ -104,11 +104,11 @@ test('an administrator manages a region end to end; a delegate sees only their r
   await signIn(dpage, DELEGATE.email, DELEGATE.password);
   await dpage.goto('/administrative/municipal-entities');
   await expect(dpage.getByRole('heading', { name: 'Entidades municipales' })).toBeVisible();
-  await dpage.getByLabel('Buscar').fill('Mixco');
+  await dpage.getByLabel('Buscar', { exact: true }).fill('Mixco');
   await expect(dpage.getByRole('cell', { name: 'Municipalidad de Mixco', exact: true })).toBeVisible();
-  await dpage.getByLabel('Buscar').fill('Cobán');
+  await dpage.getByLabel('Buscar', { exact: true }).fill('Cobán');
   await expect(dpage.getByRole('cell', { name: 'Municipalidad de Cobán', exact: true })).toBeVisible();
-  await dpage.getByLabel('Buscar').fill('Municipalidad de Escuintla');
+  await dpage.getByLabel('Buscar', { exact: true }).fill('Municipalidad de Escuintla');
   await expect(dpage.getByText('No hay registros que coincidan.')).toBeVisible();
   await expect(dpage.getByRole('link', { name: 'Nuevo' })).toHaveCount(0);
   await settled(dpage);

@@ -50,6 +50,10 @@ export const seedRoles: { name: string; description: string; grants: Grant[] }[]
         ['payment-orders', ['READ', 'EXPORT']],
         ['payment-agreements', ['READ', 'EXPORT']],
         ['municipal-entities', ['READ', 'EXPORT']],
+        ['entity-regions', ['READ']],
+        ['entity-assignment', ['READ']],
+        ['statistics', ['READ']],
+        ['administrative', ['READ']],
         ['contributors', ['READ']],
         ['contributor-list', ['READ', 'EXPORT']],
       ]),
@@ -122,11 +126,19 @@ export const demoUsers = [
   },
   { email: 'delegado@demo.aporta.local', firstName: 'Diana', lastName: 'Delegada', role: 'Delegado', institution: 'PLAN' },
   {
+    email: 'delegado.occidente@demo.aporta.local',
+    firstName: 'José',
+    lastName: 'Tzoc Ajanel',
+    role: 'Delegado',
+    institution: 'PLAN',
+  },
+  // The payroll clerk of the Municipalidad de Mixco: the institution the catalogue seeds give that entity.
+  {
     email: 'operador@demo.aporta.local',
     firstName: 'Óscar',
     lastName: 'Operador',
     role: 'Operador de entidad',
-    institution: 'PLAN',
+    institution: 'MUNI-0108',
   },
   { email: 'consulta@demo.aporta.local', firstName: 'Carla', lastName: 'Consulta', role: 'Consulta', institution: 'PLAN' },
 ] as const;

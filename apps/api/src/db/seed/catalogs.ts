@@ -147,26 +147,13 @@ async function seedMunicipalidades(tx: Db) {
     .onConflictDoNothing();
 }
 
-/** Demo accounts of the delegates (DEMO_DATA only); the passwords are documented in README.md. */
+/**
+ * The demo delegates' regions (DEMO_DATA only). Their accounts are demo users of the accounts seeds (role
+ * "Delegado", password in README.md); this links each to a delegate record, its regions and entities.
+ */
 export const demoDelegates = [
-  {
-    email: 'delegado.norte@aporta.local',
-    password: 'Delegado-Norte-2026',
-    firstName: 'Marta',
-    lastName: 'Caal Xol',
-    cui: '1234567891601',
-    phone: '7951 2040',
-    regions: ['II', 'VIII'],
-  },
-  {
-    email: 'delegado.occidente@aporta.local',
-    password: 'Delegado-Occidente-2026',
-    firstName: 'José',
-    lastName: 'Tzoc Ajanel',
-    cui: '2345678130901',
-    phone: '7761 3300',
-    regions: ['VI', 'VII'],
-  },
+  { email: 'delegado@demo.aporta.local', cui: '1234567891601', phone: '7951 2040', regions: ['II', 'VIII'] },
+  { email: 'delegado.occidente@demo.aporta.local', cui: '2345678130901', phone: '7761 3300', regions: ['VI', 'VII'] },
 ] as const;
 
 const demoEntities = [
@@ -204,50 +191,30 @@ const demoEntities = [
   },
 ] as const;
 
-/** The role demo delegates hold: catalogues and statistics of their own regions. */
-export const DELEGATE_ROLE = 'Delegado regional';
-const delegateGrants = [
-  ['municipal-entities', 'READ'],
-  ['municipal-entities', 'EXPORT'],
-  ['entity-regions', 'READ'],
-  ['entity-assignment', 'READ'],
-  ['statistics', 'READ'],
-  ['administrative', 'READ'],
-] as const;
-
 /** Demo data of the catalogues: a few empresas municipales and two delegates with regions and entities. */
 export async function seedCatalogDemo(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     const emails = demoDelegates.map((d) => d.email);
-    const [{ n }] = await tx
-      .select({ n: count() })
+    const accounts = await tx
+      .select({ id: users.id, email: users.email })
       .from(users)
       .where(inArray(sql`lower(${users.email})`, emails));
-    if (n > 0) return;
-    const [role] = await tx
-      .insert(roles)
-      .values({ name: DELEGATE_ROLE, description: 'Entidades y estadísticas de las regiones del delegado' })
-      .onConflictDoUpdate({ target: roles.name, set: { name: DELEGATE_ROLE } })
-      .returning({ id: roles.id });
-    await tx
-      .insert(roleGrants)
-      .values(delegateGrants.map(([resource, action]) => ({ roleId: role.id, resource, action, scope: 'REGION' as const })))
-      .onConflictDoNothing();
-    const [plan] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.code, 'PLAN'));
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(delegates)
+      .where(
+        inArray(
+          delegates.userId,
+          accounts.map((a) => a.id),
+        ),
+      );
+    if (accounts.length < demoDelegates.length || n > 0) return;
     const regionRows = await tx.select({ id: regions.id, code: regions.code }).from(regions);
     const regionId = new Map(regionRows.map((r) => [r.code, r.id]));
 
     const delegateIds: number[] = [];
     for (const d of demoDelegates) {
-      const [user] = await tx
-        .insert(users)
-        .values({ email: d.email, firstName: d.firstName, lastName: d.lastName, passwordHash: await hashPassword(d.password) })
-        .onConflictDoNothing()
-        .returning({ id: users.id });
-      const userId =
-        user?.id ?? (await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${d.email}`))[0].id;
-      if (plan) await tx.insert(userInstitutions).values({ userId, institutionId: plan.id }).onConflictDoNothing();
-      await tx.insert(userRoles).values({ userId, roleId: role.id }).onConflictDoNothing();
+      const userId = accounts.find((a) => a.email.toLowerCase() === d.email)!.id;
       const [del] = await tx.insert(delegates).values({ userId, cui: d.cui, phone: d.phone }).returning({ id: delegates.id });
       delegateIds.push(del.id);
       for (const code of d.regions) {

@@ -11,6 +11,7 @@ import {
   regions,
   userInstitutions,
 } from '../../db/schema/index.ts';
+import { DEMO_PASSWORD, seedAccountsDemo } from '../../db/seed/accounts.ts';
 import { seedCatalogDemo } from '../../db/seed/catalogs.ts';
 import { seedReference } from '../../db/seed/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -381,8 +382,9 @@ describe('data scope', () => {
 
 describe('demo data', () => {
   it('seeds delegates who can sign in and see only their regions, idempotently', async () => {
+    await seedAccountsDemo(t.database.db);
     await seedCatalogDemo(t.database.db);
-    const token = await t.login('delegado.norte@aporta.local', 'Delegado-Norte-2026');
+    const token = await t.login('delegado@demo.aporta.local', DEMO_PASSWORD);
     const names = (await get('/api/collections', token)).json();
     expect(names).toEqual(['municipal-entities', 'entity-regions', 'entity-assignment']);
     const ents = (await get('/api/collections/municipal-entities?pageSize=200', token)).json();
