@@ -23,4 +23,4 @@ ${lines.join('\n')}
 ];
 `;
 writeFileSync(`${root}packages/domain/src/territory-codes.ts`, out);
-console.log(`territory-codes.ts: ${codes.length} municipios`);
+process.stdout.write(`territory-codes.ts: ${codes.length} municipios\n`);
