@@ -11,7 +11,12 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+// import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
+// import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
+import { contributorRoutes } from './modules/contributors/routes.ts';
+import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { renapRoutes } from './modules/renap/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
@@ -20,7 +25,15 @@ import type { Access, RouteInfo } from './platform/http.ts';
 z.config(z.locales.es());
 
 /** Every module's routes; a new module adds one line here. */
-const modules = [healthRoutes, authRoutes];
+const modules = [
+  healthRoutes,
+  authRoutes,
+  renapRoutes,
+  contributorRoutes,
+  cuiApprovalRoutes,
+  // contributorImportRoutes,
+  // contributorReportRoutes,
+];
 
 /**
  * Builds the application: platform plugins, every module, and the built web app. Used by `main.ts`

@@ -200,6 +200,26 @@ export function contributorFullName(c: {
     .trim();
 }
 
+/** Upper case without accents or repeated spaces: how names are compared and searched. */
+export const foldName = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
+
+/** Names and surnames (married surname included) folded: the text the trigram name search runs on. */
+export const contributorSearchName = (c: {
+  firstName: string;
+  secondName?: string | null;
+  thirdName?: string | null;
+  firstSurname: string;
+  secondSurname?: string | null;
+  marriedSurname?: string | null;
+}): string =>
+  foldName([c.firstName, c.secondName, c.thirdName, c.firstSurname, c.secondSurname, c.marriedSurname].filter(Boolean).join(' '));
+
 // ---------------------------------------------------------------------------------------------------
 // RENAP
 

@@ -1,3 +1,4 @@
 export * from './catalogs.ts';
+export * from './contributors.ts';
 export * from './platform.ts';
 export * from './territory.ts';

@@ -6,6 +6,7 @@ import { hashPassword } from '../../platform/passwords.ts';
 import type { Db } from '../client.ts';
 import { departments, institutions, municipalities, settings, userInstitutions, users } from '../schema/index.ts';
 import { initialSettings } from '../settings.ts';
+import { seedContributorReference } from './contributors.ts';
 
 const csvPath = new URL('./gt-divisiones.csv', import.meta.url);
 
@@ -45,6 +46,7 @@ export async function seedReference(db: Db): Promise<void> {
         { code: 'PLAN', name: 'Plan de Prestaciones del Empleado Municipal', kind: 'INSTITUCION' },
       ])
       .onConflictDoNothing();
+    await seedContributorReference(tx);
   });
 }
 
