@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-// import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
+import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
 // import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
@@ -31,7 +31,7 @@ const modules = [
   renapRoutes,
   contributorRoutes,
   cuiApprovalRoutes,
-  // contributorImportRoutes,
+  contributorImportRoutes,
   // contributorReportRoutes,
 ];
 
