@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
-import { seedContributorDemo } from './db/seed/contributors.ts';
+import { seedContributorDemo, seedContributorDemoUsers } from './db/seed/contributors.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
@@ -24,7 +24,10 @@ async function prepare(config: Config): Promise<Database> {
 
 async function seed(config: Config, database: Database) {
   await seedReference(database.db);
-  if (config.demoData) await seedContributorDemo(database.db);
+  if (config.demoData) {
+    await seedContributorDemo(database.db);
+    await seedContributorDemoUsers(database.db);
+  }
   const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
   if (admin?.password) {
     say('');

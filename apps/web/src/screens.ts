@@ -1,11 +1,13 @@
 import type { RouteObject } from 'react-router';
+import { contributorRoutes } from './features/contributors/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
+import { renapRoutes } from './features/renap/routes.tsx';
 
 /**
  * Every screen of the main layout, one array per feature. A feature adds its routes here; the menu
  * shows an entry only when its link matches one of these paths.
  */
-export const screens: RouteObject[] = [...homeRoutes];
+export const screens: RouteObject[] = [...homeRoutes, ...contributorRoutes, ...renapRoutes];
 
 const pathsOf = (routes: RouteObject[], base = ''): string[] =>
   routes.flatMap((r) => {
