@@ -24,11 +24,12 @@ async function prepare(config: Config): Promise<Database> {
 
 async function seed(config: Config, database: Database) {
   await seedReference(database.db);
+  const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
+  // Demo data after the administrator: ensureAdmin only runs on a database without users.
   if (config.demoData) {
     await seedContributorDemo(database.db);
     await seedContributorDemoUsers(database.db);
   }
-  const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
   if (admin?.password) {
     say('');
     say('  Administrador creado. Anote esta contraseña: no se volverá a mostrar.');

@@ -272,8 +272,13 @@ export async function seedContributorDemoUsers(db: Db): Promise<void> {
       ['contributor-list', 'READ'],
       ['renap', 'READ'],
     ] as const;
-    await tx.insert(roleGrants).values(grants.map(([resource, action]) => ({ roleId: role.id, resource, action, scope: 'ALL' as const })));
-    const [user] = await tx.insert(users).values({ email: DEMO_CUI_REVIEWER.email, firstName: 'Revisora', lastName: 'de CUI', passwordHash }).returning();
+    await tx
+      .insert(roleGrants)
+      .values(grants.map(([resource, action]) => ({ roleId: role.id, resource, action, scope: 'ALL' as const })));
+    const [user] = await tx
+      .insert(users)
+      .values({ email: DEMO_CUI_REVIEWER.email, firstName: 'Revisora', lastName: 'de CUI', passwordHash })
+      .returning();
     await tx.insert(userRoles).values({ userId: user.id, roleId: role.id });
     const [plan] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.code, 'PLAN'));
     if (plan) await tx.insert(userInstitutions).values({ userId: user.id, institutionId: plan.id, position: 0 });

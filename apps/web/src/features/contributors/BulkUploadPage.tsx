@@ -106,10 +106,18 @@ export function BulkUploadPage() {
   return (
     <>
       <PageHeader title={t('contributors.upload.title')}>
-        <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => downloadFile('/api/contributor-imports/template', { format: 'xlsx' }).catch(notifyError)}>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'xlsx' }).catch(notifyError)}
+        >
           {t('contributors.upload.templateXlsx')}
         </Button>
-        <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => downloadFile('/api/contributor-imports/template', { format: 'csv' }).catch(notifyError)}>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'csv' }).catch(notifyError)}
+        >
           {t('contributors.upload.templateCsv')}
         </Button>
       </PageHeader>
@@ -121,7 +129,6 @@ export function BulkUploadPage() {
           <Group align="end">
             <FileInput
               label={t('contributors.upload.file')}
-              placeholder={t('contributors.upload.choose')}
               accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
               leftSection={<IconFileSpreadsheet size={16} />}
               value={file}
@@ -130,6 +137,7 @@ export function BulkUploadPage() {
                 setFile(f);
               }}
               clearable
+              clearButtonProps={{ 'aria-label': t('contributors.upload.clearFile') }}
               w={360}
               maw="100%"
               data-testid="upload-file"
@@ -145,9 +153,16 @@ export function BulkUploadPage() {
               {uploadFraction >= 1 && (
                 <>
                   <Text size="sm">
-                    {result ? t('contributors.upload.validated', { count: result.totalRows }) : t('contributors.upload.validating', { count: processed })}
+                    {result
+                      ? t('contributors.upload.validated', { count: result.totalRows })
+                      : t('contributors.upload.validating', { count: processed })}
                   </Text>
-                  <Progress value={result ? 100 : 100} animated={!result} color={result ? 'green' : 'blue'} aria-label={t('contributors.upload.validationProgress')} />
+                  <Progress
+                    value={result ? 100 : 100}
+                    animated={!result}
+                    color={result ? 'green' : 'blue'}
+                    aria-label={t('contributors.upload.validationProgress')}
+                  />
                 </>
               )}
             </Stack>
@@ -196,7 +211,11 @@ export function BulkUploadPage() {
               </Alert>
             ) : (
               <Group>
-                <Button color="green" disabled={current.validRows === 0 || current.status !== 'VALIDADO'} loading={commit.isPending} onClick={confirmCommit}>
+                <Button
+                  disabled={current.validRows === 0 || current.status !== 'VALIDADO'}
+                  loading={commit.isPending}
+                  onClick={confirmCommit}
+                >
                   {t('contributors.upload.commitN', { count: current.validRows })}
                 </Button>
                 <Button

@@ -11,7 +11,21 @@ import {
   normalizeCui,
   type RenapPerson,
 } from '@aporta/domain';
-import { Alert, Anchor, Button, Card, Grid, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Loader,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCheck, IconId } from '@tabler/icons-react';
@@ -140,7 +154,8 @@ export function ContributorFormPage() {
     });
   });
 
-  const cuiError = form.values.cui && !cuiIsValid ? (cuiProblem(cuiDigits) ? cuiProblemMessages[cuiProblem(cuiDigits)!] : null) : null;
+  const cuiError =
+    form.values.cui && !cuiIsValid ? (cuiProblem(cuiDigits) ? cuiProblemMessages[cuiProblem(cuiDigits)!] : null) : null;
   const duplicate = renap.data?.contributor && renap.data.contributor.id !== id ? renap.data.contributor : null;
   const sel = (data: { value: string; label: string }[]) => data;
 
@@ -167,7 +182,13 @@ export function ContributorFormPage() {
                   {...form.getInputProps('cui')}
                   error={form.errors.cui ?? cuiError}
                   onBlur={() => cuiIsValid && form.setFieldValue('cui', formatCui(cuiDigits))}
-                  rightSection={renap.isFetching ? <Loader size="xs" /> : cuiIsValid ? <IconCheck size={16} color="var(--mantine-color-green-7)" /> : null}
+                  rightSection={
+                    renap.isFetching ? (
+                      <Loader size="xs" />
+                    ) : cuiIsValid ? (
+                      <IconCheck size={16} color="var(--mantine-color-green-7)" />
+                    ) : null
+                  }
                 />
                 <TextInput label="NIT" description={t('contributors.form.nitHint')} {...form.getInputProps('nit')} />
                 <TextInput label={t('contributors.fields.firstName')} required {...form.getInputProps('firstName')} />
@@ -205,7 +226,10 @@ export function ContributorFormPage() {
                   searchable
                   clearable
                   limit={50}
-                  data={(options.data?.municipalities ?? []).map((m) => ({ value: String(m.id), label: `${m.name} (${m.departmentName})` }))}
+                  data={(options.data?.municipalities ?? []).map((m) => ({
+                    value: String(m.id),
+                    label: `${m.name} (${m.departmentName})`,
+                  }))}
                   {...form.getInputProps('municipalityId')}
                 />
                 <TextInput label={t('contributors.fields.phone')} type="tel" {...form.getInputProps('phone')} />
@@ -242,7 +266,12 @@ export function ContributorFormPage() {
                   {...form.getInputProps('budgetLineCode')}
                 />
                 <TextInput label={t('contributors.fields.hireDate')} type="date" {...form.getInputProps('hireDate')} />
-                <TextInput label={t('contributors.fields.salary')} inputMode="decimal" leftSection="Q" {...form.getInputProps('salary')} />
+                <TextInput
+                  label={t('contributors.fields.salary')}
+                  inputMode="decimal"
+                  leftSection="Q"
+                  {...form.getInputProps('salary')}
+                />
               </SimpleGrid>
             </Card>
             <Group justify="flex-end">

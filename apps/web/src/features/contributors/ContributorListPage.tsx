@@ -20,8 +20,14 @@ export function ContributorListPage() {
   const [filters, setFilters] = useState<Partial<ContributorListQuery>>({});
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
-  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<Contributor>>({ columnAccessor: 'updatedAt', direction: 'desc' });
-  const sort = q && sortStatus.columnAccessor === 'updatedAt' ? undefined : `${sortStatus.direction === 'desc' ? '-' : ''}${String(sortStatus.columnAccessor)}`;
+  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<Contributor>>({
+    columnAccessor: 'updatedAt',
+    direction: 'desc',
+  });
+  const sort =
+    q && sortStatus.columnAccessor === 'updatedAt'
+      ? undefined
+      : `${sortStatus.direction === 'desc' ? '-' : ''}${String(sortStatus.columnAccessor)}`;
   const query = { ...filters, q: q || undefined, page, pageSize, sort };
   const { data, isFetching } = useFindContributors(query);
   const setFilter = (key: keyof ContributorListQuery) => (v: string | null) => {
@@ -60,7 +66,10 @@ export function ContributorListPage() {
           />
           <Select
             label={t('contributors.fields.municipality')}
-            data={(options.data?.municipalities ?? []).map((m) => ({ value: String(m.id), label: `${m.name} (${m.departmentName})` }))}
+            data={(options.data?.municipalities ?? []).map((m) => ({
+              value: String(m.id),
+              label: `${m.name} (${m.departmentName})`,
+            }))}
             searchable
             clearable
             limit={50}
@@ -109,12 +118,27 @@ export function ContributorListPage() {
         idAccessor="id"
         columns={[
           { accessor: 'cui', title: 'CUI', sortable: true, render: (c) => <Cui value={c.cui} /> },
-          { accessor: 'name', title: t('contributors.fields.fullName'), sortable: true, render: (c) => <Link to={`/contributors/${c.id}`}>{c.fullName}</Link> },
+          {
+            accessor: 'name',
+            title: t('contributors.fields.fullName'),
+            sortable: true,
+            render: (c) => <Link to={`/contributors/${c.id}`}>{c.fullName}</Link>,
+          },
           { accessor: 'typeName', title: t('contributors.fields.type') },
           { accessor: 'entityName', title: t('contributors.fields.entity') },
           { accessor: 'municipalityName', title: t('contributors.fields.municipality') },
-          { accessor: 'state', title: t('contributors.fields.state'), sortable: true, render: (c) => <StateBadge value={c.state} /> },
-          { accessor: 'cuiState', title: t('contributors.fields.cuiState'), sortable: true, render: (c) => <StateBadge value={c.cuiState} /> },
+          {
+            accessor: 'state',
+            title: t('contributors.fields.state'),
+            sortable: true,
+            render: (c) => <StateBadge value={c.state} />,
+          },
+          {
+            accessor: 'cuiState',
+            title: t('contributors.fields.cuiState'),
+            sortable: true,
+            render: (c) => <StateBadge value={c.cuiState} />,
+          },
         ]}
       />
     </>

@@ -31,13 +31,17 @@ function DataTab({ c }: { c: Contributor }) {
       <Field label="NIT">{c.nit}</Field>
       <Field label={t('contributors.fields.birthDate')}>{formatDate(c.birthDate)}</Field>
       <Field label={t('contributors.fields.sex')}>{t(`contributors.sex.${c.sex}`)}</Field>
-      <Field label={t('contributors.fields.maritalStatus')}>{c.maritalStatus ? t(`contributors.marital.${c.maritalStatus}`) : ''}</Field>
+      <Field label={t('contributors.fields.maritalStatus')}>
+        {c.maritalStatus ? t(`contributors.marital.${c.maritalStatus}`) : ''}
+      </Field>
       <Field label={t('contributors.fields.type')}>{c.typeName}</Field>
       <Field label={t('contributors.fields.entity')}>{c.entityName}</Field>
       <Field label={t('contributors.fields.budgetLine')}>{c.budgetLineCode}</Field>
       <Field label={t('contributors.fields.hireDate')}>{formatDate(c.hireDate)}</Field>
       <Field label={t('contributors.fields.salary')}>{formatMoney(c.salary)}</Field>
-      <Field label={t('contributors.fields.municipality')}>{c.municipalityName ? `${c.municipalityName}, ${c.departmentName}` : ''}</Field>
+      <Field label={t('contributors.fields.municipality')}>
+        {c.municipalityName ? `${c.municipalityName}, ${c.departmentName}` : ''}
+      </Field>
       <Field label={t('contributors.fields.address')}>{c.address}</Field>
       <Field label={t('contributors.fields.phone')}>{c.phone}</Field>
       <Field label={t('contributors.fields.email')}>{c.email}</Field>
@@ -131,7 +135,11 @@ function HistoryTab({ c }: { c: Contributor }) {
       columns={[
         { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
         { accessor: 'actorEmail', title: t('contributors.history.by') },
-        { accessor: 'action', title: t('contributors.history.action'), render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }) },
+        {
+          accessor: 'action',
+          title: t('contributors.history.action'),
+          render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
+        },
         {
           accessor: 'changes',
           title: t('contributors.history.changes'),
@@ -149,8 +157,18 @@ function HistoryTab({ c }: { c: Contributor }) {
 
 registerContributorTab({ value: 'data', labelKey: 'contributors.tabs.data', order: 10, render: (c) => <DataTab c={c} /> });
 registerContributorTab({ value: 'renap', labelKey: 'contributors.tabs.renap', order: 20, render: (c) => <RenapTab c={c} /> });
-registerContributorTab({ value: 'approvals', labelKey: 'contributors.tabs.approvals', order: 30, render: (c) => <ApprovalsTab c={c} /> });
-registerContributorTab({ value: 'history', labelKey: 'contributors.tabs.history', order: 90, render: (c) => <HistoryTab c={c} /> });
+registerContributorTab({
+  value: 'approvals',
+  labelKey: 'contributors.tabs.approvals',
+  order: 30,
+  render: (c) => <ApprovalsTab c={c} />,
+});
+registerContributorTab({
+  value: 'history',
+  labelKey: 'contributors.tabs.history',
+  order: 90,
+  render: (c) => <HistoryTab c={c} />,
+});
 
 export function ContributorPage() {
   const { t } = useTranslation();

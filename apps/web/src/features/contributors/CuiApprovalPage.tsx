@@ -97,10 +97,10 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
               }}
             />
             <Group justify="flex-end">
-              <Button color="red" variant="light" loading={decide.isPending} onClick={() => act('RECHAZADO')}>
+              <Button color="red.9" variant="outline" loading={decide.isPending} onClick={() => act('RECHAZADO')}>
                 {t('contributors.approvals.reject')}
               </Button>
-              <Button color="green" loading={decide.isPending} onClick={() => act('APROBADO')}>
+              <Button loading={decide.isPending} onClick={() => act('APROBADO')}>
                 {t('contributors.approvals.approve')}
               </Button>
             </Group>
@@ -127,7 +127,10 @@ export function CuiApprovalPage() {
           setState(v);
           setPage(1);
         }}
-        data={[...cuiStates.map((s) => ({ value: s, label: t(`contributors.states.${s}`) })), { value: 'ALL', label: t('contributors.approvals.all') }]}
+        data={[
+          ...cuiStates.map((s) => ({ value: s, label: t(`contributors.states.${s}`) })),
+          { value: 'ALL', label: t('contributors.approvals.all') },
+        ]}
       />
       <Grid>
         <Grid.Col span={12}>
@@ -145,10 +148,26 @@ export function CuiApprovalPage() {
             noRecordsText={t('contributors.approvals.empty')}
             onRowClick={({ record }) => setSelected(record)}
             columns={[
-              { accessor: 'requestedAt', title: t('contributors.approvals.requestedAt'), render: (r) => formatDateTime(r.requestedAt) },
-              { accessor: 'contributorName', title: t('contributors.fields.fullName'), render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link> },
-              { accessor: 'kind', title: t('contributors.approvals.kind'), render: (r) => t(`contributors.approvals.kinds.${r.kind}`) },
-              { accessor: 'proposedCui', title: t('contributors.approvals.proposedCui'), render: (r) => <Cui value={r.proposedCui} /> },
+              {
+                accessor: 'requestedAt',
+                title: t('contributors.approvals.requestedAt'),
+                render: (r) => formatDateTime(r.requestedAt),
+              },
+              {
+                accessor: 'contributorName',
+                title: t('contributors.fields.fullName'),
+                render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link>,
+              },
+              {
+                accessor: 'kind',
+                title: t('contributors.approvals.kind'),
+                render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
+              },
+              {
+                accessor: 'proposedCui',
+                title: t('contributors.approvals.proposedCui'),
+                render: (r) => <Cui value={r.proposedCui} />,
+              },
               { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
               { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
               {

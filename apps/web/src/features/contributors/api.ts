@@ -78,7 +78,11 @@ export const useContributorHistory = (id: number, page: number) =>
   });
 
 export const useContributorOptions = () =>
-  useQuery({ queryKey: ['contributors', 'options'], queryFn: () => api<ContributorOptions>('/api/contributors/options'), staleTime: 300_000 });
+  useQuery({
+    queryKey: ['contributors', 'options'],
+    queryFn: () => api<ContributorOptions>('/api/contributors/options'),
+    staleTime: 300_000,
+  });
 
 export const useContributorOverview = () =>
   useQuery({ queryKey: ['contributors', 'overview'], queryFn: () => api<Overview>('/api/contributors/overview') });
@@ -126,11 +130,17 @@ export const useCuiApprovals = (query: Query) =>
   });
 
 export const useCuiReview = (id: number | null) =>
-  useQuery({ queryKey: ['cui-approvals', 'review', id], queryFn: () => api<CuiReview>(`/api/cui-approvals/${id}/review`), enabled: !!id, retry: false });
+  useQuery({
+    queryKey: ['cui-approvals', 'review', id],
+    queryFn: () => api<CuiReview>(`/api/cui-approvals/${id}/review`),
+    enabled: !!id,
+    retry: false,
+  });
 
 export const useDecideCui = () =>
   useMutation({
-    mutationFn: ({ id, ...body }: CuiDecision & { id: number }) => api<CuiApproval>(`/api/cui-approvals/${id}/decision`, { method: 'POST', body }),
+    mutationFn: ({ id, ...body }: CuiDecision & { id: number }) =>
+      api<CuiApproval>(`/api/cui-approvals/${id}/decision`, { method: 'POST', body }),
     onSuccess: invalidate,
   });
 
@@ -158,7 +168,9 @@ export const useCommitImport = () =>
   });
 
 export const useDiscardImport = () =>
-  useMutation({ mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/discard`, { method: 'POST' }) });
+  useMutation({
+    mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/discard`, { method: 'POST' }),
+  });
 
 /**
  * Uploads a file with XMLHttpRequest, the one browser API that reports upload progress. The id is

@@ -26,7 +26,9 @@ export function formatMoney(value: string | number | null | undefined): string {
   return `Q ${Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-export const Cui = ({ value }: { value: string }) => <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatCui(value)}</span>;
+export const Cui = ({ value }: { value: string }) => (
+  <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatCui(value)}</span>
+);
 
 const stateColors: Record<string, string> = {
   ACTIVO: 'green',
@@ -49,7 +51,8 @@ export function StateBadge({ value }: { value: string | null | undefined }) {
   const { t } = useTranslation();
   if (!value) return null;
   return (
-    <Badge color={stateColors[value] ?? 'gray'} variant="light" autoContrast>
+    // Tinted background, body-colour text: legible (AA) whatever the hue, light or dark.
+    <Badge color={stateColors[value] ?? 'gray'} variant="light" c="var(--mantine-color-text)">
       {t(`contributors.states.${value}`, { defaultValue: value })}
     </Badge>
   );
@@ -67,7 +70,15 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 }
 
 /** Download buttons (xlsx, csv…) for an export endpoint with the list's current filters. */
-export function ExportButtons({ path, query, formats = ['xlsx', 'csv'] }: { path: string; query: Record<string, unknown>; formats?: string[] }) {
+export function ExportButtons({
+  path,
+  query,
+  formats = ['xlsx', 'csv'],
+}: {
+  path: string;
+  query: Record<string, unknown>;
+  formats?: string[];
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<string | null>(null);
   return (

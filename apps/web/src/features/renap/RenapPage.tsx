@@ -1,8 +1,8 @@
 import 'mantine-datatable/styles.layer.css';
 import { cuiProblem, cuiProblemMessages, formatCui, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -82,14 +82,19 @@ export function RenapPage() {
             <Text fw={600}>{formatCui(r.cui)}</Text>
             <StateBadge value={r.result} />
           </Group>
-          {r.warning && <Alert color="yellow" mb="sm">{r.warning}</Alert>}
+          {r.warning && (
+            <Alert color="yellow" mb="sm">
+              {r.warning}
+            </Alert>
+          )}
           {p && (
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <Text size="sm">
                 <b>{t('renap.names')}:</b> {[p.firstName, p.secondName, p.thirdName].filter(Boolean).join(' ')}
               </Text>
               <Text size="sm">
-                <b>{t('renap.surnames')}:</b> {[p.firstSurname, p.secondSurname, p.marriedSurname && `de ${p.marriedSurname}`].filter(Boolean).join(' ')}
+                <b>{t('renap.surnames')}:</b>{' '}
+                {[p.firstSurname, p.secondSurname, p.marriedSurname && `de ${p.marriedSurname}`].filter(Boolean).join(' ')}
               </Text>
               <Text size="sm">
                 <b>{t('renap.birthDate')}:</b> {formatDate(p.birthDate)}
