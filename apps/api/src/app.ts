@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
-// import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
+import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -32,7 +32,7 @@ const modules = [
   contributorRoutes,
   cuiApprovalRoutes,
   contributorImportRoutes,
-  // contributorReportRoutes,
+  contributorReportRoutes,
 ];
 
 /**
