@@ -115,3 +115,24 @@ test('a bulk upload with 10 good and 3 bad rows shows the 3 with reasons, commit
   await expect(page.getByRole('link', { name: 'Carga3 Masiva' })).toBeVisible();
   await expectAccessible(page);
 });
+
+test('the contributor reports show totals and export xlsx and pdf', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  for (const [path, heading] of [
+    ['/contributors/reports/general', 'Reporte general de afiliados'],
+    ['/contributors/reports/by-municipality', 'Afiliados por municipio'],
+    ['/contributors/reports/by-type', 'Afiliados por tipo'],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    // Demo data holds a few hundred contributors: the totals row counts them.
+    await expect(page.getByTestId('report-total')).not.toHaveText('0');
+    await expectAccessible(page);
+  }
+  for (const format of ['XLSX', 'PDF']) {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Exportar ${format}` }).click();
+    expect((await download).suggestedFilename()).toMatch(new RegExp(`^reporte-afiliados-by-type-.*\\.${format.toLowerCase()}$`));
+  }
+});

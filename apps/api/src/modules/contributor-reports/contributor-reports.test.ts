@@ -24,12 +24,14 @@ beforeAll(async () => {
     salary: '1000.50',
     ...over,
   });
-  await t.database.db.insert(contributors).values([
-    row({}),
-    row({ state: 'INACTIVO' }),
-    row({ typeId: fx.types[1].id, entityId: fx.entityB.id, salary: '2000.25' }),
-    row({ state: 'FALLECIDO', municipalityId: null, salary: null }),
-  ]);
+  await t.database.db
+    .insert(contributors)
+    .values([
+      row({}),
+      row({ state: 'INACTIVO' }),
+      row({ typeId: fx.types[1].id, entityId: fx.entityB.id, salary: '2000.25' }),
+      row({ state: 'FALLECIDO', municipalityId: null, salary: null }),
+    ]);
 });
 afterAll(() => t.close());
 
@@ -45,9 +47,17 @@ describe('contributor reports', () => {
   });
 
   it('groups by municipality and by type, and applies filters', async () => {
-    const byMun = await t.request({ method: 'GET', url: '/api/contributor-reports/by-municipality?state=ACTIVO', token: admin.token });
+    const byMun = await t.request({
+      method: 'GET',
+      url: '/api/contributor-reports/by-municipality?state=ACTIVO',
+      token: admin.token,
+    });
     expect(byMun.json().items).toEqual([expect.objectContaining({ key: '0904', group: 'Quetzaltenango', total: 2 })]);
-    const byType = await t.request({ method: 'GET', url: `/api/contributor-reports/by-type?entityId=${fx.entityB.id}`, token: admin.token });
+    const byType = await t.request({
+      method: 'GET',
+      url: `/api/contributor-reports/by-type?entityId=${fx.entityB.id}`,
+      token: admin.token,
+    });
     expect(byType.json().items).toEqual([expect.objectContaining({ key: fx.types[1].code, total: 1 })]);
   });
 
@@ -59,7 +69,11 @@ describe('contributor reports', () => {
   });
 
   it('exports xlsx and pdf with the header, date and filters', async () => {
-    const xlsx = await t.request({ method: 'GET', url: `/api/contributor-reports/by-type/export?format=xlsx&typeId=${fx.typeId}`, token: admin.token });
+    const xlsx = await t.request({
+      method: 'GET',
+      url: `/api/contributor-reports/by-type/export?format=xlsx&typeId=${fx.typeId}`,
+      token: admin.token,
+    });
     expect(xlsx.statusCode).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as never);
@@ -68,7 +82,15 @@ describe('contributor reports', () => {
     expect(ws.getRow(2).getCell(1).value).toBe('Afiliados por tipo y estado');
     expect(String(ws.getRow(3).getCell(1).value)).toMatch(/^Generado el \d\d\/\d\d\/\d{4}/);
     expect(ws.getRow(4).getCell(1).value).toBe('Filtros: Tipo: Activo');
-    expect(ws.getRow(6).values).toEqual([undefined, 'Tipo de afiliado', 'Activos', 'Inactivos', 'Fallecidos', 'Total', 'Salarios (Q)']);
+    expect(ws.getRow(6).values).toEqual([
+      undefined,
+      'Tipo de afiliado',
+      'Activos',
+      'Inactivos',
+      'Fallecidos',
+      'Total',
+      'Salarios (Q)',
+    ]);
     expect(ws.getRow(ws.rowCount).getCell(1).value).toBe('Total');
     const pdf = await t.request({ method: 'GET', url: '/api/contributor-reports/general/export?format=pdf', token: admin.token });
     expect(pdf.statusCode).toBe(200);

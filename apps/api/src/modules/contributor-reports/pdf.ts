@@ -39,7 +39,8 @@ export interface PdfTableReport {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const stamp = (d: Date) => `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const stamp = (d: Date) =>
+  `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
 /** A report as PDF: institution header, title, date, the filters used, and the table with its totals. */
 export async function reportPdf(r: PdfTableReport): Promise<Buffer> {
@@ -54,7 +55,12 @@ export async function reportPdf(r: PdfTableReport): Promise<Buffer> {
     pageMargins: [36, 60, 36, 48],
     defaultStyle: { font: 'Helvetica', fontSize: 9 },
     header: { text: r.institution, alignment: 'center', margin: [36, 24, 36, 0], bold: true, fontSize: 11 },
-    footer: (page: number, pages: number) => ({ text: `Página ${page} de ${pages}`, alignment: 'right', margin: [36, 12, 36, 0], fontSize: 8 }),
+    footer: (page: number, pages: number) => ({
+      text: `Página ${page} de ${pages}`,
+      alignment: 'right',
+      margin: [36, 12, 36, 0],
+      fontSize: 8,
+    }),
     content: [
       { text: r.title, fontSize: 14, bold: true, margin: [0, 0, 0, 4] },
       { text: `Generado el ${stamp(r.generatedAt)}`, fontSize: 9, margin: [0, 0, 0, 2] },
@@ -63,7 +69,11 @@ export async function reportPdf(r: PdfTableReport): Promise<Buffer> {
         table: {
           headerRows: 1,
           widths: r.headers.map((_, i) => (i === 0 ? '*' : 'auto')),
-          body: [r.headers.map((h, i) => cell(h, i, true)), ...r.rows.map((row) => row.map((v, i) => cell(v, i))), r.totals.map((v, i) => cell(v, i, true))],
+          body: [
+            r.headers.map((h, i) => cell(h, i, true)),
+            ...r.rows.map((row) => row.map((v, i) => cell(v, i))),
+            r.totals.map((v, i) => cell(v, i, true)),
+          ],
         },
         layout: 'lightHorizontalLines',
       },

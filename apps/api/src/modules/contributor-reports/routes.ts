@@ -6,7 +6,14 @@ import { scopeOf } from '../contributors/routes.ts';
 import { reportPdf, reportXlsx } from './pdf.ts';
 import { contributorReport, describeFilters, institutionName, type ReportKind, type ReportRow, reportKinds } from './service.ts';
 
-const filtersSchema = contributorListQuerySchema.pick({ entityId: true, departmentId: true, municipalityId: true, typeId: true, state: true, cuiState: true });
+const filtersSchema = contributorListQuerySchema.pick({
+  entityId: true,
+  departmentId: true,
+  municipalityId: true,
+  typeId: true,
+  state: true,
+  cuiState: true,
+});
 
 const rowSchema = z.object({
   key: z.string(),
@@ -25,12 +32,21 @@ const resourceOf: Record<ReportKind, Resource> = {
   'by-type': 'contributor-report-type',
 };
 
-const firstHeader: Record<ReportKind, string> = { general: 'Departamento', 'by-municipality': 'Municipio', 'by-type': 'Tipo de afiliado' };
+const firstHeader: Record<ReportKind, string> = {
+  general: 'Departamento',
+  'by-municipality': 'Municipio',
+  'by-type': 'Tipo de afiliado',
+};
 
 export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const kind of reportKinds) {
     const resource = resourceOf[kind];
-    const ctx = (user: Parameters<typeof scopeOf>[0], action: Action) => ({ db: app.db, user, scope: scopeOf(user, resource, action), kind });
+    const ctx = (user: Parameters<typeof scopeOf>[0], action: Action) => ({
+      db: app.db,
+      user,
+      scope: scopeOf(user, resource, action),
+      kind,
+    });
 
     app.get(
       `/api/contributor-reports/${kind}`,
@@ -64,7 +80,15 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
         const { format, ...filters } = request.query;
         const report = await contributorReport({ ...ctx(request.auth!.user, 'EXPORT'), filters });
         const withGroup = kind === 'by-municipality';
-        const headers = [firstHeader[kind], ...(withGroup ? ['Departamento'] : []), 'Activos', 'Inactivos', 'Fallecidos', 'Total', 'Salarios (Q)'];
+        const headers = [
+          firstHeader[kind],
+          ...(withGroup ? ['Departamento'] : []),
+          'Activos',
+          'Inactivos',
+          'Fallecidos',
+          'Total',
+          'Salarios (Q)',
+        ];
         const values = (r: ReportRow) => [
           r.label,
           ...(withGroup ? [r.group ?? ''] : []),
@@ -100,12 +124,17 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
           filters: await describeFilters(app.db, filters),
           headers,
           rows: report.items.map((r) => values(r).map((v, i) => (i === headers.length - 1 ? Number(r.salaryTotal) : v))),
-          totals: values({ ...report.totals, group: withGroup ? '' : null }).map((v, i) => (i === headers.length - 1 ? Number(report.totals.salaryTotal) : v)),
+          totals: values({ ...report.totals, group: withGroup ? '' : null }).map((v, i) =>
+            i === headers.length - 1 ? Number(report.totals.salaryTotal) : v,
+          ),
           numeric: [],
         });
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="reporte-afiliados-${kind}-${new Date().toISOString().slice(0, 10)}.xlsx"`)
+          .header(
+            'content-disposition',
+            `attachment; filename="reporte-afiliados-${kind}-${new Date().toISOString().slice(0, 10)}.xlsx"`,
+          )
           .header('cache-control', 'no-store')
           .send(xlsx as never);
       },

@@ -1,7 +1,14 @@
-import { type CurrentUser, type ContributorListQuery, contributorStates, type Scope } from '@aporta/domain';
+import { type ContributorListQuery, type CurrentUser, contributorStates, type Scope } from '@aporta/domain';
 import { count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { contributors, contributorTypes, departments, institutions, municipalEntities, municipalities } from '../../db/schema/index.ts';
+import {
+  contributors,
+  contributorTypes,
+  departments,
+  institutions,
+  municipalEntities,
+  municipalities,
+} from '../../db/schema/index.ts';
 import { contributorFilters } from '../contributors/service.ts';
 
 export const reportKinds = ['general', 'by-municipality', 'by-type'] as const;
@@ -24,19 +31,32 @@ export interface ReportRow {
   salaryTotal: string;
 }
 
-export type ReportFilters = Pick<Partial<ContributorListQuery>, 'entityId' | 'departmentId' | 'municipalityId' | 'typeId' | 'state' | 'cuiState'>;
+export type ReportFilters = Pick<
+  Partial<ContributorListQuery>,
+  'entityId' | 'departmentId' | 'municipalityId' | 'typeId' | 'state' | 'cuiState'
+>;
 
 /**
  * One contributor report: counts per group (department, municipality or type) and state, with the
  * sum of salaries, within the caller's scope and filters; plus the totals row. Callers: the report's
  * own READ/EXPORT permission.
  */
-export async function contributorReport(opts: { db: Db; user: CurrentUser; scope: Scope; kind: ReportKind; filters: ReportFilters }) {
+export async function contributorReport(opts: {
+  db: Db;
+  user: CurrentUser;
+  scope: Scope;
+  kind: ReportKind;
+  filters: ReportFilters;
+}) {
   const { db, kind } = opts;
   const where: SQL | undefined = contributorFilters(db, opts.user, opts.scope, opts.filters);
   const groupCols =
     kind === 'by-type'
-      ? { key: sql<string>`${contributorTypes.code}`, label: sql<string>`${contributorTypes.name}`, group: sql<string | null>`null` }
+      ? {
+          key: sql<string>`${contributorTypes.code}`,
+          label: sql<string>`${contributorTypes.name}`,
+          group: sql<string | null>`null`,
+        }
       : kind === 'general'
         ? {
             key: sql<string>`coalesce(${departments.code}, '—')`,
@@ -62,7 +82,10 @@ export async function contributorReport(opts: { db: Db; user: CurrentUser; scope
     .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
     .leftJoin(departments, eq(departments.id, municipalities.departmentId))
     .where(where)
-    .groupBy(...(kind === 'by-municipality' ? [groupCols.key, groupCols.label, groupCols.group] : [groupCols.key, groupCols.label]), contributors.state);
+    .groupBy(
+      ...(kind === 'by-municipality' ? [groupCols.key, groupCols.label, groupCols.group] : [groupCols.key, groupCols.label]),
+      contributors.state,
+    );
   const byKey = new Map<string, ReportRow>();
   const cents = (s: string) => Math.round(Number(s) * 100);
   const salaryCents = new Map<string, number>();
@@ -78,7 +101,16 @@ export async function contributorReport(opts: { db: Db; user: CurrentUser; scope
   }
   const items = [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
   for (const row of items) row.salaryTotal = ((salaryCents.get(row.key) ?? 0) / 100).toFixed(2);
-  const totals: ReportRow = { key: 'TOTAL', label: 'Total', group: null, ACTIVO: 0, INACTIVO: 0, FALLECIDO: 0, total: 0, salaryTotal: '0.00' };
+  const totals: ReportRow = {
+    key: 'TOTAL',
+    label: 'Total',
+    group: null,
+    ACTIVO: 0,
+    INACTIVO: 0,
+    FALLECIDO: 0,
+    total: 0,
+    salaryTotal: '0.00',
+  };
   let totalCents = 0;
   for (const row of items) {
     for (const s of contributorStates) totals[s] += row[s];
@@ -93,10 +125,22 @@ export async function contributorReport(opts: { db: Db; user: CurrentUser; scope
 export async function describeFilters(db: Db, f: ReportFilters): Promise<string[]> {
   const out: string[] = [];
   const one = async <T>(p: Promise<T[]>) => (await p)[0];
-  if (f.entityId) out.push(`Entidad: ${(await one(db.select({ n: municipalEntities.name }).from(municipalEntities).where(eq(municipalEntities.id, f.entityId))))?.n ?? f.entityId}`);
-  if (f.departmentId) out.push(`Departamento: ${(await one(db.select({ n: departments.name }).from(departments).where(eq(departments.id, f.departmentId))))?.n ?? f.departmentId}`);
-  if (f.municipalityId) out.push(`Municipio: ${(await one(db.select({ n: municipalities.name }).from(municipalities).where(eq(municipalities.id, f.municipalityId))))?.n ?? f.municipalityId}`);
-  if (f.typeId) out.push(`Tipo: ${(await one(db.select({ n: contributorTypes.name }).from(contributorTypes).where(eq(contributorTypes.id, f.typeId))))?.n ?? f.typeId}`);
+  if (f.entityId)
+    out.push(
+      `Entidad: ${(await one(db.select({ n: municipalEntities.name }).from(municipalEntities).where(eq(municipalEntities.id, f.entityId))))?.n ?? f.entityId}`,
+    );
+  if (f.departmentId)
+    out.push(
+      `Departamento: ${(await one(db.select({ n: departments.name }).from(departments).where(eq(departments.id, f.departmentId))))?.n ?? f.departmentId}`,
+    );
+  if (f.municipalityId)
+    out.push(
+      `Municipio: ${(await one(db.select({ n: municipalities.name }).from(municipalities).where(eq(municipalities.id, f.municipalityId))))?.n ?? f.municipalityId}`,
+    );
+  if (f.typeId)
+    out.push(
+      `Tipo: ${(await one(db.select({ n: contributorTypes.name }).from(contributorTypes).where(eq(contributorTypes.id, f.typeId))))?.n ?? f.typeId}`,
+    );
   if (f.state) out.push(`Estado: ${f.state}`);
   if (f.cuiState) out.push(`Estado del CUI: ${f.cuiState}`);
   return out.length ? out : ['Sin filtros: todos los afiliados de su alcance'];
@@ -104,6 +148,10 @@ export async function describeFilters(db: Db, f: ReportFilters): Promise<string[
 
 /** The institution's name for the report header (the INSTITUCION row), else the app title. */
 export async function institutionName(db: Db, fallback: string): Promise<string> {
-  const [i] = await db.select({ name: institutions.name }).from(institutions).where(eq(institutions.kind, 'INSTITUCION')).limit(1);
+  const [i] = await db
+    .select({ name: institutions.name })
+    .from(institutions)
+    .where(eq(institutions.kind, 'INSTITUCION'))
+    .limit(1);
   return i?.name ?? fallback;
 }

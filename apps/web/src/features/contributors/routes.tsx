@@ -19,6 +19,15 @@ export const contributorRoutes: RouteObject[] = [
   },
   { path: 'contributors/bulk-upload', lazy: async () => ({ Component: (await import('./BulkUploadPage.tsx')).BulkUploadPage }) },
   {
+    path: 'contributors/reports/general',
+    lazy: async () => ({ Component: (await import('./ReportPage.tsx')).GeneralReportPage }),
+  },
+  {
+    path: 'contributors/reports/by-municipality',
+    lazy: async () => ({ Component: (await import('./ReportPage.tsx')).MunicipalityReportPage }),
+  },
+  { path: 'contributors/reports/by-type', lazy: async () => ({ Component: (await import('./ReportPage.tsx')).TypeReportPage }) },
+  {
     path: 'contributors/:id/edit',
     lazy: async () => ({ Component: (await import('./ContributorFormPage.tsx')).ContributorFormPage }),
   },
