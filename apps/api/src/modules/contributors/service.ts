@@ -34,7 +34,6 @@ import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
 import { contributorEntityScope } from './scope.ts';
 
-type Row = typeof contributors.$inferSelect;
 
 export { foldName };
 
