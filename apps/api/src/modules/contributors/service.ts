@@ -34,9 +34,6 @@ import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
 import { contributorEntityScope } from './scope.ts';
 
-
-export { foldName };
-
 const searchNameOf = contributorSearchName;
 
 const selection = {
