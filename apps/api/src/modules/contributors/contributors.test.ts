@@ -129,6 +129,12 @@ describe('contributors', () => {
     // Misspelt, without accents, lower case: trigram similarity still finds it first.
     const fuzzy = await t.request({ method: 'GET', url: '/api/contributors?q=wenceslau%20xicara', token: admin.token });
     expect(fuzzy.json().items[0].id).toBe(a.id);
+    // A typo inside each word, words in another order.
+    const lucia = (
+      await create(admin.token, body({ firstName: 'Lucía', secondName: null, firstSurname: 'Méndez', secondSurname: 'Ajú' }))
+    ).json().contributor;
+    const typo = await t.request({ method: 'GET', url: '/api/contributors?q=mendes%20lusia', token: admin.token });
+    expect(typo.json().items[0].id).toBe(lucia.id);
     const filtered = await t.request({
       method: 'GET',
       url: `/api/contributors?entityId=${fx.entityB.id}&q=Wenceslao`,

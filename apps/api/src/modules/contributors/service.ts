@@ -121,24 +121,54 @@ export function contributorFilters(db: Db, user: CurrentUser, scope: Scope, q: P
     if (/^\d+$/.test(digits)) {
       where.push(digits.length === 13 ? eq(contributors.cui, digits) : like(contributors.cui, likePattern(digits, 'prefix')));
     } else {
-      const folded = foldName(text);
-      where.push(sql`(${contributors.searchName} like ${likePattern(folded)} or ${folded} <% ${contributors.searchName})`);
+      // Every word must appear, in any order: as a substring, or similar enough (a typo inside a word).
+      for (const word of nameWords(text)) {
+        where.push(sql`(${contributors.searchName} like ${likePattern(word)} or ${word} <% ${contributors.searchName})`);
+      }
     }
   }
   const present = where.filter((w): w is SQL => !!w);
   return present.length ? and(...present) : undefined;
 }
 
+const nameWords = (q: string) =>
+  foldName(q)
+    .split(' ')
+    .filter((w) => w.length >= 2);
+
+/**
+ * Runs a name search with pg_trgm's word-similarity threshold at 0.3 (default 0.6): one typo inside a
+ * short word ("LUSIA" for "LUCIA") scores 0.33. Every word must match, and the best come first. SET LOCAL
+ * needs the transaction and ends with it.
+ */
+async function withNameThreshold<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local pg_trgm.word_similarity_threshold = 0.3`);
+    return fn(tx as unknown as Db);
+  });
+}
+
 const isNameQuery = (q?: string) => !!q?.trim() && !/^[\d\s-]+$/.test(q.trim());
 
 /** The paginated list. Callers: GET /api/contributors (contributor-list READ, with its scope). */
 export async function findContributors(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
+  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => findPage({ ...opts, db: tx }));
+  return findPage(opts);
+}
+
+async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
   const { db, user, scope, query } = opts;
   const where = contributorFilters(db, user, scope, query);
   const { limit, offset } = pageOf(query);
   const order =
     !query.sort && isNameQuery(query.q)
-      ? [sql`word_similarity(${foldName(query.q!)}, ${contributors.searchName}) desc`, desc(contributors.id)]
+      ? [
+          sql`(${sql.join(
+            nameWords(query.q!).map((w) => sql`word_similarity(${w}, ${contributors.searchName})`),
+            sql` + `,
+          )}) desc`,
+          desc(contributors.id),
+        ]
       : orderBy(query.sort, sortable, '-updatedAt');
   const [rows, [{ total }]] = await Promise.all([
     baseQuery(db)
@@ -157,6 +187,15 @@ export async function findContributors(opts: { db: Db; user: CurrentUser; scope:
 
 /** One page of the export, same filters as the list. */
 export async function exportContributorsPage(
+  opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
+  limit: number,
+  offset: number,
+) {
+  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => exportPage({ ...opts, db: tx }, limit, offset));
+  return exportPage(opts, limit, offset);
+}
+
+async function exportPage(
   opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
   limit: number,
   offset: number,
