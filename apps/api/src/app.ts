@@ -14,10 +14,15 @@ import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
+import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
+import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
+import { contributorRoutes } from './modules/contributors/routes.ts';
+import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
+import { renapRoutes } from './modules/renap/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
 import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
@@ -43,6 +48,11 @@ const modules = [
   appInfoRoutes,
   notificationRoutes,
   userSettingsRoutes,
+  renapRoutes,
+  contributorRoutes,
+  cuiApprovalRoutes,
+  contributorImportRoutes,
+  contributorReportRoutes,
 ];
 
 /**

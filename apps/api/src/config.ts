@@ -34,6 +34,10 @@ const envSchema = z.object({
   APP_TITLE: z.string().min(1).default('Aporta'),
   APP_ACRONYM: z.string().min(1).default('APORTA'),
   APP_CREDIT: z.string().min(1).default('Desarrollado por el equipo de Aporta'),
+  RENAP_URL: z.url({ error: 'debe ser una URL http(s)' }).optional(),
+  RENAP_TOKEN: z.string().min(1).optional(),
+  RENAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  RENAP_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
 });
 
 export type Env = z.infer<typeof envSchema>;

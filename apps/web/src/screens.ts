@@ -1,9 +1,11 @@
 import type { RouteObject } from 'react-router';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
+import { contributorRoutes } from './features/contributors/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
+import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
@@ -21,6 +23,8 @@ export const screens: RouteObject[] = [
   ...catalogRoutes,
   ...auditRoutes,
   ...statisticsRoutes,
+  ...contributorRoutes,
+  ...renapRoutes,
 ];
 
 const pathsOf = (routes: RouteObject[], base = ''): string[] =>

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { isValidCui } from './cui.ts';
 import type { MenuItem } from './menu.ts';
+import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
 
 /**
@@ -92,51 +94,6 @@ export const referenceOptionSchema = z.object({ value: z.number().int(), label: 
 export type ReferenceOption = z.infer<typeof referenceOptionSchema>;
 
 // ─── Rules ────────────────────────────────────────────────────────────────────────────────────────
-
-/** NIT without spaces, dashes or dots, upper-cased (the check digit may be K). */
-export const normalizeNit = (nit: string): string => nit.replace(/[\s.-]/g, '').toUpperCase();
-
-/**
- * Check digit of a NIT body (SAT's modulo 11): body digits weighted 2, 3, 4… from the right,
- * c = (11 − sum mod 11) mod 11, and c = 10 is written K.
- */
-export function nitCheckDigit(body: string): string {
-  if (!/^\d+$/.test(body)) throw new RangeError('El cuerpo del NIT debe tener solo dígitos');
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i + 2);
-  const c = (11 - (sum % 11)) % 11;
-  return c === 10 ? 'K' : String(c);
-}
-
-/** True when the NIT (with or without dash) has a body of 1–12 digits and the right check digit. */
-export function isValidNit(nit: string): boolean {
-  const n = normalizeNit(nit);
-  if (!/^\d{1,12}[\dK]$/.test(n)) return false;
-  return nitCheckDigit(n.slice(0, -1)) === n.slice(-1);
-}
-
-/** The NIT as it is written: body, dash, check digit. */
-export const formatNit = (nit: string): string => {
-  const n = normalizeNit(nit);
-  return `${n.slice(0, -1)}-${n.slice(-1)}`;
-};
-
-/**
- * CUI check for delegates. Digits 1–8 weighted 2…9, sum mod 11 must equal digit 9 (10 never valid);
- * digits 10–11 a department 01–22 and 12–13 a municipality number ≥ 1. The exact municipality count
- * per department is checked by the contributors module's cui.ts; at merge this function is to be
- * replaced by that one (see the issue-5 report).
- */
-export function isValidCuiForDelegate(cui: string): boolean {
-  const c = cui.replace(/\s/g, '');
-  if (!/^\d{13}$/.test(c)) return false;
-  let sum = 0;
-  for (let i = 0; i < 8; i++) sum += Number(c[i]) * (i + 2);
-  if (sum % 11 === 10 || sum % 11 !== Number(c[8])) return false;
-  const dep = Number(c.slice(9, 11));
-  const mun = Number(c.slice(11, 13));
-  return dep >= 1 && dep <= 22 && mun >= 1;
-}
 
 // ─── Field and schema builders ──────────────────────────────────────────────────────────────────────
 
@@ -428,7 +385,7 @@ export const collectionDefinitions = {
       cui: z
         .string(required('CUI'))
         .transform((v) => v.replace(/\s/g, ''))
-        .refine(isValidCuiForDelegate, { error: 'CUI no válido: revise los 13 dígitos.' }),
+        .refine((v) => isValidCui(v), { error: 'CUI no válido: revise los 13 dígitos.' }),
       phone: phoneField('Teléfono'),
       isActive: active,
     }),

@@ -1,4 +1,5 @@
 export * from './catalogs.ts';
+export * from './contributors.ts';
 export * from './platform.ts';
 export * from './shell.ts';
 export * from './territory.ts';

@@ -8,6 +8,7 @@ import { departments, institutions, municipalities, settings, userInstitutions, 
 import { initialSettings } from '../settings.ts';
 import { seedAccounts } from './accounts.ts';
 import { seedCatalogs } from './catalogs.ts';
+import { seedContributorReference } from './contributors.ts';
 
 const csvPath = new URL('./gt-divisiones.csv', import.meta.url);
 
@@ -48,6 +49,7 @@ export async function seedReference(db: Db): Promise<void> {
       ])
       .onConflictDoNothing();
     await seedCatalogs(tx);
+    await seedContributorReference(tx);
   });
   await seedAccounts(db);
 }

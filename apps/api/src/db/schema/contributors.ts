@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { budgetLines, municipalEntities } from './catalogs.ts';
+import { users } from './platform.ts';
+import { municipalities } from './territory.ts';
+
+const ts = () => timestamp({ withTimezone: true });
+
+/** Contributor catalogue: activo, voluntario, pensionado… (edited through the generic catalogue CRUD). */
+export const contributorTypes = pgTable('contributor_types', {
+  id: serial().primaryKey(),
+  code: text().notNull().unique(),
+  name: text().notNull(),
+  sortOrder: smallint().notNull().default(0),
+  isActive: boolean().notNull().default(true),
+  createdAt: ts().notNull().defaultNow(),
+  updatedAt: ts().notNull().defaultNow(),
+});
+
+/** A bulk upload: its validated rows wait in contributor_import_rows until committed or discarded. */
+export const contributorImports = pgTable(
+  'contributor_imports',
+  {
+    id: uuid().primaryKey(),
+    fileName: text().notNull(),
+    format: text({ enum: ['xlsx', 'csv'] }).notNull(),
+    status: text({ enum: ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] }).notNull(),
+    totalRows: integer().notNull().default(0),
+    processedRows: integer().notNull().default(0),
+    validRows: integer().notNull().default(0),
+    errorRows: integer().notNull().default(0),
+    committedRows: integer().notNull().default(0),
+    message: text(),
+    createdBy: integer().references(() => users.id),
+    createdAt: ts().notNull().defaultNow(),
+    committedBy: integer().references(() => users.id),
+    committedAt: ts(),
+  },
+  (t) => [index('contributor_imports_created_by_idx').on(t.createdBy, t.createdAt)],
+);
+
+/**
+ * One row of an upload: the normalised contributor (`data`) when valid, or the cells as read (`raw`)
+ * with the problems per column (`errors`). Kept in the database so commit needs no re-upload and any
+ * API process can serve it.
+ */
+export const contributorImportRows = pgTable(
+  'contributor_import_rows',
+  {
+    importId: uuid()
+      .notNull()
+      .references(() => contributorImports.id, { onDelete: 'cascade' }),
+    rowNumber: integer().notNull(),
+    isValid: boolean().notNull(),
+    cui: text().notNull().default(''),
+    data: jsonb(),
+    raw: jsonb(),
+    errors: jsonb(),
+  },
+  (t) => [
+    uniqueIndex('contributor_import_rows_pk').on(t.importId, t.rowNumber),
+    index('contributor_import_rows_valid_idx').on(t.importId, t.isValid),
+  ],
+);
+
+export const contributors = pgTable(
+  'contributors',
+  {
+    id: serial().primaryKey(),
+    cui: text().notNull(),
+    nit: text(),
+    firstName: text().notNull(),
+    secondName: text(),
+    thirdName: text(),
+    firstSurname: text().notNull(),
+    secondSurname: text(),
+    marriedSurname: text(),
+    /** Names and surnames in one upper-case, accent-free text: what the trigram search runs on. */
+    searchName: text().notNull().default(''),
+    birthDate: date({ mode: 'string' }).notNull(),
+    sex: text({ enum: ['M', 'F'] }).notNull(),
+    maritalStatus: text(),
+    address: text(),
+    municipalityId: integer().references(() => municipalities.id),
+    phone: text(),
+    email: text(),
+    typeId: integer()
+      .notNull()
+      .references(() => contributorTypes.id),
+    state: text({ enum: ['ACTIVO', 'INACTIVO', 'FALLECIDO'] })
+      .notNull()
+      .default('ACTIVO'),
+    entityId: integer().references(() => municipalEntities.id),
+    budgetLineCode: text().references(() => budgetLines.code),
+    hireDate: date({ mode: 'string' }),
+    salary: numeric({ precision: 14, scale: 2 }),
+    cuiState: text({ enum: ['PENDIENTE', 'APROBADO', 'RECHAZADO'] })
+      .notNull()
+      .default('PENDIENTE'),
+    renapCheckedAt: ts(),
+    renapResult: text(),
+    importId: uuid().references(() => contributorImports.id),
+    createdBy: integer().references(() => users.id),
+    createdAt: ts().notNull().defaultNow(),
+    updatedAt: ts().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contributors_cui_key').on(t.cui),
+    index('contributors_entity_idx').on(t.entityId),
+    index('contributors_municipality_idx').on(t.municipalityId),
+    index('contributors_type_state_idx').on(t.typeId, t.state),
+    index('contributors_cui_state_idx').on(t.cuiState),
+    index('contributors_updated_idx').on(t.updatedAt),
+  ],
+);
+
+/** Maker-checker: a new contributor or a CUI change waits for a second person's decision. */
+export const cuiApprovalRequests = pgTable(
+  'cui_approval_requests',
+  {
+    id: serial().primaryKey(),
+    contributorId: integer()
+      .notNull()
+      .references(() => contributors.id),
+    kind: text({ enum: ['ALTA', 'CAMBIO'] }).notNull(),
+    currentCui: text(),
+    proposedCui: text().notNull(),
+    state: text({ enum: ['PENDIENTE', 'APROBADO', 'RECHAZADO'] })
+      .notNull()
+      .default('PENDIENTE'),
+    requestedBy: integer().references(() => users.id),
+    requestedAt: ts().notNull().defaultNow(),
+    decidedBy: integer().references(() => users.id),
+    decidedAt: ts(),
+    reason: text(),
+  },
+  (t) => [
+    index('cui_approval_requests_state_idx').on(t.state, t.requestedAt),
+    index('cui_approval_requests_contributor_idx').on(t.contributorId),
+    // At most one open request per contributor.
+    uniqueIndex('cui_approval_requests_one_open').on(t.contributorId).where(sql`state = 'PENDIENTE'`),
+  ],
+);
+
+/** The offline RENAP registry: synthetic people in demo data, or a copy loaded by the institution. */
+export const renapPeople = pgTable('renap_people', {
+  cui: text().primaryKey(),
+  firstName: text().notNull(),
+  secondName: text(),
+  thirdName: text(),
+  firstSurname: text().notNull(),
+  secondSurname: text(),
+  marriedSurname: text(),
+  birthDate: date({ mode: 'string' }).notNull(),
+  sex: text().notNull(),
+  deathDate: date({ mode: 'string' }),
+});
+
+/** Every RENAP lookup: who, when, which CUI, through which adapter, and what came back. */
+export const renapLookups = pgTable(
+  'renap_lookups',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    at: ts().notNull().defaultNow(),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    userEmail: text(),
+    cui: text().notNull(),
+    source: text({ enum: ['offline', 'http'] }).notNull(),
+    result: text({ enum: ['ENCONTRADO', 'NO_ENCONTRADO', 'TIEMPO_AGOTADO', 'NO_DISPONIBLE'] }).notNull(),
+    durationMs: integer().notNull().default(0),
+    purpose: text(),
+  },
+  (t) => [index('renap_lookups_at_idx').on(t.at), index('renap_lookups_cui_idx').on(t.cui)],
+);

@@ -1,0 +1,231 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  AppError,
+  contributorImportSchema,
+  exportFormatSchema,
+  importColumns,
+  importRowSchema,
+  importRowsQuerySchema,
+  listResponse,
+} from '@aporta/domain';
+import multipart from '@fastify/multipart';
+import ExcelJS from 'exceljs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { inBatches, sendExport } from '../../platform/export.ts';
+import { errorResponses } from '../../platform/http.ts';
+import { scopeOf } from '../contributors/routes.ts';
+import { IMPORT_LIMITS } from './reader.ts';
+import {
+  commitImport,
+  discardImport,
+  exceptionRowsPage,
+  findImportRows,
+  getImport,
+  loadImport,
+  templateCatalogues,
+  validateImport,
+} from './service.ts';
+
+const idParams = z.object({ id: z.uuid() });
+
+export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Registered in this plugin's scope only: the upload route is the one that takes files.
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+  });
+
+  app.get(
+    '/api/contributor-imports/template',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Plantilla de carga masiva de afiliados (xlsx o csv)',
+        querystring: z.object({ format: exportFormatSchema.default('xlsx') }),
+        response: { ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format;
+      reply.header('cache-control', 'no-store');
+      if (format === 'csv') {
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="plantilla-afiliados.csv"');
+        return reply.send(Buffer.from(`\uFEFF${importColumns.map((c) => c.header).join(';')}\r\n`, 'utf8') as never);
+      }
+      const { types, lines } = await templateCatalogues(app.db);
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Afiliados');
+      ws.columns = importColumns.map((c) => ({
+        header: c.header,
+        key: c.key,
+        width: Math.max(14, c.header.length + 4),
+        style: { numFmt: '@' },
+      }));
+      ws.getRow(1).font = { bold: true };
+      const help = wb.addWorksheet('Instrucciones');
+      help.columns = [
+        { header: 'Columna', width: 22 },
+        { header: 'Obligatoria', width: 12 },
+        { header: 'Qué escribir', width: 90 },
+      ];
+      help.getRow(1).font = { bold: true };
+      const explain: Record<string, string> = {
+        CUI: '13 dígitos, con o sin espacios (formato de texto para no perder dígitos).',
+        NIT: 'Con dígito verificador, por ejemplo 576937-K.',
+        FECHA_NACIMIENTO: 'dd/mm/aaaa o fecha de Excel.',
+        FECHA_INGRESO: 'dd/mm/aaaa o fecha de Excel.',
+        SEXO: 'M o F.',
+        ESTADO_CIVIL: 'SOLTERO, CASADO, UNIDO, DIVORCIADO o VIUDO.',
+        MUNICIPIO: 'Código de 4 dígitos (departamento y municipio), por ejemplo 0101.',
+        TIPO: `Código del tipo de afiliado: ${types.map((t) => `${t.code} (${t.name})`).join(', ')}.`,
+        ESTADO: 'ACTIVO, INACTIVO o FALLECIDO (ACTIVO si se deja vacío).',
+        ENTIDAD: 'Código de la entidad municipal.',
+        RENGLON: `Renglón presupuestario: ${lines.map((l) => l.code).join(', ') || 'según el catálogo'}.`,
+        SALARIO: 'Número con punto decimal, sin símbolo de moneda.',
+      };
+      for (const c of importColumns) help.addRow([c.header, c.required ? 'Sí' : 'No', explain[c.header] ?? 'Texto.']);
+      help.addRow([]);
+      help.addRow(['Las fórmulas no se aceptan: pegue solo valores. Máximo 200 000 filas y 20 MB por archivo.']);
+      const buffer = await wb.xlsx.writeBuffer();
+      reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', 'attachment; filename="plantilla-afiliados.xlsx"');
+      return reply.send(Buffer.from(buffer) as never);
+    },
+  );
+
+  app.post(
+    '/api/contributor-imports',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'CREATE' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Cargar y validar un archivo de afiliados (multipart, campo "file")',
+        consumes: ['multipart/form-data'],
+        querystring: z.object({ id: z.uuid().optional() }),
+        response: { 201: contributorImportSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el archivo como multipart/form-data en el campo "file".');
+      const file = await request.file();
+      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
+      const dir = await mkdtemp(join(tmpdir(), 'aporta-import-'));
+      const path = join(dir, 'upload');
+      try {
+        await pipeline(file.file, createWriteStream(path));
+        if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El archivo supera el máximo de 20 MB.');
+        const { user, actor } = request.auth!;
+        const result = await validateImport({
+          db: app.db,
+          actor,
+          user,
+          scope: scopeOf(user, 'contributor-bulk-upload', 'CREATE'),
+          id: request.query.id,
+          fileName: file.filename || 'archivo',
+          path,
+        });
+        return reply.status(201).send(result);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  app.get(
+    '/api/contributor-imports/:id',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Estado y avance de una carga',
+        params: idParams,
+        response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+  );
+
+  app.get(
+    '/api/contributor-imports/:id/rows',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Filas válidas o excepciones de una carga',
+        params: idParams,
+        querystring: importRowsQuerySchema,
+        response: { 200: listResponse(importRowSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => findImportRows({ db: app.db, actor: request.auth!.actor, id: request.params.id, query: request.query }),
+  );
+
+  app.get(
+    '/api/contributor-imports/:id/exceptions',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Descargar las excepciones (xlsx) para corregirlas y volver a cargarlas',
+        params: idParams,
+        response: { ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const imp = await loadImport(app.db, request.auth!.actor, request.params.id);
+      type Ex = Awaited<ReturnType<typeof exceptionRowsPage>>[number];
+      return sendExport<Ex>(reply, {
+        format: 'xlsx',
+        filename: 'excepciones-afiliados',
+        sheetName: 'Excepciones',
+        columns: [
+          ...importColumns.map((c) => ({
+            header: c.header,
+            value: (r: Ex) => r.raw[c.key] ?? null,
+            width: Math.max(14, c.header.length + 4),
+          })),
+          { header: 'FILA_ORIGINAL', value: (r: Ex) => r.rowNumber },
+          { header: 'ERRORES', value: (r: Ex) => r.errors.map((e) => `${e.column}: ${e.message}`).join(' | '), width: 80 },
+        ],
+        batches: inBatches((limit, offset) => exceptionRowsPage(app.db, imp.id, limit, offset), 2000),
+      });
+    },
+  );
+
+  app.post(
+    '/api/contributor-imports/:id/commit',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'CREATE' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Confirmar las filas válidas (todas o ninguna)',
+        params: idParams,
+        response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => commitImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+  );
+
+  app.post(
+    '/api/contributor-imports/:id/discard',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'CREATE' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Descartar una carga sin guardar nada',
+        params: idParams,
+        response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => discardImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+  );
+};

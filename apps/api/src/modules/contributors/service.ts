@@ -1,0 +1,578 @@
+import {
+  AppError,
+  type ContributorData,
+  type ContributorListQuery,
+  type CurrentUser,
+  compareWithRenap,
+  contributorFullName,
+  type contributorInputSchema,
+  contributorSearchName,
+  type contributorUpdateSchema,
+  cuiMunicipalityCode,
+  type ErrorDetail,
+  foldName,
+  formatCui,
+  normalizeCui,
+  type Scope,
+} from '@aporta/domain';
+import { and, count, desc, eq, getTableColumns, inArray, like, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import {
+  auditLog,
+  budgetLines,
+  contributors,
+  contributorTypes,
+  cuiApprovalRequests,
+  departments,
+  municipalEntities,
+  municipalities,
+} from '../../db/schema/index.ts';
+import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import type { RenapAdapter } from '../renap/adapter.ts';
+import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
+import { contributorEntityScope } from './scope.ts';
+
+const searchNameOf = contributorSearchName;
+
+const selection = {
+  ...getTableColumns(contributors),
+  typeName: contributorTypes.name,
+  entityName: municipalEntities.name,
+  municipalityName: municipalities.name,
+  departmentName: departments.name,
+};
+
+const baseQuery = (db: Db) =>
+  db
+    .select(selection)
+    .from(contributors)
+    .innerJoin(contributorTypes, eq(contributorTypes.id, contributors.typeId))
+    .leftJoin(municipalEntities, eq(municipalEntities.id, contributors.entityId))
+    .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+    .leftJoin(departments, eq(departments.id, municipalities.departmentId));
+
+type Joined = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
+
+export const toContributor = (r: Joined) => ({
+  id: r.id,
+  cui: r.cui,
+  nit: r.nit,
+  firstName: r.firstName,
+  secondName: r.secondName,
+  thirdName: r.thirdName,
+  firstSurname: r.firstSurname,
+  secondSurname: r.secondSurname,
+  marriedSurname: r.marriedSurname,
+  fullName: contributorFullName(r),
+  birthDate: r.birthDate,
+  sex: r.sex,
+  maritalStatus: r.maritalStatus,
+  address: r.address,
+  municipalityId: r.municipalityId,
+  municipalityName: r.municipalityName,
+  departmentName: r.departmentName,
+  phone: r.phone,
+  email: r.email,
+  typeId: r.typeId,
+  typeName: r.typeName,
+  state: r.state,
+  entityId: r.entityId,
+  entityName: r.entityName,
+  budgetLineCode: r.budgetLineCode,
+  hireDate: r.hireDate,
+  salary: r.salary,
+  cuiState: r.cuiState,
+  renapCheckedAt: r.renapCheckedAt?.toISOString() ?? null,
+  renapResult: r.renapResult,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+export type ContributorView = ReturnType<typeof toContributor>;
+
+const sortable = {
+  id: contributors.id,
+  cui: contributors.cui,
+  name: contributors.searchName,
+  firstSurname: contributors.firstSurname,
+  birthDate: contributors.birthDate,
+  state: contributors.state,
+  cuiState: contributors.cuiState,
+  updatedAt: contributors.updatedAt,
+  createdAt: contributors.createdAt,
+};
+
+/**
+ * WHERE of the list, the export and the reports. `q`: digits → exact CUI (13) or CUI prefix; text →
+ * fuzzy name (trigram word similarity, or substring), accents and case ignored.
+ */
+export function contributorFilters(db: Db, user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
+  const where: (SQL | undefined)[] = [contributorEntityScope(db, user.id, scope, contributors.entityId)];
+  if (q.entityId) where.push(eq(contributors.entityId, q.entityId));
+  if (q.municipalityId) where.push(eq(contributors.municipalityId, q.municipalityId));
+  if (q.departmentId) where.push(eq(municipalities.departmentId, q.departmentId));
+  if (q.typeId) where.push(eq(contributors.typeId, q.typeId));
+  if (q.state) where.push(eq(contributors.state, q.state));
+  if (q.cuiState) where.push(eq(contributors.cuiState, q.cuiState));
+  const text = q.q?.trim();
+  if (text) {
+    const digits = normalizeCui(text);
+    if (/^\d+$/.test(digits)) {
+      where.push(digits.length === 13 ? eq(contributors.cui, digits) : like(contributors.cui, likePattern(digits, 'prefix')));
+    } else {
+      // Every word must appear, in any order: as a substring, or similar enough (a typo inside a word).
+      for (const word of nameWords(text)) {
+        where.push(sql`(${contributors.searchName} like ${likePattern(word)} or ${word} <% ${contributors.searchName})`);
+      }
+    }
+  }
+  const present = where.filter((w): w is SQL => !!w);
+  return present.length ? and(...present) : undefined;
+}
+
+const nameWords = (q: string) =>
+  foldName(q)
+    .split(' ')
+    .filter((w) => w.length >= 2);
+
+/**
+ * Runs a name search with pg_trgm's word-similarity threshold at 0.3 (default 0.6): one typo inside a
+ * short word ("LUSIA" for "LUCIA") scores 0.33. Every word must match, and the best come first. SET LOCAL
+ * needs the transaction and ends with it.
+ */
+async function withNameThreshold<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local pg_trgm.word_similarity_threshold = 0.3`);
+    return fn(tx as unknown as Db);
+  });
+}
+
+const isNameQuery = (q?: string) => !!q?.trim() && !/^[\d\s-]+$/.test(q.trim());
+
+/** The paginated list. Callers: GET /api/contributors (contributor-list READ, with its scope). */
+export async function findContributors(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
+  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => findPage({ ...opts, db: tx }));
+  return findPage(opts);
+}
+
+async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
+  const { db, user, scope, query } = opts;
+  const where = contributorFilters(db, user, scope, query);
+  const { limit, offset } = pageOf(query);
+  const order =
+    !query.sort && isNameQuery(query.q)
+      ? [
+          sql`(${sql.join(
+            nameWords(query.q!).map((w) => sql`word_similarity(${w}, ${contributors.searchName})`),
+            sql` + `,
+          )}) desc`,
+          desc(contributors.id),
+        ]
+      : orderBy(query.sort, sortable, '-updatedAt');
+  const [rows, [{ total }]] = await Promise.all([
+    baseQuery(db)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ total: count() })
+      .from(contributors)
+      .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+      .where(where),
+  ]);
+  return { items: rows.map(toContributor), total };
+}
+
+/** One page of the export, same filters as the list. */
+export async function exportContributorsPage(
+  opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
+  limit: number,
+  offset: number,
+) {
+  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => exportPage({ ...opts, db: tx }, limit, offset));
+  return exportPage(opts, limit, offset);
+}
+
+async function exportPage(
+  opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
+  limit: number,
+  offset: number,
+) {
+  const where = contributorFilters(opts.db, opts.user, opts.scope, opts.query);
+  const rows = await baseQuery(opts.db)
+    .where(where)
+    .orderBy(...orderBy(opts.query.sort, sortable, 'id'))
+    .limit(limit)
+    .offset(offset);
+  return rows.map(toContributor);
+}
+
+/** Palette search: up to 8 matches by CUI (exact/prefix) or name. Callers: contributors READ. */
+export async function searchContributors(opts: { db: Db; user: CurrentUser; scope: Scope; q: string }) {
+  const res = await findContributors({ ...opts, query: { q: opts.q, page: 1, pageSize: 8 } });
+  return res.items.map((c) => ({ id: c.id, cui: c.cui, fullName: c.fullName, entityName: c.entityName, state: c.state }));
+}
+
+async function loadInScope(db: Db, user: CurrentUser, scope: Scope, id: number): Promise<ContributorView> {
+  const [r] = await baseQuery(db)
+    .where(and(eq(contributors.id, id), contributorEntityScope(db, user.id, scope, contributors.entityId)))
+    .limit(1);
+  if (!r) throw new AppError('NOT_FOUND', 'El afiliado no existe o no está dentro de su alcance.');
+  return toContributor(r);
+}
+
+/** One contributor, within the caller's scope. */
+export const getContributor = (opts: { db: Db; user: CurrentUser; scope: Scope; id: number }) =>
+  loadInScope(opts.db, opts.user, opts.scope, opts.id);
+
+/** Checks the catalogue references of a contributor; 400 naming each unknown one. */
+async function checkReferences(db: Db, data: Partial<ContributorData>, allowed: Set<number> | null) {
+  const details: ErrorDetail[] = [];
+  const exists = async (table: 'type' | 'entity' | 'municipality' | 'budgetLine') => {
+    if (table === 'type' && data.typeId != null) {
+      const [r] = await db
+        .select({ id: contributorTypes.id, isActive: contributorTypes.isActive })
+        .from(contributorTypes)
+        .where(eq(contributorTypes.id, data.typeId));
+      if (!r?.isActive) details.push({ path: 'typeId', message: 'El tipo de afiliado no existe o está inactivo.' });
+    }
+    if (table === 'entity' && data.entityId != null) {
+      const [r] = await db
+        .select({ id: municipalEntities.id })
+        .from(municipalEntities)
+        .where(eq(municipalEntities.id, data.entityId));
+      if (!r) details.push({ path: 'entityId', message: 'La entidad no existe.' });
+      else if (allowed && !allowed.has(r.id))
+        details.push({ path: 'entityId', message: 'La entidad no está dentro de su alcance.' });
+    }
+    if (table === 'municipality' && data.municipalityId != null) {
+      const [r] = await db
+        .select({ id: municipalities.id })
+        .from(municipalities)
+        .where(eq(municipalities.id, data.municipalityId));
+      if (!r) details.push({ path: 'municipalityId', message: 'El municipio no existe.' });
+    }
+    if (table === 'budgetLine' && data.budgetLineCode) {
+      const [r] = await db.select({ code: budgetLines.code }).from(budgetLines).where(eq(budgetLines.code, data.budgetLineCode));
+      if (!r) details.push({ path: 'budgetLineCode', message: 'El renglón presupuestario no existe.' });
+    }
+  };
+  await Promise.all((['type', 'entity', 'municipality', 'budgetLine'] as const).map(exists));
+  if (details.length) throw new AppError('VALIDATION', undefined, details);
+}
+
+async function duplicateCui(db: Db, cui: string, exceptId?: number) {
+  const [dup] = await db
+    .select({ id: contributors.id, firstName: contributors.firstName, firstSurname: contributors.firstSurname })
+    .from(contributors)
+    .where(eq(contributors.cui, cui))
+    .limit(1);
+  if (dup && dup.id !== exceptId) {
+    throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
+      {
+        path: 'cui',
+        message: `Ya existe un afiliado con este CUI: ${dup.firstName} ${dup.firstSurname} (/contributors/${dup.id}).`,
+      },
+    ]);
+  }
+}
+
+/** RENAP's verdict on a contributor's data, for the stored "last RENAP check". */
+export function renapVerdict(outcome: RenapOutcome, data: Partial<ContributorData>): { result: string; warnings: string[] } {
+  if (outcome.result === 'ENCONTRADO' && outcome.person) {
+    const diff = compareWithRenap(data, outcome.person);
+    const warnings = diff.length ? [`Los datos difieren de RENAP en: ${diff.map((f) => fieldLabels[f]).join(', ')}.`] : [];
+    if (outcome.person.deathDate) warnings.push(`RENAP registra el fallecimiento el ${outcome.person.deathDate}.`);
+    return { result: diff.length ? 'DIFIERE' : 'COINCIDE', warnings };
+  }
+  return {
+    result: outcome.result === 'NO_ENCONTRADO' ? 'NO_ENCONTRADO' : 'SIN_RESPUESTA',
+    warnings: outcome.warning ? [outcome.warning] : [],
+  };
+}
+
+const fieldLabels: Record<string, string> = {
+  firstName: 'primer nombre',
+  secondName: 'segundo nombre',
+  thirdName: 'tercer nombre',
+  firstSurname: 'primer apellido',
+  secondSurname: 'segundo apellido',
+  birthDate: 'fecha de nacimiento',
+  sex: 'sexo',
+};
+
+const values = <T extends Partial<ContributorData>>(d: T) => ({ ...d, nit: d.nit ?? null });
+
+/**
+ * Creates a contributor (CUI state PENDIENTE) and opens its CUI approval request; RENAP is consulted
+ * and logged, and its silence is a warning, never a refusal. Callers: contributor-new CREATE.
+ */
+export async function createContributor(opts: {
+  db: Db;
+  actor: Actor;
+  user: CurrentUser;
+  scope: Scope;
+  allowed: Set<number> | null;
+  adapter: RenapAdapter;
+  data: z.output<typeof contributorInputSchema>;
+}) {
+  const { db, actor, data } = opts;
+  if (opts.allowed && data.entityId == null) {
+    throw new AppError('VALIDATION', undefined, [{ path: 'entityId', message: 'Seleccione una entidad de su alcance.' }]);
+  }
+  await checkReferences(db, data, opts.allowed);
+  await duplicateCui(db, data.cui);
+  const outcome = await lookupRenap({ db, adapter: opts.adapter, actor, cui: data.cui, purpose: 'alta de afiliado' });
+  const verdict = renapVerdict(outcome, data);
+  const id = await db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .insert(contributors)
+        .values({
+          ...values(data),
+          searchName: searchNameOf(data),
+          cuiState: 'PENDIENTE',
+          renapCheckedAt: new Date(),
+          renapResult: verdict.result,
+          createdBy: actor.id,
+        })
+        .returning();
+      const [req] = await tx
+        .insert(cuiApprovalRequests)
+        .values({ contributorId: row.id, kind: 'ALTA', proposedCui: row.cui, requestedBy: actor.id })
+        .returning({ id: cuiApprovalRequests.id });
+      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'contributor', entityId: row.id, after: row });
+      await writeAudit(tx, actor, {
+        action: 'CUI_REQUEST',
+        entityType: 'cui_approval_request',
+        entityId: req.id,
+        after: { contributorId: row.id, kind: 'ALTA', proposedCui: row.cui },
+      });
+      return row.id;
+    })
+    .catch(uniqueToDuplicate(data.cui));
+  return { contributor: await loadInScope(db, opts.user, 'ALL', id), warnings: verdict.warnings };
+}
+
+const uniqueToDuplicate = (cui: string) => async (err: unknown) => {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === '23505') {
+    throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
+      { path: 'cui', message: 'Ya existe un afiliado con este CUI.' },
+    ]);
+  }
+  throw err;
+};
+
+/**
+ * Updates a contributor. A different CUI is not applied: it opens a CAMBIO request that a second
+ * person approves. Callers: contributors UPDATE, within scope.
+ */
+export async function updateContributor(opts: {
+  db: Db;
+  actor: Actor;
+  user: CurrentUser;
+  scope: Scope;
+  allowed: Set<number> | null;
+  adapter: RenapAdapter;
+  id: number;
+  data: z.output<typeof contributorUpdateSchema>;
+}) {
+  const { db, actor, id } = opts;
+  const before = await loadInScope(db, opts.user, opts.scope, id);
+  const { cui: newCui, ...fields } = opts.data;
+  await checkReferences(db, fields, opts.allowed);
+  const warnings: string[] = [];
+  let approvalRequestId: number | null = null;
+  const cuiChanges = !!newCui && newCui !== before.cui;
+  if (cuiChanges) {
+    await duplicateCui(db, newCui);
+    const [open] = await db
+      .select({ id: cuiApprovalRequests.id })
+      .from(cuiApprovalRequests)
+      .where(and(eq(cuiApprovalRequests.contributorId, id), eq(cuiApprovalRequests.state, 'PENDIENTE')));
+    if (open) throw new AppError('CONFLICT', 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.');
+  }
+  const renapCui = cuiChanges ? newCui : before.cui;
+  const outcome = await lookupRenap({ db, adapter: opts.adapter, actor, cui: renapCui, purpose: 'edición de afiliado' });
+  const verdict = renapVerdict(outcome, fields);
+  warnings.push(...verdict.warnings);
+  await db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .update(contributors)
+        .set({
+          ...values(fields),
+          searchName: searchNameOf(fields),
+          renapCheckedAt: new Date(),
+          renapResult: verdict.result,
+          updatedAt: new Date(),
+        })
+        .where(eq(contributors.id, id))
+        .returning();
+      await writeAudit(tx, actor, { action: 'UPDATE', entityType: 'contributor', entityId: id, before, after: row });
+      if (cuiChanges) {
+        const [req] = await tx
+          .insert(cuiApprovalRequests)
+          .values({ contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui, requestedBy: actor.id })
+          .returning({ id: cuiApprovalRequests.id });
+        approvalRequestId = req.id;
+        await writeAudit(tx, actor, {
+          action: 'CUI_REQUEST',
+          entityType: 'cui_approval_request',
+          entityId: req.id,
+          after: { contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui },
+        });
+      }
+    })
+    .catch(async (err) => {
+      const code =
+        (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (code === '23505')
+        throw new AppError('CONFLICT', 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.');
+      throw err;
+    });
+  if (cuiChanges) warnings.push('El cambio de CUI quedó pendiente de aprobación por otra persona.');
+  return { contributor: await loadInScope(db, opts.user, 'ALL', id), warnings, approvalRequestId };
+}
+
+/** The contributor's change history from the audit log (its own rows and its CUI requests). */
+export async function contributorHistory(opts: {
+  db: Db;
+  user: CurrentUser;
+  scope: Scope;
+  id: number;
+  page: number;
+  pageSize: number;
+}) {
+  const { db, id } = opts;
+  await loadInScope(db, opts.user, opts.scope, id);
+  const requestIds = db
+    .select({ id: sql<string>`${cuiApprovalRequests.id}::text` })
+    .from(cuiApprovalRequests)
+    .where(eq(cuiApprovalRequests.contributorId, id));
+  const cond = sql`((${auditLog.entityType} = 'contributor' and ${auditLog.entityId} = ${String(id)}) or (${auditLog.entityType} = 'cui_approval_request' and ${inArray(auditLog.entityId, requestIds)}))`;
+  const { limit, offset } = pageOf(opts);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(auditLog).where(cond).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(auditLog).where(cond),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      actorEmail: r.actorEmail,
+      action: r.action,
+      changes: diffOf(r.before as Record<string, unknown> | null, r.after as Record<string, unknown> | null),
+    })),
+    total,
+  };
+}
+
+const hiddenInHistory = new Set([
+  'searchName',
+  'updatedAt',
+  'createdAt',
+  'renapCheckedAt',
+  'createdBy',
+  'importId',
+  'fullName',
+  'typeName',
+  'entityName',
+  'municipalityName',
+  'departmentName',
+  'id',
+]);
+
+function diffOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const out: { field: string; before: string | null; after: string | null }[] = [];
+  for (const k of keys) {
+    if (hiddenInHistory.has(k)) continue;
+    const b = before?.[k] ?? null;
+    const a = after?.[k] ?? null;
+    if (before && JSON.stringify(b) === JSON.stringify(a)) continue;
+    out.push({ field: k, before: b == null ? null : String(b), after: a == null ? null : String(a) });
+  }
+  return out;
+}
+
+/** Overview: counts by state and type, pending approvals, recent changes. Callers: contributors READ. */
+export async function contributorOverview(opts: { db: Db; user: CurrentUser; scope: Scope }) {
+  const { db, user, scope } = opts;
+  const where = contributorEntityScope(db, user.id, scope, contributors.entityId);
+  const [byState, byType, [{ pending }], recent] = await Promise.all([
+    db.select({ key: contributors.state, total: count() }).from(contributors).where(where).groupBy(contributors.state),
+    db
+      .select({ key: contributorTypes.name, total: count() })
+      .from(contributors)
+      .innerJoin(contributorTypes, eq(contributorTypes.id, contributors.typeId))
+      .where(where)
+      .groupBy(contributorTypes.name, contributorTypes.sortOrder)
+      .orderBy(contributorTypes.sortOrder),
+    db
+      .select({ pending: count() })
+      .from(cuiApprovalRequests)
+      .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
+      .where(and(eq(cuiApprovalRequests.state, 'PENDIENTE'), where)),
+    baseQuery(db).where(where).orderBy(desc(contributors.updatedAt), desc(contributors.id)).limit(8),
+  ]);
+  const total = byState.reduce((s, r) => s + r.total, 0);
+  return { total, byState, byType, pendingApprovals: pending, recent: recent.map(toContributor) };
+}
+
+/** The contributor types catalogue (active first by order). */
+export async function listContributorTypes(db: Db) {
+  return db
+    .select({
+      id: contributorTypes.id,
+      code: contributorTypes.code,
+      name: contributorTypes.name,
+      isActive: contributorTypes.isActive,
+    })
+    .from(contributorTypes)
+    .orderBy(contributorTypes.sortOrder, contributorTypes.name);
+}
+
+/** Options for the contributor form and filters: types, entities (in scope), municipalities, budget lines. */
+export async function contributorOptions(opts: { db: Db; user: CurrentUser; scope: Scope }) {
+  const { db } = opts;
+  const [types, entities, munis, lines] = await Promise.all([
+    listContributorTypes(db),
+    db
+      .select({ id: municipalEntities.id, code: municipalEntities.code, name: municipalEntities.name })
+      .from(municipalEntities)
+      .where(
+        and(eq(municipalEntities.isActive, true), contributorEntityScope(db, opts.user.id, opts.scope, municipalEntities.id)),
+      )
+      .orderBy(municipalEntities.name),
+    db
+      .select({
+        id: municipalities.id,
+        code: municipalities.code,
+        name: municipalities.name,
+        departmentName: departments.name,
+        departmentId: departments.id,
+      })
+      .from(municipalities)
+      .innerJoin(departments, eq(departments.id, municipalities.departmentId))
+      .orderBy(municipalities.code),
+    db
+      .select({ code: budgetLines.code, name: budgetLines.name })
+      .from(budgetLines)
+      .where(eq(budgetLines.isActive, true))
+      .orderBy(budgetLines.code),
+  ]);
+  return { types: types.filter((t) => t.isActive), entities, municipalities: munis, budgetLines: lines };
+}
+
+/** The municipality id a CUI was registered in (digits 10–13), to prefill the form. */
+export async function municipalityOfCui(db: Db, cui: string): Promise<number | null> {
+  const [m] = await db
+    .select({ id: municipalities.id })
+    .from(municipalities)
+    .where(eq(municipalities.code, cuiMunicipalityCode(cui)));
+  return m?.id ?? null;
+}

@@ -1,0 +1,105 @@
+import {
+  contributorFullName,
+  type ListQuery,
+  type RenapLookupResponse,
+  type RenapPerson,
+  type RenapResult,
+} from '@aporta/domain';
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { contributors, renapLookups } from '../../db/schema/index.ts';
+import type { Actor } from '../../platform/audit.ts';
+import { pageOf } from '../../platform/list.ts';
+import { type RenapAdapter, RenapUnavailableError } from './adapter.ts';
+
+export interface RenapOutcome {
+  result: RenapResult;
+  person: RenapPerson | null;
+  warning: string | null;
+}
+
+/**
+ * Looks a CUI up in RENAP and logs the lookup (who, when, which CUI, result). Never throws for an
+ * outage: a timeout or an unavailable registry comes back as a Spanish warning, so saving goes on.
+ */
+export async function lookupRenap(opts: {
+  db: Db;
+  adapter: RenapAdapter;
+  actor: Actor;
+  cui: string;
+  purpose: string;
+}): Promise<RenapOutcome> {
+  const { db, adapter, actor, cui } = opts;
+  const started = Date.now();
+  let outcome: RenapOutcome;
+  try {
+    const person = await adapter.lookup(cui);
+    outcome = person
+      ? { result: 'ENCONTRADO', person, warning: null }
+      : { result: 'NO_ENCONTRADO', person: null, warning: 'El CUI no está registrado en RENAP.' };
+  } catch (err) {
+    const kind = err instanceof RenapUnavailableError ? err.kind : 'NO_DISPONIBLE';
+    outcome = {
+      result: kind,
+      person: null,
+      warning:
+        kind === 'TIEMPO_AGOTADO'
+          ? 'RENAP no respondió a tiempo; no se pudo confirmar el CUI. Puede guardar y verificarlo más tarde.'
+          : 'RENAP no está disponible en este momento; no se pudo confirmar el CUI. Puede guardar y verificarlo más tarde.',
+    };
+  }
+  await db.insert(renapLookups).values({
+    userId: actor.id,
+    userEmail: actor.email,
+    cui,
+    source: adapter.source,
+    result: outcome.result,
+    durationMs: Date.now() - started,
+    purpose: opts.purpose,
+  });
+  return outcome;
+}
+
+/** The RENAP screen's lookup: the registry data and whether a contributor has that CUI. */
+export async function lookupForScreen(opts: {
+  db: Db;
+  adapter: RenapAdapter;
+  actor: Actor;
+  cui: string;
+}): Promise<RenapLookupResponse> {
+  const outcome = await lookupRenap({ ...opts, purpose: 'consulta' });
+  const [c] = await opts.db.select().from(contributors).where(eq(contributors.cui, opts.cui)).limit(1);
+  return {
+    cui: opts.cui,
+    ...outcome,
+    contributor: c ? { id: c.id, fullName: contributorFullName(c), cuiState: c.cuiState } : null,
+  };
+}
+
+/** The lookup log, newest first; filters by CUI, user and day range. */
+export async function findRenapLookups(opts: { db: Db; query: ListQuery & { cui?: string; from?: string; to?: string } }) {
+  const { db, query } = opts;
+  const where: SQL[] = [];
+  if (query.cui) where.push(eq(renapLookups.cui, query.cui));
+  if (query.from) where.push(gte(renapLookups.at, new Date(`${query.from}T00:00:00Z`)));
+  if (query.to) where.push(lt(renapLookups.at, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
+  const cond = where.length ? and(...where) : undefined;
+  const { limit, offset } = pageOf(query);
+  const [items, [{ total }]] = await Promise.all([
+    db.select().from(renapLookups).where(cond).orderBy(desc(renapLookups.at), desc(renapLookups.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(renapLookups).where(cond),
+  ]);
+  return {
+    items: items.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      userEmail: r.userEmail,
+      cui: r.cui,
+      source: r.source,
+      result: r.result,
+      durationMs: r.durationMs,
+      purpose: r.purpose,
+    })),
+    total,
+  };
+}

@@ -1,0 +1,259 @@
+import 'mantine-datatable/styles.layer.css';
+import type { ContributorImport, ImportRow } from '@aporta/domain';
+import { Alert, Button, Card, FileInput, Group, List, Progress, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError } from '../../lib/api.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { downloadFile, uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
+import { Cui, PageHeader } from './components.tsx';
+
+function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const { data, isFetching } = useImportRows(id, kind, page);
+  return (
+    <DataTable<ImportRow>
+      withTableBorder
+      minHeight={120}
+      idAccessor="rowNumber"
+      fetching={isFetching}
+      records={data?.items ?? []}
+      totalRecords={data?.total ?? 0}
+      recordsPerPage={10}
+      page={page}
+      onPageChange={setPage}
+      noRecordsText={kind === 'error' ? t('contributors.upload.noErrors') : t('contributors.upload.noValid')}
+      columns={[
+        { accessor: 'rowNumber', title: t('contributors.upload.row'), width: 70 },
+        { accessor: 'cui', title: 'CUI', render: (r) => (r.cui ? <Cui value={r.cui} /> : '—') },
+        { accessor: 'name', title: t('contributors.fields.fullName') },
+        ...(kind === 'error'
+          ? [
+              {
+                accessor: 'errors',
+                title: t('contributors.upload.reasons'),
+                render: (r: ImportRow) => (
+                  <List size="sm" spacing={2}>
+                    {r.errors.map((e) => (
+                      <List.Item key={`${e.column}-${e.message}`}>
+                        <b>{e.column}</b>: {e.message}
+                      </List.Item>
+                    ))}
+                  </List>
+                ),
+              },
+            ]
+          : []),
+      ]}
+    />
+  );
+}
+
+export function BulkUploadPage() {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [id, setId] = useState<string | null>(null);
+  const [uploadFraction, setUploadFraction] = useState<number | null>(null);
+  const [result, setResult] = useState<ContributorImport | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const validating = uploadFraction !== null && !result;
+  const progress = useImport(id, validating);
+  const commit = useCommitImport();
+  const discard = useDiscardImport();
+  const current = commit.data ?? result;
+
+  const start = async () => {
+    if (!file) return;
+    const newId = crypto.randomUUID();
+    setId(newId);
+    setResult(null);
+    setFailure(null);
+    setUploadFraction(0);
+    try {
+      setResult(await uploadImport(file, newId, setUploadFraction));
+    } catch (err) {
+      setFailure(err instanceof ApiError ? err : new ApiError(0, 'INTERNAL', t('common.unexpectedError')));
+      setUploadFraction(null);
+    }
+  };
+
+  const confirmCommit = () =>
+    modals.openConfirmModal({
+      title: t('contributors.upload.confirmTitle'),
+      children: <Text size="sm">{t('contributors.upload.confirmText', { count: current?.validRows ?? 0 })}</Text>,
+      labels: { confirm: t('contributors.upload.commit'), cancel: t('contributors.form.cancel') },
+      onConfirm: () =>
+        commit.mutate(current!.id, {
+          onSuccess: (r) => notifySuccess(t('contributors.upload.committed', { count: r.committedRows })),
+          onError: notifyError,
+        }),
+    });
+
+  const reset = () => {
+    setFile(null);
+    setId(null);
+    setResult(null);
+    setUploadFraction(null);
+    commit.reset();
+  };
+
+  const processed = progress.data?.processedRows ?? 0;
+  return (
+    <>
+      <PageHeader title={t('contributors.upload.title')}>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'xlsx' }).catch(notifyError)}
+        >
+          {t('contributors.upload.templateXlsx')}
+        </Button>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'csv' }).catch(notifyError)}
+        >
+          {t('contributors.upload.templateCsv')}
+        </Button>
+      </PageHeader>
+      <Stack>
+        <Card withBorder>
+          <Text size="sm" mb="sm">
+            {t('contributors.upload.help')}
+          </Text>
+          <Group align="end">
+            <FileInput
+              label={t('contributors.upload.file')}
+              accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              leftSection={<IconFileSpreadsheet size={16} />}
+              value={file}
+              onChange={(f) => {
+                reset();
+                setFile(f);
+              }}
+              clearable
+              clearButtonProps={{ 'aria-label': t('contributors.upload.clearFile') }}
+              w={360}
+              maw="100%"
+              data-testid="upload-file"
+            />
+            <Button leftSection={<IconUpload size={16} />} disabled={!file || validating} loading={validating} onClick={start}>
+              {t('contributors.upload.validate')}
+            </Button>
+          </Group>
+          {uploadFraction !== null && (
+            <Stack gap={4} mt="md">
+              <Text size="sm">{t('contributors.upload.uploading', { percent: Math.round(uploadFraction * 100) })}</Text>
+              <Progress value={uploadFraction * 100} aria-label={t('contributors.upload.uploadProgress')} />
+              {uploadFraction >= 1 && (
+                <>
+                  <Text size="sm">
+                    {result
+                      ? t('contributors.upload.validated', { count: result.totalRows })
+                      : t('contributors.upload.validating', { count: processed })}
+                  </Text>
+                  <Progress
+                    value={result ? 100 : 100}
+                    animated={!result}
+                    color={result ? 'green' : 'blue'}
+                    aria-label={t('contributors.upload.validationProgress')}
+                  />
+                </>
+              )}
+            </Stack>
+          )}
+          {failure && (
+            <Alert color="red" mt="md" title={t('contributors.upload.refused')} data-testid="upload-error">
+              {failure.message}
+              {failure.details.length > 0 && (
+                <List size="sm" mt="xs">
+                  {failure.details.map((d) => (
+                    <List.Item key={`${d.path}-${d.message}`}>
+                      {d.path}: {d.message}
+                    </List.Item>
+                  ))}
+                </List>
+              )}
+            </Alert>
+          )}
+        </Card>
+        {current && (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <Card withBorder>
+                <Text size="sm">{t('contributors.upload.total')}</Text>
+                <Text fw={700} fz="xl">
+                  {current.totalRows}
+                </Text>
+              </Card>
+              <Card withBorder>
+                <Text size="sm">{t('contributors.upload.valid')}</Text>
+                <Text fw={700} fz="xl" c="green.8" data-testid="upload-valid">
+                  {current.validRows}
+                </Text>
+              </Card>
+              <Card withBorder>
+                <Text size="sm">{t('contributors.upload.errors')}</Text>
+                <Text fw={700} fz="xl" c="red.8" data-testid="upload-errors">
+                  {current.errorRows}
+                </Text>
+              </Card>
+            </SimpleGrid>
+            {current.status === 'CONFIRMADO' ? (
+              <Alert color="green" data-testid="upload-committed">
+                {t('contributors.upload.committed', { count: current.committedRows })}{' '}
+                <Link to="/contributors/cui-approval">{t('contributors.upload.goApprovals')}</Link>
+              </Alert>
+            ) : (
+              <Group>
+                <Button
+                  disabled={current.validRows === 0 || current.status !== 'VALIDADO'}
+                  loading={commit.isPending}
+                  onClick={confirmCommit}
+                >
+                  {t('contributors.upload.commitN', { count: current.validRows })}
+                </Button>
+                <Button
+                  variant="default"
+                  disabled={current.status !== 'VALIDADO'}
+                  onClick={() => discard.mutate(current.id, { onSuccess: () => reset(), onError: notifyError })}
+                >
+                  {t('contributors.upload.discard')}
+                </Button>
+              </Group>
+            )}
+            <Card withBorder>
+              <Tabs defaultValue={current.errorRows ? 'error' : 'valid'}>
+                <Tabs.List mb="sm">
+                  <Tabs.Tab value="error">{t('contributors.upload.errorsTab', { count: current.errorRows })}</Tabs.Tab>
+                  <Tabs.Tab value="valid">{t('contributors.upload.validTab', { count: current.validRows })}</Tabs.Tab>
+                </Tabs.List>
+                <Tabs.Panel value="error">
+                  {current.errorRows > 0 && (
+                    <Button
+                      mb="sm"
+                      variant="light"
+                      leftSection={<IconDownload size={16} />}
+                      onClick={() => downloadFile(`/api/contributor-imports/${current.id}/exceptions`).catch(notifyError)}
+                    >
+                      {t('contributors.upload.downloadErrors')}
+                    </Button>
+                  )}
+                  <RowsTable id={current.id} kind="error" />
+                </Tabs.Panel>
+                <Tabs.Panel value="valid">
+                  <RowsTable id={current.id} kind="valid" />
+                </Tabs.Panel>
+              </Tabs>
+            </Card>
+          </>
+        )}
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,220 @@
+import 'mantine-datatable/styles.layer.css';
+import { type Contributor, compareWithRenap, renapComparedFields } from '@aporta/domain';
+import { Alert, Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
+import { IconEdit } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
+import { Cui, formatDate, formatDateTime, formatMoney, PageHeader, StateBadge } from './components.tsx';
+import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{children || '—'}</Text>
+    </div>
+  );
+}
+
+function DataTab({ c }: { c: Contributor }) {
+  const { t } = useTranslation();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+      <Field label="CUI">
+        <Cui value={c.cui} />
+      </Field>
+      <Field label="NIT">{c.nit}</Field>
+      <Field label={t('contributors.fields.birthDate')}>{formatDate(c.birthDate)}</Field>
+      <Field label={t('contributors.fields.sex')}>{t(`contributors.sex.${c.sex}`)}</Field>
+      <Field label={t('contributors.fields.maritalStatus')}>
+        {c.maritalStatus ? t(`contributors.marital.${c.maritalStatus}`) : ''}
+      </Field>
+      <Field label={t('contributors.fields.type')}>{c.typeName}</Field>
+      <Field label={t('contributors.fields.entity')}>{c.entityName}</Field>
+      <Field label={t('contributors.fields.budgetLine')}>{c.budgetLineCode}</Field>
+      <Field label={t('contributors.fields.hireDate')}>{formatDate(c.hireDate)}</Field>
+      <Field label={t('contributors.fields.salary')}>{formatMoney(c.salary)}</Field>
+      <Field label={t('contributors.fields.municipality')}>
+        {c.municipalityName ? `${c.municipalityName}, ${c.departmentName}` : ''}
+      </Field>
+      <Field label={t('contributors.fields.address')}>{c.address}</Field>
+      <Field label={t('contributors.fields.phone')}>{c.phone}</Field>
+      <Field label={t('contributors.fields.email')}>{c.email}</Field>
+      <Field label={t('contributors.fields.renapCheckedAt')}>
+        {formatDateTime(c.renapCheckedAt)} {c.renapResult && <StateBadge value={c.renapResult} />}
+      </Field>
+    </SimpleGrid>
+  );
+}
+
+function RenapTab({ c }: { c: Contributor }) {
+  const { t } = useTranslation();
+  const renap = useRenapCheck(c.cui);
+  if (renap.isLoading) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (!renap.data) return null;
+  const p = renap.data.person;
+  const differs = p ? compareWithRenap(c, p) : [];
+  return (
+    <Stack>
+      {renap.data.warning && <Alert color="yellow">{renap.data.warning}</Alert>}
+      {p && (
+        <Table withTableBorder>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('contributors.renap.field')}</Table.Th>
+              <Table.Th>{t('contributors.renap.registry')}</Table.Th>
+              <Table.Th>RENAP</Table.Th>
+              <Table.Th>{t('contributors.renap.match')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {renapComparedFields.map((f) => (
+              <Table.Tr key={f}>
+                <Table.Td>{t(`contributors.fields.${f}`)}</Table.Td>
+                <Table.Td>{c[f] ?? '—'}</Table.Td>
+                <Table.Td>{p[f] ?? '—'}</Table.Td>
+                <Table.Td>{differs.includes(f) ? <StateBadge value="DIFIERE" /> : <StateBadge value="COINCIDE" />}</Table.Td>
+              </Table.Tr>
+            ))}
+            <Table.Tr>
+              <Table.Td>{t('contributors.renap.deathDate')}</Table.Td>
+              <Table.Td>—</Table.Td>
+              <Table.Td>{p.deathDate ? formatDate(p.deathDate) : '—'}</Table.Td>
+              <Table.Td />
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+function ApprovalsTab({ c }: { c: Contributor }) {
+  const { t } = useTranslation();
+  const { data, isFetching } = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  return (
+    <DataTable
+      withTableBorder
+      minHeight={120}
+      fetching={isFetching}
+      records={data?.items ?? []}
+      noRecordsText={t('contributors.approvals.empty')}
+      columns={[
+        { accessor: 'requestedAt', title: t('contributors.approvals.requestedAt'), render: (r) => formatDateTime(r.requestedAt) },
+        { accessor: 'kind', title: t('contributors.approvals.kind'), render: (r) => t(`contributors.approvals.kinds.${r.kind}`) },
+        { accessor: 'proposedCui', title: t('contributors.approvals.proposedCui'), render: (r) => <Cui value={r.proposedCui} /> },
+        { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+        { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+        { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
+        { accessor: 'reason', title: t('contributors.approvals.reason') },
+      ]}
+    />
+  );
+}
+
+function HistoryTab({ c }: { c: Contributor }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const { data, isFetching } = useContributorHistory(c.id, page);
+  return (
+    <DataTable
+      withTableBorder
+      minHeight={120}
+      fetching={isFetching}
+      records={data?.items ?? []}
+      totalRecords={data?.total ?? 0}
+      recordsPerPage={20}
+      page={page}
+      onPageChange={setPage}
+      noRecordsText={t('contributors.history.empty')}
+      columns={[
+        { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
+        { accessor: 'actorEmail', title: t('contributors.history.by') },
+        {
+          accessor: 'action',
+          title: t('contributors.history.action'),
+          render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
+        },
+        {
+          accessor: 'changes',
+          title: t('contributors.history.changes'),
+          render: (h) =>
+            h.changes.map((ch) => (
+              <Text size="xs" key={ch.field}>
+                <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} → {ch.after ?? '—'}
+              </Text>
+            )),
+        },
+      ]}
+    />
+  );
+}
+
+registerContributorTab({ value: 'data', labelKey: 'contributors.tabs.data', order: 10, render: (c) => <DataTab c={c} /> });
+registerContributorTab({ value: 'renap', labelKey: 'contributors.tabs.renap', order: 20, render: (c) => <RenapTab c={c} /> });
+registerContributorTab({
+  value: 'approvals',
+  labelKey: 'contributors.tabs.approvals',
+  order: 30,
+  render: (c) => <ApprovalsTab c={c} />,
+});
+registerContributorTab({
+  value: 'history',
+  labelKey: 'contributors.tabs.history',
+  order: 90,
+  render: (c) => <HistoryTab c={c} />,
+});
+
+export function ContributorPage() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const { data: c, isLoading, error } = useContributor(id);
+  if (isLoading) return <Loader aria-label={t('common.loading')} />;
+  if (error || !c)
+    return (
+      <Alert color="red">
+        {error?.message ?? t('contributors.notFound')}{' '}
+        <Anchor component={Link} to="/contributors/list">
+          {t('contributors.list.title')}
+        </Anchor>
+      </Alert>
+    );
+  return (
+    <>
+      <PageHeader title={c.fullName}>
+        <StateBadge value={c.state} />
+        <StateBadge value={c.cuiState} />
+        <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">
+          {t('contributors.edit')}
+        </Button>
+      </PageHeader>
+      <Group mb="md" gap="xl">
+        <Text>
+          CUI <Cui value={c.cui} />
+        </Text>
+        {c.entityName && <Text c="dimmed">{c.entityName}</Text>}
+      </Group>
+      <Card withBorder>
+        <Tabs defaultValue="data" keepMounted={false}>
+          <Tabs.List mb="md">
+            {contributorTabs.map((tab) => (
+              <Tabs.Tab key={tab.value} value={tab.value}>
+                {t(tab.labelKey)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {contributorTabs.map((tab) => (
+            <Tabs.Panel key={tab.value} value={tab.value}>
+              {tab.render(c)}
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Card>
+    </>
+  );
+}

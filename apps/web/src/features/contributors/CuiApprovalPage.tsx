@@ -1,0 +1,189 @@
+import 'mantine-datatable/styles.layer.css';
+import { type CuiApproval, cuiStates } from '@aporta/domain';
+import { Alert, Button, Grid, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Textarea } from '@mantine/core';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCurrentUser } from '../auth/useAuth.ts';
+import { useContributor, useCuiApprovals, useCuiReview, useDecideCui } from './api.ts';
+import { Cui, formatDate, formatDateTime, PageHeader, StateBadge } from './components.tsx';
+
+function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { data: me } = useCurrentUser();
+  const review = useCuiReview(request.id);
+  const contributor = useContributor(request.contributorId);
+  const decide = useDecideCui();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const own = me?.id === request.requestedById;
+  const canDecide = request.state === 'PENDIENTE' && !own && !!me?.permissions['cui-approval']?.APPROVE;
+  const p = review.data?.renap.person;
+  const c = contributor.data;
+  const rows: [string, string | null | undefined, string | null | undefined][] = c
+    ? [
+        [t('contributors.approvals.proposedCui'), request.proposedCui, p?.cui],
+        [t('contributors.fields.firstName'), c.firstName, p?.firstName],
+        [t('contributors.fields.secondName'), c.secondName, p?.secondName],
+        [t('contributors.fields.firstSurname'), c.firstSurname, p?.firstSurname],
+        [t('contributors.fields.secondSurname'), c.secondSurname, p?.secondSurname],
+        [t('contributors.fields.birthDate'), formatDate(c.birthDate), p ? formatDate(p.birthDate) : null],
+        [t('contributors.fields.sex'), c.sex, p?.sex],
+      ]
+    : [];
+  const act = (decision: 'APROBADO' | 'RECHAZADO') => {
+    if (decision === 'RECHAZADO' && !reason.trim()) {
+      setReasonError(t('contributors.approvals.reasonRequired'));
+      return;
+    }
+    decide.mutate(
+      { id: request.id, decision, reason },
+      {
+        onSuccess: () => {
+          notifySuccess(decision === 'APROBADO' ? t('contributors.approvals.approved') : t('contributors.approvals.rejected'));
+          onClose();
+        },
+        onError: notifyError,
+      },
+    );
+  };
+  return (
+    <Modal opened onClose={onClose} title={t('contributors.approvals.reviewTitle', { name: request.contributorName })} size="xl">
+      <Stack>
+        <Group>
+          <Text size="sm">{t(`contributors.approvals.kinds.${request.kind}`)}</Text>
+          {request.currentCui && (
+            <Text size="sm">
+              {t('contributors.approvals.currentCui')}: <Cui value={request.currentCui} />
+            </Text>
+          )}
+          <StateBadge value={request.state} />
+        </Group>
+        {(review.isLoading || contributor.isLoading) && <Loader size="sm" aria-label={t('common.loading')} />}
+        {review.data?.renap.warning && <Alert color="yellow">{review.data.renap.warning}</Alert>}
+        {c && (
+          <Table withTableBorder data-testid="approval-compare">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('contributors.renap.field')}</Table.Th>
+                <Table.Th>{t('contributors.renap.registry')}</Table.Th>
+                <Table.Th>RENAP</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map(([label, mine, theirs]) => (
+                <Table.Tr key={label}>
+                  <Table.Td>{label}</Table.Td>
+                  <Table.Td>{mine || '—'}</Table.Td>
+                  <Table.Td>{theirs || '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {own && request.state === 'PENDIENTE' && <Alert color="blue">{t('contributors.approvals.ownRequest')}</Alert>}
+        {canDecide && (
+          <>
+            <Textarea
+              label={t('contributors.approvals.reason')}
+              description={t('contributors.approvals.reasonHint')}
+              value={reason}
+              error={reasonError}
+              onChange={(e) => {
+                setReason(e.currentTarget.value);
+                setReasonError(null);
+              }}
+            />
+            <Group justify="flex-end">
+              <Button color="red.9" variant="outline" loading={decide.isPending} onClick={() => act('RECHAZADO')}>
+                {t('contributors.approvals.reject')}
+              </Button>
+              <Button loading={decide.isPending} onClick={() => act('APROBADO')}>
+                {t('contributors.approvals.approve')}
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Modal>
+  );
+}
+
+export function CuiApprovalPage() {
+  const { t } = useTranslation();
+  const [state, setState] = useState<string>('PENDIENTE');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<CuiApproval | null>(null);
+  const { data, isFetching } = useCuiApprovals({ state: state === 'ALL' ? undefined : state, page, pageSize: 25 });
+  return (
+    <>
+      <PageHeader title={t('contributors.approvals.title')} />
+      <SegmentedControl
+        mb="md"
+        value={state}
+        onChange={(v) => {
+          setState(v);
+          setPage(1);
+        }}
+        data={[
+          ...cuiStates.map((s) => ({ value: s, label: t(`contributors.states.${s}`) })),
+          { value: 'ALL', label: t('contributors.approvals.all') },
+        ]}
+      />
+      <Grid>
+        <Grid.Col span={12}>
+          <DataTable<CuiApproval>
+            withTableBorder
+            striped
+            highlightOnHover
+            minHeight={160}
+            records={data?.items ?? []}
+            totalRecords={data?.total ?? 0}
+            recordsPerPage={25}
+            page={page}
+            onPageChange={setPage}
+            fetching={isFetching}
+            noRecordsText={t('contributors.approvals.empty')}
+            onRowClick={({ record }) => setSelected(record)}
+            columns={[
+              {
+                accessor: 'requestedAt',
+                title: t('contributors.approvals.requestedAt'),
+                render: (r) => formatDateTime(r.requestedAt),
+              },
+              {
+                accessor: 'contributorName',
+                title: t('contributors.fields.fullName'),
+                render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link>,
+              },
+              {
+                accessor: 'kind',
+                title: t('contributors.approvals.kind'),
+                render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
+              },
+              {
+                accessor: 'proposedCui',
+                title: t('contributors.approvals.proposedCui'),
+                render: (r) => <Cui value={r.proposedCui} />,
+              },
+              { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+              { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+              {
+                accessor: 'actions',
+                title: '',
+                render: (r) => (
+                  <Button size="xs" variant="light" onClick={() => setSelected(r)}>
+                    {t('contributors.approvals.review')}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </Grid.Col>
+      </Grid>
+      {selected && <ReviewModal request={selected} onClose={() => setSelected(null)} />}
+    </>
+  );
+}

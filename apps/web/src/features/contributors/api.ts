@@ -1,0 +1,221 @@
+import type {
+  Contributor,
+  ContributorImport,
+  ContributorInput,
+  ContributorListQuery,
+  CuiApproval,
+  CuiDecision,
+  ImportRow,
+  RenapLookupResponse,
+  RenapPerson,
+  RenapResult,
+} from '@aporta/domain';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { ApiError, api, buildUrl } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+import { getToken } from '../../lib/session.ts';
+
+export interface ListResult<T> {
+  items: T[];
+  total: number;
+}
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface SaveResult {
+  contributor: Contributor;
+  warnings: string[];
+  approvalRequestId?: number | null;
+}
+export interface ContributorOptions {
+  types: { id: number; code: string; name: string }[];
+  entities: { id: number; code: string; name: string }[];
+  municipalities: { id: number; code: string; name: string; departmentName: string; departmentId: number }[];
+  budgetLines: { code: string; name: string }[];
+}
+export interface HistoryEntry {
+  id: number;
+  at: string;
+  actorEmail: string | null;
+  action: string;
+  changes: { field: string; before: string | null; after: string | null }[];
+}
+export interface Overview {
+  total: number;
+  byState: { key: string; total: number }[];
+  byType: { key: string; total: number }[];
+  pendingApprovals: number;
+  recent: Contributor[];
+}
+export interface CuiReview {
+  request: CuiApproval;
+  renap: { result: RenapResult; person: RenapPerson | null; warning: string | null };
+}
+
+const invalidate = () => {
+  void queryClient.invalidateQueries({ queryKey: ['contributors'] });
+  void queryClient.invalidateQueries({ queryKey: ['cui-approvals'] });
+};
+
+export const useFindContributors = (query: Partial<ContributorListQuery>) =>
+  useQuery({
+    queryKey: ['contributors', 'list', query],
+    queryFn: ({ signal }) => api<ListResult<Contributor>>('/api/contributors', { query: query as Query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useContributor = (id: number | null) =>
+  useQuery({
+    queryKey: ['contributors', 'one', id],
+    queryFn: () => api<Contributor>(`/api/contributors/${id}`),
+    enabled: !!id,
+  });
+
+export const useContributorHistory = (id: number, page: number) =>
+  useQuery({
+    queryKey: ['contributors', 'history', id, page],
+    queryFn: () => api<ListResult<HistoryEntry>>(`/api/contributors/${id}/history`, { query: { page, pageSize: 20 } }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useContributorOptions = () =>
+  useQuery({
+    queryKey: ['contributors', 'options'],
+    queryFn: () => api<ContributorOptions>('/api/contributors/options'),
+    staleTime: 300_000,
+  });
+
+export const useContributorOverview = () =>
+  useQuery({ queryKey: ['contributors', 'overview'], queryFn: () => api<Overview>('/api/contributors/overview') });
+
+/** RENAP data for a CUI (logged on the server); only runs for a complete, valid CUI. */
+export const useRenapCheck = (cui: string | null) =>
+  useQuery({
+    queryKey: ['contributors', 'renap', cui],
+    queryFn: () => api<RenapLookupResponse & { municipalityId: number | null }>(`/api/contributors/renap/${cui}`),
+    enabled: !!cui,
+    staleTime: 60_000,
+    retry: false,
+  });
+
+/** Command palette: contributors by CUI (exact or prefix) or name. The shell's palette registers it. */
+export const useContributorSearch = (q: string) =>
+  useQuery({
+    queryKey: ['contributors', 'search', q],
+    queryFn: ({ signal }) =>
+      api<{ id: number; cui: string; fullName: string; entityName: string | null; state: string }[]>('/api/contributors/search', {
+        query: { q },
+        signal,
+      }),
+    enabled: q.trim().length >= 2,
+    staleTime: 30_000,
+  });
+
+export const useCreateContributor = () =>
+  useMutation({
+    mutationFn: (body: ContributorInput) => api<SaveResult>('/api/contributors', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+
+export const useUpdateContributor = (id: number) =>
+  useMutation({
+    mutationFn: (body: ContributorInput) => api<SaveResult>(`/api/contributors/${id}`, { method: 'PUT', body }),
+    onSuccess: invalidate,
+  });
+
+export const useCuiApprovals = (query: Query) =>
+  useQuery({
+    queryKey: ['cui-approvals', 'list', query],
+    queryFn: () => api<ListResult<CuiApproval>>('/api/cui-approvals', { query }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useCuiReview = (id: number | null) =>
+  useQuery({
+    queryKey: ['cui-approvals', 'review', id],
+    queryFn: () => api<CuiReview>(`/api/cui-approvals/${id}/review`),
+    enabled: !!id,
+    retry: false,
+  });
+
+export const useDecideCui = () =>
+  useMutation({
+    mutationFn: ({ id, ...body }: CuiDecision & { id: number }) =>
+      api<CuiApproval>(`/api/cui-approvals/${id}/decision`, { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+
+export const useImport = (id: string | null, poll: boolean) =>
+  useQuery({
+    queryKey: ['contributor-imports', id],
+    queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
+    enabled: !!id,
+    refetchInterval: poll ? 700 : false,
+    retry: false,
+  });
+
+export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>
+  useQuery({
+    queryKey: ['contributor-imports', id, 'rows', kind, page],
+    queryFn: () => api<ListResult<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
+    enabled: !!id,
+    placeholderData: keepPreviousData,
+  });
+
+export const useCommitImport = () =>
+  useMutation({
+    mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/commit`, { method: 'POST' }),
+    onSuccess: invalidate,
+  });
+
+export const useDiscardImport = () =>
+  useMutation({
+    mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/discard`, { method: 'POST' }),
+  });
+
+/**
+ * Uploads a file with XMLHttpRequest, the one browser API that reports upload progress. The id is
+ * chosen here so the validation progress can be polled while the request runs.
+ */
+export function uploadImport(file: File, id: string, onProgress: (fraction: number) => void): Promise<ContributorImport> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl('/api/contributor-imports', { id }));
+    const token = getToken();
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status === 201) return resolve(body as ContributorImport);
+      const e = (body as { error?: { code: string; message: string; details?: [] } } | undefined)?.error;
+      reject(new ApiError(xhr.status, (e?.code as never) ?? 'INTERNAL', e?.message ?? `Error ${xhr.status}`, e?.details ?? []));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.'));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+/** Downloads an export or file with the bearer token (a plain link would not carry it). */
+export async function downloadFile(path: string, query: Query = {}): Promise<void> {
+  const res = await fetch(buildUrl(path, query), { headers: { authorization: `Bearer ${getToken() ?? ''}` } });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new ApiError(res.status, 'INTERNAL', body?.error?.message ?? `Error ${res.status}`);
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'descarga';
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

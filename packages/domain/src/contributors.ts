@@ -1,0 +1,554 @@
+import { z } from 'zod';
+import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { listQuerySchema } from './list.ts';
+import { centsToDecimal, parseMoney } from './money.ts';
+import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
+
+export const contributorStates = ['ACTIVO', 'INACTIVO', 'FALLECIDO'] as const;
+export const contributorStateSchema = z.enum(contributorStates);
+export type ContributorState = z.infer<typeof contributorStateSchema>;
+
+export const cuiStates = ['PENDIENTE', 'APROBADO', 'RECHAZADO'] as const;
+export const cuiStateSchema = z.enum(cuiStates);
+export type CuiState = z.infer<typeof cuiStateSchema>;
+
+export const sexes = ['M', 'F'] as const;
+export const sexSchema = z.enum(sexes, { error: 'El sexo debe ser M o F.' });
+
+export const maritalStatuses = ['SOLTERO', 'CASADO', 'UNIDO', 'DIVORCIADO', 'VIUDO'] as const;
+export const maritalStatusSchema = z.enum(maritalStatuses, { error: 'Estado civil no válido.' });
+
+/** The CUI as typed (spaces allowed), validated and normalised to 13 digits. */
+export const cuiSchema = z
+  .string({ error: 'Ingrese el CUI.' })
+  .transform(normalizeCui)
+  .superRefine((v, ctx) => {
+    const p = cuiProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: cuiProblemMessages[p] });
+  });
+
+/** Optional NIT: empty means none; otherwise check digit validated, stored without dash. */
+export const nitSchema = z
+  .string()
+  .transform((v) => normalizeNit(v))
+  .superRefine((v, ctx) => {
+    if (!v) return;
+    const p = nitProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: nitProblemMessages[p] });
+  })
+  .transform((v) => v || null);
+
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const optionalText = (max: number) =>
+  z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .trim()
+      .max(max, { error: `Máximo ${max} caracteres.` })
+      .nullable()
+      .optional(),
+  );
+const name = (label: string) =>
+  z
+    .string({ error: `Ingrese ${label}.` })
+    .trim()
+    .min(1, { error: `Ingrese ${label}.` })
+    .max(60, { error: 'Máximo 60 caracteres.' });
+
+/** `YYYY-MM-DD`, a real calendar day. */
+export const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).' })
+  .refine((v) => isRealDate(v), { error: 'La fecha no existe.' });
+
+export function isRealDate(iso: string): boolean {
+  const [y, m, d] = iso.split('-').map(Number);
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d && y >= 1900;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Salary typed as `1234.56`, `1,234.56` or `Q 1,234.56`: kept as the numeric(14,2) text. */
+export const moneyTextSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const cents = parseMoney(typeof v === 'string' ? v.replace(/^\s*Q\s*/i, '') : v);
+  if (cents === null || cents < 0 || cents >= 1e14) {
+    ctx.addIssue({ code: 'custom', message: 'Monto no válido.' });
+    return z.NEVER;
+  }
+  return centsToDecimal(cents);
+});
+
+/** Fields a person fills on the contributor form; the API and the bulk upload validate the same way. */
+export const contributorInputSchema = z
+  .object({
+    cui: cuiSchema,
+    nit: z.preprocess((v) => v ?? '', nitSchema).optional(),
+    firstName: name('el primer nombre'),
+    secondName: optionalText(60),
+    thirdName: optionalText(60),
+    firstSurname: name('el primer apellido'),
+    secondSurname: optionalText(60),
+    marriedSurname: optionalText(60),
+    birthDate: isoDateSchema.refine((v) => v <= today(), { error: 'La fecha de nacimiento no puede ser futura.' }),
+    sex: sexSchema,
+    maritalStatus: z.preprocess(emptyToNull, maritalStatusSchema.nullable().optional()),
+    address: optionalText(200),
+    municipalityId: z.number().int().positive().nullable().optional(),
+    phone: z.preprocess(
+      emptyToNull,
+      z
+        .string()
+        .trim()
+        .regex(/^\+?[\d\s-]{8,20}$/, { error: 'Teléfono no válido (8 dígitos o más).' })
+        .nullable()
+        .optional(),
+    ),
+    email: z.preprocess(
+      emptyToNull,
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .pipe(z.email({ error: 'Correo electrónico no válido.' }))
+        .nullable()
+        .optional(),
+    ),
+    typeId: z.number({ error: 'Seleccione el tipo de afiliado.' }).int().positive(),
+    state: contributorStateSchema.default('ACTIVO'),
+    entityId: z.number().int().positive().nullable().optional(),
+    budgetLineCode: optionalText(10),
+    hireDate: z.preprocess(emptyToNull, isoDateSchema.nullable().optional()),
+    salary: z.preprocess(emptyToNull, moneyTextSchema.nullable().optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.hireDate && v.birthDate && v.hireDate < v.birthDate) {
+      ctx.addIssue({ code: 'custom', path: ['hireDate'], message: 'La fecha de ingreso es anterior al nacimiento.' });
+    }
+  });
+export type ContributorInput = z.input<typeof contributorInputSchema>;
+export type ContributorData = z.output<typeof contributorInputSchema>;
+
+/** An update changes any field; a new CUI goes to approval instead of being applied at once. */
+export const contributorUpdateSchema = z.object({
+  ...contributorInputSchema.shape,
+  cui: cuiSchema.optional(),
+});
+
+export const contributorSchema = z.object({
+  id: z.number().int(),
+  cui: z.string(),
+  nit: z.string().nullable(),
+  firstName: z.string(),
+  secondName: z.string().nullable(),
+  thirdName: z.string().nullable(),
+  firstSurname: z.string(),
+  secondSurname: z.string().nullable(),
+  marriedSurname: z.string().nullable(),
+  fullName: z.string(),
+  birthDate: z.string(),
+  sex: z.string(),
+  maritalStatus: z.string().nullable(),
+  address: z.string().nullable(),
+  municipalityId: z.number().int().nullable(),
+  municipalityName: z.string().nullable(),
+  departmentName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  typeId: z.number().int(),
+  typeName: z.string(),
+  state: contributorStateSchema,
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  budgetLineCode: z.string().nullable(),
+  hireDate: z.string().nullable(),
+  salary: z.string().nullable(),
+  cuiState: cuiStateSchema,
+  renapCheckedAt: z.string().nullable(),
+  renapResult: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Contributor = z.infer<typeof contributorSchema>;
+
+export const contributorListQuerySchema = listQuerySchema.extend({
+  entityId: z.coerce.number().int().positive().optional(),
+  municipalityId: z.coerce.number().int().positive().optional(),
+  departmentId: z.coerce.number().int().positive().optional(),
+  typeId: z.coerce.number().int().positive().optional(),
+  state: contributorStateSchema.optional(),
+  cuiState: cuiStateSchema.optional(),
+});
+export type ContributorListQuery = z.infer<typeof contributorListQuerySchema>;
+
+/** Full name in the Guatemalan order: names, surnames, "de" married surname. */
+export function contributorFullName(c: {
+  firstName: string;
+  secondName?: string | null;
+  thirdName?: string | null;
+  firstSurname: string;
+  secondSurname?: string | null;
+  marriedSurname?: string | null;
+}): string {
+  const parts = [c.firstName, c.secondName, c.thirdName, c.firstSurname, c.secondSurname];
+  if (c.marriedSurname) parts.push(`de ${c.marriedSurname}`);
+  return parts
+    .filter((p) => p?.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Upper case without accents or repeated spaces: how names are compared and searched. */
+export const foldName = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
+
+/** Names and surnames (married surname included) folded: the text the trigram name search runs on. */
+export const contributorSearchName = (c: {
+  firstName: string;
+  secondName?: string | null;
+  thirdName?: string | null;
+  firstSurname: string;
+  secondSurname?: string | null;
+  marriedSurname?: string | null;
+}): string =>
+  foldName([c.firstName, c.secondName, c.thirdName, c.firstSurname, c.secondSurname, c.marriedSurname].filter(Boolean).join(' '));
+
+// ---------------------------------------------------------------------------------------------------
+// RENAP
+
+export const renapPersonSchema = z.object({
+  cui: z.string(),
+  firstName: z.string(),
+  secondName: z.string().nullable(),
+  thirdName: z.string().nullable(),
+  firstSurname: z.string(),
+  secondSurname: z.string().nullable(),
+  marriedSurname: z.string().nullable(),
+  birthDate: z.string(),
+  sex: z.string(),
+  deathDate: z.string().nullable(),
+});
+export type RenapPerson = z.infer<typeof renapPersonSchema>;
+
+export const renapResults = ['ENCONTRADO', 'NO_ENCONTRADO', 'TIEMPO_AGOTADO', 'NO_DISPONIBLE'] as const;
+export const renapResultSchema = z.enum(renapResults);
+export type RenapResult = z.infer<typeof renapResultSchema>;
+
+export const renapLookupResponseSchema = z.object({
+  cui: z.string(),
+  result: renapResultSchema,
+  person: renapPersonSchema.nullable(),
+  /** Spanish warning when the registry did not answer; saving is still allowed. */
+  warning: z.string().nullable(),
+  contributor: z.object({ id: z.number().int(), fullName: z.string(), cuiState: cuiStateSchema }).nullable(),
+});
+export type RenapLookupResponse = z.infer<typeof renapLookupResponseSchema>;
+
+export const renapComparedFields = [
+  'firstName',
+  'secondName',
+  'thirdName',
+  'firstSurname',
+  'secondSurname',
+  'birthDate',
+  'sex',
+] as const;
+export type RenapComparedField = (typeof renapComparedFields)[number];
+
+const fold = (s: string | null | undefined) =>
+  (s ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .trim()
+    .toUpperCase();
+
+/** Fields where the contributor differs from RENAP (accents and case ignored). */
+export function compareWithRenap(
+  c: Partial<Record<RenapComparedField, string | null | undefined>>,
+  p: RenapPerson,
+): RenapComparedField[] {
+  return renapComparedFields.filter((f) => fold(c[f]) !== fold(p[f]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// CUI approval (maker-checker)
+
+export const cuiRequestKinds = ['ALTA', 'CAMBIO'] as const;
+export const cuiRequestKindSchema = z.enum(cuiRequestKinds);
+
+export const cuiApprovalSchema = z.object({
+  id: z.number().int(),
+  contributorId: z.number().int(),
+  contributorName: z.string(),
+  kind: cuiRequestKindSchema,
+  currentCui: z.string().nullable(),
+  proposedCui: z.string(),
+  state: cuiStateSchema,
+  requestedById: z.number().int().nullable(),
+  requestedByEmail: z.string().nullable(),
+  requestedAt: z.string(),
+  decidedById: z.number().int().nullable(),
+  decidedByEmail: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type CuiApproval = z.infer<typeof cuiApprovalSchema>;
+
+export const cuiApprovalListQuerySchema = listQuerySchema.extend({
+  state: cuiStateSchema.optional(),
+  contributorId: z.coerce.number().int().positive().optional(),
+});
+
+export const cuiDecisionSchema = z
+  .object({
+    decision: z.enum(['APROBADO', 'RECHAZADO']),
+    reason: z.preprocess(emptyToNull, z.string().trim().max(500).nullable().optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decision === 'RECHAZADO' && !v.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Indique el motivo del rechazo.' });
+    }
+  });
+export type CuiDecision = z.input<typeof cuiDecisionSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Bulk upload
+
+/** Columns of the bulk-upload template, in order; headers are matched ignoring case and accents. */
+export const importColumns = [
+  { key: 'cui', header: 'CUI', required: true },
+  { key: 'nit', header: 'NIT', required: false },
+  { key: 'firstName', header: 'PRIMER_NOMBRE', required: true },
+  { key: 'secondName', header: 'SEGUNDO_NOMBRE', required: false },
+  { key: 'thirdName', header: 'TERCER_NOMBRE', required: false },
+  { key: 'firstSurname', header: 'PRIMER_APELLIDO', required: true },
+  { key: 'secondSurname', header: 'SEGUNDO_APELLIDO', required: false },
+  { key: 'marriedSurname', header: 'APELLIDO_CASADA', required: false },
+  { key: 'birthDate', header: 'FECHA_NACIMIENTO', required: true },
+  { key: 'sex', header: 'SEXO', required: true },
+  { key: 'maritalStatus', header: 'ESTADO_CIVIL', required: false },
+  { key: 'address', header: 'DIRECCION', required: false },
+  { key: 'municipality', header: 'MUNICIPIO', required: false },
+  { key: 'phone', header: 'TELEFONO', required: false },
+  { key: 'email', header: 'CORREO', required: false },
+  { key: 'type', header: 'TIPO', required: true },
+  { key: 'state', header: 'ESTADO', required: false },
+  { key: 'entity', header: 'ENTIDAD', required: false },
+  { key: 'budgetLine', header: 'RENGLON', required: false },
+  { key: 'hireDate', header: 'FECHA_INGRESO', required: false },
+  { key: 'salary', header: 'SALARIO', required: false },
+] as const;
+export type ImportColumnKey = (typeof importColumns)[number]['key'];
+export type ImportRawRow = Partial<Record<ImportColumnKey, string>>;
+
+/** Header text as compared: upper case, no accents, spaces and dashes as underscores. */
+export const normalizeHeader = (h: string): string =>
+  h
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+
+/** Which template columns a header row lacks and which it has that the template does not. */
+export function checkImportHeaders(headers: string[]): {
+  missing: string[];
+  unknown: string[];
+  duplicated: string[];
+  map: (ImportColumnKey | null)[];
+} {
+  const byHeader = new Map<string, ImportColumnKey>(importColumns.map((c) => [c.header, c.key]));
+  const seen = new Set<string>();
+  const unknown: string[] = [];
+  const duplicated: string[] = [];
+  const map = headers.map((h) => {
+    const n = normalizeHeader(h);
+    const key = byHeader.get(n) ?? null;
+    if (!key) unknown.push(h);
+    else if (seen.has(key)) duplicated.push(h);
+    if (key) seen.add(key);
+    return key;
+  });
+  const missing = importColumns.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
+  return { missing, unknown, duplicated, map };
+}
+
+/**
+ * A date as spreadsheets write it: an Excel serial day number (1900 system), `dd/mm/yyyy`,
+ * `d/m/yy`, `yyyy-mm-dd`, or a Date. Returns `YYYY-MM-DD`, or null when it is not a real date.
+ */
+export function parseSpreadsheetDate(value: string | number | Date): string | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  if (typeof value === 'number' || /^\d{1,6}(\.\d+)?$/.test(value.trim())) {
+    const serial = Math.floor(Number(value));
+    // Serial 60 is Excel's fictitious 29/02/1900; serials below 1 are not dates.
+    if (serial < 1 || serial === 60 || serial > 2_958_465) return null;
+    const days = serial > 60 ? serial - 1 : serial;
+    return new Date(Date.UTC(1899, 11, 31) + days * 86_400_000).toISOString().slice(0, 10);
+  }
+  const text = value.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  let match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(text);
+  if (match) {
+    [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  } else {
+    match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(text);
+    if (!match) return null;
+    [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (match[3].length === 2) y += y > Number(today().slice(2, 4)) ? 1900 : 2000;
+  }
+  const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return isRealDate(iso) ? iso : null;
+}
+
+/** Catalogue lookups a row is checked against (codes as written in the file → ids). */
+export interface ImportCatalogues {
+  municipalities: ReadonlyMap<string, number>;
+  types: ReadonlyMap<string, number>;
+  entities: ReadonlyMap<string, number>;
+  budgetLines: ReadonlySet<string>;
+  /** When set, only these entity ids may be written (the uploader's data scope). */
+  allowedEntityIds?: ReadonlySet<number> | null;
+}
+
+export interface ImportRowError {
+  column: string;
+  message: string;
+}
+
+export type ImportRowResult = { ok: true; data: ContributorData } | { ok: false; errors: ImportRowError[] };
+
+const headerOf = Object.fromEntries(importColumns.map((c) => [c.key, c.header])) as Record<ImportColumnKey, string>;
+const zodPathToColumn: Record<string, ImportColumnKey> = {
+  municipalityId: 'municipality',
+  typeId: 'type',
+  entityId: 'entity',
+  budgetLineCode: 'budgetLine',
+};
+
+/**
+ * Validates one row of a bulk upload with the same schema as the form; catalogue codes are resolved
+ * to ids. Every problem is reported with the template column it belongs to.
+ */
+export function validateImportRow(raw: ImportRawRow, cat: ImportCatalogues): ImportRowResult {
+  const errors: ImportRowError[] = [];
+  const err = (key: ImportColumnKey, message: string) => errors.push({ column: headerOf[key], message });
+  const val = (key: ImportColumnKey) => raw[key]?.trim() ?? '';
+
+  const date = (key: ImportColumnKey): string | null | undefined => {
+    const v = val(key);
+    if (!v) return undefined;
+    const iso = parseSpreadsheetDate(v);
+    if (!iso) err(key, `Fecha imposible o con formato no reconocido: "${v}" (use dd/mm/aaaa).`);
+    return iso;
+  };
+  const code = (key: ImportColumnKey, map: ReadonlyMap<string, number>, label: string): number | null | undefined => {
+    const v = val(key);
+    if (!v) return undefined;
+    const id = map.get(v.toUpperCase()) ?? map.get(v);
+    if (id === undefined) err(key, `${label} "${v}" no existe en el catálogo.`);
+    return id ?? null;
+  };
+
+  const cuiText = val('cui');
+  if (/e\+?\d+$/i.test(cuiText)) err('cui', 'El CUI está en notación científica; dé a la columna formato de texto.');
+  const municipality = code('municipality', cat.municipalities, 'El municipio');
+  const typeId = code('type', cat.types, 'El tipo de afiliado');
+  const entityId = code('entity', cat.entities, 'La entidad');
+  if (entityId && cat.allowedEntityIds && !cat.allowedEntityIds.has(entityId)) {
+    err('entity', 'No tiene acceso a esa entidad.');
+  }
+  const budgetLine = val('budgetLine');
+  if (budgetLine && !cat.budgetLines.has(budgetLine)) err('budgetLine', `El renglón "${budgetLine}" no existe en el catálogo.`);
+  const birthDate = date('birthDate');
+  const hireDate = date('hireDate');
+  const salaryText = val('salary');
+  if (salaryText && parseMoney(salaryText.replace(/^\s*Q\s*/i, '')) === null) {
+    err('salary', `El salario debe ser un número: "${salaryText}".`);
+  }
+  const sexText = val('sex').toUpperCase();
+  const sex =
+    sexText === 'MASCULINO' || sexText === 'HOMBRE' ? 'M' : sexText === 'FEMENINO' || sexText === 'MUJER' ? 'F' : sexText;
+
+  const candidate = {
+    cui: cuiText,
+    nit: val('nit'),
+    firstName: val('firstName'),
+    secondName: val('secondName'),
+    thirdName: val('thirdName'),
+    firstSurname: val('firstSurname'),
+    secondSurname: val('secondSurname'),
+    marriedSurname: val('marriedSurname'),
+    birthDate: birthDate ?? (val('birthDate') ? '0000-00-00' : ''),
+    sex,
+    maritalStatus: val('maritalStatus').toUpperCase(),
+    address: val('address'),
+    municipalityId: municipality ?? null,
+    phone: val('phone'),
+    email: val('email'),
+    typeId: typeId ?? (val('type') ? -1 : undefined),
+    state: val('state') ? val('state').toUpperCase() : undefined,
+    entityId: entityId ?? null,
+    budgetLineCode: budgetLine,
+    hireDate: hireDate ?? '',
+    salary: salaryText ? salaryText : '',
+  };
+  const parsed = contributorInputSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const already = new Set(errors.map((e) => e.column));
+    for (const issue of parsed.error.issues) {
+      const path = String(issue.path[0] ?? 'cui');
+      const key = (zodPathToColumn[path] ?? path) as ImportColumnKey;
+      const column = headerOf[key] ?? path;
+      if (already.has(column)) continue;
+      already.add(column);
+      const message =
+        key === 'birthDate' && !val('birthDate')
+          ? 'Falta la fecha de nacimiento.'
+          : key === 'type' && !val('type')
+            ? 'Falta el tipo de afiliado.'
+            : issue.message;
+      errors.push({ column, message });
+    }
+  }
+  if (errors.length || !parsed.success) return { ok: false, errors };
+  return { ok: true, data: parsed.data };
+}
+
+export const importStatuses = ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] as const;
+export const importStatusSchema = z.enum(importStatuses);
+
+export const contributorImportSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  format: z.string(),
+  status: importStatusSchema,
+  totalRows: z.number().int(),
+  processedRows: z.number().int(),
+  validRows: z.number().int(),
+  errorRows: z.number().int(),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  committedAt: z.string().nullable(),
+  committedRows: z.number().int(),
+});
+export type ContributorImport = z.infer<typeof contributorImportSchema>;
+
+export const importRowSchema = z.object({
+  rowNumber: z.number().int(),
+  cui: z.string(),
+  name: z.string(),
+  errors: z.array(z.object({ column: z.string(), message: z.string() })),
+});
+export type ImportRow = z.infer<typeof importRowSchema>;
+
+export const importRowsQuerySchema = listQuerySchema.extend({ kind: z.enum(['valid', 'error']).default('error') });

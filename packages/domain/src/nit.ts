@@ -1,0 +1,36 @@
+/**
+ * NIT (Número de Identificación Tributaria): body digits and a check character. Body digits weighted
+ * 2, 3, 4… from the right; c = (11 − sum mod 11) mod 11; c = 10 is written K. Typed as `576937-K` or
+ * `576937K`; stored without the dash, upper-case.
+ */
+export const normalizeNit = (input: string): string => input.replace(/[\s.-]+/g, '').toUpperCase();
+
+export function nitCheckCharacter(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i + 2);
+  const c = (11 - (sum % 11)) % 11;
+  return c === 10 ? 'K' : String(c);
+}
+
+export type NitProblem = 'EMPTY' | 'FORMAT' | 'CHECK_DIGIT';
+
+export const nitProblemMessages: Record<NitProblem, string> = {
+  EMPTY: 'Ingrese el NIT.',
+  FORMAT: 'El NIT debe tener dígitos y un dígito verificador (0–9 o K), por ejemplo 576937-K.',
+  CHECK_DIGIT: 'El dígito verificador del NIT no es válido.',
+};
+
+export function nitProblem(input: string): NitProblem | null {
+  const nit = normalizeNit(input);
+  if (!nit) return 'EMPTY';
+  if (!/^\d{1,12}[0-9K]$/.test(nit)) return 'FORMAT';
+  return nitCheckCharacter(nit.slice(0, -1)) === nit.slice(-1) ? null : 'CHECK_DIGIT';
+}
+
+export const isValidNit = (input: string): boolean => nitProblem(input) === null;
+
+/** `576937-K`: body, dash, check character. */
+export function formatNit(input: string): string {
+  const nit = normalizeNit(input);
+  return nit.length > 1 ? `${nit.slice(0, -1)}-${nit.slice(-1)}` : input;
+}
