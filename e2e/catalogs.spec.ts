@@ -82,6 +82,8 @@ test('an administrator manages a region end to end; a delegate sees only their r
   // Export the list with its filter: the xlsx holds the same rows as the table.
   await page.getByLabel('Buscar', { exact: true }).fill('');
   await expect(page.getByRole('row', { name: new RegExp(code) })).toBeVisible();
+  // The search is debounced: wait until the unfiltered list (a seeded region too) is on screen.
+  await expect(page.getByRole('row', { name: /Metropolitana/ })).toBeVisible();
   const tableCodes = await page.locator('tbody tr td:first-child').allInnerTexts();
   const [download] = await Promise.all([
     page.waitForEvent('download'),

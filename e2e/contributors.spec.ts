@@ -13,7 +13,8 @@ const spaced = (c: string) => `${c.slice(0, 4)} ${c.slice(4, 9)} ${c.slice(9)}`;
 
 /** The first person of the deterministic demo RENAP registry (seed 20260101), never a demo contributor. */
 const RENAP_CUI = '3303225830101';
-const REVIEWER = { email: 'revisor.cui@aporta.local', password: 'Revisor-Cui-2026' };
+// The demo Administrador holds cui-approval APPROVE: the second person of the maker-checker rule.
+const REVIEWER = { email: 'administrador@demo.aporta.local', password: 'Demo-Clave-2026' };
 
 test('a user registers a contributor with RENAP prefill and another person approves the CUI', async ({ page }) => {
   test.setTimeout(90_000);

@@ -5,7 +5,7 @@ import { type Database, DatabaseUnavailableError, openDatabase } from './db/clie
 import { users } from './db/schema/index.ts';
 import { seedAccountsDemo } from './db/seed/accounts.ts';
 import { seedCatalogDemo } from './db/seed/catalogs.ts';
-import { seedContributorDemo, seedContributorDemoUsers } from './db/seed/contributors.ts';
+import { seedContributorDemo } from './db/seed/contributors.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { seedShellDemo } from './db/seed/shell.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
@@ -33,7 +33,6 @@ async function seed(config: Config, database: Database) {
     await seedAccountsDemo(database.db);
     await seedCatalogDemo(database.db);
     await seedContributorDemo(database.db);
-    await seedContributorDemoUsers(database.db);
   }
   if (admin?.password) {
     say('');

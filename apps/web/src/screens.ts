@@ -12,7 +12,7 @@ import { userRoutes } from './features/users/routes.tsx';
 
 /**
  * Every screen of the main layout, one array per feature. A feature adds its routes here; the menu
- * shows an entry only when its link matches one of these paths.
+ * shows an entry only when its link matches one of the menu paths below.
  */
 export const screens: RouteObject[] = [
   ...homeRoutes,
@@ -27,10 +27,16 @@ export const screens: RouteObject[] = [
   ...renapRoutes,
 ];
 
-const pathsOf = (routes: RouteObject[], base = ''): string[] =>
+const pathsOf = (routes: RouteObject[], base = ''): { path: string; menu: boolean }[] =>
   routes.flatMap((r) => {
     const here = r.index ? base || '/' : r.path ? `${base}/${r.path}`.replace(/\/+/g, '/') : base;
-    return [...(r.path || r.index ? [here] : []), ...pathsOf(r.children ?? [], here)];
+    // A path with a parameter (contributors/:id) would match any link below it, including screens
+    // that do not exist; it serves menu links only when the route says so (dcrud/:collection).
+    const menu = !here.includes(':') || (r.handle as { menu?: boolean } | undefined)?.menu === true;
+    return [...(r.path || r.index ? [{ path: here, menu }] : []), ...pathsOf(r.children ?? [], here)];
   });
 
-export const screenPaths: string[] = pathsOf(screens);
+const allPaths = pathsOf(screens);
+export const screenPaths: string[] = allPaths.map((p) => p.path);
+/** The paths a menu link may lead to. */
+export const menuPaths: string[] = allPaths.filter((p) => p.menu).map((p) => p.path);

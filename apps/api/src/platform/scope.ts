@@ -40,6 +40,20 @@ export function scopedEntityIds(userId: number, scope: Scope): SQL | null {
   )`;
 }
 
+/** WHERE condition limiting `entityIdColumn` to the entities a user reaches with `scope`; undefined for ALL. */
+export function entityInScope(userId: number, scope: Scope, entityIdColumn: AnyColumn | SQL): SQL | undefined {
+  const ids = scopedEntityIds(userId, scope);
+  return ids ? sql`${entityIdColumn} in ${ids}` : undefined;
+}
+
+/** The entity ids a user may write to with `scope`; null means any (scope ALL). */
+export async function scopedEntityIdSet(db: Db, userId: number, scope: Scope): Promise<Set<number> | null> {
+  const ids = scopedEntityIds(userId, scope);
+  if (!ids) return null;
+  const r = await db.execute(sql`select distinct id from ${ids} as scoped(id) where id is not null`);
+  return new Set((r as unknown as { rows: { id: number }[] }).rows.map((row) => Number(row.id)));
+}
+
 /**
  * WHERE condition limiting `entityIdColumn` to the entities the user reaches for `action` on
  * `resource`; undefined when the scope is ALL. Throws FORBIDDEN when the user lacks the permission.
@@ -53,8 +67,7 @@ export function entityScopeCondition(
 ): SQL | undefined {
   const scope = scopeFor(user.permissions, resource, action);
   if (!scope) throw new AppError('FORBIDDEN');
-  const ids = scopedEntityIds(user.id, scope);
-  return ids ? sql`${entityIdColumn} in ${ids}` : undefined;
+  return entityInScope(user.id, scope, entityIdColumn);
 }
 
 /** True when `entityId` lies inside the user's scope for the permission (for creates and checks). */

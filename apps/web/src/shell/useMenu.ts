@@ -2,11 +2,11 @@ import { type EffectivePermissions, filterMenu, type MenuItem, menuTree } from '
 import { useMemo } from 'react';
 import { matchPath } from 'react-router';
 import { useDynamicMenuEntries } from '../features/catalogs/useCollections.ts';
-import { screenPaths } from '../screens.ts';
+import { menuPaths } from '../screens.ts';
 
 /** A menu entry is offered only when its screen exists, so the menu never leads to a placeholder. */
 export const isAvailable = (item: MenuItem): boolean =>
-  !!item.link && screenPaths.some((path) => matchPath({ path, end: true }, item.link!) !== null);
+  !!item.link && menuPaths.some((path) => matchPath({ path, end: true }, item.link!) !== null);
 
 /** The spec's menu tree plus one `/dcrud/{collection}` entry per collection the user may read. */
 export function useMenu(permissions: EffectivePermissions | undefined): MenuItem[] {

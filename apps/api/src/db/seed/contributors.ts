@@ -252,35 +252,3 @@ export async function seedContributorDemo(db: Db, opts: { people?: number; contr
 }
 
 /** The demo CUI checker (maker-checker needs a second person): documented in README, demo data only. */
-export const DEMO_CUI_REVIEWER = { email: 'revisor.cui@aporta.local', password: 'Revisor-Cui-2026' };
-
-export async function seedContributorDemoUsers(db: Db): Promise<void> {
-  const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUI_REVIEWER.email));
-  if (exists) return;
-  const passwordHash = await hashPassword(DEMO_CUI_REVIEWER.password);
-  await db.transaction(async (tx) => {
-    const [role] = await tx
-      .insert(roles)
-      .values({ name: 'Revisor de CUI (demostración)', description: 'Aprueba o rechaza CUI de afiliados.' })
-      .onConflictDoNothing()
-      .returning();
-    if (!role) return;
-    const grants = [
-      ['cui-approval', 'READ'],
-      ['cui-approval', 'APPROVE'],
-      ['contributors', 'READ'],
-      ['contributor-list', 'READ'],
-      ['renap', 'READ'],
-    ] as const;
-    await tx
-      .insert(roleGrants)
-      .values(grants.map(([resource, action]) => ({ roleId: role.id, resource, action, scope: 'ALL' as const })));
-    const [user] = await tx
-      .insert(users)
-      .values({ email: DEMO_CUI_REVIEWER.email, firstName: 'Revisora', lastName: 'de CUI', passwordHash })
-      .returning();
-    await tx.insert(userRoles).values({ userId: user.id, roleId: role.id });
-    const [plan] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.code, 'PLAN'));
-    if (plan) await tx.insert(userInstitutions).values({ userId: user.id, institutionId: plan.id, position: 0 });
-  });
-}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  type Action,
   AppError,
   allPermissions,
   type ChangePasswordInput,
@@ -9,6 +10,7 @@ import {
   mergeGrants,
   passwordProblem,
   type RegisterInput,
+  type Resource,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
@@ -199,6 +201,23 @@ export async function logout(opts: { db: Db; auth: AuthContext }): Promise<void>
       .where(and(eq(sessions.id, opts.auth.sessionId), isNull(sessions.revokedAt)));
     await writeAudit(tx, opts.auth.actor, { action: 'LOGOUT', entityType: 'session', entityId: opts.auth.sessionId });
   });
+}
+
+/**
+ * Active users who hold `action` on `resource`: members of SISTEMA, and users granted it through their
+ * own roles or their institutions' default roles. Used to notify whoever can act on something.
+ */
+export async function findUserIdsWithPermission(db: Db, resource: Resource, action: Action): Promise<number[]> {
+  const rows = await db.execute<{ id: number }>(sql`
+    select u.id from ${users} u where u.is_active and (
+      exists (select 1 from ${userInstitutions} ui join ${institutions} i on i.id = ui.institution_id
+              where ui.user_id = u.id and i.code = ${SYSTEM_INSTITUTION} and i.is_active)
+      or exists (select 1 from ${userRoles} ur join ${roleGrants} g on g.role_id = ur.role_id
+                 where ur.user_id = u.id and g.resource = ${resource} and g.action = ${action})
+      or exists (select 1 from ${userInstitutions} ui join ${institutionRoles} ir on ir.institution_id = ui.institution_id
+                 join ${roleGrants} g on g.role_id = ir.role_id
+                 where ui.user_id = u.id and g.resource = ${resource} and g.action = ${action}))`);
+  return (rows as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 }
 
 /** Active sessions left for a user (for tests and the sessions screen). */

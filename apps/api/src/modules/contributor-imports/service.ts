@@ -27,7 +27,7 @@ import {
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { pageOf } from '../../platform/list.ts';
-import { allowedEntityIds } from '../contributors/scope.ts';
+import { scopedEntityIdSet } from '../../platform/scope.ts';
 import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type SheetRow, sniffFile, xlsxRows } from './reader.ts';
 
 type ImportRecord = typeof contributorImports.$inferSelect;
@@ -60,7 +60,7 @@ async function loadCatalogues(db: Db, user: CurrentUser, scope: Scope): Promise<
       .from(municipalEntities)
       .where(eq(municipalEntities.isActive, true)),
     db.select({ code: budgetLines.code }).from(budgetLines).where(eq(budgetLines.isActive, true)),
-    allowedEntityIds(db, user.id, scope),
+    scopedEntityIdSet(db, user.id, scope),
   ]);
   return {
     municipalities: new Map(munis.map((m) => [m.code, m.id])),

@@ -280,8 +280,45 @@ describe('CUI approval (maker-checker)', () => {
       payload: { decision: 'RECHAZADO', reason: 'x' },
     });
     expect(again.statusCode).toBe(409);
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'CUI_APPROVE'));
-    expect(audit.some((a) => (a.after as { notify?: number[] }).notify?.includes(admin.id))).toBe(true);
+  });
+
+  it('notifies the approvers when a request opens, never the requester, and the requester of the decision', async () => {
+    const checker = await t.createUser({
+      grants: [
+        { resource: 'cui-approval', action: 'READ', scope: 'ALL' },
+        { resource: 'cui-approval', action: 'APPROVE', scope: 'ALL' },
+      ],
+    });
+    const bystander = await t.createUser({ grants: [{ resource: 'contributors', action: 'READ', scope: 'ALL' }] });
+    const inbox = async (token: string) =>
+      (await t.request({ method: 'GET', url: '/api/notifications?pageSize=100', token })).json().items as {
+        title: string;
+        body: string;
+        link: string | null;
+      }[];
+    const c = (await create(admin.token, body())).json().contributor;
+    const pending = (await inbox(checker.token)).filter((n) => n.body === `CUI ${formatCui(c.cui)}`);
+    expect(pending).toEqual([
+      expect.objectContaining({ title: 'Nuevo afiliado pendiente de aprobación de CUI', link: '/contributors/cui-approval' }),
+    ]);
+    expect((await inbox(bystander.token)).length).toBe(0);
+    expect((await inbox(admin.token)).some((n) => n.body === `CUI ${formatCui(c.cui)}`)).toBe(false);
+
+    const [req] = await t.database.db.select().from(cuiApprovalRequests).where(eq(cuiApprovalRequests.contributorId, c.id));
+    const decided = await t.request({
+      method: 'POST',
+      url: `/api/cui-approvals/${req.id}/decision`,
+      token: checker.token,
+      payload: { decision: 'RECHAZADO', reason: 'Los nombres no coinciden con RENAP' },
+    });
+    expect(decided.statusCode).toBe(200);
+    expect(await inbox(admin.token)).toContainEqual(
+      expect.objectContaining({
+        title: `CUI ${formatCui(c.cui)} rechazado`,
+        body: 'Los nombres no coinciden con RENAP',
+        link: `/contributors/${c.id}`,
+      }),
+    );
   });
 
   it('applies an approved CUI change, and a rejection needs a reason and leaves the CUI', async () => {

@@ -17,9 +17,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { scopedEntityIdSet } from '../../platform/scope.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { lookupForScreen } from '../renap/service.ts';
-import { allowedEntityIds } from './scope.ts';
 import {
   type ContributorView,
   contributorHistory,
@@ -285,7 +285,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         actor,
         user,
         scope,
-        allowed: await allowedEntityIds(app.db, user.id, scope),
+        allowed: await scopedEntityIdSet(app.db, user.id, scope),
         adapter: adapter(),
         data: request.body,
       });
@@ -313,7 +313,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         actor,
         user,
         scope,
-        allowed: await allowedEntityIds(app.db, user.id, scope),
+        allowed: await scopedEntityIdSet(app.db, user.id, scope),
         adapter: adapter(),
         id: request.params.id,
         data: request.body,

@@ -30,9 +30,10 @@ import {
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { entityInScope } from '../../platform/scope.ts';
+import { notifyCuiApprovers } from '../cui-approvals/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
-import { contributorEntityScope } from './scope.ts';
 
 const searchNameOf = contributorSearchName;
 
@@ -108,7 +109,7 @@ const sortable = {
  * fuzzy name (trigram word similarity, or substring), accents and case ignored.
  */
 export function contributorFilters(db: Db, user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
-  const where: (SQL | undefined)[] = [contributorEntityScope(db, user.id, scope, contributors.entityId)];
+  const where: (SQL | undefined)[] = [entityInScope(user.id, scope, contributors.entityId)];
   if (q.entityId) where.push(eq(contributors.entityId, q.entityId));
   if (q.municipalityId) where.push(eq(contributors.municipalityId, q.municipalityId));
   if (q.departmentId) where.push(eq(municipalities.departmentId, q.departmentId));
@@ -217,7 +218,7 @@ export async function searchContributors(opts: { db: Db; user: CurrentUser; scop
 
 async function loadInScope(db: Db, user: CurrentUser, scope: Scope, id: number): Promise<ContributorView> {
   const [r] = await baseQuery(db)
-    .where(and(eq(contributors.id, id), contributorEntityScope(db, user.id, scope, contributors.entityId)))
+    .where(and(eq(contributors.id, id), entityInScope(user.id, scope, contributors.entityId)))
     .limit(1);
   if (!r) throw new AppError('NOT_FOUND', 'El afiliado no existe o no está dentro de su alcance.');
   return toContributor(r);
@@ -350,6 +351,7 @@ export async function createContributor(opts: {
         entityId: req.id,
         after: { contributorId: row.id, kind: 'ALTA', proposedCui: row.cui },
       });
+      await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'ALTA', cui: row.cui });
       return row.id;
     })
     .catch(uniqueToDuplicate(data.cui));
@@ -425,6 +427,7 @@ export async function updateContributor(opts: {
           entityId: req.id,
           after: { contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui },
         });
+        await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'CAMBIO', cui: newCui });
       }
     })
     .catch(async (err) => {
@@ -502,7 +505,7 @@ function diffOf(before: Record<string, unknown> | null, after: Record<string, un
 /** Overview: counts by state and type, pending approvals, recent changes. Callers: contributors READ. */
 export async function contributorOverview(opts: { db: Db; user: CurrentUser; scope: Scope }) {
   const { db, user, scope } = opts;
-  const where = contributorEntityScope(db, user.id, scope, contributors.entityId);
+  const where = entityInScope(user.id, scope, contributors.entityId);
   const [byState, byType, [{ pending }], recent] = await Promise.all([
     db.select({ key: contributors.state, total: count() }).from(contributors).where(where).groupBy(contributors.state),
     db
@@ -544,9 +547,7 @@ export async function contributorOptions(opts: { db: Db; user: CurrentUser; scop
     db
       .select({ id: municipalEntities.id, code: municipalEntities.code, name: municipalEntities.name })
       .from(municipalEntities)
-      .where(
-        and(eq(municipalEntities.isActive, true), contributorEntityScope(db, opts.user.id, opts.scope, municipalEntities.id)),
-      )
+      .where(and(eq(municipalEntities.isActive, true), entityInScope(opts.user.id, opts.scope, municipalEntities.id)))
       .orderBy(municipalEntities.name),
     db
       .select({

@@ -5,7 +5,9 @@ import type { Db } from '../../db/client.ts';
 import { contributors, cuiApprovalRequests, users } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { orderBy, pageOf } from '../../platform/list.ts';
-import { contributorEntityScope } from '../contributors/scope.ts';
+import { entityInScope } from '../../platform/scope.ts';
+import { findUserIdsWithPermission } from '../auth/service.ts';
+import { notifyUsers } from '../notifications/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap } from '../renap/service.ts';
 
@@ -61,7 +63,7 @@ export async function findCuiApprovals(opts: {
   query: ListQuery & { state?: 'PENDIENTE' | 'APROBADO' | 'RECHAZADO'; contributorId?: number };
 }) {
   const { db, query } = opts;
-  const where: (SQL | undefined)[] = [contributorEntityScope(db, opts.user.id, opts.scope, contributors.entityId)];
+  const where: (SQL | undefined)[] = [entityInScope(opts.user.id, opts.scope, contributors.entityId)];
   if (query.state) where.push(eq(cuiApprovalRequests.state, query.state));
   if (query.contributorId) where.push(eq(cuiApprovalRequests.contributorId, query.contributorId));
   if (query.q)
@@ -87,7 +89,7 @@ export async function findCuiApprovals(opts: {
 
 async function loadInScope(db: Db, user: CurrentUser, scope: Scope, id: number) {
   const [row] = await baseQuery(db)
-    .where(and(eq(cuiApprovalRequests.id, id), contributorEntityScope(db, user.id, scope, contributors.entityId)))
+    .where(and(eq(cuiApprovalRequests.id, id), entityInScope(user.id, scope, contributors.entityId)))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', 'La solicitud no existe o no está dentro de su alcance.');
   return toApproval(row);
@@ -117,13 +119,27 @@ export async function reviewCuiApproval(opts: {
 }
 
 /**
+ * Tells every user who may approve CUIs (except the requester, who never may) that a request waits.
+ * Call inside the transaction that opens the request, so a rollback sends nothing.
+ */
+export async function notifyCuiApprovers(tx: Db, opts: { requesterId: number | null; kind: 'ALTA' | 'CAMBIO'; cui: string }) {
+  const approvers = await findUserIdsWithPermission(tx, 'cui-approval', 'APPROVE');
+  await notifyUsers({
+    db: tx,
+    userIds: approvers.filter((id) => id !== opts.requesterId),
+    type: 'info',
+    title: opts.kind === 'ALTA' ? 'Nuevo afiliado pendiente de aprobación de CUI' : 'Cambio de CUI pendiente de aprobación',
+    body: `CUI ${formatCui(opts.cui)}`,
+    link: '/contributors/cui-approval',
+  });
+}
+
+/**
  * Approves or rejects a request. Maker-checker: the requester can never decide their own request;
  * a request decided already answers 409 (also when two checkers race: the update is conditional).
  * Approving an ALTA marks the CUI APROBADO; approving a CAMBIO applies the new CUI. Callers:
  * cui-approval APPROVE, within scope.
- *
- * MERGE NOTE: requester and decider are to be notified through the shell's notifyUsers; until then
- * the decision is in the audit log with `notify` naming both users.
+ * The requester is notified of the decision in the same transaction.
  */
 export async function decideCuiApproval(opts: {
   db: Db;
@@ -187,9 +203,18 @@ export async function decideCuiApproval(opts: {
         reason,
         kind: updated.kind,
         proposedCui: updated.proposedCui,
-        notify: [updated.requestedBy, actor.id],
       },
     });
+    if (updated.requestedBy !== null) {
+      await notifyUsers({
+        db: tx,
+        userIds: [updated.requestedBy],
+        type: decision === 'APROBADO' ? 'success' : 'warning',
+        title: `${updated.kind === 'ALTA' ? 'CUI' : 'Cambio de CUI'} ${formatCui(updated.proposedCui)} ${decision === 'APROBADO' ? 'aprobado' : 'rechazado'}`,
+        body: reason ?? '',
+        link: `/contributors/${updated.contributorId}`,
+      });
+    }
     if (after !== before) {
       await writeAudit(tx, actor, {
         action,

@@ -35,7 +35,11 @@ export const catalogRoutes: RouteObject[] = [
     { path: `administrative/${c}`, lazy: listPage(c) },
     { path: `administrative/${c}/:id`, lazy: recordPage(c) },
   ]),
-  { path: 'dcrud/:collection', lazy: async () => ({ Component: (await import('./CollectionListPage.tsx')).DcrudListPage }) },
+  {
+    path: 'dcrud/:collection',
+    handle: { menu: true },
+    lazy: async () => ({ Component: (await import('./CollectionListPage.tsx')).DcrudListPage }),
+  },
   {
     path: 'dcrud/:collection/:id',
     lazy: async () => {
