@@ -68,6 +68,20 @@ test('a user registers a contributor with RENAP prefill and another person appro
   await expect(page.getByRole('row', { name: /3303 22583 0101/ })).toHaveCount(0);
   await page.locator('label', { hasText: /^Aprobado$/ }).click();
   await expect(page.getByRole('row', { name: /3303 22583 0101/ })).toContainText('Aprobado');
+
+  // The command palette finds the contributor by the start of the CUI and opens the 360° page.
+  await page.getByTestId('topbar-search').click();
+  await page.getByRole('textbox', { name: 'Buscar páginas y registros' }).fill('3303 2258');
+  await page.getByRole('button', { name: /Marvin .*Juárez/ }).click();
+  await expect(page).toHaveURL(/\/contributors\/\d+$/);
+  await expect(page.getByRole('heading', { name: /Marvin .*Juárez/ })).toBeVisible();
+
+  // The requester is told of the decision.
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Salir' }).click();
+  await signIn(page);
+  await page.getByTestId('notifications-button').click();
+  await expect(page.getByTestId('notifications-panel')).toContainText('CUI 3303 22583 0101 aprobado');
 });
 
 test('a bulk upload with 10 good and 3 bad rows shows the 3 with reasons, commits the 10 and downloads the exceptions', async ({

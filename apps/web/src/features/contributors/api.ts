@@ -98,18 +98,6 @@ export const useRenapCheck = (cui: string | null) =>
   });
 
 /** Command palette: contributors by CUI (exact or prefix) or name. The shell's palette registers it. */
-export const useContributorSearch = (q: string) =>
-  useQuery({
-    queryKey: ['contributors', 'search', q],
-    queryFn: ({ signal }) =>
-      api<{ id: number; cui: string; fullName: string; entityName: string | null; state: string }[]>('/api/contributors/search', {
-        query: { q },
-        signal,
-      }),
-    enabled: q.trim().length >= 2,
-    staleTime: 30_000,
-  });
-
 export const useCreateContributor = () =>
   useMutation({
     mutationFn: (body: ContributorInput) => api<SaveResult>('/api/contributors', { method: 'POST', body }),

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import './search.ts';
 
 export const contributorRoutes: RouteObject[] = [
   {

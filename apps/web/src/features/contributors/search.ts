@@ -1,0 +1,27 @@
+import { formatCui } from '@aporta/domain';
+import { api } from '../../lib/api.ts';
+import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
+
+interface Hit {
+  id: number;
+  cui: string;
+  fullName: string;
+  entityName: string | null;
+}
+
+// The command palette finds a contributor by CUI (exact or prefix) or by name; users without the
+// permission get a 403, which the palette leaves out.
+registerSearchProvider({
+  id: 'contributors',
+  group: 'contributors.paletteGroup',
+  minLength: 3,
+  async search(q, { signal }) {
+    const hits = await api<Hit[]>('/api/contributors/search', { query: { q }, signal });
+    return hits.map((c) => ({
+      id: `contributor-${c.id}`,
+      label: c.fullName,
+      description: [formatCui(c.cui), c.entityName].filter(Boolean).join(' · '),
+      link: `/contributors/${c.id}`,
+    }));
+  },
+});
