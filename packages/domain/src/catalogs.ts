@@ -238,6 +238,7 @@ const f = {
   regionDelegates: field('region-delegates'),
   assignments: field('entity-assignment'),
   budget: field('budget-lines'),
+  contributorTypes: field('contributor-catalogs'),
 };
 
 /**
@@ -442,6 +443,25 @@ export const collectionDefinitions = {
         .regex(/^\d{3}$/, { error: 'Código: tres dígitos (p. ej. 011).' }),
       name: text('Nombre', 200),
       isSubjectToContribution: z.boolean({ error: 'Afecto a cuota: indique sí o no.' }),
+      isActive: active,
+    }),
+  },
+  // The contributor catalogue of the contributors module (/contributors/catalogs): kinds of contributor.
+  'contributor-catalogs': {
+    name: 'contributor-catalogs',
+    label: 'Tipos de afiliado',
+    displayField: 'name',
+    defaultSort: 'sortOrder',
+    fields: [
+      f.contributorTypes('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 40 }),
+      f.contributorTypes('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
+      f.contributorTypes('sortOrder', 'Orden', 'number', { required: true, filterable: false }),
+      f.contributorTypes('isActive', 'Activo', 'boolean'),
+    ],
+    input: z.strictObject({
+      code: code('Código', 40),
+      name: text('Nombre', 120),
+      sortOrder: z.number({ error: 'Orden: debe ser un número.' }).int().min(0).max(999),
       isActive: active,
     }),
   },

@@ -274,6 +274,22 @@ describe('generic CRUD', () => {
   });
 });
 
+describe('contributor catalogue', () => {
+  it('serves the contributor types on the same registry: seeded in order, created, unique, deletable when unused', async () => {
+    const list = (await get('/api/collections/contributor-catalogs')).json();
+    expect(list.items.map((r: { code: string }) => r.code).slice(0, 4)).toEqual(['ACTIVO', 'VOLUNTARIO', 'PENSIONADO', 'BENEFICIARIO']);
+    const code = `TIPO${uid()}`;
+    const created = await post('/api/collections/contributor-catalogs', { code, name: 'Jubilado especial', sortOrder: 9 });
+    expect(created.statusCode).toBe(201);
+    const dup = await post('/api/collections/contributor-catalogs', { code, name: 'Otro', sortOrder: 10 });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().error.details[0].path).toBe('code');
+    expect((await del(`/api/collections/contributor-catalogs/${created.json().id}`)).statusCode).toBe(204);
+    const clerk = await t.createUser({ grants: [{ resource: 'contributors', action: 'READ', scope: 'ALL' }] });
+    expect((await get('/api/collections/contributor-catalogs', clerk.token)).statusCode).toBe(403);
+  });
+});
+
 describe('export', () => {
   it('exports the filtered list as xlsx with the same rows as the list', async () => {
     const list = (await get('/api/collections/municipalities?q=San%20Juan&sort=code&pageSize=200')).json();

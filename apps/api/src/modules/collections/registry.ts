@@ -5,6 +5,7 @@ import * as schema from '../../db/schema/index.ts';
 import {
   budgetLines,
   classifications,
+  contributorTypes,
   delegates,
   departments,
   entityAssignments,
@@ -98,6 +99,7 @@ export const registry: Record<CollectionName, Collection> = {
     { entityColumn: entityAssignments.entityId, uniqueTogether: [['entityId', 'delegateId']] },
   ),
   'budget-lines': bind('budget-lines', budgetLines, sql`${budgetLines.code} || ' ' || ${budgetLines.name}`),
+  'contributor-catalogs': bind('contributor-catalogs', contributorTypes, sql`${contributorTypes.name}`),
   'planilla-statuses': bind('planilla-statuses', planillaStatuses, sql`${planillaStatuses.label}`),
   'payment-agreement-statuses': bind(
     'payment-agreement-statuses',

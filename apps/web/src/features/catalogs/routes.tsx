@@ -17,16 +17,16 @@ export const administrativeCollections = [
 ] as const;
 
 const listPage =
-  (collection: string): RouteObject['lazy'] =>
+  (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
   async () => {
     const { CollectionListPage } = await import('./CollectionListPage.tsx');
-    return { element: <CollectionListPage collection={collection} basePath={`/administrative/${collection}`} /> };
+    return { element: <CollectionListPage collection={collection} basePath={basePath} /> };
   };
 const recordPage =
-  (collection: string): RouteObject['lazy'] =>
+  (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
   async () => {
     const { RecordPage } = await import('./RecordPage.tsx');
-    return { element: <RecordPage collection={collection} basePath={`/administrative/${collection}`} /> };
+    return { element: <RecordPage collection={collection} basePath={basePath} /> };
   };
 
 export const catalogRoutes: RouteObject[] = [
@@ -35,6 +35,9 @@ export const catalogRoutes: RouteObject[] = [
     { path: `administrative/${c}`, lazy: listPage(c) },
     { path: `administrative/${c}/:id`, lazy: recordPage(c) },
   ]),
+  // The contributors module's catalogues, on the same generic pages.
+  { path: 'contributors/catalogs', lazy: listPage('contributor-catalogs', '/contributors/catalogs') },
+  { path: 'contributors/catalogs/:id', lazy: recordPage('contributor-catalogs', '/contributors/catalogs') },
   {
     path: 'dcrud/:collection',
     handle: { menu: true },
