@@ -8,7 +8,7 @@ import dayjs from 'dayjs';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ExportButtons } from '../catalogs/ExportButtons.tsx';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { formatDateTime } from '../catalogs/format.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 

@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
+import { downloadFile } from '../../lib/download.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { downloadFile, uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
+import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
 import { Cui, PageHeader } from './components.tsx';
 
 function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {

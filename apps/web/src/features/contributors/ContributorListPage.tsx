@@ -8,8 +8,9 @@ import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { useContributorOptions, useFindContributors } from './api.ts';
-import { Cui, ExportButtons, PageHeader, StateBadge } from './components.tsx';
+import { Cui, PageHeader, StateBadge } from './components.tsx';
 
 export function ContributorListPage() {
   const { t } = useTranslation();

@@ -5,9 +5,10 @@ import { Card, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { api } from '../../lib/api.ts';
 import { useContributorOptions } from './api.ts';
-import { ExportButtons, formatMoney, PageHeader } from './components.tsx';
+import { formatMoney, PageHeader } from './components.tsx';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
 interface Row {

@@ -1,10 +1,7 @@
 import { formatCui } from '@aporta/domain';
-import { Badge, Button, Group, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { Badge, Group, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../lib/notify.ts';
-import { downloadFile } from './api.ts';
 
 /** dd/mm/aaaa from an ISO date or timestamp. */
 export function formatDate(iso: string | null | undefined): string {
@@ -66,43 +63,5 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       </Title>
       {children && <Group gap="xs">{children}</Group>}
     </Group>
-  );
-}
-
-/** Download buttons (xlsx, csv…) for an export endpoint with the list's current filters. */
-export function ExportButtons({
-  path,
-  query,
-  formats = ['xlsx', 'csv'],
-}: {
-  path: string;
-  query: Record<string, unknown>;
-  formats?: string[];
-}) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState<string | null>(null);
-  return (
-    <>
-      {formats.map((format) => (
-        <Button
-          key={format}
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          loading={busy === format}
-          onClick={async () => {
-            setBusy(format);
-            try {
-              await downloadFile(path, { ...(query as Record<string, string>), format });
-            } catch (err) {
-              notifyError(err);
-            } finally {
-              setBusy(null);
-            }
-          }}
-        >
-          {t('contributors.export', { format: format.toUpperCase() })}
-        </Button>
-      ))}
-    </>
   );
 }

@@ -6,11 +6,11 @@ import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { openConfirm } from '../users/confirm.ts';
-import { ExportButtons } from '../users/ExportButtons.tsx';
 import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
 import { useDeleteInstitution, useFindInstitutions } from './useInstitutions.ts';

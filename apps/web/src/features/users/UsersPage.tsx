@@ -6,11 +6,11 @@ import { IconDots, IconKey, IconLogout, IconPencil, IconPlus, IconSearch, IconUs
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { openConfirm } from './confirm.ts';
-import { ExportButtons } from './ExportButtons.tsx';
 import { formatDateTime } from './format.ts';
 import { PAGE_SIZES, useListState } from './listState.ts';
 import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
