@@ -34,7 +34,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { ApiError } from '../../lib/api.ts';
+import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
 import { formatDate, PageHeader, StateBadge } from './components.tsx';
@@ -145,12 +145,7 @@ export function ContributorFormPage() {
         for (const w of res.warnings) notifications.show({ color: 'yellow', message: w, autoClose: 10_000 });
         navigate(`/contributors/${res.contributor.id}`);
       },
-      onError: (err) => {
-        if (err instanceof ApiError && err.details.length) {
-          for (const d of err.details) form.setFieldError(d.path, d.message);
-        }
-        notifyError(err);
-      },
+      onError: (err) => showApiError(err, form, Object.keys(form.getValues()), { notify: 'always' }),
     });
   });
 

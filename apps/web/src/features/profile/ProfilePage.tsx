@@ -18,11 +18,11 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../lib/confirm.ts';
+import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { ChangePasswordForm } from '../auth/ChangePasswordForm.tsx';
-import { openConfirm } from '../users/confirm.ts';
 import { formatDateTime } from '../users/format.ts';
-import { showApiError } from '../users/formErrors.ts';
 import {
   useFindOwnSessions,
   useGetProfile,
