@@ -7,7 +7,12 @@ vi.mock('./notify.ts', () => ({ notifyError: vi.fn() }));
 
 const formSpy = () => {
   const errors: Record<string, string> = {};
-  return { errors, setFieldError: (path: string, message: string) => void (errors[path] = message) };
+  return {
+    errors,
+    setFieldError: (path: string, message: string) => {
+      errors[path] = message;
+    },
+  };
 };
 
 describe('showApiError', () => {
