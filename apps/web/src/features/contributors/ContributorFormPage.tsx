@@ -35,7 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { showApiError } from '../../lib/form-errors.ts';
-import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { notifySuccess } from '../../lib/notify.ts';
 import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
 import { formatDate, PageHeader, StateBadge } from './components.tsx';
 
