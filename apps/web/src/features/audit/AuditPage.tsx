@@ -9,7 +9,7 @@ import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
-import { formatDateTime } from '../catalogs/format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
 /**

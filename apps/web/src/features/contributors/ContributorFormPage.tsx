@@ -35,9 +35,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { showApiError } from '../../lib/form-errors.ts';
+import { formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
-import { formatDate, PageHeader, StateBadge } from './components.tsx';
+import { PageHeader, StateBadge } from './components.tsx';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
 const formSchema = z.object({

@@ -6,8 +6,9 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
-import { Cui, formatDate, formatDateTime, formatMoney, PageHeader, StateBadge } from './components.tsx';
+import { Cui, PageHeader, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -38,7 +39,7 @@ function DataTab({ c }: { c: Contributor }) {
       <Field label={t('contributors.fields.entity')}>{c.entityName}</Field>
       <Field label={t('contributors.fields.budgetLine')}>{c.budgetLineCode}</Field>
       <Field label={t('contributors.fields.hireDate')}>{formatDate(c.hireDate)}</Field>
-      <Field label={t('contributors.fields.salary')}>{formatMoney(c.salary)}</Field>
+      <Field label={t('contributors.fields.salary')}>{formatMoneyDecimal(c.salary)}</Field>
       <Field label={t('contributors.fields.municipality')}>
         {c.municipalityName ? `${c.municipalityName}, ${c.departmentName}` : ''}
       </Field>

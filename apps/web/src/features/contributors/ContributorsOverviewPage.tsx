@@ -4,8 +4,9 @@ import { Anchor, Button, Card, Group, SimpleGrid, Table, Text } from '@mantine/c
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDateTime } from '../../lib/format.ts';
 import { useContributorOverview } from './api.ts';
-import { Cui, formatDateTime, PageHeader, StateBadge } from './components.tsx';
+import { Cui, PageHeader, StateBadge } from './components.tsx';
 
 export function ContributorsOverviewPage() {
   const { t } = useTranslation();

@@ -5,10 +5,11 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { useContributor, useCuiApprovals, useCuiReview, useDecideCui } from './api.ts';
-import { Cui, formatDate, formatDateTime, PageHeader, StateBadge } from './components.tsx';
+import { Cui, PageHeader, StateBadge } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
   const { t } = useTranslation();

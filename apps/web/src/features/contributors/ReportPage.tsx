@@ -7,8 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { api } from '../../lib/api.ts';
+import { formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributorOptions } from './api.ts';
-import { formatMoney, PageHeader } from './components.tsx';
+import { PageHeader } from './components.tsx';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
 interface Row {
@@ -120,7 +121,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
                     </Table.Td>
                   ))}
                   <Table.Td ta="right">{num(r.total)}</Table.Td>
-                  <Table.Td ta="right">{formatMoney(r.salaryTotal)}</Table.Td>
+                  <Table.Td ta="right">{formatMoneyDecimal(r.salaryTotal)}</Table.Td>
                 </Table.Tr>
               ))}
               {data && data.items.length === 0 && (
@@ -142,7 +143,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
                   <Table.Td ta="right" data-testid="report-total">
                     {num(data.totals.total)}
                   </Table.Td>
-                  <Table.Td ta="right">{formatMoney(data.totals.salaryTotal)}</Table.Td>
+                  <Table.Td ta="right">{formatMoneyDecimal(data.totals.salaryTotal)}</Table.Td>
                 </Table.Tr>
               </Table.Tfoot>
             )}

@@ -1,27 +1,7 @@
-import { formatCui } from '@aporta/domain';
 import { Badge, Group, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** dd/mm/aaaa from an ISO date or timestamp. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = iso.slice(0, 10).split('-');
-  return d.length === 3 ? `${d[2]}/${d[1]}/${d[0]}` : iso;
-}
-
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** Q 1,234.56 */
-export function formatMoney(value: string | number | null | undefined): string {
-  if (value == null || value === '') return '';
-  return `Q ${Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
+import { formatCui } from '../../lib/format.ts';
 
 export const Cui = ({ value }: { value: string }) => (
   <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatCui(value)}</span>

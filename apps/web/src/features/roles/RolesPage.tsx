@@ -9,9 +9,9 @@ import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { formatDateTime } from '../users/format.ts';
 import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { useDeleteRole, useFindRoles } from './useRoles.ts';
 

@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { formatDateTime } from './format.ts';
 import { PAGE_SIZES, useListState } from './listState.ts';
 import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
@@ -212,7 +212,12 @@ export function UsersPage() {
               </Group>
             ),
           },
-          { accessor: 'lastLoginAt', title: t('users.lastLogin'), sortable: true, render: (u) => formatDateTime(u.lastLoginAt) },
+          {
+            accessor: 'lastLoginAt',
+            title: t('users.lastLogin'),
+            sortable: true,
+            render: (u) => formatDateTime(u.lastLoginAt) || '—',
+          },
           {
             accessor: 'actions',
             title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,
