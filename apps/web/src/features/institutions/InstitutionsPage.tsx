@@ -10,8 +10,8 @@ import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
 import { useDeleteInstitution, useFindInstitutions } from './useInstitutions.ts';
 
@@ -90,15 +90,7 @@ export function InstitutionsPage() {
         records={data.data?.items ?? []}
         fetching={data.isFetching}
         totalRecords={data.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('institutions.empty')}
         columns={[
           { accessor: 'code', title: t('institutions.code'), sortable: true },

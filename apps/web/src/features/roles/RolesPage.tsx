@@ -11,8 +11,8 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { useDeleteRole, useFindRoles } from './useRoles.ts';
 
 export function RolesPage() {
@@ -65,15 +65,7 @@ export function RolesPage() {
         records={roles.data?.items ?? []}
         fetching={roles.isFetching}
         totalRecords={roles.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('roles.empty')}
         columns={[
           {

@@ -11,8 +11,8 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { PAGE_SIZES, useListState } from './listState.ts';
 import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
 import { useFindUsers, useResetUserPassword, useRevokeUserSessions, useSetUserActive, useUserOptions } from './useUsers.ts';
@@ -150,15 +150,7 @@ export function UsersPage() {
         records={users.data?.items ?? []}
         fetching={users.isFetching}
         totalRecords={users.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('users.empty')}
         columns={[
           {
