@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import 'mantine-datatable/styles.css';
 import { type AuditEntry, auditDiff } from '@aporta/domain';
-import { Code, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Code, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import dayjs from 'dayjs';
@@ -9,6 +9,7 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useListState } from '../../lib/useListState.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
@@ -51,12 +52,9 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {title}
-        </Title>
+      <PageHeader title={title}>
         <ExportButtons path={`${base}/export`} query={filters} />
-      </Group>
+      </PageHeader>
       {variant === 'planillas' && <Text c="dimmed">{t('audit.planillaIntro')}</Text>}
       <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 5 : 4 }}>
         <TextInput

@@ -1,25 +1,13 @@
 import 'mantine-datatable/styles.css';
 import type { CollectionRecord, CollectionSchema, FieldMeta } from '@aporta/domain';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useListState } from '../../lib/useListState.ts';
@@ -123,19 +111,14 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
 
   return (
     <Stack>
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1} size="h2">
-          {title}
-        </Title>
-        <Group gap="xs">
-          {schema.actions.includes('EXPORT') && <ExportButtons path={`/api/collections/${name}/export`} query={filterQuery} />}
-          {schema.actions.includes('CREATE') && (
-            <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
-              {t('catalogs.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={title}>
+        {schema.actions.includes('EXPORT') && <ExportButtons path={`/api/collections/${name}/export`} query={filterQuery} />}
+        {schema.actions.includes('CREATE') && (
+          <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
+            {t('catalogs.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={t('catalogs.search')}

@@ -6,12 +6,13 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
-import { Cui, PageHeader } from './components.tsx';
+import { Cui } from './components.tsx';
 
 function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const { t } = useTranslation();
@@ -106,7 +107,7 @@ export function BulkUploadPage() {
   const processed = progress.data?.processedRows ?? 0;
   return (
     <>
-      <PageHeader title={t('contributors.upload.title')}>
+      <PageHeader title={t('contributors.upload.title')} mb="md">
         <Button
           variant="default"
           leftSection={<IconDownload size={16} />}

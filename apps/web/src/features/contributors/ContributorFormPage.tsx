@@ -34,11 +34,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
-import { PageHeader, StateBadge } from './components.tsx';
+import { StateBadge } from './components.tsx';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
 const formSchema = z.object({
@@ -159,7 +160,7 @@ export function ContributorFormPage() {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PageHeader title={id ? t('contributors.form.editTitle') : t('contributors.form.newTitle')}>
+      <PageHeader title={id ? t('contributors.form.editTitle') : t('contributors.form.newTitle')} mb="md">
         {id && existing.data && <StateBadge value={existing.data.cuiState} />}
       </PageHeader>
       <Grid>

@@ -8,9 +8,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { useListState } from '../../lib/useListState.ts';
 import { useContributorOptions, useFindContributors } from './api.ts';
-import { Cui, PageHeader, StateBadge } from './components.tsx';
+import { Cui, StateBadge } from './components.tsx';
 
 export function ContributorListPage() {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ export function ContributorListPage() {
 
   return (
     <>
-      <PageHeader title={t('contributors.list.title')}>
+      <PageHeader title={t('contributors.list.title')} mb="md">
         <ExportButtons path="/api/contributors/export" query={filterQuery} />
         <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
           {t('contributors.new')}

@@ -6,10 +6,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributorOptions } from './api.ts';
-import { PageHeader } from './components.tsx';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
 interface Row {
@@ -42,7 +42,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
   const num = (n: number) => n.toLocaleString('es-GT');
   return (
     <>
-      <PageHeader title={t(`contributors.reports.${kind}`)}>
+      <PageHeader title={t(`contributors.reports.${kind}`)} mb="md">
         <ExportButtons path={`/api/contributor-reports/${kind}/export`} query={filters} formats={['xlsx', 'pdf']} />
       </PageHeader>
       <Card withBorder mb="md">

@@ -1,5 +1,4 @@
-import { Badge, Group, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatCui } from '../../lib/format.ts';
 
@@ -32,16 +31,5 @@ export function StateBadge({ value }: { value: string | null | undefined }) {
     <Badge color={stateColors[value] ?? 'gray'} variant="light" c="var(--mantine-color-text)">
       {t(`contributors.states.${value}`, { defaultValue: value })}
     </Badge>
-  );
-}
-
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Group justify="space-between" align="center" mb="md" wrap="wrap">
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      {children && <Group gap="xs">{children}</Group>}
-    </Group>
   );
 }

@@ -1,12 +1,13 @@
 import 'mantine-datatable/styles.layer.css';
 import { type InstitutionRecord, SYSTEM_INSTITUTION_LABEL, scopeFor } from '@aporta/domain';
-import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -38,24 +39,14 @@ export function InstitutionsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <div>
-          <Title order={1} size="h2">
-            {t('institutions.title')}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {t('institutions.subtitle')}
-          </Text>
-        </div>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/institutions/export" query={filterQuery} />}
-          {can('CREATE') && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
-              {t('institutions.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('institutions.title')} description={t('institutions.subtitle')}>
+        {can('EXPORT') && <ExportButtons path="/api/institutions/export" query={filterQuery} />}
+        {can('CREATE') && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+            {t('institutions.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" gap="sm">
         <TextInput
           label={t('institutions.search')}

@@ -1,12 +1,13 @@
 import 'mantine-datatable/styles.layer.css';
 import { type RoleRecord, scopeFor } from '@aporta/domain';
-import { ActionIcon, Button, Group, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -36,19 +37,14 @@ export function RolesPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('roles.title')}
-        </Title>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/roles/export" query={list.filterQuery} />}
-          {can('CREATE') && (
-            <Button component={Link} to="/roles/new" leftSection={<IconPlus size={16} />}>
-              {t('roles.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('roles.title')}>
+        {can('EXPORT') && <ExportButtons path="/api/roles/export" query={list.filterQuery} />}
+        {can('CREATE') && (
+          <Button component={Link} to="/roles/new" leftSection={<IconPlus size={16} />}>
+            {t('roles.new')}
+          </Button>
+        )}
+      </PageHeader>
       <TextInput
         label={t('roles.search')}
         placeholder={t('roles.searchPlaceholder')}

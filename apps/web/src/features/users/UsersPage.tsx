@@ -1,12 +1,13 @@
 import 'mantine-datatable/styles.layer.css';
 import { fullNameOf, scopeFor, type UserRecord } from '@aporta/domain';
-import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 
 import { IconDots, IconKey, IconLogout, IconPencil, IconPlus, IconSearch, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -84,19 +85,14 @@ export function UsersPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('users.title')}
-        </Title>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/users/export" query={filterQuery} />}
-          {can('CREATE') && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
-              {t('users.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('users.title')}>
+        {can('EXPORT') && <ExportButtons path="/api/users/export" query={filterQuery} />}
+        {can('CREATE') && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+            {t('users.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" gap="sm">
         <TextInput
           label={t('users.search')}
