@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCui, formatDate, formatDateTime, formatMoney, formatNumber } from './format.ts';
+import { formatCui, formatDate, formatDateTime, formatMoney, formatMoneyDecimal, formatNumber } from './format.ts';
 
 describe('formats per language', () => {
   it('writes Spanish dates dd/mm/aaaa, also for a calendar date string', () => {
@@ -21,6 +21,26 @@ describe('formats per language', () => {
     expect(formatMoney(5, 'es')).toBe('Q 0.05');
     expect(formatMoney(-100000, 'es')).toBe('-Q 1,000.00');
     expect(formatMoney(123456789012n, 'es')).toBe('Q 1,234,567,890.12');
+    expect(formatMoney(null, 'es')).toBe('');
+    expect(formatMoney(undefined, 'es')).toBe('');
+  });
+
+  it('writes decimal amounts from the API (quetzales as text) like cents', () => {
+    expect(formatMoneyDecimal('1234.5', 'es')).toBe('Q 1,234.50');
+    expect(formatMoneyDecimal('0.05', 'es')).toBe('Q 0.05');
+    expect(formatMoneyDecimal(2500, 'es')).toBe('Q 2,500.00');
+    expect(formatMoneyDecimal('1234567890.12', 'es')).toBe('Q 1,234,567,890.12');
+    expect(formatMoneyDecimal(null, 'es')).toBe('');
+    expect(formatMoneyDecimal('', 'es')).toBe('');
+    expect(formatMoneyDecimal('abc', 'es')).toBe('');
+  });
+
+  it('writes date and time as dd/mm/aaaa hh:mm (24 h) in Spanish, empty for none', () => {
+    expect(formatDateTime(new Date(2026, 11, 31, 23, 59), 'es')).toBe('31/12/2026 23:59');
+    expect(formatDateTime(new Date(2026, 0, 1, 0, 5), 'es')).toBe('01/01/2026 00:05');
+    expect(formatDateTime(null, 'es')).toBe('');
+    expect(formatDateTime(undefined, 'es')).toBe('');
+    expect(formatDateTime('nada', 'es')).toBe('');
   });
 
   it('writes money and numbers in the conventions of other languages', () => {
@@ -34,6 +54,8 @@ describe('formats per language', () => {
     expect(formatCui('1234567890101')).toBe('1234 56789 0101');
     expect(formatCui('1234 56789 0101')).toBe('1234 56789 0101');
     expect(formatCui('123')).toBe('123');
+    expect(formatCui('1234-56789-0101')).toBe('1234 56789 0101');
     expect(formatCui(null)).toBe('');
+    expect(formatCui('')).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import { formatCui as formatCuiDigits, parseMoney } from '@aporta/domain';
 import i18n from 'i18next';
 
 /*
@@ -70,8 +71,9 @@ export function formatNumber(value: number, opts: { fractionDigits?: number; lan
   }).format(value);
 }
 
-/** Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise. */
-export function formatMoney(cents: number | bigint, language?: string): string {
+/** Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise. Empty for none. */
+export function formatMoney(cents: number | bigint | null | undefined, language?: string): string {
+  if (cents === null || cents === undefined) return '';
   const n = typeof cents === 'bigint' ? Number(cents) / 100 : cents / 100;
   const l = lang(language);
   if (l === 'es') {
@@ -81,9 +83,16 @@ export function formatMoney(cents: number | bigint, language?: string): string {
   return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'symbol' }).format(n);
 }
 
-/** A CUI (13 digits) as shown on the DPI: NNNN NNNNN NNNN. Anything else is returned as given. */
+/**
+ * Money the API sends as a decimal amount in quetzales (a numeric(14,2) column as text, e.g.
+ * "1234.5"), formatted like formatMoney. Empty for none or for text that is not an amount.
+ */
+export function formatMoneyDecimal(amount: string | number | null | undefined, language?: string): string {
+  if (amount === null || amount === undefined || amount === '') return '';
+  return formatMoney(parseMoney(amount), language);
+}
+
+/** A CUI (13 digits) as shown on the DPI: NNNN NNNNN NNNN (the domain's rule). Anything else is returned as given. */
 export function formatCui(cui: string | null | undefined): string {
-  const digits = (cui ?? '').replace(/\D/g, '');
-  if (digits.length !== 13) return cui ?? '';
-  return `${digits.slice(0, 4)} ${digits.slice(4, 9)} ${digits.slice(9)}`;
+  return cui ? formatCuiDigits(cui) : '';
 }

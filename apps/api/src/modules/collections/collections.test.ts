@@ -277,7 +277,12 @@ describe('generic CRUD', () => {
 describe('contributor catalogue', () => {
   it('serves the contributor types on the same registry: seeded in order, created, unique, deletable when unused', async () => {
     const list = (await get('/api/collections/contributor-catalogs')).json();
-    expect(list.items.map((r: { code: string }) => r.code).slice(0, 4)).toEqual(['ACTIVO', 'VOLUNTARIO', 'PENSIONADO', 'BENEFICIARIO']);
+    expect(list.items.map((r: { code: string }) => r.code).slice(0, 4)).toEqual([
+      'ACTIVO',
+      'VOLUNTARIO',
+      'PENSIONADO',
+      'BENEFICIARIO',
+    ]);
     const code = `TIPO${uid()}`;
     const created = await post('/api/collections/contributor-catalogs', { code, name: 'Jubilado especial', sortOrder: 9 });
     expect(created.statusCode).toBe(201);

@@ -1,15 +1,17 @@
 import '@mantine/dates/styles.css';
 import 'mantine-datatable/styles.css';
-import { type AuditEntry, auditDiff, DEFAULT_PAGE_SIZE } from '@aporta/domain';
-import { Code, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { type AuditEntry, auditDiff } from '@aporta/domain';
+import { Code, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import dayjs from 'dayjs';
-import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
+import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ExportButtons } from '../catalogs/ExportButtons.tsx';
-import { formatDateTime } from '../catalogs/format.ts';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
 /**
@@ -20,8 +22,7 @@ import { useAuditFacets, useFindAudit } from './useAudit.ts';
 export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
   const { t } = useTranslation();
   const base = variant === 'planillas' ? '/api/audit/planillas' : '/api/audit';
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const listState = useListState<AuditEntry>('-at');
   const [actor, setActor] = useState('');
   const [entityId, setEntityId] = useState('');
   const [entityType, setEntityType] = useState<string | null>(null);
@@ -29,7 +30,6 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
   const [debActor] = useDebouncedValue(actor.trim(), 300);
   const [debEntityId] = useDebouncedValue(entityId.trim(), 300);
-  const [sort, setSort] = useState<DataTableSortStatus<AuditEntry>>({ columnAccessor: 'at', direction: 'desc' });
   const facets = useAuditFacets(base);
   const day = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
   const filters = {
@@ -39,25 +39,22 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
     action: action ?? undefined,
     from: day(range[0]),
     to: day(range[1]),
-    sort: `${sort.direction === 'desc' ? '-' : ''}${sort.columnAccessor}`,
+    sort: listState.filterQuery.sort,
   };
-  const list = useFindAudit(base, { ...filters, page, pageSize });
+  const list = useFindAudit(base, { ...filters, ...listState.pageQuery });
   const reset =
     <T,>(fn: (v: T) => void) =>
     (v: T) => {
       fn(v);
-      setPage(1);
+      listState.resetPage();
     };
   const title = variant === 'planillas' ? t('audit.planillaTitle') : t('audit.title');
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {title}
-        </Title>
+      <PageHeader title={title}>
         <ExportButtons path={`${base}/export`} query={filters} />
-      </Group>
+      </PageHeader>
       {variant === 'planillas' && <Text c="dimmed">{t('audit.planillaIntro')}</Text>}
       <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 5 : 4 }}>
         <TextInput
@@ -105,18 +102,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
         minHeight={180}
         records={list.data?.items ?? []}
         totalRecords={list.data?.total ?? 0}
-        page={page}
-        onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={[10, 25, 50, 100]}
-        onRecordsPerPageChange={(n) => {
-          setPageSize(n);
-          setPage(1);
-        }}
-        recordsPerPageLabel={t('catalogs.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('catalogs.paginationText', { from, to, total: totalRecords })}
-        sortStatus={sort}
-        onSortStatusChange={setSort}
+        {...listState.tableProps}
         fetching={list.isFetching}
         noRecordsText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
         rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}

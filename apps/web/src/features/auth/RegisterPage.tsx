@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { showApiError } from '../users/formErrors.ts';
+import { showApiError } from '../../lib/form-errors.ts';
 import { useRegister } from './useAuth.ts';
 
 export function RegisterPage() {

@@ -1,29 +1,16 @@
 import 'mantine-datatable/styles.css';
 import type { CollectionRecord, CollectionSchema, FieldMeta } from '@aporta/domain';
-import { DEFAULT_PAGE_SIZE } from '@aporta/domain';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
+import { DataTable } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { ExportButtons } from './ExportButtons.tsx';
+import { useListState } from '../../lib/useListState.ts';
 import { FieldValue } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { type ListParams, useCollectionSchema, useDeleteRecord, useFindRecords, useUpdateRecord } from './useCollections.ts';
@@ -58,28 +45,16 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
   const name = schema.name;
   const title = t(`catalogs.collections.${name}`, { defaultValue: schema.label });
   const label = (f: FieldMeta) => t(f.labelKey, { defaultValue: f.label });
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
+  const listState = useListState<CollectionRecord>(schema.defaultSort);
   const [filters, setFilters] = useState<Record<string, string | number | null>>({});
-  const desc = schema.defaultSort.startsWith('-');
-  const [sort, setSort] = useState<DataTableSortStatus<CollectionRecord>>({
-    columnAccessor: desc ? schema.defaultSort.slice(1) : schema.defaultSort,
-    direction: desc ? 'desc' : 'asc',
-  });
   const [toDelete, setToDelete] = useState<CollectionRecord | null>(null);
 
-  const filterQuery: ListParams = {
-    q: q || undefined,
-    ...filters,
-    sort: `${sort.direction === 'desc' ? '-' : ''}${sort.columnAccessor}`,
-  };
-  const list = useFindRecords(name, { ...filterQuery, page, pageSize });
+  const filterQuery: ListParams = { q: listState.filterQuery.q, ...filters, sort: listState.filterQuery.sort };
+  const list = useFindRecords(name, { ...filterQuery, ...listState.pageQuery });
   const filterable = schema.fields.filter((f) => f.filterable).slice(0, 3);
   const setFilter = (field: string, v: string | number | null) => {
     setFilters((cur) => ({ ...cur, [field]: v }));
-    setPage(1);
+    listState.resetPage();
   };
   const canUpdate = schema.actions.includes('UPDATE');
   const canDelete = schema.actions.includes('DELETE');
@@ -136,29 +111,21 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
 
   return (
     <Stack>
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1} size="h2">
-          {title}
-        </Title>
-        <Group gap="xs">
-          {schema.actions.includes('EXPORT') && <ExportButtons path={`/api/collections/${name}/export`} query={filterQuery} />}
-          {schema.actions.includes('CREATE') && (
-            <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
-              {t('catalogs.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={title}>
+        {schema.actions.includes('EXPORT') && <ExportButtons path={`/api/collections/${name}/export`} query={filterQuery} />}
+        {schema.actions.includes('CREATE') && (
+          <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
+            {t('catalogs.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={t('catalogs.search')}
           placeholder={t('catalogs.searchPlaceholder')}
           leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            setPage(1);
-          }}
+          value={listState.search}
+          onChange={(e) => listState.setSearch(e.currentTarget.value)}
           w={{ base: '100%', sm: 260 }}
         />
         {filterable.map((f) =>
@@ -205,21 +172,7 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
         minHeight={180}
         records={list.data?.items ?? []}
         totalRecords={list.data?.total ?? 0}
-        page={page}
-        onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={[10, 25, 50, 100]}
-        onRecordsPerPageChange={(n) => {
-          setPageSize(n);
-          setPage(1);
-        }}
-        recordsPerPageLabel={t('catalogs.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('catalogs.paginationText', { from, to, total: totalRecords })}
-        sortStatus={sort}
-        onSortStatusChange={(s) => {
-          setSort(s);
-          setPage(1);
-        }}
+        {...listState.tableProps}
         fetching={list.isFetching}
         noRecordsText={t('catalogs.empty')}
         columns={columns}

@@ -12,8 +12,7 @@ import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api.ts';
-import { notifyError } from '../../lib/notify.ts';
+import { showApiError } from '../../lib/form-errors.ts';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 
 const emptyValue = (f: FieldMeta): unknown => {
@@ -59,13 +58,7 @@ export function RecordForm({
     try {
       await onSubmit(parsed?.success ? (parsed.data as Record<string, unknown>) : values);
     } catch (err) {
-      if (err instanceof ApiError && err.details.length) {
-        const known = err.details.filter((d) => d.path in values);
-        for (const d of known) form.setFieldError(d.path, d.message);
-        if (known.length < err.details.length || err.code !== 'VALIDATION') notifyError(err);
-      } else {
-        notifyError(err);
-      }
+      showApiError(err, form, Object.keys(values), { notify: 'non-validation' });
     }
   });
 

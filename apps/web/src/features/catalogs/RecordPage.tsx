@@ -3,8 +3,8 @@ import { Alert, Anchor, Badge, Card, Group, Loader, Stack, Table, Text, Title } 
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { formatDateTime } from './format.ts';
 import { RecordForm } from './RecordForm.tsx';
 import { useCollectionSchema, useCreateRecord, useRecord, useRecordHistory, useUpdateRecord } from './useCollections.ts';
 

@@ -1,16 +1,18 @@
 import 'mantine-datatable/styles.layer.css';
 import type { ContributorImport, ImportRow } from '@aporta/domain';
 import { Alert, Button, Card, FileInput, Group, List, Progress, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { openConfirm } from '../../lib/confirm.ts';
+import { downloadFile } from '../../lib/download.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { downloadFile, uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
-import { Cui, PageHeader } from './components.tsx';
+import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
+import { Cui } from './components.tsx';
 
 function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const { t } = useTranslation();
@@ -83,7 +85,7 @@ export function BulkUploadPage() {
   };
 
   const confirmCommit = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('contributors.upload.confirmTitle'),
       children: <Text size="sm">{t('contributors.upload.confirmText', { count: current?.validRows ?? 0 })}</Text>,
       labels: { confirm: t('contributors.upload.commit'), cancel: t('contributors.form.cancel') },
@@ -105,7 +107,7 @@ export function BulkUploadPage() {
   const processed = progress.data?.processedRows ?? 0;
   return (
     <>
-      <PageHeader title={t('contributors.upload.title')}>
+      <PageHeader title={t('contributors.upload.title')} mb="md">
         <Button
           variant="default"
           leftSection={<IconDownload size={16} />}

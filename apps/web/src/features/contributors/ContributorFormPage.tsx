@@ -34,10 +34,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { ApiError } from '../../lib/api.ts';
-import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { showApiError } from '../../lib/form-errors.ts';
+import { formatDate } from '../../lib/format.ts';
+import { notifySuccess } from '../../lib/notify.ts';
 import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
-import { formatDate, PageHeader, StateBadge } from './components.tsx';
+import { StateBadge } from './components.tsx';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
 const formSchema = z.object({
@@ -145,12 +147,7 @@ export function ContributorFormPage() {
         for (const w of res.warnings) notifications.show({ color: 'yellow', message: w, autoClose: 10_000 });
         navigate(`/contributors/${res.contributor.id}`);
       },
-      onError: (err) => {
-        if (err instanceof ApiError && err.details.length) {
-          for (const d of err.details) form.setFieldError(d.path, d.message);
-        }
-        notifyError(err);
-      },
+      onError: (err) => showApiError(err, form, Object.keys(form.getValues()), { notify: 'always' }),
     });
   });
 
@@ -163,7 +160,7 @@ export function ContributorFormPage() {
 
   return (
     <form onSubmit={submit} noValidate>
-      <PageHeader title={id ? t('contributors.form.editTitle') : t('contributors.form.newTitle')}>
+      <PageHeader title={id ? t('contributors.form.editTitle') : t('contributors.form.newTitle')} mb="md">
         {id && existing.data && <StateBadge value={existing.data.cuiState} />}
       </PageHeader>
       <Grid>

@@ -2,43 +2,36 @@ import 'mantine-datatable/styles.layer.css';
 import type { Contributor, ContributorListQuery } from '@aporta/domain';
 import { contributorStates } from '@aporta/domain';
 import { Button, Card, Group, Select, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
+import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { useListState } from '../../lib/useListState.ts';
 import { useContributorOptions, useFindContributors } from './api.ts';
-import { Cui, ExportButtons, PageHeader, StateBadge } from './components.tsx';
+import { Cui, StateBadge } from './components.tsx';
 
 export function ContributorListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const options = useContributorOptions();
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
+  const list = useListState<Contributor>('-updatedAt');
   const [filters, setFilters] = useState<Partial<ContributorListQuery>>({});
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(25);
-  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<Contributor>>({
-    columnAccessor: 'updatedAt',
-    direction: 'desc',
-  });
-  const sort =
-    q && sortStatus.columnAccessor === 'updatedAt'
-      ? undefined
-      : `${sortStatus.direction === 'desc' ? '-' : ''}${String(sortStatus.columnAccessor)}`;
-  const query = { ...filters, q: q || undefined, page, pageSize, sort };
-  const { data, isFetching } = useFindContributors(query);
+  // A search left on the default order is ranked by relevance (the server's order when no sort is sent).
+  const sort = list.q && list.sortStatus.columnAccessor === 'updatedAt' ? undefined : list.filterQuery.sort;
+  const filterQuery = { ...filters, q: list.filterQuery.q, sort };
+  const { data, isFetching } = useFindContributors({ ...filterQuery, ...list.pageQuery });
   const setFilter = (key: keyof ContributorListQuery) => (v: string | null) => {
-    setPage(1);
+    list.resetPage();
     setFilters((f) => ({ ...f, [key]: v ? (key === 'state' ? v : Number(v)) : undefined }));
   };
 
   return (
     <>
-      <PageHeader title={t('contributors.list.title')}>
-        <ExportButtons path="/api/contributors/export" query={{ ...filters, q: q || undefined, sort }} />
+      <PageHeader title={t('contributors.list.title')} mb="md">
+        <ExportButtons path="/api/contributors/export" query={filterQuery} />
         <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
           {t('contributors.new')}
         </Button>
@@ -49,11 +42,8 @@ export function ContributorListPage() {
             label={t('contributors.list.search')}
             placeholder={t('contributors.list.searchPlaceholder')}
             leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
+            value={list.search}
+            onChange={(e) => list.setSearch(e.currentTarget.value)}
             miw={240}
           />
           <Select
@@ -100,18 +90,7 @@ export function ContributorListPage() {
         minHeight={180}
         records={data?.items ?? []}
         totalRecords={data?.total ?? 0}
-        page={page}
-        onPageChange={setPage}
-        recordsPerPage={pageSize}
-        recordsPerPageOptions={[10, 25, 50, 100]}
-        onRecordsPerPageChange={(n) => {
-          setPageSize(n);
-          setPage(1);
-        }}
-        recordsPerPageLabel={t('contributors.list.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('contributors.list.pagination', { from, to, total: totalRecords })}
-        sortStatus={sortStatus}
-        onSortStatusChange={setSortStatus}
+        {...list.tableProps}
         fetching={isFetching}
         noRecordsText={t('contributors.list.empty')}
         onRowClick={({ record }) => navigate(`/contributors/${record.id}`)}

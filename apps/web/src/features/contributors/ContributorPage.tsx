@@ -6,8 +6,10 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
-import { Cui, formatDate, formatDateTime, formatMoney, PageHeader, StateBadge } from './components.tsx';
+import { Cui, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -38,7 +40,7 @@ function DataTab({ c }: { c: Contributor }) {
       <Field label={t('contributors.fields.entity')}>{c.entityName}</Field>
       <Field label={t('contributors.fields.budgetLine')}>{c.budgetLineCode}</Field>
       <Field label={t('contributors.fields.hireDate')}>{formatDate(c.hireDate)}</Field>
-      <Field label={t('contributors.fields.salary')}>{formatMoney(c.salary)}</Field>
+      <Field label={t('contributors.fields.salary')}>{formatMoneyDecimal(c.salary)}</Field>
       <Field label={t('contributors.fields.municipality')}>
         {c.municipalityName ? `${c.municipalityName}, ${c.departmentName}` : ''}
       </Field>
@@ -186,7 +188,7 @@ export function ContributorPage() {
     );
   return (
     <>
-      <PageHeader title={c.fullName}>
+      <PageHeader title={c.fullName} mb="md">
         <StateBadge value={c.state} />
         <StateBadge value={c.cuiState} />
         <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">

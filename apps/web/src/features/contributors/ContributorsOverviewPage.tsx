@@ -4,8 +4,10 @@ import { Anchor, Button, Card, Group, SimpleGrid, Table, Text } from '@mantine/c
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { useContributorOverview } from './api.ts';
-import { Cui, formatDateTime, PageHeader, StateBadge } from './components.tsx';
+import { Cui, StateBadge } from './components.tsx';
 
 export function ContributorsOverviewPage() {
   const { t } = useTranslation();
@@ -13,7 +15,7 @@ export function ContributorsOverviewPage() {
   const count = (state: string) => data?.byState.find((s) => s.key === state)?.total ?? 0;
   return (
     <>
-      <PageHeader title={t('contributors.overview.title')}>
+      <PageHeader title={t('contributors.overview.title')} mb="md">
         <Button component={Link} to="/contributors/bulk-upload" variant="default" leftSection={<IconUpload size={16} />}>
           {t('contributors.upload.title')}
         </Button>

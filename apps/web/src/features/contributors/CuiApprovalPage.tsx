@@ -5,10 +5,12 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { useContributor, useCuiApprovals, useCuiReview, useDecideCui } from './api.ts';
-import { Cui, formatDate, formatDateTime, PageHeader, StateBadge } from './components.tsx';
+import { Cui, StateBadge } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
   const { t } = useTranslation();
@@ -119,7 +121,7 @@ export function CuiApprovalPage() {
   const { data, isFetching } = useCuiApprovals({ state: state === 'ALL' ? undefined : state, page, pageSize: 25 });
   return (
     <>
-      <PageHeader title={t('contributors.approvals.title')} />
+      <PageHeader title={t('contributors.approvals.title')} mb="md" />
       <SegmentedControl
         mb="md"
         value={state}

@@ -5,9 +5,11 @@ import { Card, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
+import { formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributorOptions } from './api.ts';
-import { ExportButtons, formatMoney, PageHeader } from './components.tsx';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
 interface Row {
@@ -40,7 +42,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
   const num = (n: number) => n.toLocaleString('es-GT');
   return (
     <>
-      <PageHeader title={t(`contributors.reports.${kind}`)}>
+      <PageHeader title={t(`contributors.reports.${kind}`)} mb="md">
         <ExportButtons path={`/api/contributor-reports/${kind}/export`} query={filters} formats={['xlsx', 'pdf']} />
       </PageHeader>
       <Card withBorder mb="md">
@@ -119,7 +121,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
                     </Table.Td>
                   ))}
                   <Table.Td ta="right">{num(r.total)}</Table.Td>
-                  <Table.Td ta="right">{formatMoney(r.salaryTotal)}</Table.Td>
+                  <Table.Td ta="right">{formatMoneyDecimal(r.salaryTotal)}</Table.Td>
                 </Table.Tr>
               ))}
               {data && data.items.length === 0 && (
@@ -141,7 +143,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
                   <Table.Td ta="right" data-testid="report-total">
                     {num(data.totals.total)}
                   </Table.Td>
-                  <Table.Td ta="right">{formatMoney(data.totals.salaryTotal)}</Table.Td>
+                  <Table.Td ta="right">{formatMoneyDecimal(data.totals.salaryTotal)}</Table.Td>
                 </Table.Tr>
               </Table.Tfoot>
             )}

@@ -188,22 +188,3 @@ export function uploadImport(file: File, id: string, onProgress: (fraction: numb
     xhr.send(form);
   });
 }
-
-/** Downloads an export or file with the bearer token (a plain link would not carry it). */
-export async function downloadFile(path: string, query: Query = {}): Promise<void> {
-  const res = await fetch(buildUrl(path, query), { headers: { authorization: `Bearer ${getToken() ?? ''}` } });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new ApiError(res.status, 'INTERNAL', body?.error?.message ?? `Error ${res.status}`);
-  }
-  const disposition = res.headers.get('content-disposition') ?? '';
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'descarga';
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

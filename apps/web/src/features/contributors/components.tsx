@@ -1,30 +1,6 @@
-import { formatCui } from '@aporta/domain';
-import { Badge, Button, Group, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../lib/notify.ts';
-import { downloadFile } from './api.ts';
-
-/** dd/mm/aaaa from an ISO date or timestamp. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = iso.slice(0, 10).split('-');
-  return d.length === 3 ? `${d[2]}/${d[1]}/${d[0]}` : iso;
-}
-
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** Q 1,234.56 */
-export function formatMoney(value: string | number | null | undefined): string {
-  if (value == null || value === '') return '';
-  return `Q ${Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
+import { formatCui } from '../../lib/format.ts';
 
 export const Cui = ({ value }: { value: string }) => (
   <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatCui(value)}</span>
@@ -55,54 +31,5 @@ export function StateBadge({ value }: { value: string | null | undefined }) {
     <Badge color={stateColors[value] ?? 'gray'} variant="light" c="var(--mantine-color-text)">
       {t(`contributors.states.${value}`, { defaultValue: value })}
     </Badge>
-  );
-}
-
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Group justify="space-between" align="center" mb="md" wrap="wrap">
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      {children && <Group gap="xs">{children}</Group>}
-    </Group>
-  );
-}
-
-/** Download buttons (xlsx, csv…) for an export endpoint with the list's current filters. */
-export function ExportButtons({
-  path,
-  query,
-  formats = ['xlsx', 'csv'],
-}: {
-  path: string;
-  query: Record<string, unknown>;
-  formats?: string[];
-}) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState<string | null>(null);
-  return (
-    <>
-      {formats.map((format) => (
-        <Button
-          key={format}
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          loading={busy === format}
-          onClick={async () => {
-            setBusy(format);
-            try {
-              await downloadFile(path, { ...(query as Record<string, string>), format });
-            } catch (err) {
-              notifyError(err);
-            } finally {
-              setBusy(null);
-            }
-          }}
-        >
-          {t('contributors.export', { format: format.toUpperCase() })}
-        </Button>
-      ))}
-    </>
   );
 }

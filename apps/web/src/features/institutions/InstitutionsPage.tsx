@@ -1,17 +1,18 @@
 import 'mantine-datatable/styles.layer.css';
 import { type InstitutionRecord, SYSTEM_INSTITUTION_LABEL, scopeFor } from '@aporta/domain';
-import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { openConfirm } from '../users/confirm.ts';
-import { ExportButtons } from '../users/ExportButtons.tsx';
-import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
 import { useDeleteInstitution, useFindInstitutions } from './useInstitutions.ts';
 
@@ -38,24 +39,14 @@ export function InstitutionsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <div>
-          <Title order={1} size="h2">
-            {t('institutions.title')}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {t('institutions.subtitle')}
-          </Text>
-        </div>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/institutions/export" query={filterQuery} />}
-          {can('CREATE') && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
-              {t('institutions.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('institutions.title')} description={t('institutions.subtitle')}>
+        {can('EXPORT') && <ExportButtons path="/api/institutions/export" query={filterQuery} />}
+        {can('CREATE') && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+            {t('institutions.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" gap="sm">
         <TextInput
           label={t('institutions.search')}
@@ -90,15 +81,7 @@ export function InstitutionsPage() {
         records={data.data?.items ?? []}
         fetching={data.isFetching}
         totalRecords={data.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('institutions.empty')}
         columns={[
           { accessor: 'code', title: t('institutions.code'), sortable: true },

@@ -18,11 +18,11 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../lib/confirm.ts';
+import { showApiError } from '../../lib/form-errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { ChangePasswordForm } from '../auth/ChangePasswordForm.tsx';
-import { openConfirm } from '../users/confirm.ts';
-import { formatDateTime } from '../users/format.ts';
-import { showApiError } from '../users/formErrors.ts';
 import {
   useFindOwnSessions,
   useGetProfile,
@@ -141,7 +141,7 @@ export function ProfilePage() {
                 </Group>
               </div>
               <Text size="sm" c="dimmed">
-                {t('profile.lastLogin', { date: formatDateTime(p.lastLoginAt) })}
+                {t('profile.lastLogin', { date: formatDateTime(p.lastLoginAt) || '—' })}
               </Text>
               <Group justify="flex-end">
                 <Button type="submit" loading={update.isPending}>

@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import { cuiProblem, cuiProblemMessages, formatCui, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
+import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../lib/api.ts';
+import { formatCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
-import { formatDate, formatDateTime, StateBadge } from '../contributors/components.tsx';
+import { StateBadge } from '../contributors/components.tsx';
 
 interface LookupLog {
   id: number;

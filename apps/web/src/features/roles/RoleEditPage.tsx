@@ -7,9 +7,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { showApiError } from '../users/formErrors.ts';
 import { fromGrantMap, type GrantMap, PermissionMatrix, toGrantMap } from './PermissionMatrix.tsx';
 import { useCreateRole, useGetRole, useUpdateRole } from './useRoles.ts';
 

@@ -1,18 +1,19 @@
 import 'mantine-datatable/styles.layer.css';
 import { type RoleRecord, scopeFor } from '@aporta/domain';
-import { ActionIcon, Button, Group, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { openConfirm } from '../users/confirm.ts';
-import { ExportButtons } from '../users/ExportButtons.tsx';
-import { formatDateTime } from '../users/format.ts';
-import { PAGE_SIZES, useListState } from '../users/listState.ts';
 import { useDeleteRole, useFindRoles } from './useRoles.ts';
 
 export function RolesPage() {
@@ -36,19 +37,14 @@ export function RolesPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('roles.title')}
-        </Title>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/roles/export" query={list.filterQuery} />}
-          {can('CREATE') && (
-            <Button component={Link} to="/roles/new" leftSection={<IconPlus size={16} />}>
-              {t('roles.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('roles.title')}>
+        {can('EXPORT') && <ExportButtons path="/api/roles/export" query={list.filterQuery} />}
+        {can('CREATE') && (
+          <Button component={Link} to="/roles/new" leftSection={<IconPlus size={16} />}>
+            {t('roles.new')}
+          </Button>
+        )}
+      </PageHeader>
       <TextInput
         label={t('roles.search')}
         placeholder={t('roles.searchPlaceholder')}
@@ -65,15 +61,7 @@ export function RolesPage() {
         records={roles.data?.items ?? []}
         fetching={roles.isFetching}
         totalRecords={roles.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('roles.empty')}
         columns={[
           {

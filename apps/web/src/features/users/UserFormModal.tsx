@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { showApiError } from './formErrors.ts';
+import { showApiError } from '../../lib/form-errors.ts';
 import { useCreateUser, useUpdateUser, useUserOptions } from './useUsers.ts';
 
 interface FormValues {

@@ -1,18 +1,19 @@
 import 'mantine-datatable/styles.layer.css';
 import { fullNameOf, scopeFor, type UserRecord } from '@aporta/domain';
-import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 
 import { IconDots, IconKey, IconLogout, IconPencil, IconPlus, IconSearch, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { openConfirm } from './confirm.ts';
-import { ExportButtons } from './ExportButtons.tsx';
-import { formatDateTime } from './format.ts';
-import { PAGE_SIZES, useListState } from './listState.ts';
 import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
 import { useFindUsers, useResetUserPassword, useRevokeUserSessions, useSetUserActive, useUserOptions } from './useUsers.ts';
@@ -84,19 +85,14 @@ export function UsersPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('users.title')}
-        </Title>
-        <Group gap="xs">
-          {can('EXPORT') && <ExportButtons path="/api/users/export" query={filterQuery} />}
-          {can('CREATE') && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
-              {t('users.new')}
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <PageHeader title={t('users.title')}>
+        {can('EXPORT') && <ExportButtons path="/api/users/export" query={filterQuery} />}
+        {can('CREATE') && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+            {t('users.new')}
+          </Button>
+        )}
+      </PageHeader>
       <Group align="flex-end" gap="sm">
         <TextInput
           label={t('users.search')}
@@ -150,15 +146,7 @@ export function UsersPage() {
         records={users.data?.items ?? []}
         fetching={users.isFetching}
         totalRecords={users.data?.total ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        onRecordsPerPageChange={list.setPageSize}
-        recordsPerPageOptions={PAGE_SIZES}
-        recordsPerPageLabel={t('users.perPage')}
-        paginationText={({ from, to, totalRecords }) => t('users.pagination', { from, to, total: totalRecords })}
-        sortStatus={list.sortStatus}
-        onSortStatusChange={list.setSortStatus}
+        {...list.tableProps}
         noRecordsText={t('users.empty')}
         columns={[
           {
@@ -212,7 +200,12 @@ export function UsersPage() {
               </Group>
             ),
           },
-          { accessor: 'lastLoginAt', title: t('users.lastLogin'), sortable: true, render: (u) => formatDateTime(u.lastLoginAt) },
+          {
+            accessor: 'lastLoginAt',
+            title: t('users.lastLogin'),
+            sortable: true,
+            render: (u) => formatDateTime(u.lastLoginAt) || '—',
+          },
           {
             accessor: 'actions',
             title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,

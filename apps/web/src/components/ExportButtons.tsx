@@ -1,0 +1,57 @@
+import { Button, Group } from '@mantine/core';
+import { IconFileSpreadsheet, IconFileTypeCsv, IconFileTypePdf } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RequestOptions } from '../lib/api.ts';
+import { downloadFile } from '../lib/download.ts';
+import { notifyError } from '../lib/notify.ts';
+
+export type ExportFormat = 'xlsx' | 'csv' | 'pdf';
+
+const icons = { xlsx: IconFileSpreadsheet, csv: IconFileTypeCsv, pdf: IconFileTypePdf } as const;
+const labels = { xlsx: 'common.exportXlsx', csv: 'common.exportCsv', pdf: 'common.exportPdf' } as const;
+
+/**
+ * Export buttons of a list or report: each downloads `path?format=…` with the screen's current
+ * filters (`query`), showing a loader while it runs and a notification if it fails.
+ */
+export function ExportButtons({
+  path,
+  query,
+  formats = ['xlsx', 'csv'],
+}: {
+  path: string;
+  query: RequestOptions['query'];
+  formats?: readonly ExportFormat[];
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const run = async (format: ExportFormat) => {
+    setBusy(format);
+    try {
+      await downloadFile(path, { ...query, format });
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Group gap="xs">
+      {formats.map((format) => {
+        const Icon = icons[format];
+        return (
+          <Button
+            key={format}
+            variant="default"
+            leftSection={<Icon size={16} />}
+            loading={busy === format}
+            onClick={() => run(format)}
+          >
+            {t(labels[format])}
+          </Button>
+        );
+      })}
+    </Group>
+  );
+}
