@@ -1,4 +1,4 @@
-import { type Action, hasAnyPermission, type Resource, scopeFor } from '@aporta/domain';
+import { type Action, hasAnyPermission, type Resource, scopeFor } from '@aporta/domain/permissions';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';

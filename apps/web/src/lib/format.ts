@@ -1,4 +1,5 @@
-import { formatCui as formatCuiDigits, parseMoney } from '@aporta/domain';
+import { formatCui as formatCuiDigits } from '@aporta/domain/cui';
+import { parseMoney } from '@aporta/domain/money';
 import i18n from 'i18next';
 
 /*

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE } from '@aporta/domain';
+import { DEFAULT_PAGE_SIZE } from '@aporta/domain/list';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';

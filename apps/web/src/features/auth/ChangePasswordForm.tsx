@@ -1,4 +1,4 @@
-import { changePasswordSchema, passwordProblem } from '@aporta/domain';
+import { changePasswordSchema, passwordProblem } from '@aporta/domain/accounts';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

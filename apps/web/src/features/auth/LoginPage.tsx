@@ -1,4 +1,4 @@
-import { loginRequestSchema } from '@aporta/domain';
+import { loginRequestSchema } from '@aporta/domain/auth';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-import { passwordProblem, registerSchema } from '@aporta/domain';
+import { passwordProblem, registerSchema } from '@aporta/domain/accounts';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

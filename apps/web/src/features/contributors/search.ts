@@ -1,4 +1,4 @@
-import { formatCui } from '@aporta/domain';
+import { formatCui } from '@aporta/domain/cui';
 import { api } from '../../lib/api.ts';
 import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
 
