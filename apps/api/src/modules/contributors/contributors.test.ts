@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formatCui } from '@aporta/domain';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests, renapLookups } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -239,6 +239,27 @@ describe('contributors', () => {
     expect(res.json().municipalityId).toBeGreaterThan(0);
     const bad = await t.request({ method: 'GET', url: '/api/contributors/renap/1680352240101', token: admin.token });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('statistics panels', () => {
+  it('counts contributors by department, type and state, only for users who may read contributors', async () => {
+    await create(admin.token, body());
+    const res = await t.request({ method: 'GET', url: '/api/statistics', token: admin.token });
+    expect(res.statusCode).toBe(200);
+    const panels = res.json() as { key: string; total: number; items: { label: string; value: number }[] }[];
+    const byState = panels.find((p) => p.key === 'contributors-by-state')!;
+    const [{ n }] = (
+      (await t.database.db.execute(sql`select count(*)::int as n from contributors`)) as unknown as { rows: { n: number }[] }
+    ).rows;
+    expect(byState.total).toBe(n);
+    expect(panels.find((p) => p.key === 'contributors-by-type')!.items.map((i) => i.label)).toContain('Activo');
+    expect(panels.find((p) => p.key === 'contributors-by-department')!.total).toBe(n);
+    const statsOnly = await t.createUser({ grants: [{ resource: 'statistics', action: 'READ', scope: 'ALL' }] });
+    const limited = (await t.request({ method: 'GET', url: '/api/statistics', token: statsOnly.token })).json() as {
+      key: string;
+    }[];
+    expect(limited.some((p) => p.key.startsWith('contributors-'))).toBe(false);
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import './statistics.ts';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
