@@ -1,7 +1,9 @@
 import {
   type Icon,
+  IconBuildingBank,
   IconCash,
   IconCertificate,
+  IconDatabase,
   IconDatabaseSearch,
   IconFileSearch,
   IconFileSpreadsheet,
@@ -49,7 +51,12 @@ const icons: Record<string, Icon> = {
   'file-spreadsheet': IconFileSpreadsheet,
   'users-group': IconUsersGroup,
   settings: IconSettings,
+  'building-bank': IconBuildingBank,
+  database: IconDatabase,
 };
+
+/** Names the map knows; a menu icon outside it would render as a plain dot. */
+export const menuIconNames: readonly string[] = Object.keys(icons);
 
 export function MenuIcon({ name, size = 20 }: { name?: string; size?: number }) {
   const C = (name && icons[name]) || IconPoint;
