@@ -13,6 +13,8 @@ export function AdministrativePage() {
   const extra = [
     { name: 'statistics', link: '/administrative/statistics' },
     { name: 'planilla-audit-logs', link: '/administrative/planilla-audit-logs' },
+    // The general audit view has no entry in the specification's menu; it is reached from here.
+    { name: 'audit', link: '/audit' },
   ].filter((e) => user?.permissions[e.name]?.READ);
   return (
     <Stack>
