@@ -56,7 +56,6 @@ describe('authorization matrix coverage', () => {
       permission: table.filter((r) => typeof r.access === 'object').length,
     };
     // The closing note of issue 3 quotes this line; it grows by itself as modules add routes.
-    // biome-ignore lint/suspicious/noConsole: the count is meant to appear in the test output.
     console.info(
       `[authorization matrix] ${table.length} routes covered: ${byAccess.permission} by permission (401 and 403 checked), ` +
         `${byAccess.authenticated} authenticated-only (401 checked), ${byAccess.public} public.`,
