@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectionDefinitions, collectionNames, dcrudMenuGroup, updateInputOf } from './catalogs.ts';
 import { isResource } from './permissions.ts';

@@ -1,6 +1,5 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { systemActor, writeAudit } from '../../platform/audit.ts';
-import { hashPassword } from '../../platform/passwords.ts';
 import type { Db } from '../client.ts';
 import {
   budgetLines,
@@ -16,10 +15,6 @@ import {
   planillaStatuses,
   regionDelegates,
   regions,
-  roleGrants,
-  roles,
-  userInstitutions,
-  userRoles,
   users,
 } from '../schema/index.ts';
 

@@ -1,21 +1,14 @@
 import { contributorSearchName, makeCui } from '@aporta/domain';
-import { count, eq, sql } from 'drizzle-orm';
-import { hashPassword } from '../../platform/passwords.ts';
+import { count, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import {
   budgetLines,
   contributors,
   contributorTypes,
   cuiApprovalRequests,
-  institutions,
   municipalEntities,
   municipalities,
   renapPeople,
-  roleGrants,
-  roles,
-  userInstitutions,
-  userRoles,
-  users,
 } from '../schema/index.ts';
 
 /** Contributor catalogue values every installation starts with; later edits are kept (no overwrite). */

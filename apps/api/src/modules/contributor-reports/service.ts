@@ -49,7 +49,7 @@ export async function contributorReport(opts: {
   filters: ReportFilters;
 }) {
   const { db, kind } = opts;
-  const where: SQL | undefined = contributorFilters(db, opts.user, opts.scope, opts.filters);
+  const where: SQL | undefined = contributorFilters(opts.user, opts.scope, opts.filters);
   const groupCols =
     kind === 'by-type'
       ? {

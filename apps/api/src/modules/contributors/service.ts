@@ -108,7 +108,7 @@ const sortable = {
  * WHERE of the list, the export and the reports. `q`: digits → exact CUI (13) or CUI prefix; text →
  * fuzzy name (trigram word similarity, or substring), accents and case ignored.
  */
-export function contributorFilters(db: Db, user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
+export function contributorFilters(user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
   const where: (SQL | undefined)[] = [entityInScope(user.id, scope, contributors.entityId)];
   if (q.entityId) where.push(eq(contributors.entityId, q.entityId));
   if (q.municipalityId) where.push(eq(contributors.municipalityId, q.municipalityId));
@@ -159,7 +159,7 @@ export async function findContributors(opts: { db: Db; user: CurrentUser; scope:
 
 async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
   const { db, user, scope, query } = opts;
-  const where = contributorFilters(db, user, scope, query);
+  const where = contributorFilters(user, scope, query);
   const { limit, offset } = pageOf(query);
   const order =
     !query.sort && isNameQuery(query.q)
@@ -201,7 +201,7 @@ async function exportPage(
   limit: number,
   offset: number,
 ) {
-  const where = contributorFilters(opts.db, opts.user, opts.scope, opts.query);
+  const where = contributorFilters(opts.user, opts.scope, opts.query);
   const rows = await baseQuery(opts.db)
     .where(where)
     .orderBy(...orderBy(opts.query.sort, sortable, 'id'))
