@@ -35,6 +35,38 @@ async function keepSettingsLocal(page: Page, initial: Partial<typeof DEFAULTS> =
 const html = (page: Page) => page.locator('html');
 const sidebarWidth = (page: Page) => page.getByTestId('sidebar').evaluate((el) => Math.round(el.getBoundingClientRect().width));
 
+/**
+ * Records in the page when the element `testId` appears and (last) disappears, so an element shown for one
+ * second cannot slip between two polls on a busy machine. Run with page.evaluate, or addInitScript before a
+ * reload.
+ */
+function watchShown(testId: string) {
+  const w = window as unknown as { shownTimes?: Record<string, { from?: number; to?: number }> };
+  w.shownTimes ??= {};
+  const rec: { from?: number; to?: number } = {};
+  w.shownTimes[testId] = rec;
+  const check = () => {
+    const present = !!document.querySelector(`[data-testid="${testId}"]`);
+    if (present) {
+      rec.from ??= performance.now();
+      rec.to = undefined;
+    } else if (rec.from !== undefined && rec.to === undefined) rec.to = performance.now();
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  check();
+}
+
+/** How long the watched element stayed on screen, once it has come and gone. */
+async function shownFor(page: Page, testId: string): Promise<number> {
+  const read = () =>
+    page.evaluate((id) => {
+      const r = (window as unknown as { shownTimes?: Record<string, { from?: number; to?: number }> }).shownTimes?.[id];
+      return r?.from !== undefined && r.to !== undefined ? r.to - r.from : null;
+    }, testId);
+  await expect.poll(read, { timeout: 5000 }).not.toBeNull();
+  return (await read())!;
+}
+
 async function openSettings(page: Page) {
   await page.getByTestId('settings-button').click();
   await expect(page.getByRole('dialog', { name: 'Personalizar la interfaz' })).toBeVisible();
@@ -101,9 +133,11 @@ test('settings panel: every setting has its effect and the rules of the specific
   const primary = () =>
     page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--mantine-primary-color-filled').trim());
   const before = await primary();
+  await page.evaluate(watchShown, 'theme-spinner');
   await choose(page, 'Tema', 'Minimalista');
-  await expect(page.getByTestId('theme-spinner')).toBeVisible();
-  await expect(page.getByTestId('theme-spinner')).toBeHidden({ timeout: 2500 });
+  const spun = await shownFor(page, 'theme-spinner');
+  expect(spun).toBeGreaterThanOrEqual(950);
+  expect(spun).toBeLessThan(2000);
   await expect(html(page)).toHaveAttribute('data-sidebar', 'light');
   await expect(
     page.getByRole('radiogroup', { name: 'Color de la barra lateral' }).getByRole('radio', { name: 'Claro' }),
@@ -173,38 +207,14 @@ test('settings panel: every setting has its effect and the rules of the specific
     .poll(() => stored())
     .toMatchObject({ layout: 'twocolumn', theme: 'modern', sidebarColor: 'gradient-2', sidebarImage: 'img-2' });
 
-  // Preloader: shown on arrival for 1 s when enabled. A watcher records when it comes and goes, so a
-  // busy machine cannot make the check miss a one-second window between two polls.
+  // Preloader: shown on arrival for 1 s when enabled.
   await choose(page, 'Pantalla de carga', 'Activada');
   await expect.poll(() => stored()).toMatchObject({ preloader: 'enable' });
-  await page.addInitScript(() => {
-    const w = window as unknown as { preloaderShown?: number; preloaderHidden?: number };
-    new MutationObserver(() => {
-      const present = !!document.querySelector('[data-testid="preloader"]');
-      if (present && w.preloaderShown === undefined) w.preloaderShown = performance.now();
-      if (present) w.preloaderHidden = undefined;
-      else if (w.preloaderShown !== undefined && w.preloaderHidden === undefined) w.preloaderHidden = performance.now();
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await page.addInitScript(watchShown, 'preloader');
   await page.reload();
-  await expect(page.getByTestId('user-menu')).toBeVisible();
-  await expect(page.getByTestId('preloader')).toHaveCount(0, { timeout: 3000 });
-  const shownFor = await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const w = window as unknown as { preloaderShown?: number; preloaderHidden?: number };
-        return w.preloaderHidden === undefined || w.preloaderShown === undefined ? null : w.preloaderHidden - w.preloaderShown;
-      }),
-    )
-    .not.toBeNull()
-    .then(() =>
-      page.evaluate(() => {
-        const w = window as unknown as { preloaderShown: number; preloaderHidden: number };
-        return w.preloaderHidden - w.preloaderShown;
-      }),
-    );
-  expect(shownFor).toBeGreaterThanOrEqual(950);
-  expect(shownFor).toBeLessThan(2000);
+  const preloaded = await shownFor(page, 'preloader');
+  expect(preloaded).toBeGreaterThanOrEqual(950);
+  expect(preloaded).toBeLessThan(2000);
   await expect(page.getByTestId('preloader')).toHaveCount(0);
 
   // Restablecer.
