@@ -125,21 +125,16 @@ export const budgetLines = pgTable('budget_lines', {
   ...stamps(),
 });
 
-/** Labels, colours and order of the fixed planilla lifecycle codes of DOMAIN.md; codes are not editable. */
-export const planillaStatuses = pgTable('planilla_statuses', {
-  id: serial().primaryKey(),
-  code: text().notNull().unique(),
-  label: text().notNull(),
-  color: text().notNull().default('gray'),
-  sortOrder: smallint().notNull().default(0),
-  ...stamps(),
-});
+/** Labels, colours and order of a fixed lifecycle of DOMAIN.md; the codes themselves are not editable. */
+const statusTable = (name: string) =>
+  pgTable(name, {
+    id: serial().primaryKey(),
+    code: text().notNull().unique(),
+    label: text().notNull(),
+    color: text().notNull().default('gray'),
+    sortOrder: smallint().notNull().default(0),
+    ...stamps(),
+  });
 
-export const paymentAgreementStatuses = pgTable('payment_agreement_statuses', {
-  id: serial().primaryKey(),
-  code: text().notNull().unique(),
-  label: text().notNull(),
-  color: text().notNull().default('gray'),
-  sortOrder: smallint().notNull().default(0),
-  ...stamps(),
-});
+export const planillaStatuses = statusTable('planilla_statuses');
+export const paymentAgreementStatuses = statusTable('payment_agreement_statuses');
