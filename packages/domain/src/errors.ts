@@ -42,8 +42,9 @@ export class AppError extends Error {
   readonly status: number;
   readonly details?: ErrorDetail[];
 
-  constructor(code: ErrorCode, message?: string, details?: ErrorDetail[]) {
-    super(message ?? errorCatalogue[code].message);
+  /** `cause`: the underlying error, logged by the server and never sent to the client. */
+  constructor(code: ErrorCode, message?: string, details?: ErrorDetail[], options?: { cause?: unknown }) {
+    super(message ?? errorCatalogue[code].message, options);
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;

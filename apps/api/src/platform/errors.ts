@@ -37,6 +37,7 @@ const where: Record<string, string> = { body: '', querystring: 'consulta', param
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.cause) request.log.warn({ err: err.cause, code: err.code }, 'underlying error of an answered failure');
       return reply.status(err.status).send(errorBody(err.code, err.message, err.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -134,7 +134,14 @@ export async function validateImport(opts: {
     await db.delete(contributorImportRows).where(eq(contributorImportRows.importId, id));
     await db.update(contributorImports).set({ status: 'FALLIDO', message }).where(eq(contributorImports.id, id));
     if (err instanceof AppError) throw err;
-    throw new AppError('VALIDATION', 'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.');
+    throw new AppError(
+      'VALIDATION',
+      'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.',
+      undefined,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
