@@ -8,6 +8,7 @@ import { seedCatalogDemo } from './db/seed/catalogs.ts';
 import { seedContributorDemo } from './db/seed/contributors.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { seedShellDemo } from './db/seed/shell.ts';
+import { recoverInterruptedImports } from './modules/contributor-imports/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 
@@ -50,6 +51,9 @@ async function seed(config: Config, database: Database) {
 async function serve(config: Config) {
   const database = await prepare(config);
   await seed(config, database);
+  // Uploads a killed process left VALIDANDO are marked failed, so their uploaders can discard them.
+  const interrupted = await recoverInterruptedImports(database.db);
+  if (interrupted.length) say(`Cargas masivas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
   const app = await buildApp({
     config,
     database,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { listQuerySchema } from './list.ts';
-import { centsToDecimal, parseMoney } from './money.ts';
+import { centsToDecimal, parseAmount } from './money.ts';
 import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
+import { parseCellDate } from './parse.ts';
 
 export const contributorStates = ['ACTIVO', 'INACTIVO', 'FALLECIDO'] as const;
 export const contributorStateSchema = z.enum(contributorStates);
@@ -70,15 +71,23 @@ export function isRealDate(iso: string): boolean {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Salary typed as `1234.56`, `1,234.56` or `Q 1,234.56`: kept as the numeric(14,2) text. */
-export const moneyTextSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const cents = parseMoney(typeof v === 'string' ? v.replace(/^\s*Q\s*/i, '') : v);
-  if (cents === null || cents < 0 || cents >= 1e14) {
-    ctx.addIssue({ code: 'custom', message: 'Monto no válido.' });
-    return z.NEVER;
-  }
-  return centsToDecimal(cents);
-});
+/**
+ * An amount typed in a form or sent in a body (text or JSON number), parsed by THE amount parser
+ * (parseAmount): `1,234.50`, `1234.5`, `Q 1,234.50` are accepted; `1.234,50`, `12,34`, `1.234`, more
+ * than two decimals are refused with a message naming the field. Kept as the numeric(14,2) text.
+ */
+export const amountSchema = (label: string) =>
+  z.union([z.string(), z.number()], { error: `${label}: escriba un monto.` }).transform((v, ctx) => {
+    const r = parseAmount(v);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: `${label}: ${r.message}` });
+      return z.NEVER;
+    }
+    return centsToDecimal(r.cents);
+  });
+
+/** The salary of a contributor (form, API body and bulk upload alike). */
+export const moneyTextSchema = amountSchema('Salario');
 
 /** Fields a person fills on the contributor form; the API and the bulk upload validate the same way. */
 export const contributorInputSchema = z
@@ -380,36 +389,6 @@ export function checkImportHeaders(headers: string[]): {
   return { missing, unknown, duplicated, map };
 }
 
-/**
- * A date as spreadsheets write it: an Excel serial day number (1900 system), `dd/mm/yyyy`,
- * `d/m/yy`, `yyyy-mm-dd`, or a Date. Returns `YYYY-MM-DD`, or null when it is not a real date.
- */
-export function parseSpreadsheetDate(value: string | number | Date): string | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
-  if (typeof value === 'number' || /^\d{1,6}(\.\d+)?$/.test(value.trim())) {
-    const serial = Math.floor(Number(value));
-    // Serial 60 is Excel's fictitious 29/02/1900; serials below 1 are not dates.
-    if (serial < 1 || serial === 60 || serial > 2_958_465) return null;
-    const days = serial > 60 ? serial - 1 : serial;
-    return new Date(Date.UTC(1899, 11, 31) + days * 86_400_000).toISOString().slice(0, 10);
-  }
-  const text = value.trim();
-  let y: number;
-  let m: number;
-  let d: number;
-  let match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(text);
-  if (match) {
-    [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  } else {
-    match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(text);
-    if (!match) return null;
-    [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    if (match[3].length === 2) y += y > Number(today().slice(2, 4)) ? 1900 : 2000;
-  }
-  const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  return isRealDate(iso) ? iso : null;
-}
-
 /** Catalogue lookups a row is checked against (codes as written in the file → ids). */
 export interface ImportCatalogues {
   municipalities: ReadonlyMap<string, number>;
@@ -422,6 +401,8 @@ export interface ImportCatalogues {
 
 export interface ImportRowError {
   column: string;
+  /** The spreadsheet cell (`U5`) when the problem is in one cell of a template column. */
+  cell?: string;
   message: string;
 }
 
@@ -444,12 +425,14 @@ export function validateImportRow(raw: ImportRawRow, cat: ImportCatalogues): Imp
   const err = (key: ImportColumnKey, message: string) => errors.push({ column: headerOf[key], message });
   const val = (key: ImportColumnKey) => raw[key]?.trim() ?? '';
 
-  const date = (key: ImportColumnKey): string | null | undefined => {
+  // A date cell reaches here as text: a real Excel date cell as its ISO day (the reader's job), anything
+  // else as typed. A bare number (`1980`, a serial) is refused, never read as a date.
+  const date = (key: ImportColumnKey, label: string): string | null | undefined => {
     const v = val(key);
     if (!v) return undefined;
-    const iso = parseSpreadsheetDate(v);
-    if (!iso) err(key, `Fecha imposible o con formato no reconocido: "${v}" (use dd/mm/aaaa).`);
-    return iso;
+    const r = parseCellDate(v, label);
+    if (!r.ok) err(key, r.message);
+    return r.ok ? r.iso : null;
   };
   const code = (key: ImportColumnKey, map: ReadonlyMap<string, number>, label: string): number | null | undefined => {
     const v = val(key);
@@ -469,11 +452,12 @@ export function validateImportRow(raw: ImportRawRow, cat: ImportCatalogues): Imp
   }
   const budgetLine = val('budgetLine');
   if (budgetLine && !cat.budgetLines.has(budgetLine)) err('budgetLine', `El renglón "${budgetLine}" no existe en el catálogo.`);
-  const birthDate = date('birthDate');
-  const hireDate = date('hireDate');
+  const birthDate = date('birthDate', 'Fecha de nacimiento');
+  const hireDate = date('hireDate', 'Fecha de ingreso');
   const salaryText = val('salary');
-  if (salaryText && parseMoney(salaryText.replace(/^\s*Q\s*/i, '')) === null) {
-    err('salary', `El salario debe ser un número: "${salaryText}".`);
+  if (salaryText) {
+    const r = parseAmount(salaryText);
+    if (!r.ok) err('salary', `Salario: ${r.message}`);
   }
   const sexText = val('sex').toUpperCase();
   const sex =
@@ -547,7 +531,7 @@ export const importRowSchema = z.object({
   rowNumber: z.number().int(),
   cui: z.string(),
   name: z.string(),
-  errors: z.array(z.object({ column: z.string(), message: z.string() })),
+  errors: z.array(z.object({ column: z.string(), cell: z.string().optional(), message: z.string() })),
 });
 export type ImportRow = z.infer<typeof importRowSchema>;
 

@@ -9,6 +9,7 @@ export * from './list.ts';
 export * from './menu.ts';
 export * from './money.ts';
 export * from './nit.ts';
+export * from './parse.ts';
 export * from './people.ts';
 export * from './permissions.ts';
 export * from './shell.ts';

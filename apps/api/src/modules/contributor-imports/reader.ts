@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { AppError } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
@@ -99,23 +100,132 @@ const bomb = () =>
     'El archivo .xlsx se expande a un tamaño excesivo al descomprimirlo (posible bomba zip); no se procesó.',
   );
 
-/** The rows of the first worksheet, streamed (bounded memory), each cell reduced to a plain value. */
-export async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
+/**
+ * The parts of ExcelJS's streaming WorkbookReader this reader drives (lib/stream/xlsx/workbook-reader.js,
+ * exceljs 4.4): each takes a part's stream; the test reads real workbooks, so a change there fails it.
+ */
+interface BookReaderInternals {
+  model?: { sheets?: { name: string; id: number; rId: string; state?: string }[] };
+  workbookRels?: { Id: string; Target: string }[];
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseWorksheet(entry: Readable, sheetNo: string): Iterable<{ eventType: string; value: AsyncIterable<ExcelJS.Row> }>;
+}
+
+/**
+ * Opens an xlsx through its central directory (random access), not as one pass over the zip.
+ *
+ * Why (issue 9, "a valid two-sheet workbook was once refused as damaged"): ExcelJS's streaming
+ * WorkbookReader reads the zip entries in stored order in a single pass. ExcelJS itself (and other
+ * writers) store `xl/workbook.xml` LAST, after the worksheets; the single pass then sometimes ends
+ * without delivering that last entry (exceljs#3064, a race between unzipper's Parse stream and
+ * ExcelJS's iterateStream: ~1–2 % of reads of such a file on Node 20 here), and the first worksheet is
+ * parsed with no workbook model: `TypeError: Cannot read properties of undefined (reading 'sheets')`,
+ * which the upload reported as a damaged file. The same single pass parses a worksheet before
+ * `styles.xml` or `sharedStrings.xml` when they come later, so date cells arrived as bare numbers.
+ * Here the workbook, its relations, shared strings and styles are always read first, then the chosen
+ * worksheet is streamed row by row (bounded memory, as before). Every file stream opened is closed at
+ * the end, also when a sheet is abandoned after its first row.
+ */
+async function openBook(path: string) {
+  const opened = new Set<Readable>();
+  const dir = await unzipper.Open.custom({
+    stream(offset: number, length?: number) {
+      const s = createReadStream(path, { start: offset, end: length ? offset + length : undefined });
+      opened.add(s);
+      s.once('close', () => opened.delete(s));
+      return s;
+    },
+    size: async () => (await stat(path)).size,
+  });
+  const byPath = new Map(dir.files.filter((f) => f.type === 'File').map((f) => [f.path.replace(/^\//, ''), f]));
+  const part = (name: string) => byPath.get(name)?.stream();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    // Styles are read: they tell a date cell (a Date) from a number cell (a number).
+    styles: 'cache',
     entries: 'ignore',
-  });
-  for await (const sheet of reader) {
-    for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
-      const values = row.values as unknown[];
-      const cells: Cell[] = [];
-      for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
-      yield { rowNumber: row.number, cells };
+  }) as unknown as BookReaderInternals;
+  const required = (name: string) => {
+    const s = part(name);
+    if (!s) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `El archivo .xlsx está dañado (falta ${name}).`);
+    return s;
+  };
+  await reader._parseRels(required('xl/_rels/workbook.xml.rels'));
+  await reader._parseWorkbook(required('xl/workbook.xml'));
+  const strings = part('xl/sharedStrings.xml');
+  if (strings) for await (const _ of reader._parseSharedStrings(strings));
+  const styles = part('xl/styles.xml');
+  if (styles) await reader._parseStyles(styles);
+
+  // The worksheets in the order of their tabs, visible ones first.
+  const rels = new Map((reader.workbookRels ?? []).map((r) => [r.Id, r.Target]));
+  const sheets = (reader.model?.sheets ?? [])
+    .map((s) => {
+      const target = rels.get(s.rId) ?? '';
+      const file = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
+      const no = /worksheets\/sheet(\d+)\.xml$/.exec(file)?.[1];
+      return { name: s.name, file, no, hidden: !!s.state && s.state !== 'visible' };
+    })
+    .filter((s): s is typeof s & { no: string } => !!s.no && byPath.has(s.file))
+    .sort((a, b) => Number(a.hidden) - Number(b.hidden));
+
+  async function* rows(sheet: (typeof sheets)[number]): AsyncGenerator<SheetRow> {
+    const stream = required(sheet.file);
+    try {
+      for (const { eventType, value } of reader._parseWorksheet(stream, sheet.no)) {
+        if (eventType !== 'worksheet') continue;
+        for await (const row of value) {
+          const values = row.values as unknown[];
+          const cells: Cell[] = [];
+          for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
+          yield { rowNumber: row.number, cells };
+        }
+      }
+    } finally {
+      stream.destroy();
     }
-    return; // only the first worksheet
+  }
+  const close = () => {
+    for (const s of opened) s.destroy();
+    opened.clear();
+  };
+  return { sheets, rows, close };
+}
+
+/**
+ * The rows of the data worksheet, streamed (bounded memory), each cell reduced to a plain value (a
+ * date-formatted cell is a Date, a number cell a number, text a string). The data worksheet is the
+ * first (in tab order) whose first row `isDataSheet` accepts — the template's headers — so a help sheet
+ * placed before the data is skipped; when none is accepted, the first sheet (its header errors are
+ * then reported).
+ */
+export async function* xlsxRows(path: string, opts: { isDataSheet?: (firstRow: Cell[]) => boolean } = {}): AsyncGenerator<SheetRow> {
+  let book: Awaited<ReturnType<typeof openBook>> | undefined;
+  try {
+    book = await openBook(path);
+    if (!book.sheets.length) throw new AppError('VALIDATION', 'El archivo no tiene hojas: descargue la plantilla y llénela.');
+    let chosen = book.sheets[0];
+    if (opts.isDataSheet && book.sheets.length > 1) {
+      for (const sheet of book.sheets) {
+        let first: Cell[] | null = null;
+        for await (const row of book.rows(sheet)) {
+          first = row.cells;
+          break;
+        }
+        if (first && opts.isDataSheet(first)) {
+          chosen = sheet;
+          break;
+        }
+      }
+    }
+    yield* book.rows(chosen);
+  } finally {
+    book?.close();
   }
 }
 

@@ -25,6 +25,7 @@ import {
   discardImport,
   exceptionRowsPage,
   findImportRows,
+  findOpenImports,
   getImport,
   loadImport,
   templateCatalogues,
@@ -79,8 +80,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       const explain: Record<string, string> = {
         CUI: '13 dígitos, con o sin espacios (formato de texto para no perder dígitos).',
         NIT: 'Con dígito verificador, por ejemplo 576937-K.',
-        FECHA_NACIMIENTO: 'dd/mm/aaaa o fecha de Excel.',
-        FECHA_INGRESO: 'dd/mm/aaaa o fecha de Excel.',
+        FECHA_NACIMIENTO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha. Un número solo (1980) no es una fecha.',
+        FECHA_INGRESO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha.',
         SEXO: 'M o F.',
         ESTADO_CIVIL: 'SOLTERO, CASADO, UNIDO, DIVORCIADO o VIUDO.',
         MUNICIPIO: 'Código de 4 dígitos (departamento y municipio), por ejemplo 0101.',
@@ -88,7 +89,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         ESTADO: 'ACTIVO, INACTIVO o FALLECIDO (ACTIVO si se deja vacío).',
         ENTIDAD: 'Código de la entidad municipal.',
         RENGLON: `Renglón presupuestario: ${lines.map((l) => l.code).join(', ') || 'según el catálogo'}.`,
-        SALARIO: 'Número con punto decimal, sin símbolo de moneda.',
+        SALARIO: 'Monto con punto decimal y, si quiere, coma de miles: 1234.50 o 1,234.50 (también Q 1,234.50). No use coma decimal (1.234,50).',
       };
       for (const c of importColumns) help.addRow([c.header, c.required ? 'Sí' : 'No', explain[c.header] ?? 'Texto.']);
       help.addRow([]);
@@ -138,6 +139,19 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         await rm(dir, { recursive: true, force: true });
       }
     },
+  );
+
+  app.get(
+    '/api/contributor-imports',
+    {
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      schema: {
+        tags: ['contributor-imports'],
+        summary: 'Cargas propias sin terminar (validando, por confirmar o fallidas), las más recientes primero',
+        response: { 200: z.array(contributorImportSchema), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => findOpenImports({ db: app.db, actor: request.auth!.actor }),
   );
 
   app.get(
@@ -194,7 +208,11 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
             width: Math.max(14, c.header.length + 4),
           })),
           { header: 'FILA_ORIGINAL', value: (r: Ex) => r.rowNumber },
-          { header: 'ERRORES', value: (r: Ex) => r.errors.map((e) => `${e.column}: ${e.message}`).join(' | '), width: 80 },
+          {
+            header: 'ERRORES',
+            value: (r: Ex) => r.errors.map((e) => `${e.column}${e.cell ? ` (${e.cell})` : ''}: ${e.message}`).join(' | '),
+            width: 80,
+          },
         ],
         batches: inBatches((limit, offset) => exceptionRowsPage(app.db, imp.id, limit, offset), 2000),
       });

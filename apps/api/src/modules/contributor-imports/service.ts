@@ -11,10 +11,11 @@ import {
   type ImportRawRow,
   type ImportRowError,
   importColumns,
+  numberCellText,
   type Scope,
   validateImportRow,
 } from '@aporta/domain';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   budgetLines,
@@ -71,11 +72,15 @@ async function loadCatalogues(db: Db, user: CurrentUser, scope: Scope): Promise<
   };
 }
 
-/** A cell as the text the row validator reads: integers without exponent, dates as ISO days. */
+/**
+ * A cell as the text the row validator reads: a number as Excel shows it (15 significant digits, no
+ * exponent: numberCellText), a real date cell as its ISO day. A number is never turned into a date
+ * here: the date parser refuses `1980` whether it was typed as text or as a number.
+ */
 function cellText(c: Cell): string {
   if (c == null) return '';
   if (typeof c === 'string') return c;
-  if (typeof c === 'number') return Number.isInteger(c) ? c.toFixed(0) : String(c);
+  if (typeof c === 'number') return numberCellText(c);
   if (c instanceof Date) return c.toISOString().slice(0, 10);
   return '';
 }
@@ -116,7 +121,8 @@ export async function validateImport(opts: {
     .insert(contributorImports)
     .values({ id, fileName: opts.fileName.slice(0, 200), format: kind, status: 'VALIDANDO', createdBy: actor.id });
   try {
-    const counts = await validateRows(db, user, opts.scope, id, kind === 'xlsx' ? xlsxRows(opts.path) : csvRows(opts.path));
+    const rows = kind === 'xlsx' ? xlsxRows(opts.path, { isDataSheet: isTemplateHeader }) : csvRows(opts.path);
+    const counts = await validateRows(db, user, opts.scope, id, rows);
     const [done] = await db
       .update(contributorImports)
       .set({ status: 'VALIDADO', ...counts, processedRows: counts.totalRows })
@@ -145,9 +151,13 @@ export async function validateImport(opts: {
   }
 }
 
+/** A first row with every required column of the template: the data sheet of a workbook. */
+const isTemplateHeader = (cells: Cell[]) => checkImportHeaders(cells.map((c) => cellText(c).trim())).missing.length === 0;
+
 async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string, rows: AsyncGenerator<SheetRow>) {
   const cat = await loadCatalogues(db, user, scope);
   let map: (ImportColumnKey | null)[] | null = null;
+  let columnIndex = new Map<string, number>();
   const seen = new Map<string, number>();
   let pending: PendingRow[] = [];
   let totalRows = 0;
@@ -223,6 +233,9 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
         ]);
       }
       map = check.map;
+      columnIndex = new Map(
+        map.flatMap((key, i) => (key ? [[importColumns.find((x) => x.key === key)!.header, i] as const] : [])),
+      );
       continue;
     }
     if (row.cells.every((c) => c == null || (typeof c === 'string' && c.trim() === ''))) continue;
@@ -250,6 +263,11 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
     const result = validateImportRow(raw, cat);
     const errors: ImportRowError[] = result.ok ? [] : [...result.errors];
     for (const col of formulaCols) errors.unshift({ column: col, message: 'La celda contiene una fórmula; pegue solo valores.' });
+    // Each problem of a template column names its cell (`U5`), as the spreadsheet shows it.
+    for (const e of errors) {
+      const index = columnIndex.get(e.column);
+      if (index !== undefined) e.cell = `${columnLetter(index)}${row.rowNumber}`;
+    }
     if (extra) errors.push({ column: '(fuera de la plantilla)', message: 'Hay datos en columnas sin encabezado.' });
     const cui = result.ok ? result.data.cui : (raw.cui ?? '').replace(/[\s-]/g, '');
     if (result.ok && !errors.length) {
@@ -280,6 +298,23 @@ async function loadImport(db: Db, actor: Actor, id: string): Promise<ImportRecor
   // An upload is private to the person who made it (it may hold another entity's people).
   if (!imp || (imp.createdBy !== null && imp.createdBy !== actor.id)) throw new AppError('NOT_FOUND', 'La carga no existe.');
   return imp;
+}
+
+/**
+ * The uploader's unfinished uploads (validating, waiting for confirmation, or failed), newest first:
+ * what the bulk-upload screen offers to open or discard, e.g. one interrupted by a restart.
+ */
+export async function findOpenImports(opts: { db: Db; actor: Actor }) {
+  if (opts.actor.id == null) return [];
+  const rows = await opts.db
+    .select()
+    .from(contributorImports)
+    .where(
+      and(eq(contributorImports.createdBy, opts.actor.id), inArray(contributorImports.status, ['VALIDANDO', 'VALIDADO', 'FALLIDO'])),
+    )
+    .orderBy(desc(contributorImports.createdAt))
+    .limit(20);
+  return rows.map(toImport);
 }
 
 /** Status and progress of an upload. */
@@ -408,10 +443,34 @@ export async function commitImport(opts: { db: Db; actor: Actor; id: string }) {
   return getImport({ db, actor, id });
 }
 
-/** Discards a validated upload: its stored rows are deleted (nothing was committed). */
+/** What an upload interrupted by a restart says: its validation never finished. */
+export const INTERRUPTED_IMPORT_MESSAGE =
+  'El proceso se interrumpió (reinicio del servidor) antes de terminar la validación. Descarte esta carga y vuelva a cargar el archivo.';
+
+/**
+ * At start-up: an upload still VALIDANDO was being validated by a process that no longer exists
+ * (killed, restarted): it is marked FALLIDO with the reason, its partial rows deleted, so its uploader
+ * sees why and can discard it. Runs before the server listens (one API process per database, as
+ * PGlite requires and the README deploys). Returns the ids it marked.
+ */
+export async function recoverInterruptedImports(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .update(contributorImports)
+      .set({ status: 'FALLIDO', message: INTERRUPTED_IMPORT_MESSAGE })
+      .where(eq(contributorImports.status, 'VALIDANDO'))
+      .returning({ id: contributorImports.id });
+    const ids = marked.map((m) => m.id);
+    if (ids.length) await tx.delete(contributorImportRows).where(inArray(contributorImportRows.importId, ids));
+    return ids;
+  });
+}
+
+/** Discards a validated or failed upload: its stored rows are deleted (nothing was committed). */
 export async function discardImport(opts: { db: Db; actor: Actor; id: string }) {
   const imp = await loadImport(opts.db, opts.actor, opts.id);
   if (imp.status === 'CONFIRMADO') throw new AppError('CONFLICT', 'Esta carga ya fue confirmada.');
+  if (imp.status === 'VALIDANDO') throw new AppError('CONFLICT', 'La carga aún se está validando; espere a que termine.');
   await opts.db.transaction(async (tx) => {
     await tx.delete(contributorImportRows).where(eq(contributorImportRows.importId, opts.id));
     await tx.update(contributorImports).set({ status: 'DESCARTADO' }).where(eq(contributorImports.id, opts.id));

@@ -8,7 +8,14 @@ declare module 'unzipper' {
     uncompressedSize: number;
     stream(): Readable;
   }
-  export const Open: { file(path: string): Promise<{ files: CentralDirectoryFile[] }> };
+  export interface ZipSource {
+    stream(offset: number, length?: number): Readable;
+    size(): Promise<number>;
+  }
+  export const Open: {
+    file(path: string): Promise<{ files: CentralDirectoryFile[] }>;
+    custom(source: ZipSource): Promise<{ files: CentralDirectoryFile[] }>;
+  };
 }
 
 // archiver (ExcelJS's own zip writer) builds the zip-bomb fixture in the tests.
