@@ -420,7 +420,12 @@ const zodPathToColumn: Record<string, ImportColumnKey> = {
  * Validates one row of a bulk upload with the same schema as the form; catalogue codes are resolved
  * to ids. Every problem is reported with the template column it belongs to.
  */
-export function validateImportRow(raw: ImportRawRow, cat: ImportCatalogues): ImportRowResult {
+export function validateImportRow(
+  raw: ImportRawRow,
+  cat: ImportCatalogues,
+  /** Columns whose cell was a number cell (not text): an amount there is that number, not text to read. */
+  numberCells: ReadonlySet<ImportColumnKey> = new Set(),
+): ImportRowResult {
   const errors: ImportRowError[] = [];
   const err = (key: ImportColumnKey, message: string) => errors.push({ column: headerOf[key], message });
   const val = (key: ImportColumnKey) => raw[key]?.trim() ?? '';
@@ -456,7 +461,7 @@ export function validateImportRow(raw: ImportRawRow, cat: ImportCatalogues): Imp
   const hireDate = date('hireDate', 'Fecha de ingreso');
   const salaryText = val('salary');
   if (salaryText) {
-    const r = parseAmount(salaryText);
+    const r = parseAmount(numberCells.has('salary') ? Number(salaryText) : salaryText);
     if (!r.ok) err('salary', `Salario: ${r.message}`);
   }
   const sexText = val('sex').toUpperCase();

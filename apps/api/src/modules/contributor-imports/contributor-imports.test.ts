@@ -76,7 +76,7 @@ describe('bulk upload', () => {
     const errs = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
     const items = errs.json().items;
     expect(items.map((r: { rowNumber: number }) => r.rowNumber)).toEqual([12, 13, 15]);
-    expect(items[0].errors).toEqual([{ column: 'CUI', message: 'El dígito verificador del CUI no es válido.' }]);
+    expect(items[0].errors).toEqual([{ column: 'CUI', cell: 'A12', message: 'El dígito verificador del CUI no es válido.' }]);
     const cols = items[1].errors.map((e: { column: string }) => e.column).sort();
     expect(cols).toEqual(['FECHA_NACIMIENTO', 'NIT', 'SALARIO', 'TIPO']);
     expect(items[2].errors[0].message).toBe('CUI repetido en el archivo (ya está en la fila 14).');
@@ -95,7 +95,7 @@ describe('bulk upload', () => {
     const sheet = wb.worksheets[0];
     expect(sheet.rowCount).toBe(4);
     expect(String(sheet.getRow(2).getCell(1).value)).toBe('1680352240101');
-    expect(String(sheet.getRow(2).getCell(23).value)).toMatch(/^CUI: El dígito verificador/);
+    expect(String(sheet.getRow(2).getCell(23).value)).toMatch(/^CUI \(A12\): El dígito verificador/);
 
     const commit = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/commit`, token: clerk.token });
     expect(commit.statusCode).toBe(200);
@@ -159,7 +159,7 @@ describe('bulk upload', () => {
       null,
       'Luis',
       'Batz',
-      31_107,
+      new Date(Date.UTC(1985, 2, 5)),
       'M',
       'ACTIVO',
       fx.entityA.code,
@@ -176,7 +176,7 @@ describe('bulk upload', () => {
       token: clerk.token,
     });
     expect(errs.json().items[0].errors).toEqual([
-      { column: 'SALARIO', message: 'La celda contiene una fórmula; pegue solo valores.' },
+      { column: 'SALARIO', cell: 'J3', message: 'La celda contiene una fórmula; pegue solo valores.' },
     ]);
     const commit = await t.request({
       method: 'POST',
@@ -246,7 +246,7 @@ describe('bulk upload', () => {
       errs.json().items[0].errors.map((e: { column: string; message: string }) => [e.column, e.message]),
     );
     expect(byCol.CUI).toMatch(/notación científica/);
-    expect(byCol.FECHA_NACIMIENTO).toMatch(/Fecha imposible/);
+    expect(byCol.FECHA_NACIMIENTO).toMatch(/^Fecha de nacimiento no válida: "30\/02\/1990" \(esa fecha no existe/);
   });
 
   it('keeps an upload private to its uploader and commits nothing when a CUI appeared meanwhile', async () => {
@@ -275,5 +275,161 @@ describe('bulk upload', () => {
     expect(rows).toHaveLength(0);
     const status = await t.request({ method: 'GET', url: `/api/contributor-imports/${res.json().id}`, token: clerk.token });
     expect(status.json().status).toBe('VALIDADO');
+  });
+});
+
+describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
+  const errorsOf = async (id: string) => {
+    const res = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
+    return res.json().items as { rowNumber: number; errors: { column: string; cell?: string; message: string }[] }[];
+  };
+  // header: CUI;NIT;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;ENTIDAD;RENGLON;SALARIO;MUNICIPIO
+  const line = (cui: string, birth: string, salary: string, nit = '576937-K') =>
+    `${formatCui(cui)};${nit};Ana;López;${birth};F;ACTIVO;${fx.entityA.code};011;${salary};0904`;
+
+  it('CSV: 1,234.50 is 123450 cents; 1.234,50, 12,34 and 1.234 are refused naming the cell; 1980 is no birth date', async () => {
+    const good = [newCui(), newCui(), newCui()];
+    const lines = [
+      header,
+      line(good[0], '01/05/1990', '1,234.50'),
+      line(good[1], '1990-05-01', 'Q 1,234.50', '0576937-K'),
+      line(good[2], '1/5/1990', '1234.5', '000576937-k'),
+      line(newCui(), '01/05/1990', '1.234,50'),
+      line(newCui(), '01/05/1990', '12,34'),
+      line(newCui(), '01/05/1990', '1.234'),
+      line(newCui(), '1980', '100'),
+      line(newCui(), '31107', '100'),
+    ];
+    const res = await upload('montos.csv', Buffer.from(lines.join('\n')));
+    expect(res.json()).toMatchObject({ validRows: 3, errorRows: 5 });
+    const errs = await errorsOf(res.json().id);
+    expect(errs.map((r) => [r.rowNumber, r.errors])).toEqual([
+      [5, [{ column: 'SALARIO', cell: 'J5', message: expect.stringMatching(/^Salario: El monto "1\.234,50" usa coma decimal/) }]],
+      [6, [{ column: 'SALARIO', cell: 'J6', message: expect.stringMatching(/^Salario: El monto "12,34" usa coma decimal/) }]],
+      [7, [{ column: 'SALARIO', cell: 'J7', message: expect.stringMatching(/^Salario: El monto "1\.234" es ambiguo/) }]],
+      [8, [{ column: 'FECHA_NACIMIENTO', cell: 'E8', message: 'Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).' }]],
+      [9, [{ column: 'FECHA_NACIMIENTO', cell: 'E9', message: 'Fecha de nacimiento no válida: "31107" (escriba dd/mm/aaaa).' }]],
+    ]);
+    const commit = await t.request({ method: 'POST', url: `/api/contributor-imports/${res.json().id}/commit`, token: clerk.token });
+    expect(commit.json().committedRows).toBe(3);
+    const rows = await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id));
+    expect(rows.map((r) => [r.salary, r.birthDate, r.nit])).toEqual([
+      ['1234.50', '1990-05-01', '576937K'],
+      ['1234.50', '1990-05-01', '576937K'],
+      ['1234.50', '1990-05-01', '576937K'],
+    ]);
+  });
+
+  it('xlsx: a real date cell is a date, a number cell or text 1980 is not; number cells are exact cents', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Afiliados');
+    ws.addRow(header.split(';'));
+    const row = (birth: unknown, salary: unknown, cui = newCui()) =>
+      ws.addRow([formatCui(cui), '0576937-K', 'Rosa', 'Cux', birth, 'F', 'ACTIVO', fx.entityA.code, '011', salary, '0904']);
+    const dated = newCui();
+    row(new Date(Date.UTC(1980, 5, 2)), 1234.5000000000002, dated); // a date cell; float noise of a pasted result
+    row(1980, 100); // a plain number cell: not a date
+    row('1980', 100); // text: not a date
+    row(29_221, 100); // an Excel serial typed as a number: not a date
+    row('01/05/1990', 1234.567); // three decimals in a number cell
+    row('01/05/1990', '1.234,50'); // text in the salary column
+    const res = await upload('libro.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(res.json()).toMatchObject({ validRows: 1, errorRows: 5 });
+    const errs = await errorsOf(res.json().id);
+    expect(errs.map((r) => r.errors.map((e) => `${e.cell} ${e.message}`))).toEqual([
+      ['E3 Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).'],
+      ['E4 Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).'],
+      ['E5 Fecha de nacimiento no válida: "29221" (escriba dd/mm/aaaa).'],
+      ['J6 Salario: El monto 1234.567 tiene más de dos decimales.'],
+      [expect.stringMatching(/^J7 Salario: El monto "1\.234,50" usa coma decimal/)],
+    ]);
+    await t.request({ method: 'POST', url: `/api/contributor-imports/${res.json().id}/commit`, token: clerk.token });
+    const [saved] = await t.database.db.select().from(contributors).where(eq(contributors.cui, dated));
+    expect(saved).toMatchObject({ birthDate: '1980-06-02', salary: '1234.50', nit: '576937K' });
+  });
+
+  /** The template's data sheet and a help sheet, in either order. */
+  async function twoSheetBook(helpFirst: boolean, cuis: string[]) {
+    const wb = new ExcelJS.Workbook();
+    const help = () => {
+      const h = wb.addWorksheet('Instrucciones');
+      h.addRow(['Columna', 'Qué escribir']);
+      for (let i = 0; i < 30; i++) h.addRow([`Ayuda ${i}`, 'Texto compartido con la hoja de datos: José']);
+    };
+    if (helpFirst) help();
+    const ws = wb.addWorksheet('Afiliados');
+    ws.addRow(header.split(';'));
+    for (const cui of cuis) {
+      ws.addRow([formatCui(cui), '576937-K', 'José', 'Pérez', new Date(Date.UTC(1990, 4, 1)), 'M', 'ACTIVO', fx.entityA.code, '011', 3500.5, '0904']);
+    }
+    if (!helpFirst) help();
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  }
+
+  it('reads a two-sheet workbook (help sheet before or after the data) every time, many reads in parallel', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { xlsxRows } = await import('./reader.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'aporta-two-sheets-'));
+    try {
+      for (const helpFirst of [false, true]) {
+        const path = join(dir, `libro-${helpFirst}.xlsx`);
+        await writeFile(path, await twoSheetBook(helpFirst, [newCui(), newCui(), newCui()]));
+        const isDataSheet = (cells: unknown[]) => cells[0] === 'CUI';
+        // ExcelJS's single-pass reader lost xl/workbook.xml (stored last) in ~1-2 % of such reads.
+        const reads = await Promise.all(
+          Array.from({ length: 150 }, async () => {
+            const rows = [];
+            for await (const r of xlsxRows(path, { isDataSheet })) rows.push(r);
+            return rows;
+          }),
+        );
+        for (const rows of reads) {
+          expect(rows).toHaveLength(4);
+          expect(rows[0].cells[0]).toBe('CUI');
+          expect(rows[1].cells[2]).toBe('José');
+          expect(rows[1].cells[4]).toEqual(new Date(Date.UTC(1990, 4, 1)));
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // And through the upload: the data sheet is found behind the help sheet.
+    const res = await upload('dos-hojas.xlsx', await twoSheetBook(true, [newCui(), newCui()]));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ validRows: 2, errorRows: 0 });
+  });
+});
+
+describe('an upload interrupted by a restart (issue 9)', () => {
+  it('is marked failed at start-up with the reason, listed for its uploader, and can be discarded', async () => {
+    const { contributorImports } = await import('../../db/schema/index.ts');
+    const { recoverInterruptedImports, INTERRUPTED_IMPORT_MESSAGE } = await import('./service.ts');
+    const id = randomUUID();
+    await t.database.db
+      .insert(contributorImports)
+      .values({ id, fileName: 'grande.xlsx', format: 'xlsx', status: 'VALIDANDO', createdBy: clerk.id, processedRows: 4000 });
+    // While validating, it cannot be discarded (the validation would overwrite the discard).
+    const early = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/discard`, token: clerk.token });
+    expect(early.statusCode).toBe(409);
+
+    const marked = await recoverInterruptedImports(t.database.db);
+    expect(marked).toContain(id);
+    const status = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}`, token: clerk.token });
+    expect(status.json()).toMatchObject({ status: 'FALLIDO', message: INTERRUPTED_IMPORT_MESSAGE });
+    expect(INTERRUPTED_IMPORT_MESSAGE).toMatch(/^El proceso se interrumpió \(reinicio del servidor\)/);
+
+    const open = await t.request({ method: 'GET', url: '/api/contributor-imports', token: clerk.token });
+    expect(open.statusCode).toBe(200);
+    expect(open.json()).toContainEqual(expect.objectContaining({ id, status: 'FALLIDO' }));
+
+    const discard = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/discard`, token: clerk.token });
+    expect(discard.statusCode).toBe(200);
+    expect(discard.json().status).toBe('DESCARTADO');
+    const after = await t.request({ method: 'GET', url: '/api/contributor-imports', token: clerk.token });
+    expect(after.json().map((i: { id: string }) => i.id)).not.toContain(id);
+    // A second start finds nothing left to recover.
+    expect(await recoverInterruptedImports(t.database.db)).not.toContain(id);
   });
 });

@@ -158,6 +158,11 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
   const cat = await loadCatalogues(db, user, scope);
   let map: (ImportColumnKey | null)[] | null = null;
   let columnIndex = new Map<string, number>();
+  /** The cell (`U5`) of a template column in a row, as the spreadsheet shows it; none for other problems. */
+  const cellOf = (column: string, rowNumber: number) => {
+    const index = columnIndex.get(column);
+    return index === undefined ? undefined : `${columnLetter(index)}${rowNumber}`;
+  };
   const seen = new Map<string, number>();
   let pending: PendingRow[] = [];
   let totalRows = 0;
@@ -178,7 +183,13 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
         const existing = byCui.get(r.cui);
         if (r.is_valid && existing) {
           r.is_valid = false;
-          r.errors = [{ column: 'CUI', message: `Ya existe un afiliado con este CUI (/contributors/${existing}).` }];
+          r.errors = [
+            {
+              column: 'CUI',
+              cell: cellOf('CUI', r.row_number),
+              message: `Ya existe un afiliado con este CUI (/contributors/${existing}).`,
+            },
+          ];
         }
       }
     }
@@ -247,6 +258,7 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
       );
     }
     const raw: ImportRawRow = {};
+    const numberCells = new Set<ImportColumnKey>();
     const formulaCols: string[] = [];
     for (let i = 0; i < map.length; i++) {
       const key = map[i];
@@ -258,16 +270,12 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
         continue;
       }
       raw[key] = cellText(c);
+      if (typeof c === 'number') numberCells.add(key);
     }
     const extra = row.cells.slice(map.length).some((c) => c != null && cellText(c).trim() !== '');
-    const result = validateImportRow(raw, cat);
+    const result = validateImportRow(raw, cat, numberCells);
     const errors: ImportRowError[] = result.ok ? [] : [...result.errors];
     for (const col of formulaCols) errors.unshift({ column: col, message: 'La celda contiene una fórmula; pegue solo valores.' });
-    // Each problem of a template column names its cell (`U5`), as the spreadsheet shows it.
-    for (const e of errors) {
-      const index = columnIndex.get(e.column);
-      if (index !== undefined) e.cell = `${columnLetter(index)}${row.rowNumber}`;
-    }
     if (extra) errors.push({ column: '(fuera de la plantilla)', message: 'Hay datos en columnas sin encabezado.' });
     const cui = result.ok ? result.data.cui : (raw.cui ?? '').replace(/[\s-]/g, '');
     if (result.ok && !errors.length) {
@@ -275,6 +283,7 @@ async function validateRows(db: Db, user: CurrentUser, scope: Scope, id: string,
       if (first) errors.push({ column: 'CUI', message: `CUI repetido en el archivo (ya está en la fila ${first}).` });
       else seen.set(cui, row.rowNumber);
     }
+    for (const e of errors) e.cell = cellOf(e.column, row.rowNumber);
     pending.push({
       row_number: row.rowNumber,
       is_valid: errors.length === 0,

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { contributorFixtures, newCui } from './fixtures.ts';
+
+// Issue 9, class 5: money and dates in API bodies are parsed by the domain's one parser, never guessed.
+
+let t: TestApp;
+let admin: TestUser;
+let fx: Awaited<ReturnType<typeof contributorFixtures>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.createUser({ system: true });
+  fx = await contributorFixtures(t.database.db);
+});
+afterAll(() => t.close());
+
+const body = (over: Record<string, unknown> = {}) => ({
+  cui: newCui(),
+  firstName: 'Ana',
+  firstSurname: 'López',
+  birthDate: '1990-05-01',
+  sex: 'F',
+  typeId: fx.typeId,
+  ...over,
+});
+
+const create = (payload: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: '/api/contributors', token: admin.token, payload });
+const update = (id: number, payload: Record<string, unknown>) =>
+  t.request({ method: 'PUT', url: `/api/contributors/${id}`, token: admin.token, payload });
+
+describe('amounts, dates and NIT in contributor bodies (create and update)', () => {
+  it('stores 1,234.50 as 1234.50 and refuses the ambiguous salaries with a 400 naming the field', async () => {
+    const ok = await create(body({ salary: 'Q 1,234.50' }));
+    expect(ok.statusCode).toBe(201);
+    const id = ok.json().contributor.id;
+    expect(ok.json().contributor.salary).toBe('1234.50');
+    for (const salary of ['1.234,50', '12,34', '1.234', '12.3456', '1,23,4', 1234.567, '-5']) {
+      for (const res of [await create(body({ salary })), await update(id, body({ salary }))]) {
+        expect(res.statusCode, String(salary)).toBe(400);
+        expect(res.json().error.details, String(salary)).toContainEqual({
+          path: 'salary',
+          message: expect.stringMatching(/^Salario: El monto/),
+        });
+      }
+    }
+    const upd = await update(id, body({ cui: ok.json().contributor.cui, salary: 2500.5 }));
+    expect(upd.statusCode).toBe(200);
+    const got = await t.request({ method: 'GET', url: `/api/contributors/${id}`, token: admin.token });
+    expect(got.json().salary).toBe('2500.50');
+  });
+
+  it('refuses impossible or non-ISO dates in both date fields', async () => {
+    for (const over of [{ birthDate: '1980' }, { birthDate: '31/02/1990' }, { hireDate: '1980' }, { hireDate: '2020-02-30' }]) {
+      const res = await create(body(over));
+      expect(res.statusCode, JSON.stringify(over)).toBe(400);
+      expect(res.json().error.details[0].path).toBe(Object.keys(over)[0]);
+    }
+  });
+
+  it('stores one NIT form: 576937-K, 0576937-K and 000576937-K are the same NIT', async () => {
+    const nits: string[] = [];
+    for (const nit of ['576937-K', '0576937-K', '000576937-k']) {
+      const res = await create(body({ nit }));
+      expect(res.statusCode).toBe(201);
+      nits.push(res.json().contributor.nit);
+    }
+    expect(nits).toEqual(['576937K', '576937K', '576937K']);
+  });
+});
