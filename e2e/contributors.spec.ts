@@ -112,8 +112,8 @@ test('a bulk upload with 10 good and 3 bad rows shows the 3 with reasons, commit
   await expect(page.getByTestId('upload-errors')).toHaveText('3');
   await expect(page.getByText('El dígito verificador del CUI no es válido.')).toBeVisible();
   await expect(page.getByText('El dígito verificador del NIT no es válido.')).toBeVisible();
-  await expect(page.getByText(/Fecha imposible/)).toBeVisible();
-  await expect(page.getByText('El salario debe ser un número: "mil".')).toBeVisible();
+  await expect(page.getByText(/Fecha de nacimiento no válida: "31\/02\/1990"/)).toBeVisible();
+  await expect(page.getByText(/Salario: El monto "mil" no es un número/)).toBeVisible();
   await expectAccessible(page);
 
   const downloadPromise = page.waitForEvent('download');

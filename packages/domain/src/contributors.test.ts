@@ -145,7 +145,15 @@ describe('amounts and dates of a bulk-upload row (issue 9)', () => {
   };
   const row = (over: Record<string, string>) =>
     validateImportRow(
-      { cui: '1587564440904', firstName: 'Ana', firstSurname: 'López', birthDate: '01/05/1990', sex: 'F', type: 'ACTIVO', ...over },
+      {
+        cui: '1587564440904',
+        firstName: 'Ana',
+        firstSurname: 'López',
+        birthDate: '01/05/1990',
+        sex: 'F',
+        type: 'ACTIVO',
+        ...over,
+      },
       cat,
     );
   const errorOf = (over: Record<string, string>, column: string) => {

@@ -115,9 +115,9 @@ describe('parseAmount: the one parser of amounts users type (issue 9)', () => {
     const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
     const ambiguous = fc.oneof(
       // 1.234,50 — European thousands dot and decimal comma
-      fc.tuple(digits(1, 3), fc.array(digits(3, 3), { minLength: 1, maxLength: 3 }), digits(1, 2)).map(
-        ([a, groups, d]) => `${a}.${groups.join('.')},${d}`,
-      ),
+      fc
+        .tuple(digits(1, 3), fc.array(digits(3, 3), { minLength: 1, maxLength: 3 }), digits(1, 2))
+        .map(([a, groups, d]) => `${a}.${groups.join('.')},${d}`),
       // 12,34 — decimal comma
       fc.tuple(digits(1, 6), digits(1, 2)).map(([a, d]) => `${a},${d}`),
       // 1.234 — a dot then exactly three digits

@@ -310,7 +310,11 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
       [8, [{ column: 'FECHA_NACIMIENTO', cell: 'E8', message: 'Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).' }]],
       [9, [{ column: 'FECHA_NACIMIENTO', cell: 'E9', message: 'Fecha de nacimiento no válida: "31107" (escriba dd/mm/aaaa).' }]],
     ]);
-    const commit = await t.request({ method: 'POST', url: `/api/contributor-imports/${res.json().id}/commit`, token: clerk.token });
+    const commit = await t.request({
+      method: 'POST',
+      url: `/api/contributor-imports/${res.json().id}/commit`,
+      token: clerk.token,
+    });
     expect(commit.json().committedRows).toBe(3);
     const rows = await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id));
     expect(rows.map((r) => [r.salary, r.birthDate, r.nit])).toEqual([
@@ -360,7 +364,19 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     const ws = wb.addWorksheet('Afiliados');
     ws.addRow(header.split(';'));
     for (const cui of cuis) {
-      ws.addRow([formatCui(cui), '576937-K', 'José', 'Pérez', new Date(Date.UTC(1990, 4, 1)), 'M', 'ACTIVO', fx.entityA.code, '011', 3500.5, '0904']);
+      ws.addRow([
+        formatCui(cui),
+        '576937-K',
+        'José',
+        'Pérez',
+        new Date(Date.UTC(1990, 4, 1)),
+        'M',
+        'ACTIVO',
+        fx.entityA.code,
+        '011',
+        3500.5,
+        '0904',
+      ]);
     }
     if (!helpFirst) help();
     return Buffer.from(await wb.xlsx.writeBuffer());

@@ -204,7 +204,10 @@ async function openBook(path: string) {
  * placed before the data is skipped; when none is accepted, the first sheet (its header errors are
  * then reported).
  */
-export async function* xlsxRows(path: string, opts: { isDataSheet?: (firstRow: Cell[]) => boolean } = {}): AsyncGenerator<SheetRow> {
+export async function* xlsxRows(
+  path: string,
+  opts: { isDataSheet?: (firstRow: Cell[]) => boolean } = {},
+): AsyncGenerator<SheetRow> {
   let book: Awaited<ReturnType<typeof openBook>> | undefined;
   try {
     book = await openBook(path);

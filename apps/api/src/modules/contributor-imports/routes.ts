@@ -80,7 +80,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       const explain: Record<string, string> = {
         CUI: '13 dígitos, con o sin espacios (formato de texto para no perder dígitos).',
         NIT: 'Con dígito verificador, por ejemplo 576937-K.',
-        FECHA_NACIMIENTO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha. Un número solo (1980) no es una fecha.',
+        FECHA_NACIMIENTO:
+          'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha. Un número solo (1980) no es una fecha.',
         FECHA_INGRESO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha.',
         SEXO: 'M o F.',
         ESTADO_CIVIL: 'SOLTERO, CASADO, UNIDO, DIVORCIADO o VIUDO.',
@@ -89,7 +90,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         ESTADO: 'ACTIVO, INACTIVO o FALLECIDO (ACTIVO si se deja vacío).',
         ENTIDAD: 'Código de la entidad municipal.',
         RENGLON: `Renglón presupuestario: ${lines.map((l) => l.code).join(', ') || 'según el catálogo'}.`,
-        SALARIO: 'Monto con punto decimal y, si quiere, coma de miles: 1234.50 o 1,234.50 (también Q 1,234.50). No use coma decimal (1.234,50).',
+        SALARIO:
+          'Monto con punto decimal y, si quiere, coma de miles: 1234.50 o 1,234.50 (también Q 1,234.50). No use coma decimal (1.234,50).',
       };
       for (const c of importColumns) help.addRow([c.header, c.required ? 'Sí' : 'No', explain[c.header] ?? 'Texto.']);
       help.addRow([]);

@@ -319,7 +319,10 @@ export async function findOpenImports(opts: { db: Db; actor: Actor }) {
     .select()
     .from(contributorImports)
     .where(
-      and(eq(contributorImports.createdBy, opts.actor.id), inArray(contributorImports.status, ['VALIDANDO', 'VALIDADO', 'FALLIDO'])),
+      and(
+        eq(contributorImports.createdBy, opts.actor.id),
+        inArray(contributorImports.status, ['VALIDANDO', 'VALIDADO', 'FALLIDO']),
+      ),
     )
     .orderBy(desc(contributorImports.createdAt))
     .limit(20);

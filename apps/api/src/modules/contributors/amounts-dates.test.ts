@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contributors, municipalEntities } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { contributorFixtures, newCui } from './fixtures.ts';
 
@@ -67,5 +70,45 @@ describe('amounts, dates and NIT in contributor bodies (create and update)', () 
       nits.push(res.json().contributor.nit);
     }
     expect(nits).toEqual(['576937K', '576937K', '576937K']);
+  });
+});
+
+describe('migration 0005_nit_normal_form', () => {
+  it('rewrites the NITs stored before normalisation to the one form, in contributors and entities', async () => {
+    const db = t.database.db;
+    const cuis = [newCui(), newCui(), newCui(), newCui()];
+    const stored = ['0576937K', '000576937K', '576937K', '00'];
+    await db.insert(contributors).values(
+      cuis.map((cui, i) => ({
+        cui,
+        nit: stored[i],
+        firstName: 'A',
+        firstSurname: 'B',
+        birthDate: '1990-01-01',
+        sex: 'M' as const,
+        typeId: fx.typeId,
+      })),
+    );
+    await db.update(municipalEntities).set({ nit: '000576937-K' }).where(eq(municipalEntities.id, fx.entityA.id));
+    await db.update(municipalEntities).set({ nit: '8977112-0' }).where(eq(municipalEntities.id, fx.entityB.id));
+    const file = new URL('../../../drizzle/0005_nit_normal_form.sql', import.meta.url);
+    for (const statement of (await readFile(file, 'utf8')).split('--> statement-breakpoint')) {
+      await db.execute(sql.raw(statement));
+    }
+    const rows = await db
+      .select({ cui: contributors.cui, nit: contributors.nit })
+      .from(contributors)
+      .where(inArray(contributors.cui, cuis));
+    expect(Object.fromEntries(rows.map((r) => [r.cui, r.nit]))).toEqual(
+      Object.fromEntries(cuis.map((cui, i) => [cui, ['576937K', '576937K', '576937K', '00'][i]])),
+    );
+    const ents = await db
+      .select({ id: municipalEntities.id, nit: municipalEntities.nit })
+      .from(municipalEntities)
+      .where(inArray(municipalEntities.id, [fx.entityA.id, fx.entityB.id]));
+    expect(Object.fromEntries(ents.map((e) => [e.id, e.nit]))).toEqual({
+      [fx.entityA.id]: '576937-K',
+      [fx.entityB.id]: '8977112-0',
+    });
   });
 });

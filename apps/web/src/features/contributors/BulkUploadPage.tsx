@@ -1,15 +1,31 @@
 import 'mantine-datatable/styles.layer.css';
 import type { ContributorImport, ImportRow } from '@aporta/domain';
-import { Alert, Button, Card, FileInput, Group, List, Progress, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  List,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, api } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
 import { Cui } from './components.tsx';
@@ -43,7 +59,8 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
                   <List size="sm" spacing={2}>
                     {r.errors.map((e) => (
                       <List.Item key={`${e.column}-${e.message}`}>
-                        <b>{e.column}</b>: {e.message}
+                        <b>{e.column}</b>
+                        {e.cell ? ` (${e.cell})` : ''}: {e.message}
                       </List.Item>
                     ))}
                   </List>
@@ -53,6 +70,84 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
           : []),
       ]}
     />
+  );
+}
+
+const statusColor: Record<string, string> = { VALIDANDO: 'blue.9', VALIDADO: 'green.9', FALLIDO: 'red.9' };
+
+/**
+ * The uploader's unfinished uploads: validated ones waiting for confirmation (open them) and failed
+ * ones, e.g. interrupted by a server restart (discard them). Hidden when there are none.
+ */
+function PendingImports({ currentId, onOpen }: { currentId: string | null; onOpen: (imp: ContributorImport) => void }) {
+  const { t } = useTranslation();
+  const pending = useQuery({
+    queryKey: ['contributor-imports', 'open'],
+    queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
+  });
+  const discard = useDiscardImport();
+  const items = (pending.data ?? []).filter((i) => i.id !== currentId);
+  if (!items.length) return null;
+  return (
+    <Card withBorder data-testid="pending-imports">
+      <Text fw={600}>{t('contributors.upload.pendingTitle')}</Text>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('contributors.upload.pendingHelp')}
+      </Text>
+      <Table.ScrollContainer minWidth={560}>
+        <Table>
+          <Table.Tbody>
+            {items.map((imp) => (
+              <Table.Tr key={imp.id}>
+                <Table.Td>
+                  <Text size="sm">{imp.fileName}</Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(imp.createdAt)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="outline" color={statusColor[imp.status] ?? 'gray.7'} style={{ maxWidth: 'none' }}>
+                    {t(`contributors.upload.status.${imp.status}`)}
+                  </Badge>
+                  {imp.message && (
+                    <Text size="xs" mt={4}>
+                      {imp.message}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {imp.status === 'VALIDADO' && (
+                      <Button size="xs" variant="default" onClick={() => onOpen(imp)}>
+                        {t('contributors.upload.open')}
+                      </Button>
+                    )}
+                    {imp.status !== 'VALIDANDO' && (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        loading={discard.isPending && discard.variables === imp.id}
+                        onClick={() =>
+                          discard.mutate(imp.id, {
+                            onSuccess: () => {
+                              notifySuccess(t('contributors.upload.discarded'));
+                              void pending.refetch();
+                            },
+                            onError: notifyError,
+                          })
+                        }
+                      >
+                        {t('contributors.upload.discard')}
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
   );
 }
 
@@ -124,6 +219,14 @@ export function BulkUploadPage() {
         </Button>
       </PageHeader>
       <Stack>
+        <PendingImports
+          currentId={current?.id ?? null}
+          onOpen={(imp) => {
+            reset();
+            setId(imp.id);
+            setResult(imp);
+          }}
+        />
         <Card withBorder>
           <Text size="sm" mb="sm">
             {t('contributors.upload.help')}
