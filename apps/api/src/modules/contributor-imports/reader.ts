@@ -73,9 +73,11 @@ export async function guardXlsx(path: string): Promise<void> {
       throw bomb();
     }
   }
-  // Sizes in the directory can lie: inflate the sheets and shared strings, counting real bytes.
+  // Sizes in the directory can lie: inflate every part the reader parses (sheets, shared strings, styles,
+  // workbook and its relations), counting real bytes.
   let actual = 0;
-  for (const f of files.filter((x) => /^xl\/(worksheets\/sheet\d+|sharedStrings)\.xml$/.test(x.path))) {
+  const parsed = /^\/?xl\/(worksheets\/sheet\d+\.xml|sharedStrings\.xml|styles\.xml|workbook\.xml|_rels\/workbook\.xml\.rels)$/;
+  for (const f of files.filter((x) => parsed.test(x.path))) {
     const limit = f.uncompressedSize + 1024;
     let seen = 0;
     await new Promise<void>((resolve, reject) => {
