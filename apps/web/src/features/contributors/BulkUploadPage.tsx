@@ -7,10 +7,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
 import { Cui } from './components.tsx';
 
@@ -67,6 +69,7 @@ export function BulkUploadPage() {
   const progress = useImport(id, validating);
   const commit = useCommitImport();
   const discard = useDiscardImport();
+  const can = useCan();
   const current = commit.data ?? result;
 
   const start = async () => {
@@ -105,6 +108,7 @@ export function BulkUploadPage() {
   };
 
   const processed = progress.data?.processedRows ?? 0;
+  if (!can('contributor-bulk-upload', 'CREATE')) return <NotAuthorizedPage />;
   return (
     <>
       <PageHeader title={t('contributors.upload.title')} mb="md">

@@ -7,7 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
@@ -163,6 +165,7 @@ registerContributorTab({
   value: 'approvals',
   labelKey: 'contributors.tabs.approvals',
   order: 30,
+  permission: { resource: 'cui-approval', action: 'READ' },
   render: (c) => <ApprovalsTab c={c} />,
 });
 registerContributorTab({
@@ -175,25 +178,34 @@ registerContributorTab({
 export function ContributorPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
-  const { data: c, isLoading, error } = useContributor(id);
-  if (isLoading) return <Loader aria-label={t('common.loading')} />;
-  if (error || !c)
+  const can = useCan();
+  const contributor = useContributor(id);
+  const c = contributor.data;
+  const tabs = contributorTabs.filter((tab) => !tab.permission || can(tab.permission.resource, tab.permission.action));
+  const notFound = (
+    <Alert color="red">
+      {contributor.error?.message ?? t('contributors.notFound')}{' '}
+      <Anchor component={Link} to="/contributors/list">
+        {t('contributors.list.title')}
+      </Anchor>
+    </Alert>
+  );
+  if (!c)
     return (
-      <Alert color="red">
-        {error?.message ?? t('contributors.notFound')}{' '}
-        <Anchor component={Link} to="/contributors/list">
-          {t('contributors.list.title')}
-        </Anchor>
-      </Alert>
+      <QueryState query={contributor} notFound={notFound}>
+        {notFound}
+      </QueryState>
     );
   return (
     <>
       <PageHeader title={c.fullName} mb="md">
         <StateBadge value={c.state} />
         <StateBadge value={c.cuiState} />
-        <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">
-          {t('contributors.edit')}
-        </Button>
+        {can('contributors', 'UPDATE') && (
+          <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">
+            {t('contributors.edit')}
+          </Button>
+        )}
       </PageHeader>
       <Group mb="md" gap="xl">
         <Text>
@@ -204,13 +216,13 @@ export function ContributorPage() {
       <Card withBorder>
         <Tabs defaultValue="data" keepMounted={false}>
           <Tabs.List mb="md">
-            {contributorTabs.map((tab) => (
+            {tabs.map((tab) => (
               <Tabs.Tab key={tab.value} value={tab.value}>
                 {t(tab.labelKey)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          {contributorTabs.map((tab) => (
+          {tabs.map((tab) => (
             <Tabs.Panel key={tab.value} value={tab.value}>
               {tab.render(c)}
             </Tabs.Panel>

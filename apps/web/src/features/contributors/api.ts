@@ -84,6 +84,14 @@ export const useContributorOptions = () =>
     staleTime: 300_000,
   });
 
+/** The contributor form's choices, opened by the form's own permission (create or update contributors). */
+export const useContributorFormOptions = () =>
+  useQuery({
+    queryKey: ['contributors', 'form-options'],
+    queryFn: () => api<ContributorOptions>('/api/contributors/form-options'),
+    staleTime: 300_000,
+  });
+
 export const useContributorOverview = () =>
   useQuery({ queryKey: ['contributors', 'overview'], queryFn: () => api<Overview>('/api/contributors/overview') });
 
