@@ -41,7 +41,14 @@ export function QueryState({
   if (bad) {
     if (isForbidden(bad.error)) return <NotAuthorizedPage />;
     if (notFound && bad.error instanceof ApiError && bad.error.status === 404) return <>{notFound}</>;
-    return <LoadError error={bad.error} onRetry={() => queries.forEach((q) => q.isError && q.refetch())} />;
+    return (
+      <LoadError
+        error={bad.error}
+        onRetry={() => {
+          for (const q of queries) if (q.isError) q.refetch();
+        }}
+      />
+    );
   }
   if (!list && queries.some((q) => q.isPending)) return <Loading />;
   return <>{typeof children === 'function' ? children() : children}</>;
