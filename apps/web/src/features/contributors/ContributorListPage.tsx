@@ -18,13 +18,14 @@ import { Cui, StateBadge } from './components.tsx';
 export function ContributorListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const options = useContributorOptions();
   const list = useListState<Contributor>('-updatedAt');
   const [filters, setFilters] = useState<Partial<ContributorListQuery>>({});
   // A search left on the default order is ranked by relevance (the server's order when no sort is sent).
   const sort = list.q && list.sortStatus.columnAccessor === 'updatedAt' ? undefined : list.filterQuery.sort;
   const filterQuery = { ...filters, q: list.filterQuery.q, sort };
   const can = useCan();
+  // The filters' choices need contributors READ; without it the filters stay empty rather than failing.
+  const options = useContributorOptions(can('contributors', 'READ'));
   const found = useFindContributors({ ...filterQuery, ...list.pageQuery });
   const { data, isFetching } = found;
   const setFilter = (key: keyof ContributorListQuery) => (v: string | null) => {

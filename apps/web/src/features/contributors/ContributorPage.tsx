@@ -100,62 +100,81 @@ function RenapTab({ c }: { c: Contributor }) {
 
 function ApprovalsTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
-  const { data, isFetching } = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  const approvals = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  const { data, isFetching } = approvals;
   return (
-    <DataTable
-      withTableBorder
-      minHeight={120}
-      fetching={isFetching}
-      records={data?.items ?? []}
-      noRecordsText={t('contributors.approvals.empty')}
-      columns={[
-        { accessor: 'requestedAt', title: t('contributors.approvals.requestedAt'), render: (r) => formatDateTime(r.requestedAt) },
-        { accessor: 'kind', title: t('contributors.approvals.kind'), render: (r) => t(`contributors.approvals.kinds.${r.kind}`) },
-        { accessor: 'proposedCui', title: t('contributors.approvals.proposedCui'), render: (r) => <Cui value={r.proposedCui} /> },
-        { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
-        { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
-        { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
-        { accessor: 'reason', title: t('contributors.approvals.reason') },
-      ]}
-    />
+    <QueryState query={approvals} list>
+      <DataTable
+        withTableBorder
+        minHeight={120}
+        fetching={isFetching}
+        records={data?.items ?? []}
+        noRecordsText={t('contributors.approvals.empty')}
+        columns={[
+          {
+            accessor: 'requestedAt',
+            title: t('contributors.approvals.requestedAt'),
+            render: (r) => formatDateTime(r.requestedAt),
+          },
+          {
+            accessor: 'kind',
+            title: t('contributors.approvals.kind'),
+            render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
+          },
+          {
+            accessor: 'proposedCui',
+            title: t('contributors.approvals.proposedCui'),
+            render: (r) => <Cui value={r.proposedCui} />,
+          },
+          { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+          { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+          { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
+          { accessor: 'reason', title: t('contributors.approvals.reason') },
+        ]}
+      />
+    </QueryState>
   );
 }
 
 function HistoryTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const { data, isFetching } = useContributorHistory(c.id, page);
+  const history = useContributorHistory(c.id, page);
+  const { data, isFetching } = history;
   return (
-    <DataTable
-      withTableBorder
-      minHeight={120}
-      fetching={isFetching}
-      records={data?.items ?? []}
-      totalRecords={data?.total ?? 0}
-      recordsPerPage={20}
-      page={page}
-      onPageChange={setPage}
-      noRecordsText={t('contributors.history.empty')}
-      columns={[
-        { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
-        { accessor: 'actorEmail', title: t('contributors.history.by') },
-        {
-          accessor: 'action',
-          title: t('contributors.history.action'),
-          render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
-        },
-        {
-          accessor: 'changes',
-          title: t('contributors.history.changes'),
-          render: (h) =>
-            h.changes.map((ch) => (
-              <Text size="xs" key={ch.field}>
-                <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} → {ch.after ?? '—'}
-              </Text>
-            )),
-        },
-      ]}
-    />
+    <QueryState query={history} list>
+      <DataTable
+        withTableBorder
+        minHeight={120}
+        fetching={isFetching}
+        records={data?.items ?? []}
+        totalRecords={data?.total ?? 0}
+        recordsPerPage={20}
+        page={page}
+        onPageChange={setPage}
+        noRecordsText={t('contributors.history.empty')}
+        columns={[
+          { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
+          { accessor: 'actorEmail', title: t('contributors.history.by') },
+          {
+            accessor: 'action',
+            title: t('contributors.history.action'),
+            render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
+          },
+          {
+            accessor: 'changes',
+            title: t('contributors.history.changes'),
+            render: (h) =>
+              h.changes.map((ch) => (
+                <Text size="xs" key={ch.field}>
+                  <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} →{' '}
+                  {ch.after ?? '—'}
+                </Text>
+              )),
+          },
+        ]}
+      />
+    </QueryState>
   );
 }
 

@@ -77,11 +77,12 @@ export const useContributorHistory = (id: number, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export const useContributorOptions = () =>
+export const useContributorOptions = (enabled = true) =>
   useQuery({
     queryKey: ['contributors', 'options'],
     queryFn: () => api<ContributorOptions>('/api/contributors/options'),
     staleTime: 300_000,
+    enabled,
   });
 
 /** The contributor form's choices, opened by the form's own permission (create or update contributors). */
