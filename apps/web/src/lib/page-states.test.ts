@@ -15,7 +15,10 @@ const tsxFiles = (dir: string): string[] =>
     const path = join(dir, e.name);
     return e.isDirectory() ? tsxFiles(path) : e.name.endsWith('.tsx') ? [path] : [];
   });
-const features = tsxFiles(join(srcDir, 'features')).map((path) => ({ name: relative(srcDir, path), text: readFileSync(path, 'utf8') }));
+const features = tsxFiles(join(srcDir, 'features')).map((path) => ({
+  name: relative(srcDir, path),
+  text: readFileSync(path, 'utf8'),
+}));
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
 describe('screens share one way to show permissions and load states', () => {
