@@ -19,6 +19,7 @@ import { contributorReportRoutes } from './modules/contributor-reports/routes.ts
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
@@ -46,6 +47,7 @@ const modules = [
   auditRoutes,
   statisticsRoutes,
   appInfoRoutes,
+  homeRoutes,
   notificationRoutes,
   userSettingsRoutes,
   renapRoutes,

@@ -1,4 +1,4 @@
-import { type EffectivePermissions, hasAnyPermission, isResource, type Resource } from './permissions.ts';
+import { canOpenScreen, type EffectivePermissions, isResource, type Resource } from './permissions.ts';
 
 /**
  * The sidebar of the specification (section 2, "Sidebar menu", titled APLICACIONES), with the spec's
@@ -134,7 +134,7 @@ export function filterMenu(
       if (children.length > 0) out.push({ ...item, subItems: children });
       continue;
     }
-    if (item.name && isResource(item.name) && hasAnyPermission(perms, item.name) && isAvailable(item)) out.push(item);
+    if (item.name && isResource(item.name) && canOpenScreen(perms, item.name) && isAvailable(item)) out.push(item);
   }
   return out;
 }

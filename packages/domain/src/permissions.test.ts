@@ -55,6 +55,15 @@ describe('menu filter', () => {
     expect(filterMenu(menuTree, {}).every((m) => m.isTitle)).toBe(true);
   });
 
+  it('offers a create-only screen (Nuevo afiliado, Carga masiva, uploads) only with its action, not with READ', () => {
+    const readOnly = mergeGrants(resourceKeys.map((resource) => ({ resource, action: 'READ' as const, scope: 'ALL' as const })));
+    const links = menuLeaves(filterMenu(menuTree, readOnly)).map((m) => m.link);
+    for (const link of ['/contributors/new', '/contributors/bulk-upload']) expect(links).not.toContain(link);
+    expect(links).toContain('/contributors/list');
+    const creator = mergeGrants([{ resource: 'contributor-new', action: 'CREATE', scope: 'ENTITY' }]);
+    expect(menuLeaves(filterMenu(menuTree, creator)).map((m) => m.link)).toEqual(['/contributors/new']);
+  });
+
   it('drops entries whose screen is not available', () => {
     const menu = filterMenu(menuTree, allPermissions(), (item) => item.link === '/users');
     expect(menuLeaves(menu).map((m) => m.link)).toEqual(['/users']);

@@ -149,3 +149,20 @@ export function hasAnyPermission(perms: EffectivePermissions, resource: Resource
 /** The institution whose users hold every permission. */
 export const SYSTEM_INSTITUTION = 'SISTEMA';
 export const SYSTEM_INSTITUTION_LABEL = 'SUPER ADMINISTRADOR';
+
+/**
+ * Screens whose only purpose is an action other than reading (a form to create, an upload): READ alone
+ * does not open them, so a read-only role (Consulta) is never offered "Nuevo afiliado" or "Carga masiva".
+ */
+export const screenActions: Partial<Record<Resource, Action>> = {
+  'contributor-new': 'CREATE',
+  'contributor-bulk-upload': 'CREATE',
+  'planilla-upload': 'CREATE',
+  'signing-upload': 'CREATE',
+};
+
+/** True when the user may open the screen of `resource`: its own action when it has one, else any. */
+export function canOpenScreen(perms: EffectivePermissions, resource: Resource): boolean {
+  const action = screenActions[resource];
+  return action ? !!scopeFor(perms, resource, action) : hasAnyPermission(perms, resource);
+}

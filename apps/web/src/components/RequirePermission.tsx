@@ -1,4 +1,4 @@
-import { type Action, hasAnyPermission, type Resource, scopeFor } from '@aporta/domain/permissions';
+import { type Action, canOpenScreen, type Resource, scopeFor } from '@aporta/domain/permissions';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -14,7 +14,7 @@ export function RequirePermission({ resource, action, children }: { resource: Re
   const { data: user } = useCurrentUser();
   if (!user) return null;
   if (user.mustChangePassword) return <Navigate to="/auth/change-password" replace />;
-  const allowed = action ? !!scopeFor(user.permissions, resource, action) : hasAnyPermission(user.permissions, resource);
+  const allowed = action ? !!scopeFor(user.permissions, resource, action) : canOpenScreen(user.permissions, resource);
   return allowed ? children : <NotAuthorizedPage />;
 }
 

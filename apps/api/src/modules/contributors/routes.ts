@@ -15,6 +15,7 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import './queues.ts';
 import './statistics.ts';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
@@ -23,6 +24,7 @@ import { renapAdapterFor } from '../renap/adapter.ts';
 import { lookupForScreen } from '../renap/service.ts';
 import {
   type ContributorView,
+  contributorFormOptions,
   contributorHistory,
   contributorOptions,
   contributorOverview,
@@ -40,6 +42,21 @@ const saveResponse = z.object({
   contributor: contributorSchema,
   warnings: z.array(z.string()),
   approvalRequestId: z.number().int().nullable().optional(),
+});
+
+const contributorOptionsResponse = z.object({
+  types: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string(), isActive: z.boolean() })),
+  entities: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string() })),
+  municipalities: z.array(
+    z.object({
+      id: z.number().int(),
+      code: z.string(),
+      name: z.string(),
+      departmentName: z.string(),
+      departmentId: z.number().int(),
+    }),
+  ),
+  budgetLines: z.array(z.object({ code: z.string(), name: z.string() })),
 });
 
 /** The scope the route's own permission grants (the guard has already checked it is held). */
@@ -168,20 +185,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['contributors'],
         summary: 'Catálogos del formulario de afiliado',
         response: {
-          200: z.object({
-            types: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string(), isActive: z.boolean() })),
-            entities: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string() })),
-            municipalities: z.array(
-              z.object({
-                id: z.number().int(),
-                code: z.string(),
-                name: z.string(),
-                departmentName: z.string(),
-                departmentId: z.number().int(),
-              }),
-            ),
-            budgetLines: z.array(z.object({ code: z.string(), name: z.string() })),
-          }),
+          200: contributorOptionsResponse,
           ...errorResponses(401, 403),
         },
       },
@@ -190,6 +194,21 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.auth!.user;
       return contributorOptions({ db: app.db, user, scope: scopeOf(user, 'contributors', 'READ') });
     },
+  );
+
+  // The form's own permission opens its choices: a clerk who may create or edit contributors but not
+  // read the catalogues still gets the selects filled (issue 9). The service checks either grant.
+  app.get(
+    '/api/contributors/form-options',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['contributors'],
+        summary: 'Opciones del formulario de afiliado (para quien puede crear o editar afiliados)',
+        response: { 200: contributorOptionsResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => contributorFormOptions({ db: app.db, user: request.auth!.user }),
   );
 
   app.get(

@@ -14,6 +14,8 @@ import {
   formatCui,
   normalizeCui,
   type Scope,
+  scopeFor,
+  scopeRank,
 } from '@aporta/domain';
 import { and, count, desc, eq, getTableColumns, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -567,6 +569,22 @@ export async function contributorOptions(opts: { db: Db; user: CurrentUser; scop
       .orderBy(budgetLines.code),
   ]);
   return { types: types.filter((t) => t.isActive), entities, municipalities: munis, budgetLines: lines };
+}
+
+/**
+ * The choices the contributor form needs (types, entities, municipalities, budget lines), for whoever
+ * may save the form: contributor-new CREATE or contributors UPDATE, so a clerk who cannot read the
+ * catalogues still gets them. Entities are those of the broader scope of the two grants.
+ */
+export async function contributorFormOptions(opts: { db: Db; user: CurrentUser }) {
+  const held = [
+    scopeFor(opts.user.permissions, 'contributor-new', 'CREATE'),
+    scopeFor(opts.user.permissions, 'contributors', 'UPDATE'),
+  ].filter((s): s is Scope => !!s);
+  if (held.length === 0) throw new AppError('FORBIDDEN');
+  if (opts.user.mustChangePassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
+  const scope = held.reduce((a, b) => (scopeRank[b] > scopeRank[a] ? b : a));
+  return contributorOptions({ db: opts.db, user: opts.user, scope });
 }
 
 /** The municipality id a CUI was registered in (digits 10–13), to prefill the form. */

@@ -1,16 +1,16 @@
-import '@mantine/dates/styles.css';
 import 'mantine-datatable/styles.css';
 import { type AuditEntry, auditDiff } from '@aporta/domain';
 import { Code, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
-import dayjs from 'dayjs';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateField.tsx';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useListState } from '../../lib/useListState.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
@@ -27,18 +27,19 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
   const [entityId, setEntityId] = useState('');
   const [entityType, setEntityType] = useState<string | null>(null);
   const [action, setAction] = useState<string | null>(null);
-  const [range, setRange] = useState<[string | null, string | null]>([null, null]);
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  const can = useCan();
   const [debActor] = useDebouncedValue(actor.trim(), 300);
   const [debEntityId] = useDebouncedValue(entityId.trim(), 300);
   const facets = useAuditFacets(base);
-  const day = (d: string | null) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
   const filters = {
     actor: debActor || undefined,
     entityId: debEntityId || undefined,
     entityType: variant === 'general' ? (entityType ?? undefined) : undefined,
     action: action ?? undefined,
-    from: day(range[0]),
-    to: day(range[1]),
+    from: from ?? undefined,
+    to: to ?? undefined,
     sort: listState.filterQuery.sort,
   };
   const list = useFindAudit(base, { ...filters, ...listState.pageQuery });
@@ -53,10 +54,12 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
   return (
     <Stack>
       <PageHeader title={title}>
-        <ExportButtons path={`${base}/export`} query={filters} />
+        {can(variant === 'planillas' ? 'planilla-audit-logs' : 'audit', 'EXPORT') && (
+          <ExportButtons path={`${base}/export`} query={filters} />
+        )}
       </PageHeader>
       {variant === 'planillas' && <Text c="dimmed">{t('audit.planillaIntro')}</Text>}
-      <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 5 : 4 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 6 : 5 }}>
         <TextInput
           label={t('audit.user')}
           placeholder={t('audit.userPlaceholder')}
@@ -83,42 +86,35 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
           value={action}
           onChange={reset(setAction)}
         />
-        <DatePickerInput
-          type="range"
-          label={t('audit.dates')}
-          placeholder={t('audit.datesPlaceholder')}
-          valueFormat="DD/MM/YYYY"
-          // The placeholder is an element here (not an input placeholder): give it text contrast.
-          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-          clearable
-          value={range}
-          onChange={(v) => reset(setRange)(v as [string | null, string | null])}
-        />
+        <DateField label={t('ui.dateFrom')} value={from} onChange={reset(setFrom)} maxDate={to ?? undefined} />
+        <DateField label={t('ui.dateTo')} value={to} onChange={reset(setTo)} minDate={from ?? undefined} />
       </SimpleGrid>
-      <DataTable<AuditEntry>
-        withTableBorder
-        borderRadius="sm"
-        striped
-        minHeight={180}
-        records={list.data?.items ?? []}
-        totalRecords={list.data?.total ?? 0}
-        {...listState.tableProps}
-        fetching={list.isFetching}
-        noRecordsText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
-        rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
-        columns={[
-          { accessor: 'at', title: t('audit.when'), sortable: true, render: (r) => formatDateTime(r.at) },
-          { accessor: 'actorEmail', title: t('audit.user'), sortable: true },
-          {
-            accessor: 'action',
-            title: t('audit.action'),
-            sortable: true,
-            render: (r) => t(`catalogs.actions.${r.action}`, { defaultValue: r.action }),
-          },
-          { accessor: 'entityType', title: t('audit.entityType'), sortable: true },
-          { accessor: 'entityId', title: t('audit.record'), sortable: true },
-        ]}
-      />
+      <QueryState query={list} list>
+        <DataTable<AuditEntry>
+          withTableBorder
+          borderRadius="sm"
+          striped
+          minHeight={180}
+          records={list.data?.items ?? []}
+          totalRecords={list.data?.total ?? 0}
+          {...listState.tableProps}
+          fetching={list.isFetching}
+          noRecordsText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
+          rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
+          columns={[
+            { accessor: 'at', title: t('audit.when'), sortable: true, render: (r) => formatDateTime(r.at) },
+            { accessor: 'actorEmail', title: t('audit.user'), sortable: true },
+            {
+              accessor: 'action',
+              title: t('audit.action'),
+              sortable: true,
+              render: (r) => t(`catalogs.actions.${r.action}`, { defaultValue: r.action }),
+            },
+            { accessor: 'entityType', title: t('audit.entityType'), sortable: true },
+            { accessor: 'entityId', title: t('audit.record'), sortable: true },
+          ]}
+        />
+      </QueryState>
     </Stack>
   );
 }

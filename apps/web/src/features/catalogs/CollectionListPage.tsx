@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useListState } from '../../lib/useListState.ts';
@@ -28,15 +29,16 @@ export function DcrudListPage() {
 export function CollectionListPage({ collection, basePath }: { collection: string; basePath: string }) {
   const { t } = useTranslation();
   const schema = useCollectionSchema(collection);
-  if (schema.isError) {
-    return (
-      <Alert color="red" title={t('catalogs.loadError')} data-testid="collection-error">
-        {schema.error.message}
-      </Alert>
-    );
-  }
-  if (!schema.data) return <Text c="dimmed">{t('common.loading')}</Text>;
-  return <ListView schema={schema.data} basePath={basePath} />;
+  const notFound = (
+    <Alert color="red" title={t('catalogs.loadError')} data-testid="collection-error">
+      {schema.error?.message}
+    </Alert>
+  );
+  return (
+    <QueryState query={schema} notFound={notFound}>
+      {() => schema.data && <ListView schema={schema.data} basePath={basePath} />}
+    </QueryState>
+  );
 }
 
 function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: string }) {
@@ -164,21 +166,23 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
           ),
         )}
       </Group>
-      <DataTable<CollectionRecord>
-        withTableBorder
-        borderRadius="sm"
-        striped
-        highlightOnHover
-        minHeight={180}
-        records={list.data?.items ?? []}
-        totalRecords={list.data?.total ?? 0}
-        {...listState.tableProps}
-        fetching={list.isFetching}
-        noRecordsText={t('catalogs.empty')}
-        columns={columns}
-        onRowClick={({ record }) => navigate(`${basePath}/${record.id}`)}
-        idAccessor="id"
-      />
+      <QueryState query={list} list>
+        <DataTable<CollectionRecord>
+          withTableBorder
+          borderRadius="sm"
+          striped
+          highlightOnHover
+          minHeight={180}
+          records={list.data?.items ?? []}
+          totalRecords={list.data?.total ?? 0}
+          {...listState.tableProps}
+          fetching={list.isFetching}
+          noRecordsText={t('catalogs.empty')}
+          columns={columns}
+          onRowClick={({ record }) => navigate(`${basePath}/${record.id}`)}
+          idAccessor="id"
+        />
+      </QueryState>
       <DeleteDialog schema={schema} record={toDelete} onClose={() => setToDelete(null)} />
     </Stack>
   );

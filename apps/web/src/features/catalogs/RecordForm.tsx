@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import {
   type CollectionDefinition,
   type CollectionRecord,
@@ -8,10 +7,10 @@ import {
   isCollectionName,
 } from '@aporta/domain';
 import { Button, Group, NumberInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateField.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 
@@ -103,7 +102,7 @@ export function RecordForm({
       case 'money':
         return <NumberInput {...common} prefix="Q " thousandSeparator="," decimalScale={2} />;
       case 'date':
-        return <DateInput {...common} valueFormat="DD/MM/YYYY" />;
+        return <DateField {...common} onChange={(v) => form.setFieldValue(f.name, v)} />;
       default:
         return <TextInput {...common} maxLength={f.maxLength} />;
     }

@@ -1,8 +1,9 @@
 import { auditDiff, type CollectionSchema } from '@aporta/domain';
-import { Alert, Anchor, Badge, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { QueryState } from '../../components/QueryState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -20,14 +21,8 @@ export function RecordPage({ collection, basePath }: { collection: string; baseP
   const update = useUpdateRecord(collection);
   const title = t(`catalogs.collections.${collection}`, { defaultValue: schema.data?.label ?? collection });
 
-  if (schema.isError || record.isError) {
-    return (
-      <Alert color="red" title={t('catalogs.loadError')}>
-        {(schema.error ?? record.error)?.message}
-      </Alert>
-    );
-  }
-  if (!schema.data || (id != null && !record.data)) return <Loader aria-label={t('common.loading')} />;
+  if (!schema.data || (id != null && !record.data))
+    return <QueryState query={id != null ? [schema, record] : [schema]}>{null}</QueryState>;
   const s = schema.data;
   const canWrite = id == null ? s.actions.includes('CREATE') : s.actions.includes('UPDATE');
 
@@ -71,7 +66,8 @@ export function RecordPage({ collection, basePath }: { collection: string; baseP
 
 function History({ collection, id, schema }: { collection: string; id: number; schema: CollectionSchema }) {
   const { t } = useTranslation();
-  const { data, isLoading } = useRecordHistory(collection, id);
+  const history = useRecordHistory(collection, id);
+  const { data } = history;
   const labelOf = (name: string) => {
     const f = schema.fields.find((x) => x.name === name);
     return f ? t(f.labelKey, { defaultValue: f.label }) : name;
@@ -83,44 +79,44 @@ function History({ collection, id, schema }: { collection: string; id: number; s
       <Title order={2} size="h4" mb="sm">
         {t('catalogs.history')}
       </Title>
-      {isLoading ? (
-        <Loader size="sm" aria-label={t('common.loading')} />
-      ) : !data?.length ? (
-        <Text c="dimmed" size="sm">
-          {t('catalogs.noHistory')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped data-testid="record-history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalogs.when')}</Table.Th>
-                <Table.Th>{t('catalogs.who')}</Table.Th>
-                <Table.Th>{t('catalogs.action')}</Table.Th>
-                <Table.Th>{t('catalogs.changes')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>{formatDateTime(e.at)}</Table.Td>
-                  <Table.Td>{e.actorEmail}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="outline">{t(`catalogs.actions.${e.action}`, { defaultValue: e.action })}</Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {auditDiff(e.before, e.after).map((d) => (
-                      <Text size="sm" key={d.field}>
-                        <b>{labelOf(d.field)}</b>: {show(d.before)} → {show(d.after)}
-                      </Text>
-                    ))}
-                  </Table.Td>
+      <QueryState query={history}>
+        {!data?.length ? (
+          <Text c="dimmed" size="sm">
+            {t('catalogs.noHistory')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={600}>
+            <Table striped data-testid="record-history">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalogs.when')}</Table.Th>
+                  <Table.Th>{t('catalogs.who')}</Table.Th>
+                  <Table.Th>{t('catalogs.action')}</Table.Th>
+                  <Table.Th>{t('catalogs.changes')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((e) => (
+                  <Table.Tr key={e.id}>
+                    <Table.Td>{formatDateTime(e.at)}</Table.Td>
+                    <Table.Td>{e.actorEmail}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="outline">{t(`catalogs.actions.${e.action}`, { defaultValue: e.action })}</Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {auditDiff(e.before, e.after).map((d) => (
+                        <Text size="sm" key={d.field}>
+                          <b>{labelOf(d.field)}</b>: {show(d.before)} → {show(d.after)}
+                        </Text>
+                      ))}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
     </Card>
   );
 }

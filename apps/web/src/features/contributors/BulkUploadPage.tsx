@@ -22,54 +22,60 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
 import { Cui } from './components.tsx';
 
 function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const { data, isFetching } = useImportRows(id, kind, page);
+  const rows = useImportRows(id, kind, page);
+  const { data, isFetching } = rows;
   return (
-    <DataTable<ImportRow>
-      withTableBorder
-      minHeight={120}
-      idAccessor="rowNumber"
-      fetching={isFetching}
-      records={data?.items ?? []}
-      totalRecords={data?.total ?? 0}
-      recordsPerPage={10}
-      page={page}
-      onPageChange={setPage}
-      noRecordsText={kind === 'error' ? t('contributors.upload.noErrors') : t('contributors.upload.noValid')}
-      columns={[
-        { accessor: 'rowNumber', title: t('contributors.upload.row'), width: 70 },
-        { accessor: 'cui', title: 'CUI', render: (r) => (r.cui ? <Cui value={r.cui} /> : '—') },
-        { accessor: 'name', title: t('contributors.fields.fullName') },
-        ...(kind === 'error'
-          ? [
-              {
-                accessor: 'errors',
-                title: t('contributors.upload.reasons'),
-                render: (r: ImportRow) => (
-                  <List size="sm" spacing={2}>
-                    {r.errors.map((e) => (
-                      <List.Item key={`${e.column}-${e.message}`}>
-                        <b>{e.column}</b>
-                        {e.cell ? ` (${e.cell})` : ''}: {e.message}
-                      </List.Item>
-                    ))}
-                  </List>
-                ),
-              },
-            ]
-          : []),
-      ]}
-    />
+    <QueryState query={rows} list>
+      <DataTable<ImportRow>
+        withTableBorder
+        minHeight={120}
+        idAccessor="rowNumber"
+        fetching={isFetching}
+        records={data?.items ?? []}
+        totalRecords={data?.total ?? 0}
+        recordsPerPage={10}
+        page={page}
+        onPageChange={setPage}
+        noRecordsText={kind === 'error' ? t('contributors.upload.noErrors') : t('contributors.upload.noValid')}
+        columns={[
+          { accessor: 'rowNumber', title: t('contributors.upload.row'), width: 70 },
+          { accessor: 'cui', title: 'CUI', render: (r) => (r.cui ? <Cui value={r.cui} /> : '—') },
+          { accessor: 'name', title: t('contributors.fields.fullName') },
+          ...(kind === 'error'
+            ? [
+                {
+                  accessor: 'errors',
+                  title: t('contributors.upload.reasons'),
+                  render: (r: ImportRow) => (
+                    <List size="sm" spacing={2}>
+                      {r.errors.map((e) => (
+                        <List.Item key={`${e.column}-${e.message}`}>
+                          <b>{e.column}</b>
+                          {e.cell ? ` (${e.cell})` : ''}: {e.message}
+                        </List.Item>
+                      ))}
+                    </List>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+    </QueryState>
   );
 }
 
@@ -162,6 +168,7 @@ export function BulkUploadPage() {
   const progress = useImport(id, validating);
   const commit = useCommitImport();
   const discard = useDiscardImport();
+  const can = useCan();
   const current = commit.data ?? result;
 
   const start = async () => {
@@ -200,6 +207,7 @@ export function BulkUploadPage() {
   };
 
   const processed = progress.data?.processedRows ?? 0;
+  if (!can('contributor-bulk-upload', 'CREATE')) return <NotAuthorizedPage />;
   return (
     <>
       <PageHeader title={t('contributors.upload.title')} mb="md">

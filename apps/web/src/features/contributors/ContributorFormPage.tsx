@@ -34,11 +34,15 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
+import { DateField } from '../../components/DateField.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useContributor, useContributorOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { useContributor, useContributorFormOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
 import { StateBadge } from './components.tsx';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
@@ -102,7 +106,8 @@ export function ContributorFormPage() {
   const params = useParams();
   const id = params.id ? Number(params.id) : null;
   const existing = useContributor(id);
-  const options = useContributorOptions();
+  const can = useCan();
+  const options = useContributorFormOptions();
   const create = useCreateContributor();
   const update = useUpdateContributor(id ?? 0);
   const form = useForm<FormValues>({
@@ -156,7 +161,10 @@ export function ContributorFormPage() {
   const duplicate = renap.data?.contributor && renap.data.contributor.id !== id ? renap.data.contributor : null;
   const sel = (data: { value: string; label: string }[]) => data;
 
-  if (id && existing.isLoading) return <Loader aria-label={t('common.loading')} />;
+  if (!(id ? can('contributors', 'UPDATE') : can('contributor-new', 'CREATE'))) return <NotAuthorizedPage />;
+  // The record (when editing) and the choices must be there: a form with empty selects can never be saved.
+  const loads = id ? [existing, options] : [options];
+  if (loads.some((q) => q.isPending || q.isError)) return <QueryState query={loads}>{null}</QueryState>;
 
   return (
     <form onSubmit={submit} noValidate>
@@ -194,7 +202,12 @@ export function ContributorFormPage() {
                 <TextInput label={t('contributors.fields.firstSurname')} required {...form.getInputProps('firstSurname')} />
                 <TextInput label={t('contributors.fields.secondSurname')} {...form.getInputProps('secondSurname')} />
                 <TextInput label={t('contributors.fields.marriedSurname')} {...form.getInputProps('marriedSurname')} />
-                <TextInput label={t('contributors.fields.birthDate')} type="date" required {...form.getInputProps('birthDate')} />
+                <DateField
+                  label={t('contributors.fields.birthDate')}
+                  required
+                  {...form.getInputProps('birthDate')}
+                  onChange={(v) => form.setFieldValue('birthDate', v ?? '')}
+                />
                 <Select
                   label={t('contributors.fields.sex')}
                   required
@@ -262,7 +275,11 @@ export function ContributorFormPage() {
                   data={(options.data?.budgetLines ?? []).map((b) => ({ value: b.code, label: `${b.code} — ${b.name}` }))}
                   {...form.getInputProps('budgetLineCode')}
                 />
-                <TextInput label={t('contributors.fields.hireDate')} type="date" {...form.getInputProps('hireDate')} />
+                <DateField
+                  label={t('contributors.fields.hireDate')}
+                  {...form.getInputProps('hireDate')}
+                  onChange={(v) => form.setFieldValue('hireDate', v ?? '')}
+                />
                 <TextInput
                   label={t('contributors.fields.salary')}
                   inputMode="decimal"

@@ -9,6 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { useCan } from '../../lib/useCan.ts';
 import { useListState } from '../../lib/useListState.ts';
 import { useContributorOptions, useFindContributors } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
@@ -16,13 +18,16 @@ import { Cui, StateBadge } from './components.tsx';
 export function ContributorListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const options = useContributorOptions();
   const list = useListState<Contributor>('-updatedAt');
   const [filters, setFilters] = useState<Partial<ContributorListQuery>>({});
   // A search left on the default order is ranked by relevance (the server's order when no sort is sent).
   const sort = list.q && list.sortStatus.columnAccessor === 'updatedAt' ? undefined : list.filterQuery.sort;
   const filterQuery = { ...filters, q: list.filterQuery.q, sort };
-  const { data, isFetching } = useFindContributors({ ...filterQuery, ...list.pageQuery });
+  const can = useCan();
+  // The filters' choices need contributors READ; without it the filters stay empty rather than failing.
+  const options = useContributorOptions(can('contributors', 'READ'));
+  const found = useFindContributors({ ...filterQuery, ...list.pageQuery });
+  const { data, isFetching } = found;
   const setFilter = (key: keyof ContributorListQuery) => (v: string | null) => {
     list.resetPage();
     setFilters((f) => ({ ...f, [key]: v ? (key === 'state' ? v : Number(v)) : undefined }));
@@ -31,10 +36,12 @@ export function ContributorListPage() {
   return (
     <>
       <PageHeader title={t('contributors.list.title')} mb="md">
-        <ExportButtons path="/api/contributors/export" query={filterQuery} />
-        <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
-          {t('contributors.new')}
-        </Button>
+        {can('contributor-list', 'EXPORT') && <ExportButtons path="/api/contributors/export" query={filterQuery} />}
+        {can('contributor-new', 'CREATE') && (
+          <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
+            {t('contributors.new')}
+          </Button>
+        )}
       </PageHeader>
       <Card withBorder mb="md">
         <Group grow align="end" wrap="wrap">
@@ -82,44 +89,46 @@ export function ContributorListPage() {
           />
         </Group>
       </Card>
-      <DataTable<Contributor>
-        withTableBorder
-        borderRadius="sm"
-        striped
-        highlightOnHover
-        minHeight={180}
-        records={data?.items ?? []}
-        totalRecords={data?.total ?? 0}
-        {...list.tableProps}
-        fetching={isFetching}
-        noRecordsText={t('contributors.list.empty')}
-        onRowClick={({ record }) => navigate(`/contributors/${record.id}`)}
-        idAccessor="id"
-        columns={[
-          { accessor: 'cui', title: 'CUI', sortable: true, render: (c) => <Cui value={c.cui} /> },
-          {
-            accessor: 'name',
-            title: t('contributors.fields.fullName'),
-            sortable: true,
-            render: (c) => <Link to={`/contributors/${c.id}`}>{c.fullName}</Link>,
-          },
-          { accessor: 'typeName', title: t('contributors.fields.type') },
-          { accessor: 'entityName', title: t('contributors.fields.entity') },
-          { accessor: 'municipalityName', title: t('contributors.fields.municipality') },
-          {
-            accessor: 'state',
-            title: t('contributors.fields.state'),
-            sortable: true,
-            render: (c) => <StateBadge value={c.state} />,
-          },
-          {
-            accessor: 'cuiState',
-            title: t('contributors.fields.cuiState'),
-            sortable: true,
-            render: (c) => <StateBadge value={c.cuiState} />,
-          },
-        ]}
-      />
+      <QueryState query={found} list>
+        <DataTable<Contributor>
+          withTableBorder
+          borderRadius="sm"
+          striped
+          highlightOnHover
+          minHeight={180}
+          records={data?.items ?? []}
+          totalRecords={data?.total ?? 0}
+          {...list.tableProps}
+          fetching={isFetching}
+          noRecordsText={t('contributors.list.empty')}
+          onRowClick={({ record }) => navigate(`/contributors/${record.id}`)}
+          idAccessor="id"
+          columns={[
+            { accessor: 'cui', title: 'CUI', sortable: true, render: (c) => <Cui value={c.cui} /> },
+            {
+              accessor: 'name',
+              title: t('contributors.fields.fullName'),
+              sortable: true,
+              render: (c) => <Link to={`/contributors/${c.id}`}>{c.fullName}</Link>,
+            },
+            { accessor: 'typeName', title: t('contributors.fields.type') },
+            { accessor: 'entityName', title: t('contributors.fields.entity') },
+            { accessor: 'municipalityName', title: t('contributors.fields.municipality') },
+            {
+              accessor: 'state',
+              title: t('contributors.fields.state'),
+              sortable: true,
+              render: (c) => <StateBadge value={c.state} />,
+            },
+            {
+              accessor: 'cuiState',
+              title: t('contributors.fields.cuiState'),
+              sortable: true,
+              render: (c) => <StateBadge value={c.cuiState} />,
+            },
+          ]}
+        />
+      </QueryState>
     </>
   );
 }

@@ -7,7 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
@@ -98,62 +100,81 @@ function RenapTab({ c }: { c: Contributor }) {
 
 function ApprovalsTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
-  const { data, isFetching } = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  const approvals = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  const { data, isFetching } = approvals;
   return (
-    <DataTable
-      withTableBorder
-      minHeight={120}
-      fetching={isFetching}
-      records={data?.items ?? []}
-      noRecordsText={t('contributors.approvals.empty')}
-      columns={[
-        { accessor: 'requestedAt', title: t('contributors.approvals.requestedAt'), render: (r) => formatDateTime(r.requestedAt) },
-        { accessor: 'kind', title: t('contributors.approvals.kind'), render: (r) => t(`contributors.approvals.kinds.${r.kind}`) },
-        { accessor: 'proposedCui', title: t('contributors.approvals.proposedCui'), render: (r) => <Cui value={r.proposedCui} /> },
-        { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
-        { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
-        { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
-        { accessor: 'reason', title: t('contributors.approvals.reason') },
-      ]}
-    />
+    <QueryState query={approvals} list>
+      <DataTable
+        withTableBorder
+        minHeight={120}
+        fetching={isFetching}
+        records={data?.items ?? []}
+        noRecordsText={t('contributors.approvals.empty')}
+        columns={[
+          {
+            accessor: 'requestedAt',
+            title: t('contributors.approvals.requestedAt'),
+            render: (r) => formatDateTime(r.requestedAt),
+          },
+          {
+            accessor: 'kind',
+            title: t('contributors.approvals.kind'),
+            render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
+          },
+          {
+            accessor: 'proposedCui',
+            title: t('contributors.approvals.proposedCui'),
+            render: (r) => <Cui value={r.proposedCui} />,
+          },
+          { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+          { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+          { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
+          { accessor: 'reason', title: t('contributors.approvals.reason') },
+        ]}
+      />
+    </QueryState>
   );
 }
 
 function HistoryTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const { data, isFetching } = useContributorHistory(c.id, page);
+  const history = useContributorHistory(c.id, page);
+  const { data, isFetching } = history;
   return (
-    <DataTable
-      withTableBorder
-      minHeight={120}
-      fetching={isFetching}
-      records={data?.items ?? []}
-      totalRecords={data?.total ?? 0}
-      recordsPerPage={20}
-      page={page}
-      onPageChange={setPage}
-      noRecordsText={t('contributors.history.empty')}
-      columns={[
-        { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
-        { accessor: 'actorEmail', title: t('contributors.history.by') },
-        {
-          accessor: 'action',
-          title: t('contributors.history.action'),
-          render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
-        },
-        {
-          accessor: 'changes',
-          title: t('contributors.history.changes'),
-          render: (h) =>
-            h.changes.map((ch) => (
-              <Text size="xs" key={ch.field}>
-                <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} → {ch.after ?? '—'}
-              </Text>
-            )),
-        },
-      ]}
-    />
+    <QueryState query={history} list>
+      <DataTable
+        withTableBorder
+        minHeight={120}
+        fetching={isFetching}
+        records={data?.items ?? []}
+        totalRecords={data?.total ?? 0}
+        recordsPerPage={20}
+        page={page}
+        onPageChange={setPage}
+        noRecordsText={t('contributors.history.empty')}
+        columns={[
+          { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
+          { accessor: 'actorEmail', title: t('contributors.history.by') },
+          {
+            accessor: 'action',
+            title: t('contributors.history.action'),
+            render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
+          },
+          {
+            accessor: 'changes',
+            title: t('contributors.history.changes'),
+            render: (h) =>
+              h.changes.map((ch) => (
+                <Text size="xs" key={ch.field}>
+                  <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} →{' '}
+                  {ch.after ?? '—'}
+                </Text>
+              )),
+          },
+        ]}
+      />
+    </QueryState>
   );
 }
 
@@ -163,6 +184,7 @@ registerContributorTab({
   value: 'approvals',
   labelKey: 'contributors.tabs.approvals',
   order: 30,
+  permission: { resource: 'cui-approval', action: 'READ' },
   render: (c) => <ApprovalsTab c={c} />,
 });
 registerContributorTab({
@@ -175,25 +197,34 @@ registerContributorTab({
 export function ContributorPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
-  const { data: c, isLoading, error } = useContributor(id);
-  if (isLoading) return <Loader aria-label={t('common.loading')} />;
-  if (error || !c)
+  const can = useCan();
+  const contributor = useContributor(id);
+  const c = contributor.data;
+  const tabs = contributorTabs.filter((tab) => !tab.permission || can(tab.permission.resource, tab.permission.action));
+  const notFound = (
+    <Alert color="red">
+      {contributor.error?.message ?? t('contributors.notFound')}{' '}
+      <Anchor component={Link} to="/contributors/list">
+        {t('contributors.list.title')}
+      </Anchor>
+    </Alert>
+  );
+  if (!c)
     return (
-      <Alert color="red">
-        {error?.message ?? t('contributors.notFound')}{' '}
-        <Anchor component={Link} to="/contributors/list">
-          {t('contributors.list.title')}
-        </Anchor>
-      </Alert>
+      <QueryState query={contributor} notFound={notFound}>
+        {notFound}
+      </QueryState>
     );
   return (
     <>
       <PageHeader title={c.fullName} mb="md">
         <StateBadge value={c.state} />
         <StateBadge value={c.cuiState} />
-        <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">
-          {t('contributors.edit')}
-        </Button>
+        {can('contributors', 'UPDATE') && (
+          <Button component={Link} to={`/contributors/${c.id}/edit`} leftSection={<IconEdit size={16} />} variant="light">
+            {t('contributors.edit')}
+          </Button>
+        )}
       </PageHeader>
       <Group mb="md" gap="xl">
         <Text>
@@ -204,13 +235,13 @@ export function ContributorPage() {
       <Card withBorder>
         <Tabs defaultValue="data" keepMounted={false}>
           <Tabs.List mb="md">
-            {contributorTabs.map((tab) => (
+            {tabs.map((tab) => (
               <Tabs.Tab key={tab.value} value={tab.value}>
                 {t(tab.labelKey)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
-          {contributorTabs.map((tab) => (
+          {tabs.map((tab) => (
             <Tabs.Panel key={tab.value} value={tab.value}>
               {tab.render(c)}
             </Tabs.Panel>

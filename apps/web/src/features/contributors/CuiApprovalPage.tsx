@@ -6,8 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { useContributor, useCuiApprovals, useCuiReview, useDecideCui } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
@@ -21,7 +23,8 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const own = me?.id === request.requestedById;
-  const canDecide = request.state === 'PENDIENTE' && !own && !!me?.permissions['cui-approval']?.APPROVE;
+  const can = useCan();
+  const canDecide = request.state === 'PENDIENTE' && !own && can('cui-approval', 'APPROVE');
   const p = review.data?.renap.person;
   const c = contributor.data;
   const rows: [string, string | null | undefined, string | null | undefined][] = c
@@ -118,7 +121,8 @@ export function CuiApprovalPage() {
   const [state, setState] = useState<string>('PENDIENTE');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<CuiApproval | null>(null);
-  const { data, isFetching } = useCuiApprovals({ state: state === 'ALL' ? undefined : state, page, pageSize: 25 });
+  const approvals = useCuiApprovals({ state: state === 'ALL' ? undefined : state, page, pageSize: 25 });
+  const { data, isFetching } = approvals;
   return (
     <>
       <PageHeader title={t('contributors.approvals.title')} mb="md" />
@@ -134,57 +138,59 @@ export function CuiApprovalPage() {
           { value: 'ALL', label: t('contributors.approvals.all') },
         ]}
       />
-      <Grid>
-        <Grid.Col span={12}>
-          <DataTable<CuiApproval>
-            withTableBorder
-            striped
-            highlightOnHover
-            minHeight={160}
-            records={data?.items ?? []}
-            totalRecords={data?.total ?? 0}
-            recordsPerPage={25}
-            page={page}
-            onPageChange={setPage}
-            fetching={isFetching}
-            noRecordsText={t('contributors.approvals.empty')}
-            onRowClick={({ record }) => setSelected(record)}
-            columns={[
-              {
-                accessor: 'requestedAt',
-                title: t('contributors.approvals.requestedAt'),
-                render: (r) => formatDateTime(r.requestedAt),
-              },
-              {
-                accessor: 'contributorName',
-                title: t('contributors.fields.fullName'),
-                render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link>,
-              },
-              {
-                accessor: 'kind',
-                title: t('contributors.approvals.kind'),
-                render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
-              },
-              {
-                accessor: 'proposedCui',
-                title: t('contributors.approvals.proposedCui'),
-                render: (r) => <Cui value={r.proposedCui} />,
-              },
-              { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
-              { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
-              {
-                accessor: 'actions',
-                title: '',
-                render: (r) => (
-                  <Button size="xs" variant="light" onClick={() => setSelected(r)}>
-                    {t('contributors.approvals.review')}
-                  </Button>
-                ),
-              },
-            ]}
-          />
-        </Grid.Col>
-      </Grid>
+      <QueryState query={approvals} list>
+        <Grid>
+          <Grid.Col span={12}>
+            <DataTable<CuiApproval>
+              withTableBorder
+              striped
+              highlightOnHover
+              minHeight={160}
+              records={data?.items ?? []}
+              totalRecords={data?.total ?? 0}
+              recordsPerPage={25}
+              page={page}
+              onPageChange={setPage}
+              fetching={isFetching}
+              noRecordsText={t('contributors.approvals.empty')}
+              onRowClick={({ record }) => setSelected(record)}
+              columns={[
+                {
+                  accessor: 'requestedAt',
+                  title: t('contributors.approvals.requestedAt'),
+                  render: (r) => formatDateTime(r.requestedAt),
+                },
+                {
+                  accessor: 'contributorName',
+                  title: t('contributors.fields.fullName'),
+                  render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link>,
+                },
+                {
+                  accessor: 'kind',
+                  title: t('contributors.approvals.kind'),
+                  render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
+                },
+                {
+                  accessor: 'proposedCui',
+                  title: t('contributors.approvals.proposedCui'),
+                  render: (r) => <Cui value={r.proposedCui} />,
+                },
+                { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+                { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+                {
+                  accessor: 'actions',
+                  title: '',
+                  render: (r) => (
+                    <Button size="xs" variant="light" onClick={() => setSelected(r)}>
+                      {t('contributors.approvals.review')}
+                    </Button>
+                  ),
+                },
+              ]}
+            />
+          </Grid.Col>
+        </Grid>
+      </QueryState>
       {selected && <ReviewModal request={selected} onClose={() => setSelected(null)} />}
     </>
   );

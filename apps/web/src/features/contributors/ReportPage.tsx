@@ -7,8 +7,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
 import { formatMoneyDecimal } from '../../lib/format.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useContributorOptions } from './api.ts';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
@@ -31,11 +33,20 @@ export const useContributorReport = (kind: Kind, filters: Filters) =>
     placeholderData: keepPreviousData,
   });
 
+/** The screen (permission) of each report. */
+const reportResource = {
+  general: 'contributor-report-general',
+  'by-municipality': 'contributor-report-municipality',
+  'by-type': 'contributor-report-type',
+} as const;
+
 export function ReportPage({ kind }: { kind: Kind }) {
   const { t } = useTranslation();
+  const can = useCan();
   const options = useContributorOptions();
   const [filters, setFilters] = useState<Filters>({});
-  const { data } = useContributorReport(kind, filters);
+  const report = useContributorReport(kind, filters);
+  const { data } = report;
   const set = (k: keyof Filters) => (v: string | null) => setFilters((f) => ({ ...f, [k]: v ?? undefined }));
   const departments = [...new Map((options.data?.municipalities ?? []).map((m) => [m.departmentId, m.departmentName])).entries()];
   const chartRows = [...(data?.items ?? [])].sort((a, b) => b.total - a.total).slice(0, kind === 'by-municipality' ? 15 : 30);
@@ -43,7 +54,9 @@ export function ReportPage({ kind }: { kind: Kind }) {
   return (
     <>
       <PageHeader title={t(`contributors.reports.${kind}`)} mb="md">
-        <ExportButtons path={`/api/contributor-reports/${kind}/export`} query={filters} formats={['xlsx', 'pdf']} />
+        {can(reportResource[kind], 'EXPORT') && (
+          <ExportButtons path={`/api/contributor-reports/${kind}/export`} query={filters} formats={['xlsx', 'pdf']} />
+        )}
       </PageHeader>
       <Card withBorder mb="md">
         <Group grow align="end" wrap="wrap">
@@ -77,79 +90,81 @@ export function ReportPage({ kind }: { kind: Kind }) {
           />
         </Group>
       </Card>
-      <Card withBorder mb="md">
-        <Text fw={600} mb="sm">
-          {kind === 'by-municipality' ? t('contributors.reports.chartTop') : t('contributors.reports.chart')}
-        </Text>
-        <BarChart
-          h={280}
-          data={chartRows.map((r) => ({ label: r.label, ACTIVO: r.ACTIVO, INACTIVO: r.INACTIVO, FALLECIDO: r.FALLECIDO }))}
-          dataKey="label"
-          type="stacked"
-          series={[
-            { name: 'ACTIVO', label: t('contributors.states.ACTIVO'), color: 'green.8' },
-            { name: 'INACTIVO', label: t('contributors.states.INACTIVO'), color: 'gray.6' },
-            { name: 'FALLECIDO', label: t('contributors.states.FALLECIDO'), color: 'dark.6' },
-          ]}
-          withLegend
-        />
-      </Card>
-      <Card withBorder>
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped data-testid="report-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t(`contributors.reports.group.${kind}`)}</Table.Th>
-                {kind === 'by-municipality' && <Table.Th>{t('contributors.reports.department')}</Table.Th>}
-                {contributorStates.map((s) => (
-                  <Table.Th key={s} ta="right">
-                    {t(`contributors.states.${s}`)}
-                  </Table.Th>
-                ))}
-                <Table.Th ta="right">{t('contributors.overview.total')}</Table.Th>
-                <Table.Th ta="right">{t('contributors.reports.salaries')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(data?.items ?? []).map((r) => (
-                <Table.Tr key={r.key}>
-                  <Table.Td>{r.label}</Table.Td>
-                  {kind === 'by-municipality' && <Table.Td>{r.group}</Table.Td>}
-                  {contributorStates.map((s) => (
-                    <Table.Td key={s} ta="right">
-                      {num(r[s])}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right">{num(r.total)}</Table.Td>
-                  <Table.Td ta="right">{formatMoneyDecimal(r.salaryTotal)}</Table.Td>
-                </Table.Tr>
-              ))}
-              {data && data.items.length === 0 && (
+      <QueryState query={report} list>
+        <Card withBorder mb="md">
+          <Text fw={600} mb="sm">
+            {kind === 'by-municipality' ? t('contributors.reports.chartTop') : t('contributors.reports.chart')}
+          </Text>
+          <BarChart
+            h={280}
+            data={chartRows.map((r) => ({ label: r.label, ACTIVO: r.ACTIVO, INACTIVO: r.INACTIVO, FALLECIDO: r.FALLECIDO }))}
+            dataKey="label"
+            type="stacked"
+            series={[
+              { name: 'ACTIVO', label: t('contributors.states.ACTIVO'), color: 'green.8' },
+              { name: 'INACTIVO', label: t('contributors.states.INACTIVO'), color: 'gray.6' },
+              { name: 'FALLECIDO', label: t('contributors.states.FALLECIDO'), color: 'dark.6' },
+            ]}
+            withLegend
+          />
+        </Card>
+        <Card withBorder>
+          <Table.ScrollContainer minWidth={600}>
+            <Table striped data-testid="report-table">
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={8}>{t('contributors.list.empty')}</Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-            {data && (
-              <Table.Tfoot>
-                <Table.Tr fw={700}>
-                  <Table.Td>{t('contributors.overview.total')}</Table.Td>
-                  {kind === 'by-municipality' && <Table.Td />}
+                  <Table.Th>{t(`contributors.reports.group.${kind}`)}</Table.Th>
+                  {kind === 'by-municipality' && <Table.Th>{t('contributors.reports.department')}</Table.Th>}
                   {contributorStates.map((s) => (
-                    <Table.Td key={s} ta="right">
-                      {num(data.totals[s])}
-                    </Table.Td>
+                    <Table.Th key={s} ta="right">
+                      {t(`contributors.states.${s}`)}
+                    </Table.Th>
                   ))}
-                  <Table.Td ta="right" data-testid="report-total">
-                    {num(data.totals.total)}
-                  </Table.Td>
-                  <Table.Td ta="right">{formatMoneyDecimal(data.totals.salaryTotal)}</Table.Td>
+                  <Table.Th ta="right">{t('contributors.overview.total')}</Table.Th>
+                  <Table.Th ta="right">{t('contributors.reports.salaries')}</Table.Th>
                 </Table.Tr>
-              </Table.Tfoot>
-            )}
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
+              </Table.Thead>
+              <Table.Tbody>
+                {(data?.items ?? []).map((r) => (
+                  <Table.Tr key={r.key}>
+                    <Table.Td>{r.label}</Table.Td>
+                    {kind === 'by-municipality' && <Table.Td>{r.group}</Table.Td>}
+                    {contributorStates.map((s) => (
+                      <Table.Td key={s} ta="right">
+                        {num(r[s])}
+                      </Table.Td>
+                    ))}
+                    <Table.Td ta="right">{num(r.total)}</Table.Td>
+                    <Table.Td ta="right">{formatMoneyDecimal(r.salaryTotal)}</Table.Td>
+                  </Table.Tr>
+                ))}
+                {data && data.items.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={8}>{t('contributors.list.empty')}</Table.Td>
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+              {data && (
+                <Table.Tfoot>
+                  <Table.Tr fw={700}>
+                    <Table.Td>{t('contributors.overview.total')}</Table.Td>
+                    {kind === 'by-municipality' && <Table.Td />}
+                    {contributorStates.map((s) => (
+                      <Table.Td key={s} ta="right">
+                        {num(data.totals[s])}
+                      </Table.Td>
+                    ))}
+                    <Table.Td ta="right" data-testid="report-total">
+                      {num(data.totals.total)}
+                    </Table.Td>
+                    <Table.Td ta="right">{formatMoneyDecimal(data.totals.salaryTotal)}</Table.Td>
+                  </Table.Tr>
+                </Table.Tfoot>
+              )}
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      </QueryState>
     </>
   );
 }

@@ -77,10 +77,19 @@ export const useContributorHistory = (id: number, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export const useContributorOptions = () =>
+export const useContributorOptions = (enabled = true) =>
   useQuery({
     queryKey: ['contributors', 'options'],
     queryFn: () => api<ContributorOptions>('/api/contributors/options'),
+    staleTime: 300_000,
+    enabled,
+  });
+
+/** The contributor form's choices, opened by the form's own permission (create or update contributors). */
+export const useContributorFormOptions = () =>
+  useQuery({
+    queryKey: ['contributors', 'form-options'],
+    queryFn: () => api<ContributorOptions>('/api/contributors/form-options'),
     staleTime: 300_000,
   });
 

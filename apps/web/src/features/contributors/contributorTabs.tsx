@@ -1,4 +1,5 @@
 import type { Contributor } from '@aporta/domain';
+import type { Action, Resource } from '@aporta/domain/permissions';
 import type { ReactNode } from 'react';
 
 /**
@@ -11,6 +12,8 @@ export interface ContributorTab {
   labelKey: string;
   order: number;
   render: (contributor: Contributor) => ReactNode;
+  /** The permission the tab's data needs besides the page's own; the tab is hidden without it. */
+  permission?: { resource: Resource; action: Action };
 }
 
 export const contributorTabs: ContributorTab[] = [];

@@ -1,11 +1,16 @@
 import { fullNameOf, institutionLabelOf } from '@aporta/domain';
-import { Card, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconChecklist } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { QueryState } from '../../components/QueryState.tsx';
 import { useCurrentUser } from '../auth/useAuth.ts';
+import { useHomeQueues } from './useHomeQueues.ts';
 
 export function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
+  const queues = useHomeQueues();
   if (!user) return null;
   return (
     <Stack>
@@ -20,6 +25,43 @@ export function HomePage() {
           {institutionLabelOf(user)}
         </Text>
       </Card>
+      <section aria-labelledby="home-queues">
+        <Title order={2} size="h4" id="home-queues" mb="sm">
+          {t('home.queues')}
+        </Title>
+        <QueryState query={queues}>
+          {() => {
+            const items = queues.data?.items ?? [];
+            return (
+              <Stack gap="sm">
+                {items.every((q) => q.count === 0) && (
+                  <Text c="dimmed" data-testid="home-no-queues">
+                    {t('home.noQueues')}
+                  </Text>
+                )}
+                {/* Every queue the user may work is listed, so the empty ones say "nothing waits" too. */}
+                <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="home-queues">
+                  {items.map((q) => (
+                    <UnstyledButton key={q.id} component={Link} to={q.link} data-testid={`queue-${q.id}`}>
+                      <Card withBorder h="100%">
+                        <Group justify="space-between" wrap="nowrap">
+                          <Group gap="sm" wrap="nowrap">
+                            <IconChecklist size={22} aria-hidden />
+                            <Text fw={600}>{q.title}</Text>
+                          </Group>
+                          <Text fw={700} size="lg" ta="end" data-testid="queue-count">
+                            {t('home.queueCount', { count: q.count })}
+                          </Text>
+                        </Group>
+                      </Card>
+                    </UnstyledButton>
+                  ))}
+                </SimpleGrid>
+              </Stack>
+            );
+          }}
+        </QueryState>
+      </section>
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -73,104 +74,106 @@ export function InstitutionsPage() {
           w={200}
         />
       </Group>
-      <DataTable<InstitutionRecord>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={200}
-        records={data.data?.items ?? []}
-        fetching={data.isFetching}
-        totalRecords={data.data?.total ?? 0}
-        {...list.tableProps}
-        noRecordsText={t('institutions.empty')}
-        columns={[
-          { accessor: 'code', title: t('institutions.code'), sortable: true },
-          {
-            accessor: 'name',
-            title: t('institutions.name'),
-            sortable: true,
-            render: (i) => (
-              <Group gap={6}>
-                <Text size="sm">{i.name}</Text>
-                {i.kind === 'SISTEMA' && (
-                  <Badge color="grape.9" variant="outline" size="sm">
-                    {SYSTEM_INSTITUTION_LABEL}
-                  </Badge>
-                )}
-              </Group>
-            ),
-          },
-          {
-            accessor: 'kind',
-            title: t('institutions.kind'),
-            sortable: true,
-            render: (i) => t(`institutions.kindOption.${i.kind}`),
-          },
-          { accessor: 'entityName', title: t('institutions.entity'), render: (i) => i.entityName ?? '—' },
-          {
-            accessor: 'roles',
-            title: t('institutions.defaultRoles'),
-            render: (i) =>
-              i.kind === 'SISTEMA' ? (
-                <Text size="sm" c="dimmed">
-                  {t('institutions.allPermissions')}
-                </Text>
-              ) : (
-                <Group gap={4}>
-                  {i.roles.map((r) => (
-                    <Badge key={r.id} color="blue.9" variant="outline" size="sm">
-                      {r.name}
+      <QueryState query={data} list>
+        <DataTable<InstitutionRecord>
+          withTableBorder
+          striped
+          highlightOnHover
+          minHeight={200}
+          records={data.data?.items ?? []}
+          fetching={data.isFetching}
+          totalRecords={data.data?.total ?? 0}
+          {...list.tableProps}
+          noRecordsText={t('institutions.empty')}
+          columns={[
+            { accessor: 'code', title: t('institutions.code'), sortable: true },
+            {
+              accessor: 'name',
+              title: t('institutions.name'),
+              sortable: true,
+              render: (i) => (
+                <Group gap={6}>
+                  <Text size="sm">{i.name}</Text>
+                  {i.kind === 'SISTEMA' && (
+                    <Badge color="grape.9" variant="outline" size="sm">
+                      {SYSTEM_INSTITUTION_LABEL}
                     </Badge>
-                  ))}
-                </Group>
-              ),
-          },
-          { accessor: 'userCount', title: t('institutions.users'), textAlign: 'right' },
-          {
-            accessor: 'isActive',
-            title: t('institutions.status'),
-            sortable: true,
-            render: (i) => (
-              <Badge color={i.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
-                {i.isActive ? t('institutions.activeOne') : t('institutions.inactiveOne')}
-              </Badge>
-            ),
-          },
-          {
-            accessor: 'actions',
-            title: <VisuallyHidden>{t('institutions.actions')}</VisuallyHidden>,
-            textAlign: 'right',
-            render: (i) =>
-              i.kind === 'SISTEMA' ? null : (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  {can('UPDATE') && (
-                    <Tooltip label={t('institutions.edit')}>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`${t('institutions.edit')}: ${i.code}`}
-                        onClick={() => setEditing(i)}
-                      >
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                  {can('DELETE') && (
-                    <Tooltip label={t('institutions.delete')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`${t('institutions.delete')}: ${i.code}`}
-                        onClick={() => confirmDelete(i)}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
                   )}
                 </Group>
               ),
-          },
-        ]}
-      />
+            },
+            {
+              accessor: 'kind',
+              title: t('institutions.kind'),
+              sortable: true,
+              render: (i) => t(`institutions.kindOption.${i.kind}`),
+            },
+            { accessor: 'entityName', title: t('institutions.entity'), render: (i) => i.entityName ?? '—' },
+            {
+              accessor: 'roles',
+              title: t('institutions.defaultRoles'),
+              render: (i) =>
+                i.kind === 'SISTEMA' ? (
+                  <Text size="sm" c="dimmed">
+                    {t('institutions.allPermissions')}
+                  </Text>
+                ) : (
+                  <Group gap={4}>
+                    {i.roles.map((r) => (
+                      <Badge key={r.id} color="blue.9" variant="outline" size="sm">
+                        {r.name}
+                      </Badge>
+                    ))}
+                  </Group>
+                ),
+            },
+            { accessor: 'userCount', title: t('institutions.users'), textAlign: 'right' },
+            {
+              accessor: 'isActive',
+              title: t('institutions.status'),
+              sortable: true,
+              render: (i) => (
+                <Badge color={i.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
+                  {i.isActive ? t('institutions.activeOne') : t('institutions.inactiveOne')}
+                </Badge>
+              ),
+            },
+            {
+              accessor: 'actions',
+              title: <VisuallyHidden>{t('institutions.actions')}</VisuallyHidden>,
+              textAlign: 'right',
+              render: (i) =>
+                i.kind === 'SISTEMA' ? null : (
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    {can('UPDATE') && (
+                      <Tooltip label={t('institutions.edit')}>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`${t('institutions.edit')}: ${i.code}`}
+                          onClick={() => setEditing(i)}
+                        >
+                          <IconPencil size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                    {can('DELETE') && (
+                      <Tooltip label={t('institutions.delete')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`${t('institutions.delete')}: ${i.code}`}
+                          onClick={() => confirmDelete(i)}
+                        >
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Group>
+                ),
+            },
+          ]}
+        />
+      </QueryState>
       <InstitutionFormModal opened={editing !== undefined} institution={editing ?? null} onClose={() => setEditing(undefined)} />
     </Stack>
   );

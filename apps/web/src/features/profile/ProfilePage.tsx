@@ -1,23 +1,11 @@
 import { institutionLabelOf, profileUpdateSchema } from '@aporta/domain';
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -75,7 +63,7 @@ export function ProfilePage() {
     if (profile.data) form.setValues({ firstName: profile.data.firstName, lastName: profile.data.lastName });
   }, [profile.data?.id]);
 
-  if (!profile.data) return <Loader aria-label={t('common.loading')} />;
+  if (!profile.data) return <QueryState query={profile}>{null}</QueryState>;
   const p = profile.data;
   const others = (sessions.data ?? []).filter((s) => !s.isCurrent).length;
 

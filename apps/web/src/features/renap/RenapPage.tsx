@@ -7,6 +7,8 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { isForbidden, QueryState } from '../../components/QueryState.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { api } from '../../lib/api.ts';
 import { formatCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -51,6 +53,8 @@ export function RenapPage() {
   };
   const r = lookup.data;
   const p = r?.person;
+  // The log needs the page's own permission: its refusal is the page's.
+  if (isForbidden(log.error)) return <NotAuthorizedPage />;
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -127,26 +131,28 @@ export function RenapPage() {
         <Text fw={600} mb="sm">
           {t('renap.log')}
         </Text>
-        <DataTable<LookupLog>
-          withTableBorder
-          minHeight={120}
-          records={log.data?.items ?? []}
-          totalRecords={log.data?.total ?? 0}
-          recordsPerPage={15}
-          page={page}
-          onPageChange={setPage}
-          fetching={log.isFetching}
-          noRecordsText={t('renap.emptyLog')}
-          columns={[
-            { accessor: 'at', title: t('renap.at'), render: (l) => formatDateTime(l.at) },
-            { accessor: 'userEmail', title: t('renap.user') },
-            { accessor: 'cui', title: 'CUI', render: (l) => formatCui(l.cui) },
-            { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
-            { accessor: 'source', title: t('renap.source') },
-            { accessor: 'purpose', title: t('renap.purpose') },
-            { accessor: 'durationMs', title: 'ms' },
-          ]}
-        />
+        <QueryState query={log} list>
+          <DataTable<LookupLog>
+            withTableBorder
+            minHeight={120}
+            records={log.data?.items ?? []}
+            totalRecords={log.data?.total ?? 0}
+            recordsPerPage={15}
+            page={page}
+            onPageChange={setPage}
+            fetching={log.isFetching}
+            noRecordsText={t('renap.emptyLog')}
+            columns={[
+              { accessor: 'at', title: t('renap.at'), render: (l) => formatDateTime(l.at) },
+              { accessor: 'userEmail', title: t('renap.user') },
+              { accessor: 'cui', title: 'CUI', render: (l) => formatCui(l.cui) },
+              { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
+              { accessor: 'source', title: t('renap.source') },
+              { accessor: 'purpose', title: t('renap.purpose') },
+              { accessor: 'durationMs', title: 'ms' },
+            ]}
+          />
+        </QueryState>
       </Card>
     </Stack>
   );

@@ -1,11 +1,12 @@
 import { roleInputSchema, scopeFor } from '@aporta/domain';
-import { Alert, Button, Group, Loader, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -51,8 +52,7 @@ export function RoleEditPage() {
     else update.mutate({ id, body }, { onSuccess: done, onError: fail });
   });
 
-  if (id !== null && role.isLoading) return <Loader aria-label={t('common.loading')} />;
-  if (id !== null && role.error) return <Alert color="red">{(role.error as Error).message}</Alert>;
+  if (id !== null && !role.data) return <QueryState query={role}>{null}</QueryState>;
 
   return (
     <form onSubmit={submit} noValidate>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -53,63 +54,65 @@ export function RolesPage() {
         onChange={(e) => list.setSearch(e.currentTarget.value)}
         w={{ base: '100%', sm: 320 }}
       />
-      <DataTable<RoleRecord>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={200}
-        records={roles.data?.items ?? []}
-        fetching={roles.isFetching}
-        totalRecords={roles.data?.total ?? 0}
-        {...list.tableProps}
-        noRecordsText={t('roles.empty')}
-        columns={[
-          {
-            accessor: 'name',
-            title: t('roles.name'),
-            sortable: true,
-            render: (r) => (
-              <Text fw={500} size="sm">
-                {r.name}
-              </Text>
-            ),
-          },
-          { accessor: 'description', title: t('roles.description'), sortable: true },
-          { accessor: 'grants', title: t('roles.permissions'), textAlign: 'right', render: (r) => r.grants.length },
-          { accessor: 'userCount', title: t('roles.users'), textAlign: 'right' },
-          { accessor: 'updatedAt', title: t('roles.updated'), sortable: true, render: (r) => formatDateTime(r.updatedAt) },
-          {
-            accessor: 'actions',
-            title: <VisuallyHidden>{t('roles.actions')}</VisuallyHidden>,
-            textAlign: 'right',
-            render: (r) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                <Tooltip label={can('UPDATE') ? t('roles.edit') : t('roles.view')}>
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={`${can('UPDATE') ? t('roles.edit') : t('roles.view')}: ${r.name}`}
-                    onClick={() => navigate(`/roles/${r.id}`)}
-                  >
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                {can('DELETE') && (
-                  <Tooltip label={t('roles.delete')}>
+      <QueryState query={roles} list>
+        <DataTable<RoleRecord>
+          withTableBorder
+          striped
+          highlightOnHover
+          minHeight={200}
+          records={roles.data?.items ?? []}
+          fetching={roles.isFetching}
+          totalRecords={roles.data?.total ?? 0}
+          {...list.tableProps}
+          noRecordsText={t('roles.empty')}
+          columns={[
+            {
+              accessor: 'name',
+              title: t('roles.name'),
+              sortable: true,
+              render: (r) => (
+                <Text fw={500} size="sm">
+                  {r.name}
+                </Text>
+              ),
+            },
+            { accessor: 'description', title: t('roles.description'), sortable: true },
+            { accessor: 'grants', title: t('roles.permissions'), textAlign: 'right', render: (r) => r.grants.length },
+            { accessor: 'userCount', title: t('roles.users'), textAlign: 'right' },
+            { accessor: 'updatedAt', title: t('roles.updated'), sortable: true, render: (r) => formatDateTime(r.updatedAt) },
+            {
+              accessor: 'actions',
+              title: <VisuallyHidden>{t('roles.actions')}</VisuallyHidden>,
+              textAlign: 'right',
+              render: (r) => (
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  <Tooltip label={can('UPDATE') ? t('roles.edit') : t('roles.view')}>
                     <ActionIcon
                       variant="subtle"
-                      color="red"
-                      aria-label={`${t('roles.delete')}: ${r.name}`}
-                      onClick={() => confirmDelete(r)}
+                      aria-label={`${can('UPDATE') ? t('roles.edit') : t('roles.view')}: ${r.name}`}
+                      onClick={() => navigate(`/roles/${r.id}`)}
                     >
-                      <IconTrash size={18} />
+                      <IconPencil size={18} />
                     </ActionIcon>
                   </Tooltip>
-                )}
-              </Group>
-            ),
-          },
-        ]}
-      />
+                  {can('DELETE') && (
+                    <Tooltip label={t('roles.delete')}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`${t('roles.delete')}: ${r.name}`}
+                        onClick={() => confirmDelete(r)}
+                      >
+                        <IconTrash size={18} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
+              ),
+            },
+          ]}
+        />
+      </QueryState>
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 import '@mantine/charts/styles.css';
 import type { StatisticsPanel } from '@aporta/domain';
 import { BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Card, ColorSwatch, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, ColorSwatch, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
 
 const palette = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'lime.7', 'pink.6', 'indigo.6', 'yellow.7', 'red.6'];
@@ -15,19 +16,20 @@ export function useStatistics() {
 /** /administrative/statistics: every panel the server offers this user, rendered by its kind. */
 export function StatisticsPage() {
   const { t } = useTranslation();
-  const { data, isLoading, error } = useStatistics();
+  const statistics = useStatistics();
+  const { data } = statistics;
   return (
     <Stack>
       <Title order={1} size="h2">
         {t('statistics.title')}
       </Title>
-      {isLoading && <Text c="dimmed">{t('common.loading')}</Text>}
-      {error && <Alert color="red">{error.message}</Alert>}
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        {(data ?? []).map((p) => (
-          <Panel key={p.key} panel={p} />
-        ))}
-      </SimpleGrid>
+      <QueryState query={statistics}>
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          {(data ?? []).map((p) => (
+            <Panel key={p.key} panel={p} />
+          ))}
+        </SimpleGrid>
+      </QueryState>
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -138,113 +139,115 @@ export function UsersPage() {
           w={200}
         />
       </Group>
-      <DataTable<UserRecord>
-        withTableBorder
-        striped
-        highlightOnHover
-        minHeight={200}
-        records={users.data?.items ?? []}
-        fetching={users.isFetching}
-        totalRecords={users.data?.total ?? 0}
-        {...list.tableProps}
-        noRecordsText={t('users.empty')}
-        columns={[
-          {
-            accessor: 'lastName',
-            title: t('users.name'),
-            sortable: true,
-            render: (u) => (
-              <Text size="sm" fw={500}>
-                {fullNameOf(u)}
-              </Text>
-            ),
-          },
-          { accessor: 'email', title: t('users.email'), sortable: true },
-          {
-            accessor: 'roles',
-            title: t('users.roles'),
-            render: (u) => (
-              <Group gap={4}>
-                {u.roles.map((r) => (
-                  <Badge key={r.id} color="blue.9" variant="outline" size="sm">
-                    {r.name}
+      <QueryState query={users} list>
+        <DataTable<UserRecord>
+          withTableBorder
+          striped
+          highlightOnHover
+          minHeight={200}
+          records={users.data?.items ?? []}
+          fetching={users.isFetching}
+          totalRecords={users.data?.total ?? 0}
+          {...list.tableProps}
+          noRecordsText={t('users.empty')}
+          columns={[
+            {
+              accessor: 'lastName',
+              title: t('users.name'),
+              sortable: true,
+              render: (u) => (
+                <Text size="sm" fw={500}>
+                  {fullNameOf(u)}
+                </Text>
+              ),
+            },
+            { accessor: 'email', title: t('users.email'), sortable: true },
+            {
+              accessor: 'roles',
+              title: t('users.roles'),
+              render: (u) => (
+                <Group gap={4}>
+                  {u.roles.map((r) => (
+                    <Badge key={r.id} color="blue.9" variant="outline" size="sm">
+                      {r.name}
+                    </Badge>
+                  ))}
+                </Group>
+              ),
+            },
+            {
+              accessor: 'institutions',
+              title: t('users.institutions'),
+              render: (u) => u.institutions.map((i) => i.code).join(', '),
+            },
+            {
+              accessor: 'isActive',
+              title: t('users.status'),
+              sortable: true,
+              render: (u) => (
+                <Group gap={4}>
+                  <Badge color={u.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
+                    {u.isActive ? t('users.activeOne') : t('users.inactiveOne')}
                   </Badge>
-                ))}
-              </Group>
-            ),
-          },
-          {
-            accessor: 'institutions',
-            title: t('users.institutions'),
-            render: (u) => u.institutions.map((i) => i.code).join(', '),
-          },
-          {
-            accessor: 'isActive',
-            title: t('users.status'),
-            sortable: true,
-            render: (u) => (
-              <Group gap={4}>
-                <Badge color={u.isActive ? 'teal.9' : 'gray.7'} variant="outline" size="sm">
-                  {u.isActive ? t('users.activeOne') : t('users.inactiveOne')}
-                </Badge>
-                {u.isLocked && (
-                  <Badge color="red.9" variant="outline" size="sm">
-                    {t('users.locked')}
-                  </Badge>
-                )}
-                {u.mustChangePassword && (
-                  <Badge color="violet.9" variant="outline" size="sm">
-                    {t('users.mustChange')}
-                  </Badge>
-                )}
-              </Group>
-            ),
-          },
-          {
-            accessor: 'lastLoginAt',
-            title: t('users.lastLogin'),
-            sortable: true,
-            render: (u) => formatDateTime(u.lastLoginAt) || '—',
-          },
-          {
-            accessor: 'actions',
-            title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,
-            textAlign: 'right',
-            hidden: !can('UPDATE'),
-            render: (u) => (
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
-                  <ActionIcon variant="subtle" aria-label={t('users.actionsFor', { email: u.email })}>
-                    <IconDots size={18} />
-                  </ActionIcon>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(u)}>
-                    {t('users.edit')}
-                  </Menu.Item>
-                  <Menu.Item
-                    leftSection={u.isActive ? <IconUserOff size={16} /> : <IconUserCheck size={16} />}
-                    color={u.isActive ? 'red' : undefined}
-                    onClick={() => confirmActive(u)}
-                  >
-                    {u.isActive ? t('users.deactivate') : t('users.activate')}
-                  </Menu.Item>
-                  <Menu.Item leftSection={<IconKey size={16} />} onClick={() => confirmReset(u)}>
-                    {t('users.reset')}
-                  </Menu.Item>
-                  <Menu.Item
-                    leftSection={<IconLogout size={16} />}
-                    onClick={() => confirmRevoke(u)}
-                    disabled={u.activeSessions === 0}
-                  >
-                    {t('users.revoke')}
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
-            ),
-          },
-        ]}
-      />
+                  {u.isLocked && (
+                    <Badge color="red.9" variant="outline" size="sm">
+                      {t('users.locked')}
+                    </Badge>
+                  )}
+                  {u.mustChangePassword && (
+                    <Badge color="violet.9" variant="outline" size="sm">
+                      {t('users.mustChange')}
+                    </Badge>
+                  )}
+                </Group>
+              ),
+            },
+            {
+              accessor: 'lastLoginAt',
+              title: t('users.lastLogin'),
+              sortable: true,
+              render: (u) => formatDateTime(u.lastLoginAt) || '—',
+            },
+            {
+              accessor: 'actions',
+              title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,
+              textAlign: 'right',
+              hidden: !can('UPDATE'),
+              render: (u) => (
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" aria-label={t('users.actionsFor', { email: u.email })}>
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(u)}>
+                      {t('users.edit')}
+                    </Menu.Item>
+                    <Menu.Item
+                      leftSection={u.isActive ? <IconUserOff size={16} /> : <IconUserCheck size={16} />}
+                      color={u.isActive ? 'red' : undefined}
+                      onClick={() => confirmActive(u)}
+                    >
+                      {u.isActive ? t('users.deactivate') : t('users.activate')}
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconKey size={16} />} onClick={() => confirmReset(u)}>
+                      {t('users.reset')}
+                    </Menu.Item>
+                    <Menu.Item
+                      leftSection={<IconLogout size={16} />}
+                      onClick={() => confirmRevoke(u)}
+                      disabled={u.activeSessions === 0}
+                    >
+                      {t('users.revoke')}
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              ),
+            },
+          ]}
+        />
+      </QueryState>
       <UserFormModal
         opened={editing !== undefined}
         user={editing ?? null}

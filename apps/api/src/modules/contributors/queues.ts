@@ -1,0 +1,44 @@
+import { and, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { contributorImports, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
+import { entityScopeCondition } from '../../platform/scope.ts';
+import { registerWorkQueue } from '../home/queues.ts';
+
+/**
+ * The contributors' work queues of the home page. A CUI request waits for any other holder of
+ * cui-approval APPROVE whose scope reaches the contributor's entity (maker-checker: never one's own).
+ */
+registerWorkQueue({
+  id: 'cui-approvals-pending',
+  title: 'Aprobaciones de CUI pendientes',
+  permission: { resource: 'cui-approval', action: 'APPROVE' },
+  link: '/contributors/cui-approval',
+  count: async ({ db, user }) => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(cuiApprovalRequests)
+      .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
+      .where(
+        and(
+          eq(cuiApprovalRequests.state, 'PENDIENTE'),
+          or(isNull(cuiApprovalRequests.requestedBy), ne(cuiApprovalRequests.requestedBy, user.id)),
+          entityScopeCondition(user, 'cui-approval', 'APPROVE', contributors.entityId),
+        ),
+      );
+    return row?.n ?? 0;
+  },
+});
+
+/** The user's own uploads that wait for a decision: validated but not committed, or failed (to discard). */
+registerWorkQueue({
+  id: 'contributor-imports-waiting',
+  title: 'Cargas masivas por confirmar o descartar',
+  permission: { resource: 'contributor-bulk-upload', action: 'CREATE' },
+  link: '/contributors/bulk-upload',
+  count: async ({ db, user }) => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(contributorImports)
+      .where(and(eq(contributorImports.createdBy, user.id), inArray(contributorImports.status, ['VALIDADO', 'FALLIDO'])));
+    return row?.n ?? 0;
+  },
+});
