@@ -12,6 +12,7 @@ import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useListState } from '../../lib/useListState.ts';
+import { auditActionLabel, auditEntityLabel } from './labels.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
 /**
@@ -69,7 +70,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
             placeholder={t('audit.all')}
             clearable
             searchable
-            data={facets.data?.entityTypes ?? []}
+            data={(facets.data?.entityTypes ?? []).map((e) => ({ value: e, label: auditEntityLabel(t, e) }))}
             value={entityType}
             onChange={reset(setEntityType)}
           />
@@ -79,7 +80,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
           label={t('audit.action')}
           placeholder={t('audit.all')}
           clearable
-          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: t(`catalogs.actions.${a}`, { defaultValue: a }) }))}
+          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: auditActionLabel(t, a) }))}
           value={action}
           onChange={reset(setAction)}
         />
@@ -113,9 +114,9 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
             accessor: 'action',
             title: t('audit.action'),
             sortable: true,
-            render: (r) => t(`catalogs.actions.${r.action}`, { defaultValue: r.action }),
+            render: (r) => auditActionLabel(t, r.action),
           },
-          { accessor: 'entityType', title: t('audit.entityType'), sortable: true },
+          { accessor: 'entityType', title: t('audit.entityType'), sortable: true, render: (r) => auditEntityLabel(t, r.entityType) },
           { accessor: 'entityId', title: t('audit.record'), sortable: true },
         ]}
       />
