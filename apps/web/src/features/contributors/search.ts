@@ -1,4 +1,4 @@
-import { formatCui } from '@aporta/domain/cui';
+import { displayCui } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
 import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
 
@@ -20,7 +20,7 @@ registerSearchProvider({
     return hits.map((c) => ({
       id: `contributor-${c.id}`,
       label: c.fullName,
-      description: [formatCui(c.cui), c.entityName].filter(Boolean).join(' · '),
+      description: [displayCui(c.cui), c.entityName].filter(Boolean).join(' · '),
       link: `/contributors/${c.id}`,
     }));
   },
