@@ -43,8 +43,7 @@ const staticPaths = new Set(allPaths.map((p) => p.path).filter((p) => !p.include
 /** Largest record id the API accepts (a PostgreSQL integer). */
 const MAX_ID = 2_147_483_647;
 /** A record id in a URL: decimal digits only, no sign, no leading zero, within range (never `0x1`, `1e0`). */
-export const isRecordId = (v: string | undefined): v is string =>
-  !!v && /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ID;
+export const isRecordId = (v: string | undefined): v is string => !!v && /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ID;
 
 /**
  * Whether a parameter route takes these values: every `:id` is a record id, or `new` when the route is

@@ -15,7 +15,17 @@ describe('menu', () => {
   });
 
   it('keeps a dynamic entry for a collection without a screen of its own', () => {
-    const extra = [{ id: 'dcrud', label: 'x', link: '', subItems: [{ id: 'a', label: 'a', name: 'regions' as const, link: '/dcrud/regions' }, { id: 'b', label: 'b', name: 'settings' as const, link: '/dcrud/settings' }] }];
+    const extra = [
+      {
+        id: 'dcrud',
+        label: 'x',
+        link: '',
+        subItems: [
+          { id: 'a', label: 'a', name: 'regions' as const, link: '/dcrud/regions' },
+          { id: 'b', label: 'b', name: 'settings' as const, link: '/dcrud/settings' },
+        ],
+      },
+    ];
     expect(withoutDuplicates(menuTree, extra)[0].subItems?.map((s) => s.link)).toEqual(['/dcrud/settings']);
     expect(withoutDuplicates(menuTree, [{ ...extra[0], subItems: [extra[0].subItems[0]] }])).toEqual([]);
   });

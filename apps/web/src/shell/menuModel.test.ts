@@ -45,7 +45,10 @@ describe('menu model', () => {
     for (const link of links) {
       for (const page of [link, `${link}/12`]) {
         const active = activeLinkOf(menu, page);
-        expect(links.filter((l) => l === active), page).toHaveLength(1);
+        expect(
+          links.filter((l) => l === active),
+          page,
+        ).toHaveLength(1);
         expect(active, page).toBe(link);
       }
     }

@@ -116,7 +116,12 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
             sortable: true,
             render: (r) => auditActionLabel(t, r.action),
           },
-          { accessor: 'entityType', title: t('audit.entityType'), sortable: true, render: (r) => auditEntityLabel(t, r.entityType) },
+          {
+            accessor: 'entityType',
+            title: t('audit.entityType'),
+            sortable: true,
+            render: (r) => auditEntityLabel(t, r.entityType),
+          },
           { accessor: 'entityId', title: t('audit.record'), sortable: true },
         ]}
       />

@@ -1,5 +1,5 @@
-import { displayCui } from '../../lib/format.ts';
 import { api } from '../../lib/api.ts';
+import { displayCui } from '../../lib/format.ts';
 import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
 
 interface Hit {
