@@ -1,6 +1,7 @@
-import { type MenuItem, menuTree } from '@aporta/domain';
+import { allPermissions, filterMenu, type MenuItem, menuTree } from '@aporta/domain';
 import { describe, expect, it } from 'vitest';
 import { activeGroupIds, activeLinkOf, fitHorizontal, fold, linkCovers, menuLeaves, searchMenu } from './menuModel.ts';
+import { isAvailable } from './useMenu.ts';
 
 const tree: MenuItem[] = [
   { id: 'apps', label: 'APLICACIONES', isTitle: true },
@@ -34,12 +35,16 @@ describe('menu model', () => {
     expect(linkCovers('/users', '/users/7')).toBe(true);
   });
   it('highlights one entry: the longest link covering the page', () => {
-    const menu = menuTree.filter((i) => !i.isTitle);
+    // The menu as the super administrator sees it: every built screen.
+    const menu = filterMenu(menuTree, allPermissions(), isAvailable).filter((i) => !i.isTitle);
     expect(activeLinkOf(menu, '/contributors/list')).toBe('/contributors/list');
     expect(activeLinkOf(menu, '/contributors/7')).toBe('/contributors');
     expect(activeLinkOf(menu, '/administrative/regions/3')).toBe('/administrative/regions');
     expect(activeLinkOf(menu, '/administrative')).toBe('/administrative');
     expect(activeLinkOf(menu, '/nada')).toBeUndefined();
+    // A spec screen not built yet (404 page) highlights nothing, not its neighbour /contributors.
+    expect(activeLinkOf(menu, '/contributors/legal-module')).toBeUndefined();
+    expect(activeLinkOf(menu, '/contributors/7/edit')).toBe('/contributors');
     // The class: for every link of the menu (and a record below it), exactly one entry is active.
     const links = menuLeaves(menu).map((l) => l.item.link!);
     for (const link of links) {

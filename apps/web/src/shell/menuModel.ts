@@ -8,9 +8,15 @@ export const fold = (s: string): string =>
     .toLowerCase()
     .trim();
 
-/** The link leads to the current page, or the current page lies below it (/contributors/7 under /contributors). */
+/**
+ * The link leads to the current page, or to the list of the record it shows (/contributors/7/edit under
+ * /contributors, /roles/new under /roles). A page that does not exist (/contributors/legal-module) lies
+ * under no entry.
+ */
 export const linkCovers = (link: string | undefined, pathname: string): boolean =>
-  !!link && (link === pathname || (link !== '/' && pathname.startsWith(`${link}/`)));
+  !!link &&
+  (link === pathname ||
+    (link !== '/' && pathname.startsWith(`${link}/`) && /^(\d+|new)(\/|$)/.test(pathname.slice(link.length + 1))));
 
 const linksOf = (items: readonly MenuItem[]): string[] =>
   items.flatMap((i) => [...(i.link && !i.subItems?.length ? [i.link] : []), ...linksOf(i.subItems ?? [])]);
