@@ -103,6 +103,12 @@ test('vertical layout: sidebar, institution, profile, menu search, collapse, foo
   await expect(html(page)).toHaveAttribute('data-sidebar-size', 'sm');
   expect(await sidebarWidth(page)).toBe(70);
   await expect(home).toHaveAccessibleName('Inicio');
+  // Collapsed: the logo does not cover the expand button, and an icon names itself in a tooltip.
+  const logo = (await page.getByTestId('sidebar').locator('.app-menu-brand-mark').boundingBox())!;
+  const expand = (await page.getByTestId('sidebar-collapse').boundingBox())!;
+  expect(logo.y + logo.height <= expand.y || expand.y + expand.height <= logo.y).toBe(true);
+  await nav.getByRole('link', { name: 'Usuarios' }).hover();
+  await expect(page.getByRole('tooltip', { name: 'Usuarios' })).toBeVisible();
   await page.getByTestId('sidebar-collapse').click();
   expect(await sidebarWidth(page)).toBe(260);
 
@@ -423,4 +429,73 @@ test('back-to-top after 100 px of scroll; the user menu signs out with "Salir"',
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Salir' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
+});
+
+test('screens: spec routes not built, one active entry, the audit entry, toasts, dark badges, CUI in Arabic', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await keepSettingsLocal(page, { mode: 'dark' });
+  await signIn(page);
+  const nav = page.getByRole('navigation', { name: 'Menú principal' });
+  // A screen of the specification's menu that is not built is not "a contributor that does not exist".
+  await page.goto('/contributors/legal-module');
+  await expect(page.getByRole('heading', { name: 'Pantalla no disponible' })).toBeVisible();
+  await expect(page.getByText('El afiliado no existe.')).toHaveCount(0);
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(0);
+  await page.goto('/contributors/0x1');
+  await expect(page.getByRole('heading', { name: '404' })).toBeVisible();
+  // One entry highlighted: the longest link that covers the page.
+  await page.goto('/contributors/list');
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  await expect(nav.getByRole('link', { name: 'Listado de afiliados' })).toHaveAttribute('aria-current', 'page');
+  // Dark mode: every badge (outline and tinted) passes contrast; statuses show their whole word.
+  const cuiState = page
+    .getByRole('cell', { name: /^(aprobado|pendiente)$/i })
+    .first()
+    .locator('.mantine-Badge-label');
+  await expect(cuiState).toBeVisible();
+  expect(await cuiState.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expectAccessible(page);
+  await page.goto('/users');
+  await expect(page.getByText('SUPER ADMINISTRADOR', { exact: true }).last()).toBeVisible();
+  await expectAccessible(page);
+  // The audit trail is in the menu, under Administración, with Spanish names.
+  await page.goto('/audit');
+  await expect(nav.getByRole('link', { name: 'Bitácora de auditoría' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('cell', { name: 'Inicio de sesión', exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Sesión', exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'session', exact: true })).toHaveCount(0);
+  // The catalogues appear once: no dynamic /dcrud entry duplicates /administrative/*.
+  await expect(nav.locator('a[href^="/dcrud/"]')).toHaveCount(0);
+
+  // A toast stays clear of the topbar and of the page header's buttons.
+  await page.goto('/');
+  await page.getByTestId('notifications-button').click();
+  await page.getByTestId('notification-item').first().getByRole('checkbox').check();
+  await page.getByTestId('notifications-bulk').getByRole('button', { name: 'Eliminar' }).click();
+  await page.getByRole('dialog', { name: 'Eliminar notificaciones' }).getByRole('button', { name: 'Eliminar' }).click();
+  const toast = page.getByRole('alert').filter({ hasText: 'Notificaciones eliminadas: 1' });
+  await expect(toast).toBeVisible();
+  const box = (await toast.boundingBox())!;
+  expect(box.y).toBeGreaterThan(page.viewportSize()!.height / 2);
+
+  // In Arabic the CUI keeps its groups in reading order (left to right).
+  await context.addCookies([{ name: 'lang', value: 'ar', url: page.url() }]);
+  await page.goto('/contributors/list');
+  await expect(html(page)).toHaveAttribute('dir', 'rtl');
+  const cui = page.locator('td span[dir="ltr"]').first();
+  await expect(cui).toHaveText(/^\d{4} \d{5} \d{4}$/);
+  const [first, last] = await cui.evaluate((el) => {
+    const text = el.firstChild!;
+    const at = (from: number, to: number) => {
+      const r = document.createRange();
+      r.setStart(text, from);
+      r.setEnd(text, to);
+      return r.getBoundingClientRect().left;
+    };
+    return [at(0, 4), at(11, 15)];
+  });
+  expect(first).toBeLessThan(last);
 });

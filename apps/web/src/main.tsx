@@ -9,6 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { initI18n } from './lib/i18n.ts';
+import { notificationsProps } from './lib/notify.ts';
 import { queryClient } from './lib/query.ts';
 import { router } from './router.tsx';
 import { useLayoutSettings } from './shell/settings/layoutStore.ts';
@@ -22,7 +23,7 @@ function App() {
   const settings = useLayoutSettings();
   return (
     <MantineProvider theme={themes[settings.theme]} cssVariablesResolver={cssVariablesResolver} forceColorScheme={settings.mode}>
-      <Notifications position="top-right" />
+      <Notifications {...notificationsProps} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider labels={{ confirm: t('common.confirm'), cancel: t('common.cancel') }}>
           <RouterProvider router={router} />

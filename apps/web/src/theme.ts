@@ -1,5 +1,102 @@
 import type { ShellTheme } from '@aporta/domain';
-import { type CSSVariablesResolver, createTheme, type MantineThemeOverride } from '@mantine/core';
+import {
+  Badge,
+  type CSSVariablesResolver,
+  createTheme,
+  defaultVariantColorsResolver,
+  type MantineColorsTuple,
+  type MantineTheme,
+  type MantineThemeOverride,
+  parseThemeColor,
+  rem,
+  type VariantColorsResolver,
+} from '@mantine/core';
+
+/* ——— Contrast (WCAG 2.x) ——— */
+
+const channel = (c: number) => {
+  const s = c / 255;
+  return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+};
+const luminanceOf = (hex: string) => {
+  const h = hex.replace('#', '');
+  const full = h.length === 3 ? [...h].map((x) => x + x).join('') : h;
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16));
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+};
+export const contrastRatio = (a: string, b: string): number => {
+  const [x, y] = [luminanceOf(a), luminanceOf(b)].sort((m, n) => n - m);
+  return (x + 0.05) / (y + 0.05);
+};
+const AA = 4.5;
+
+/** Backgrounds outline text sits on: cards, page, striped and hovered rows, per scheme. */
+export const outlineBackgrounds = (t: Pick<MantineTheme, 'colors' | 'white'>) => ({
+  light: [t.white, t.colors.gray[0], t.colors.gray[1]],
+  dark: [t.colors.dark[5], t.colors.dark[6], t.colors.dark[7], t.colors.dark[8]],
+});
+
+/**
+ * The shade an outline badge or button of `colors` shows in a scheme: the asked shade if its text
+ * reaches AA (4.5:1) on every background of that scheme, else the nearest darker (light scheme) or
+ * lighter (dark scheme) shade that does; null when none does (then plain black or white).
+ */
+export function outlineShade(
+  colors: MantineColorsTuple,
+  shade: number,
+  scheme: 'light' | 'dark',
+  backgrounds: string[],
+): number | null {
+  const order =
+    scheme === 'light'
+      ? [...Array(10).keys()].filter((i) => i >= shade)
+      : [...Array(10).keys()].filter((i) => i <= shade).reverse();
+  return order.find((i) => backgrounds.every((bg) => contrastRatio(colors[i], bg) >= AA)) ?? null;
+}
+
+/**
+ * Outline variants (badges, buttons) read their colour from --aporta-outline-{color}[-{shade}], which
+ * cssVariablesResolver sets per scheme: a dark-mode outline "blue.9" shows a light enough blue.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const base = defaultVariantColorsResolver(input);
+  if (input.variant !== 'outline') return base;
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor || !input.theme.colors[parsed.color]) return base;
+  const v = `var(--aporta-outline-${parsed.shade === undefined ? parsed.color : `${parsed.color}-${parsed.shade}`})`;
+  return { ...base, color: v, border: `${rem(1)} solid ${v}` };
+};
+
+/** Outline colour variables of every colour and shade, for one scheme. */
+function outlineVariables(t: MantineTheme, scheme: 'light' | 'dark'): Record<string, string> {
+  const backgrounds = outlineBackgrounds(t)[scheme];
+  const fallback = scheme === 'light' ? t.black : t.white;
+  const primary = typeof t.primaryShade === 'number' ? t.primaryShade : t.primaryShade[scheme];
+  const unshaded = scheme === 'light' ? primary : Math.max(primary - 4, 0); // Mantine's own outline shade
+  const out: Record<string, string> = {};
+  for (const [name, colors] of Object.entries(t.colors)) {
+    for (let shade = 0; shade < 10; shade++) {
+      const s = outlineShade(colors, shade, scheme, backgrounds);
+      out[`--aporta-outline-${name}-${shade}`] = s === null ? fallback : colors[s];
+    }
+    const s = outlineShade(colors, unshaded, scheme, backgrounds);
+    out[`--aporta-outline-${name}`] = s === null ? fallback : colors[s];
+  }
+  return out;
+}
+
+/*
+ * Badges show their whole word: Mantine cuts the label with an ellipsis when a table column or a
+ * group is narrow ("APR…"); here the badge keeps its full width and the column grows instead.
+ */
+const components = {
+  Badge: Badge.extend({
+    styles: {
+      root: { overflow: 'visible', flexShrink: 0, minWidth: 'max-content', maxWidth: 'none' },
+      label: { overflow: 'visible', textOverflow: 'clip' },
+    },
+  }),
+};
 
 /*
  * The six themes of the settings panel (spec section 2): each a distinct Mantine theme — font,
@@ -11,6 +108,8 @@ const systemSans = '"Noto Sans", "Helvetica Neue", Arial, sans-serif';
 
 export const themes: Record<ShellTheme, MantineThemeOverride> = {
   default: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'blue',
     primaryShade: { light: 8, dark: 8 },
     fontFamily: `Inter, "Segoe UI", Roboto, ${systemSans}`,
@@ -18,6 +117,8 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
     defaultRadius: 'md',
   }),
   material: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'indigo',
     primaryShade: { light: 7, dark: 7 },
     fontFamily: `Roboto, "Noto Sans", ${systemSans}`,
@@ -32,6 +133,8 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
     },
   }),
   creative: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'grape',
     primaryShade: { light: 7, dark: 7 },
     fontFamily: `"Trebuchet MS", "Lucida Grande", "DejaVu Sans", ${systemSans}`,
@@ -46,6 +149,8 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
     },
   }),
   minimal: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'gray',
     primaryShade: { light: 8, dark: 7 },
     fontFamily: `"Helvetica Neue", Helvetica, Arial, ${systemSans}`,
@@ -54,6 +159,8 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
     shadows: { xs: 'none', sm: 'none', md: 'none', lg: 'none', xl: 'none' },
   }),
   modern: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'teal',
     primaryShade: { light: 9, dark: 9 },
     fontFamily: `"Segoe UI Variable", "Avenir Next", Montserrat, "DejaVu Sans", ${systemSans}`,
@@ -68,6 +175,8 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
     },
   }),
   interaction: createTheme({
+    variantColorResolver,
+    components,
     primaryColor: 'cyan',
     primaryShade: { light: 9, dark: 9 },
     fontFamily: `Verdana, Tahoma, "DejaVu Sans", ${systemSans}`,
@@ -92,8 +201,10 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   light: {
     '--mantine-color-dimmed': t.colors.gray[7],
     '--mantine-color-error': t.colors.red[9],
+    ...outlineVariables(t, 'light'),
   },
   dark: {
     '--mantine-color-dimmed': t.colors.dark[1],
+    ...outlineVariables(t, 'dark'),
   },
 });

@@ -110,6 +110,8 @@ export const menuTree: MenuItem[] = [
     ['budgetLines', 'budget-lines', '/administrative/budget-lines'],
     ['paymentAgreementStatuses', 'payment-agreement-statuses', '/administrative/payment-agreement-statuses'],
     ['planillaAuditLogs', 'planilla-audit-logs', '/administrative/planilla-audit-logs'],
+    // Not in the specification's menu, but the audit trail needs a way in (issue 9).
+    ['audit', 'audit', '/audit'],
   ]),
 ];
 
@@ -142,4 +144,22 @@ export function filterMenu(
 /** Every leaf of a menu tree, depth first. */
 export function menuLeaves(items: readonly MenuItem[]): MenuItem[] {
   return items.flatMap((i) => (i.subItems ? menuLeaves(i.subItems) : i.isTitle ? [] : [i]));
+}
+
+/**
+ * Extra entries (the dynamic /dcrud group) without those whose permission key already has an entry in
+ * `tree`: each screen appears once. A collection with its own screen (/administrative/regions) is
+ * reached there; /dcrud/{collection} still works by URL. Groups left empty disappear.
+ */
+export function withoutDuplicates(tree: readonly MenuItem[], extra: readonly MenuItem[]): MenuItem[] {
+  const taken = new Set(menuLeaves(tree).map((l) => l.name));
+  const walk = (items: readonly MenuItem[]): MenuItem[] =>
+    items.flatMap((i) => {
+      if (i.subItems) {
+        const kids = walk(i.subItems);
+        return kids.length ? [{ ...i, subItems: kids }] : [];
+      }
+      return i.name && taken.has(i.name) ? [] : [i];
+    });
+  return walk(extra);
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCui, formatDate, formatDateTime, formatMoney, formatMoneyDecimal, formatNumber } from './format.ts';
+import {
+  displayCui,
+  formatCui,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatMoneyDecimal,
+  formatNumber,
+  ltr,
+} from './format.ts';
 
 describe('formats per language', () => {
   it('writes Spanish dates dd/mm/aaaa, also for a calendar date string', () => {
@@ -57,5 +66,22 @@ describe('formats per language', () => {
     expect(formatCui('1234-56789-0101')).toBe('1234 56789 0101');
     expect(formatCui(null)).toBe('');
     expect(formatCui('')).toBe('');
+  });
+
+  it('keeps a CUI or NIT left to right in Arabic (groups never reversed), unchanged in the other languages', () => {
+    expect(displayCui('1234567890101', 'ar')).toBe('\u20661234 56789 0101\u2069');
+    expect(ltr('576937-K', 'ar')).toBe('\u2066576937-K\u2069');
+    for (const l of ['es', 'en', 'fr', 'it', 'gr', 'ru', 'ch']) {
+      expect(displayCui('1234567890101', l)).toBe('1234 56789 0101');
+      expect(ltr('576937-K', l)).toBe('576937-K');
+    }
+    expect(displayCui(null, 'ar')).toBe('');
+    // A form input keeps the bare digits (no invisible marks typed into the field).
+    expect(formatCui('1234567890101')).toBe('1234 56789 0101');
+  });
+
+  it('writes Arabic dates and money with their own direction marks (Latin digits, day first)', () => {
+    expect(formatDate('2026-12-31', 'ar')).toBe('31\u200f/12\u200f/2026');
+    expect(formatMoney(123456, 'ar')).toMatch(/^\u200f1,234\.56/);
   });
 });

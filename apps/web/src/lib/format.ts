@@ -93,7 +93,26 @@ export function formatMoneyDecimal(amount: string | number | null | undefined, l
   return formatMoney(parseMoney(amount), language);
 }
 
-/** A CUI (13 digits) as shown on the DPI: NNNN NNNNN NNNN (the domain's rule). Anything else is returned as given. */
+/**
+ * A CUI (13 digits) as shown on the DPI: NNNN NNNNN NNNN (the domain's rule). Anything else is returned
+ * as given. For form inputs; to show one on a page use displayCui (safe in Arabic).
+ */
 export function formatCui(cui: string | null | undefined): string {
   return cui ? formatCuiDigits(cui) : '';
 }
+
+const RTL_LANGUAGES = new Set(['ar']);
+
+/**
+ * Text that reads left to right whatever the page's direction (CUI, NIT, codes): in a right-to-left
+ * language it is wrapped in a left-to-right isolate (U+2066 … U+2069), so "1234 56789 0101" never shows
+ * its groups reversed. Dates, numbers and money in Arabic come from Intl with their own direction marks.
+ * Elements can do the same with dir="ltr" (components/Cui).
+ */
+export function ltr(text: string | null | undefined, language?: string): string {
+  if (!text) return '';
+  return RTL_LANGUAGES.has(lang(language)) ? `\u2066${text}\u2069` : text;
+}
+
+/** A CUI to show on a page: formatted and isolated left to right in Arabic. */
+export const displayCui = (cui: string | null | undefined, language?: string): string => ltr(formatCui(cui), language);

@@ -2,6 +2,13 @@ import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { ApiError } from './api.ts';
 
+/**
+ * Where toasts appear (main.tsx mounts <Notifications {...notificationsProps} />): bottom centre, clear
+ * of the topbar, of the page header's actions (top right), of form buttons (bottom right) and of the
+ * back-to-top button; at most three at once.
+ */
+export const notificationsProps = { position: 'bottom-center', limit: 3 } as const;
+
 const closeButtonProps = () => ({ 'aria-label': i18n.t('common.close') });
 
 /** The one way screens tell the user something worked. */

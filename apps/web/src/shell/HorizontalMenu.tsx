@@ -5,12 +5,11 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { MenuIcon } from './menuIcons.tsx';
-import { fitHorizontal, holdsActive, isActiveLink } from './menuModel.ts';
+import { activeLinkOf, fitHorizontal, holdsActive, isActiveLink } from './menuModel.ts';
 
 /** Entries of a group as dropdown items; a third level opens as a sub-menu. */
-function DropdownItems({ items }: { items: MenuItem[] }) {
+function DropdownItems({ items, activeLink }: { items: MenuItem[]; activeLink: string | undefined }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
   return items.map((item) => {
     if (item.isTitle) return <Menu.Label key={item.id}>{t(item.label)}</Menu.Label>;
     if (item.subItems?.length) {
@@ -20,12 +19,12 @@ function DropdownItems({ items }: { items: MenuItem[] }) {
             <Menu.Sub.Item leftSection={<MenuIcon name={item.icon} size={16} />}>{t(item.label)}</Menu.Sub.Item>
           </Menu.Sub.Target>
           <Menu.Sub.Dropdown>
-            <DropdownItems items={item.subItems} />
+            <DropdownItems items={item.subItems} activeLink={activeLink} />
           </Menu.Sub.Dropdown>
         </Menu.Sub>
       );
     }
-    const active = isActiveLink(item.link, pathname);
+    const active = isActiveLink(item.link, activeLink);
     return (
       <Menu.Item
         key={item.id}
@@ -41,10 +40,9 @@ function DropdownItems({ items }: { items: MenuItem[] }) {
   });
 }
 
-function TopEntry({ item }: { item: MenuItem }) {
+function TopEntry({ item, activeLink }: { item: MenuItem; activeLink: string | undefined }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const active = holdsActive(item, pathname);
+  const active = holdsActive(item, activeLink);
   if (item.subItems?.length) {
     return (
       <Menu trigger="click-hover" position="bottom-start" offset={4} openDelay={80} closeDelay={150}>
@@ -56,7 +54,7 @@ function TopEntry({ item }: { item: MenuItem }) {
           </button>
         </Menu.Target>
         <Menu.Dropdown>
-          <DropdownItems items={item.subItems} />
+          <DropdownItems items={item.subItems} activeLink={activeLink} />
         </Menu.Dropdown>
       </Menu>
     );
@@ -75,6 +73,8 @@ function TopEntry({ item }: { item: MenuItem }) {
  */
 export function HorizontalMenu({ items }: { items: MenuItem[] }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const activeLink = activeLinkOf(items, pathname);
   const entries = items.filter((i) => !i.isTitle);
   const rowRef = useRef<HTMLDivElement>(null);
   const measureRef = useRef<HTMLDivElement>(null);
@@ -117,7 +117,7 @@ export function HorizontalMenu({ items }: { items: MenuItem[] }) {
           </span>
         </div>
         {visible.map((item) => (
-          <TopEntry key={item.id} item={item} />
+          <TopEntry key={item.id} item={item} activeLink={activeLink} />
         ))}
         {overflow.length > 0 && (
           <Menu trigger="click-hover" position="bottom-end" offset={4} openDelay={80} closeDelay={150}>
@@ -129,7 +129,7 @@ export function HorizontalMenu({ items }: { items: MenuItem[] }) {
               </button>
             </Menu.Target>
             <Menu.Dropdown data-testid="menu-more-dropdown">
-              <DropdownItems items={overflow} />
+              <DropdownItems items={overflow} activeLink={activeLink} />
             </Menu.Dropdown>
           </Menu>
         )}

@@ -120,6 +120,7 @@ export function MainLayout() {
               title={title}
               imageUrl={imageUrl}
               collapsed={collapsed}
+              iconOnly={!isMobile && layout === 'vertical' && size === 'sm'}
               onToggleCollapse={() => setCollapsed((c) => !c)}
               isMobile={isMobile}
               onClose={() => setMobileOpen(false)}

@@ -3,10 +3,10 @@ import { Avatar, TextInput } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '../features/auth/useAuth.ts';
 import { MenuTree } from './MenuTree.tsx';
-import { searchMenu } from './menuModel.ts';
+import { activeLinkOf, searchMenu } from './menuModel.ts';
 
 export function Brand({ title, className = 'app-menu-brand' }: { title: string; className?: string }) {
   return (
@@ -39,9 +39,19 @@ export function ProfileBlock() {
 }
 
 /** The menu with its search box (by label); used by the vertical sidebar and the mobile menu. */
-export function SearchableMenu({ items, onNavigate }: { items: MenuItem[]; onNavigate?: () => void }) {
+export function SearchableMenu({
+  items,
+  onNavigate,
+  iconOnly = false,
+}: {
+  items: MenuItem[];
+  onNavigate?: () => void;
+  iconOnly?: boolean;
+}) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   const [query, setQuery] = useState('');
+  const activeLink = activeLinkOf(items, pathname);
   const shown = useMemo(() => searchMenu(items, query, (k) => t(k)), [items, query, t]);
   return (
     <>
@@ -59,7 +69,13 @@ export function SearchableMenu({ items, onNavigate }: { items: MenuItem[]; onNav
       </div>
       <nav aria-label={t('shell.mainMenu')} className="app-menu-scroll">
         {shown.length ? (
-          <MenuTree items={shown} forceOpen={!!query.trim()} onNavigate={onNavigate} />
+          <MenuTree
+            items={shown}
+            forceOpen={!!query.trim()}
+            onNavigate={onNavigate}
+            activeLink={activeLink}
+            iconOnly={iconOnly}
+          />
         ) : (
           <p className="menu-empty">{t('shell.menuNoResults')}</p>
         )}
@@ -77,6 +93,8 @@ export function Sidebar(props: {
   title: string;
   imageUrl: string | null;
   collapsed: boolean;
+  /** Only icons show (70 px, collapsed by the button or by the window's width). */
+  iconOnly?: boolean;
   onToggleCollapse: () => void;
   isMobile: boolean;
   onClose: () => void;
@@ -119,7 +137,7 @@ export function Sidebar(props: {
         )}
       </div>
       <ProfileBlock />
-      <SearchableMenu items={props.items} onNavigate={props.isMobile ? props.onClose : undefined} />
+      <SearchableMenu items={props.items} onNavigate={props.isMobile ? props.onClose : undefined} iconOnly={props.iconOnly} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { MenuTree } from './MenuTree.tsx';
 import { MenuIcon } from './menuIcons.tsx';
-import { holdsActive } from './menuModel.ts';
+import { activeLinkOf, holdsActive } from './menuModel.ts';
 import { Brand, ProfileBlock } from './Sidebar.tsx';
 
 const ROOT = '__root';
@@ -20,7 +20,8 @@ export function TwoColumnMenu({ items, title, imageUrl }: { items: MenuItem[]; t
   const { pathname } = useLocation();
   const leaves = useMemo(() => items.filter((i) => !i.isTitle && !i.subItems?.length), [items]);
   const groups = useMemo(() => items.filter((i) => i.subItems?.length), [items]);
-  const activeSection = groups.find((g) => holdsActive(g, pathname))?.id ?? ROOT;
+  const activeLink = activeLinkOf(items, pathname);
+  const activeSection = groups.find((g) => holdsActive(g, activeLink))?.id ?? ROOT;
   const [section, setSection] = useState(activeSection);
   useEffect(() => setSection(activeSection), [activeSection]);
 
@@ -67,7 +68,7 @@ export function TwoColumnMenu({ items, title, imageUrl }: { items: MenuItem[]; t
         <ProfileBlock />
         <nav aria-label={t('shell.mainMenu')} className="app-menu-scroll">
           {current && <div className="menu-title">{t(current.label)}</div>}
-          <MenuTree items={shown} forceOpen={!!current} />
+          <MenuTree items={shown} forceOpen={!!current} activeLink={activeLink} />
         </nav>
       </div>
     </div>

@@ -1,6 +1,7 @@
-import type { MenuItem } from '@aporta/domain';
+import { allPermissions, filterMenu, type MenuItem, menuTree } from '@aporta/domain';
 import { describe, expect, it } from 'vitest';
-import { activeGroupIds, fitHorizontal, fold, isActiveLink, menuLeaves, searchMenu } from './menuModel.ts';
+import { activeGroupIds, activeLinkOf, fitHorizontal, fold, linkCovers, menuLeaves, searchMenu } from './menuModel.ts';
+import { isAvailable } from './useMenu.ts';
 
 const tree: MenuItem[] = [
   { id: 'apps', label: 'APLICACIONES', isTitle: true },
@@ -28,10 +29,34 @@ describe('menu model', () => {
     expect(searchMenu(tree, '', id)).toBe(tree);
   });
   it('opens the groups on the path to the active entry', () => {
-    expect(activeGroupIds(tree, '/planilla/cuotas')).toEqual(['planillas', 'deep']);
-    expect(isActiveLink('/sig/item/1', '/sig/item/1')).toBe(true);
-    expect(isActiveLink('/', '/users')).toBe(false);
-    expect(isActiveLink('/users', '/users/7')).toBe(true);
+    expect(activeGroupIds(tree, activeLinkOf(tree, '/planilla/cuotas'))).toEqual(['planillas', 'deep']);
+    expect(linkCovers('/sig/item/1', '/sig/item/1')).toBe(true);
+    expect(linkCovers('/', '/users')).toBe(false);
+    expect(linkCovers('/users', '/users/7')).toBe(true);
+  });
+  it('highlights one entry: the longest link covering the page', () => {
+    // The menu as the super administrator sees it: every built screen.
+    const menu = filterMenu(menuTree, allPermissions(), isAvailable).filter((i) => !i.isTitle);
+    expect(activeLinkOf(menu, '/contributors/list')).toBe('/contributors/list');
+    expect(activeLinkOf(menu, '/contributors/7')).toBe('/contributors');
+    expect(activeLinkOf(menu, '/administrative/regions/3')).toBe('/administrative/regions');
+    expect(activeLinkOf(menu, '/administrative')).toBe('/administrative');
+    expect(activeLinkOf(menu, '/nada')).toBeUndefined();
+    // A spec screen not built yet (404 page) highlights nothing, not its neighbour /contributors.
+    expect(activeLinkOf(menu, '/contributors/legal-module')).toBeUndefined();
+    expect(activeLinkOf(menu, '/contributors/7/edit')).toBe('/contributors');
+    // The class: for every link of the menu (and a record below it), exactly one entry is active.
+    const links = menuLeaves(menu).map((l) => l.item.link!);
+    for (const link of links) {
+      for (const page of [link, `${link}/12`]) {
+        const active = activeLinkOf(menu, page);
+        expect(
+          links.filter((l) => l === active),
+          page,
+        ).toHaveLength(1);
+        expect(active, page).toBe(link);
+      }
+    }
   });
   it('lists leaves with their parents', () => {
     expect(menuLeaves(tree).map((l) => [l.item.id, l.parents])).toEqual([

@@ -8,17 +8,40 @@ export const fold = (s: string): string =>
     .toLowerCase()
     .trim();
 
-/** The entry is the current page, or the current page lies below it (e.g. /sig/item/7 under /sig/item/1's group). */
-export const isActiveLink = (link: string | undefined, pathname: string): boolean =>
-  !!link && (link === pathname || (link !== '/' && pathname.startsWith(`${link}/`)));
+/**
+ * The link leads to the current page, or to the list of the record it shows (/contributors/7/edit under
+ * /contributors, /roles/new under /roles). A page that does not exist (/contributors/legal-module) lies
+ * under no entry.
+ */
+export const linkCovers = (link: string | undefined, pathname: string): boolean =>
+  !!link &&
+  (link === pathname ||
+    (link !== '/' && pathname.startsWith(`${link}/`) && /^(\d+|new)(\/|$)/.test(pathname.slice(link.length + 1))));
 
-export const holdsActive = (item: MenuItem, pathname: string): boolean =>
-  isActiveLink(item.link, pathname) || (item.subItems ?? []).some((s) => holdsActive(s, pathname));
+const linksOf = (items: readonly MenuItem[]): string[] =>
+  items.flatMap((i) => [...(i.link && !i.subItems?.length ? [i.link] : []), ...linksOf(i.subItems ?? [])]);
+
+/**
+ * The one entry to highlight: of the links covering the current page, the longest (/contributors/list
+ * rather than /contributors; /administrative/regions rather than /administrative).
+ */
+export function activeLinkOf(items: readonly MenuItem[], pathname: string): string | undefined {
+  let best: string | undefined;
+  for (const link of linksOf(items)) if (linkCovers(link, pathname) && (!best || link.length > best.length)) best = link;
+  return best;
+}
+
+/** Whether the entry is the highlighted one (`active` from activeLinkOf over the whole menu). */
+export const isActiveLink = (link: string | undefined, active: string | undefined): boolean => !!link && link === active;
+
+/** The entry is the active one or a group holding it. */
+export const holdsActive = (item: MenuItem, active: string | undefined): boolean =>
+  isActiveLink(item.link, active) || (item.subItems ?? []).some((s) => holdsActive(s, active));
 
 /** Ids of the groups on the path to the active entry, so they open. */
-export function activeGroupIds(items: MenuItem[], pathname: string): string[] {
+export function activeGroupIds(items: MenuItem[], active: string | undefined): string[] {
   return items.flatMap((i) =>
-    i.subItems?.length && holdsActive(i, pathname) ? [i.id, ...activeGroupIds(i.subItems, pathname)] : [],
+    i.subItems?.length && holdsActive(i, active) ? [i.id, ...activeGroupIds(i.subItems, active)] : [],
   );
 }
 

@@ -1,4 +1,4 @@
-import { type EffectivePermissions, filterMenu, type MenuItem, menuTree } from '@aporta/domain';
+import { type EffectivePermissions, filterMenu, type MenuItem, menuTree, withoutDuplicates } from '@aporta/domain';
 import { useMemo } from 'react';
 import { matchPath } from 'react-router';
 import { useDynamicMenuEntries } from '../features/catalogs/useCollections.ts';
@@ -8,8 +8,14 @@ import { menuPaths } from '../screens.ts';
 export const isAvailable = (item: MenuItem): boolean =>
   !!item.link && menuPaths.some((path) => matchPath({ path, end: true }, item.link!) !== null);
 
-/** The spec's menu tree plus one `/dcrud/{collection}` entry per collection the user may read. */
+/**
+ * The spec's menu tree plus one `/dcrud/{collection}` entry per collection the user may read and that
+ * has no entry of its own in the tree (each screen once: decisions.md, issue 9).
+ */
 export function useMenu(permissions: EffectivePermissions | undefined): MenuItem[] {
   const dynamic = useDynamicMenuEntries();
-  return useMemo(() => filterMenu([...menuTree, ...dynamic], permissions ?? {}, isAvailable), [permissions, dynamic]);
+  return useMemo(
+    () => filterMenu([...menuTree, ...withoutDuplicates(menuTree, dynamic)], permissions ?? {}, isAvailable),
+    [permissions, dynamic],
+  );
 }

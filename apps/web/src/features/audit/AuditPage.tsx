@@ -12,6 +12,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useListState } from '../../lib/useListState.ts';
+import { auditActionLabel, auditEntityLabel } from './labels.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
 /**
@@ -72,7 +73,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
             placeholder={t('audit.all')}
             clearable
             searchable
-            data={facets.data?.entityTypes ?? []}
+            data={(facets.data?.entityTypes ?? []).map((e) => ({ value: e, label: auditEntityLabel(t, e) }))}
             value={entityType}
             onChange={reset(setEntityType)}
           />
@@ -82,7 +83,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
           label={t('audit.action')}
           placeholder={t('audit.all')}
           clearable
-          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: t(`catalogs.actions.${a}`, { defaultValue: a }) }))}
+          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: auditActionLabel(t, a) }))}
           value={action}
           onChange={reset(setAction)}
         />
@@ -108,9 +109,14 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
               accessor: 'action',
               title: t('audit.action'),
               sortable: true,
-              render: (r) => t(`catalogs.actions.${r.action}`, { defaultValue: r.action }),
+            render: (r) => auditActionLabel(t, r.action),
+          },
+          {
+            accessor: 'entityType',
+            title: t('audit.entityType'),
+            sortable: true,
+            render: (r) => auditEntityLabel(t, r.entityType),
             },
-            { accessor: 'entityType', title: t('audit.entityType'), sortable: true },
             { accessor: 'entityId', title: t('audit.record'), sortable: true },
           ]}
         />

@@ -2,8 +2,11 @@ import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatCui } from '../../lib/format.ts';
 
+// dir="ltr" isolates the digit groups, so an Arabic (right-to-left) page never shows them reversed.
 export const Cui = ({ value }: { value: string }) => (
-  <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatCui(value)}</span>
+  <span dir="ltr" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+    {formatCui(value)}
+  </span>
 );
 
 const stateColors: Record<string, string> = {

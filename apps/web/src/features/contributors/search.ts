@@ -1,5 +1,5 @@
-import { formatCui } from '@aporta/domain/cui';
 import { api } from '../../lib/api.ts';
+import { displayCui } from '../../lib/format.ts';
 import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
 
 interface Hit {
@@ -20,7 +20,7 @@ registerSearchProvider({
     return hits.map((c) => ({
       id: `contributor-${c.id}`,
       label: c.fullName,
-      description: [formatCui(c.cui), c.entityName].filter(Boolean).join(' · '),
+      description: [displayCui(c.cui), c.entityName].filter(Boolean).join(' · '),
       link: `/contributors/${c.id}`,
     }));
   },

@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import { isForbidden, QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { api } from '../../lib/api.ts';
-import { formatCui, formatDate, formatDateTime } from '../../lib/format.ts';
+import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
 import { StateBadge } from '../contributors/components.tsx';
 
@@ -84,7 +84,7 @@ export function RenapPage() {
       {r && (
         <Card withBorder data-testid="renap-result">
           <Group mb="sm">
-            <Text fw={600}>{formatCui(r.cui)}</Text>
+            <Text fw={600}>{displayCui(r.cui)}</Text>
             <StateBadge value={r.result} />
           </Group>
           {r.warning && (
@@ -145,7 +145,7 @@ export function RenapPage() {
             columns={[
               { accessor: 'at', title: t('renap.at'), render: (l) => formatDateTime(l.at) },
               { accessor: 'userEmail', title: t('renap.user') },
-              { accessor: 'cui', title: 'CUI', render: (l) => formatCui(l.cui) },
+            { accessor: 'cui', title: 'CUI', render: (l) => displayCui(l.cui) },
               { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
               { accessor: 'source', title: t('renap.source') },
               { accessor: 'purpose', title: t('renap.purpose') },
