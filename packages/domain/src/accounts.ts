@@ -12,6 +12,7 @@ import {
   resourceKeys,
   resources,
   scopeSchema,
+  validScopes,
 } from './permissions.ts';
 
 /** Minimum password length when the server's configuration says nothing else (PASSWORD_MIN_LENGTH). */
@@ -140,6 +141,13 @@ export const grantsSchema = z
       const allowed = resources[g.resource] as readonly Action[];
       if (!allowed.includes(g.action)) {
         ctx.addIssue({ code: 'custom', path: [i, 'action'], message: `La acción ${g.action} no existe para ${g.resource}.` });
+      }
+      if (!validScopes(g.resource).includes(g.scope)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'scope'],
+          message: `El alcance ${g.scope} no es válido para ${g.resource}: admite ${validScopes(g.resource).join(', ')}.`,
+        });
       }
       const key = `${g.resource}:${g.action}`;
       if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `El permiso ${key} está repetido.` });

@@ -1,7 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { roleInputSchema } from './accounts.ts';
 import { filterMenu, menuLeaves, menuTree } from './menu.ts';
-import { actions, allPermissions, type Grant, mergeGrants, resourceKeys, resources, scopeFor, scopes } from './permissions.ts';
+import {
+  actions,
+  allPermissions,
+  type Grant,
+  mergeGrants,
+  resourceKeys,
+  resourceScopability,
+  resources,
+  scopableResources,
+  scopeFor,
+  scopes,
+  validScopes,
+} from './permissions.ts';
 
 describe('permission catalogue', () => {
   it('has one resource per menu entry, and every menu entry names a known resource', () => {
@@ -67,5 +80,39 @@ describe('menu filter', () => {
   it('drops entries whose screen is not available', () => {
     const menu = filterMenu(menuTree, allPermissions(), (item) => item.link === '/users');
     expect(menuLeaves(menu).map((m) => m.link)).toEqual(['/users']);
+  });
+});
+
+describe('scope as a property of the resource', () => {
+  it('declares every resource scopable by entity, by region or not at all', () => {
+    for (const r of resourceKeys) expect(['entity', 'region', 'none']).toContain(resourceScopability[r]);
+    expect(resourceScopability.contributors).toBe('entity');
+    expect(resourceScopability.audit).toBe('entity');
+    expect(resourceScopability.roles).toBe('none');
+    expect(resourceScopability.regions).toBe('none');
+  });
+
+  it('derives the valid scopes: ALL always, REGION/ENTITY only where rows belong to an entity', () => {
+    for (const r of resourceKeys) {
+      const valid = validScopes(r);
+      expect(valid[0]).toBe('ALL');
+      if (resourceScopability[r] === 'none') expect(valid).toEqual(['ALL']);
+      if (resourceScopability[r] === 'entity') expect(valid).toEqual([...scopes]);
+    }
+    expect(scopableResources).toEqual(resourceKeys.filter((r) => resourceScopability[r] !== 'none'));
+  });
+
+  it('refuses a role grant whose scope its resource does not admit, naming the resource', () => {
+    for (const r of resourceKeys) {
+      for (const scope of scopes) {
+        const grant = { resource: r, action: resources[r][0], scope };
+        const res = roleInputSchema.safeParse({ name: 'Rol', grants: [grant] });
+        expect(res.success, `${r} ${scope}`).toBe(validScopes(r).includes(scope));
+        if (!res.success) {
+          expect(res.error.issues[0].path).toEqual(['grants', 0, 'scope']);
+          expect(res.error.issues[0].message).toContain(r);
+        }
+      }
+    }
   });
 });

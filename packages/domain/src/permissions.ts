@@ -93,6 +93,72 @@ export const resources = {
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof resources;
+
+/**
+ * How a resource's rows are scoped. `entity`: each row belongs to a municipal entity (a contributor,
+ * a planilla, an audit row about one…), so REGION and ENTITY grants filter it. `region`: rows belong
+ * to a region, so only REGION narrows them (no resource needs it yet). `none`: catalogues, accounts
+ * configuration and screens that are not entity data; only ALL makes sense.
+ */
+export type Scopability = 'entity' | 'region' | 'none';
+
+const entityScoped = [
+  'legal-module',
+  'buscar-planillas',
+  'supervivencia',
+  'passive-classes',
+  'financial-module',
+  'voluntary-payments',
+  'documents',
+  'users',
+  'sig-query',
+  'payment-orders',
+  'renap',
+  'signing-upload',
+  'signing-signed',
+  'signing-pending',
+  'signing-rejected',
+  'planillas',
+  'planilla-view',
+  'planilla-upload',
+  'receipts-7b',
+  'receipt-ranges-7b',
+  'delegate-review',
+  'planilla-payments',
+  'contributions',
+  'employee-contribution-history',
+  'employer-contribution-history',
+  'payment-agreements',
+  'planilla-employees',
+  'fallen-wages',
+  'contributors',
+  'contributor-list',
+  'contributor-new',
+  'contributor-bulk-upload',
+  'cui-approval',
+  'contributor-report-general',
+  'contributor-report-municipality',
+  'contributor-report-type',
+  'administrative',
+  'statistics',
+  'municipal-entities',
+  'entity-assignment',
+  'entity-regions',
+  'planilla-audit-logs',
+  'audit',
+] as const satisfies readonly Resource[];
+
+export const resourceScopability: Record<Resource, Scopability> = Object.fromEntries(
+  (Object.keys(resources) as Resource[]).map((r) => [r, (entityScoped as readonly Resource[]).includes(r) ? 'entity' : 'none']),
+) as Record<Resource, Scopability>;
+
+const scopesOf: Record<Scopability, readonly Scope[]> = { entity: scopes, region: ['ALL', 'REGION'], none: ['ALL'] };
+
+/** The scopes a grant on `resource` may carry (broadest first); a non-scopable resource takes only ALL. */
+export const validScopes = (resource: Resource): readonly Scope[] => scopesOf[resourceScopability[resource]];
+
+/** Resources whose rows a REGION or ENTITY grant narrows: what the generated scope test covers. */
+export const scopableResources = (Object.keys(resources) as Resource[]).filter((r) => resourceScopability[r] !== 'none');
 export const resourceKeys = Object.keys(resources) as Resource[];
 export const resourceSchema = z.enum(resourceKeys as [Resource, ...Resource[]]);
 

@@ -16,6 +16,8 @@ export interface AuditEntry {
   entityId?: string | number | null;
   before?: unknown;
   after?: unknown;
+  /** The municipal entity the record belongs to (see audit_log.scope_entity_id); omit for non-entity data. */
+  scopeEntityId?: number | null;
 }
 
 /** Writes one audit row; pass the transaction of the change so both commit or neither does. */
@@ -29,5 +31,6 @@ export async function writeAudit(db: Db, actor: Actor, entry: AuditEntry): Promi
     before: entry.before ?? null,
     after: entry.after ?? null,
     ip: actor.ip ?? null,
+    scopeEntityId: entry.scopeEntityId ?? null,
   });
 }

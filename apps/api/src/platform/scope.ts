@@ -83,3 +83,24 @@ export async function isEntityInScope(
   const r = await db.execute(sql`select 1 as ok where ${cond}`);
   return (r as unknown as { rows: unknown[] }).rows.length > 0;
 }
+
+/**
+ * WHERE condition limiting `userIdColumn` to the users a scoped grant on `resource` reaches: the
+ * members of the ENTIDAD institutions of the entities in scope (a delegate sees the staff of its
+ * regions' municipalities, an entity user its colleagues). Users of no entity (central staff,
+ * SISTEMA) are seen only with ALL. Undefined for ALL; FORBIDDEN without the permission.
+ */
+export function userScopeCondition(
+  user: Pick<CurrentUser, 'id' | 'permissions'>,
+  resource: Resource,
+  action: Action,
+  userIdColumn: AnyColumn | SQL,
+): SQL | undefined {
+  const inScope = entityScopeCondition(user, resource, action, institutions.entityId);
+  if (!inScope) return undefined;
+  return sql`${userIdColumn} in (
+    select ${userInstitutions.userId} from ${userInstitutions}
+      join ${institutions} on ${institutions.id} = ${userInstitutions.institutionId}
+      where ${institutions.kind} = 'ENTIDAD' and ${inScope}
+  )`;
+}

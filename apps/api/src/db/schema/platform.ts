@@ -149,8 +149,18 @@ export const auditLog = pgTable(
     before: jsonb(),
     after: jsonb(),
     ip: text(),
+    /**
+     * The municipal entity the row concerns (a contributor's entity, the entity record itself…), for
+     * the data scope; null for rows about non-entity things (users, roles, catalogues), which only an
+     * ALL grant sees. No foreign key: the trail outlives the entity.
+     */
+    scopeEntityId: integer(),
   },
-  (t) => [index('audit_entity_idx').on(t.entityType, t.entityId), index('audit_at_idx').on(t.at)],
+  (t) => [
+    index('audit_entity_idx').on(t.entityType, t.entityId),
+    index('audit_at_idx').on(t.at),
+    index('audit_scope_entity_idx').on(t.scopeEntityId),
+  ],
 );
 
 /**

@@ -73,3 +73,41 @@ describe('planilla audit view', () => {
     expect((await get('/api/audit/planillas/facets')).json()).toEqual({ entityTypes: ['planilla'], actions: ['SUBMIT'] });
   });
 });
+
+describe('audit rows and the data scope', () => {
+  it('migration 0005 back-fills the entity of rows written before the column', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { eq, sql } = await import('drizzle-orm');
+    const { auditLog } = await import('../../db/schema/index.ts');
+    const { contributorFixtures } = await import('../contributors/fixtures.ts');
+    const db = t.database.db;
+    const fx = await contributorFixtures(db);
+    const [{ id }] = await db
+      .insert(auditLog)
+      .values([
+        { action: 'UPDATE', entityType: 'municipal-entities', entityId: String(fx.entityB.id) },
+        { action: 'DELETE', entityType: 'entity-regions', entityId: '999', before: { entityId: fx.entityA.id, regionId: 1 } },
+        { action: 'UPDATE', entityType: 'role', entityId: '1' },
+      ])
+      .returning({ id: auditLog.id });
+    const file = new URL('../../../drizzle/0006_audit_scope_entity.sql', import.meta.url);
+    const statements = readFileSync(file, 'utf8').split('--> statement-breakpoint').slice(2);
+    for (const s of statements) await db.execute(sql.raw(s));
+    const rows = await db.select().from(auditLog).where(sql`${auditLog.id} >= ${id}`).orderBy(auditLog.id);
+    expect(rows.map((r) => r.scopeEntityId)).toEqual([fx.entityB.id, fx.entityA.id, null]);
+    // Rows the writer produces carry it directly (here a municipal entity edited through the catalogue).
+    await t.request({
+      method: 'PATCH',
+      url: `/api/collections/municipal-entities/${fx.entityA.id}`,
+      token: admin.token,
+      payload: { name: 'Entidad auditada' },
+    });
+    const [written] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(fx.entityA.id)))
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
+    expect(written).toMatchObject({ entityType: 'municipal-entities', scopeEntityId: fx.entityA.id });
+  });
+});

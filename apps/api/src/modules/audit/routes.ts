@@ -28,7 +28,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: listResponse(auditEntrySchema), ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => findAudit({ db: app.db, query: request.query, view }),
+      async (request) =>
+        findAudit({ db: app.db, reader: { user: request.auth!.user, resource, action: 'READ' }, query: request.query, view }),
     );
     app.get(
       `${base}/facets`,
@@ -40,7 +41,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: facetsSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => auditFacets({ db: app.db, view }),
+      async (request) => auditFacets({ db: app.db, reader: { user: request.auth!.user, resource, action: 'READ' }, view }),
     );
     app.get(
       `${base}/export`,
@@ -57,7 +58,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const { format, ...query } = request.query;
-        const plan = auditExport({ db: app.db, query, view });
+        const plan = auditExport({ db: app.db, reader: { user: request.auth!.user, resource, action: 'EXPORT' }, query, view });
         return sendExport(reply, {
           format,
           filename: plan.filename,

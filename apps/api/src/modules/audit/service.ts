@@ -1,9 +1,17 @@
-import { type AuditEntry, type AuditQuery, PLANILLA_ENTITY_TYPE } from '@aporta/domain';
+import {
+  type Action,
+  type AuditEntry,
+  type AuditQuery,
+  type CurrentUser,
+  PLANILLA_ENTITY_TYPE,
+  type Resource,
+} from '@aporta/domain';
 import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { entityScopeCondition } from '../../platform/scope.ts';
 
 /** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
 const dayStart = (d: string) => new Date(`${d}T00:00:00-06:00`);
@@ -21,8 +29,23 @@ const sortable = {
 /** Which audit rows a view shows: the general view, or one fixed entity type (planillas). */
 export type AuditView = { fixedEntityType?: string };
 
-function whereOf(q: Partial<AuditQuery>, view: AuditView): SQL | undefined {
-  const conds: (SQL | undefined)[] = [];
+/** Who reads a view, through which permission: their grant's scope limits the rows. */
+export interface AuditReader {
+  user: Pick<CurrentUser, 'id' | 'permissions'>;
+  resource: Resource;
+  action: Action;
+}
+
+/**
+ * The data scope of the trail: a REGION or ENTITY grant sees only rows about records of its
+ * entities (`scope_entity_id`, filled by the writer); rows about users, roles, catalogues (null) only
+ * an ALL grant sees.
+ */
+const scopeOf = (reader: AuditReader) =>
+  entityScopeCondition(reader.user, reader.resource, reader.action, auditLog.scopeEntityId);
+
+function whereOf(q: Partial<AuditQuery>, view: AuditView, reader: AuditReader): SQL | undefined {
+  const conds: (SQL | undefined)[] = [scopeOf(reader)];
   const entityType = view.fixedEntityType ?? q.entityType;
   if (entityType) conds.push(eq(auditLog.entityType, entityType));
   if (q.actorId) conds.push(eq(auditLog.actorId, q.actorId));
@@ -40,11 +63,21 @@ function whereOf(q: Partial<AuditQuery>, view: AuditView): SQL | undefined {
   return and(...conds);
 }
 
-const toEntry = (r: typeof auditLog.$inferSelect): AuditEntry => ({ ...r, at: r.at.toISOString() });
+const toEntry = ({ scopeEntityId: _, ...r }: typeof auditLog.$inferSelect): AuditEntry => ({ ...r, at: r.at.toISOString() });
 
 /** Audit rows filtered by user, entity type, record, action and date range. Callers hold `audit` or `planilla-audit-logs` READ. */
-export async function findAudit({ db, query, view = {} }: { db: Db; query: AuditQuery; view?: AuditView }) {
-  const where = whereOf(query, view);
+export async function findAudit({
+  db,
+  reader,
+  query,
+  view = {},
+}: {
+  db: Db;
+  reader: AuditReader;
+  query: AuditQuery;
+  view?: AuditView;
+}) {
+  const where = whereOf(query, view, reader);
   const { limit, offset } = pageOf(query);
   const [rows, [{ n }]] = await Promise.all([
     db
@@ -60,8 +93,8 @@ export async function findAudit({ db, query, view = {} }: { db: Db; query: Audit
 }
 
 /** Distinct entity types and actions present, for the filter selects of a view. */
-export async function auditFacets({ db, view = {} }: { db: Db; view?: AuditView }) {
-  const where = view.fixedEntityType ? eq(auditLog.entityType, view.fixedEntityType) : undefined;
+export async function auditFacets({ db, reader, view = {} }: { db: Db; reader: AuditReader; view?: AuditView }) {
+  const where = and(scopeOf(reader), view.fixedEntityType ? eq(auditLog.entityType, view.fixedEntityType) : undefined);
   const [types, actions] = await Promise.all([
     db.selectDistinct({ v: auditLog.entityType }).from(auditLog).where(where).orderBy(auditLog.entityType),
     db.selectDistinct({ v: auditLog.action }).from(auditLog).where(where).orderBy(auditLog.action),
@@ -72,8 +105,18 @@ export async function auditFacets({ db, view = {} }: { db: Db; view?: AuditView 
 const json = (v: unknown) => (v == null ? '' : JSON.stringify(v));
 
 /** Export plan of an audit view with the same filters. Callers hold EXPORT on the view's resource. */
-export function auditExport({ db, query, view = {} }: { db: Db; query: Partial<AuditQuery>; view?: AuditView }) {
-  const where = whereOf(query, view);
+export function auditExport({
+  db,
+  reader,
+  query,
+  view = {},
+}: {
+  db: Db;
+  reader: AuditReader;
+  query: Partial<AuditQuery>;
+  view?: AuditView;
+}) {
+  const where = whereOf(query, view, reader);
   const order = orderBy(query.sort, sortable, '-at');
   const columns: ExportColumn<AuditEntry>[] = [
     { header: 'ID', value: (r) => r.id, width: 10 },

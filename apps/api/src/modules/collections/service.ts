@@ -129,6 +129,15 @@ function toRecord(c: Collection, row: Record<string, unknown>): CollectionRecord
 /** The plain field values of a record: what the audit log keeps as before/after. */
 const auditValues = (c: Collection, rec: CollectionRecord) => Object.fromEntries(c.def.fields.map((f) => [f.name, rec[f.name]]));
 
+/** The municipal entity a record of an entity-keyed collection belongs to, for its audit rows' scope. */
+function scopeEntityOf(c: Collection, rec: CollectionRecord | undefined): number | null {
+  if (!c.entityColumn || !rec) return null;
+  if (c.entityColumn === c.table.id) return rec.id;
+  const field = Object.entries(c.table).find(([, col]) => col === c.entityColumn)?.[0];
+  const v = field ? rec[field] : null;
+  return typeof v === 'number' ? v : null;
+}
+
 function scopeCondition(user: CurrentUser, c: Collection, action: Action): SQL | undefined {
   return c.entityColumn ? entityScopeCondition(user, c.def.name as CollectionName, action, c.entityColumn) : undefined;
 }
@@ -397,7 +406,13 @@ export async function createRecord({ db, user, actor, name, data }: Ctx & { acto
         .returning({ id: c.table.id });
       const row = inserted[0] as { id: number };
       const after = await loadOne(tx as unknown as Db, c, row.id);
-      await writeAudit(tx, actor, { action: 'CREATE', entityType: c.def.name, entityId: row.id, after: auditValues(c, after) });
+      await writeAudit(tx, actor, {
+        action: 'CREATE',
+        entityType: c.def.name,
+        entityId: row.id,
+        after: auditValues(c, after),
+        scopeEntityId: scopeEntityOf(c, after),
+      });
       return after;
     });
   } catch (err) {
@@ -434,6 +449,7 @@ export async function updateRecord({
         entityId: id,
         before: auditValues(c, before),
         after: auditValues(c, after),
+        scopeEntityId: scopeEntityOf(c, after),
       });
       return after;
     });
@@ -471,7 +487,13 @@ export async function deleteRecord({ db, user, actor, name, id }: Ctx & { actor:
   try {
     await db.transaction(async (tx) => {
       await tx.delete(c.table).where(eq(c.table.id, id));
-      await writeAudit(tx, actor, { action: 'DELETE', entityType: c.def.name, entityId: id, before: auditValues(c, before) });
+      await writeAudit(tx, actor, {
+        action: 'DELETE',
+        entityType: c.def.name,
+        entityId: id,
+        before: auditValues(c, before),
+        scopeEntityId: scopeEntityOf(c, before),
+      });
     });
   } catch (err) {
     mapDbError(c, err);

@@ -436,9 +436,9 @@ export async function commitImport(opts: { db: Db; actor: Actor; id: string }) {
       insert into cui_approval_requests (contributor_id, kind, proposed_cui, requested_by)
       select c.id, 'ALTA', c.cui, ${actor.id} from ${contributors} c where c.import_id = ${id}::uuid`);
     await tx.execute(sql`
-      insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, ip)
+      insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, ip, scope_entity_id)
       select ${actor.id}, ${actor.email}, 'CREATE', 'contributor', c.id::text,
-        jsonb_build_object('cui', c.cui, 'importId', ${id}::text, 'origen', 'carga masiva'), ${actor.ip ?? null}
+        jsonb_build_object('cui', c.cui, 'importId', ${id}::text, 'origen', 'carga masiva'), ${actor.ip ?? null}, c.entity_id
       from ${contributors} c where c.import_id = ${id}::uuid`);
     const [{ n }] = await tx.select({ n: count() }).from(contributors).where(eq(contributors.importId, id));
     await tx

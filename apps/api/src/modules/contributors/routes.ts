@@ -226,7 +226,15 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const res = await lookupForScreen({ db: app.db, adapter: adapter(), actor: request.auth!.actor, cui: request.params.cui });
+      const { actor, user } = request.auth!;
+      const res = await lookupForScreen({
+        db: app.db,
+        adapter: adapter(),
+        actor,
+        user,
+        resource: 'contributors',
+        cui: request.params.cui,
+      });
       return { ...res, municipalityId: await municipalityOfCui(app.db, request.params.cui) };
     },
   );

@@ -266,12 +266,25 @@ async function checkReferences(db: Db, data: Partial<ContributorData>, allowed: 
   if (details.length) throw new AppError('VALIDATION', undefined, details);
 }
 
-async function duplicateCui(db: Db, cui: string, exceptId?: number) {
+/**
+ * Refuses a CUI another contributor holds. Named (with the contributor) only when that contributor is
+ * inside `allowed` (null: scope ALL); otherwise a generic refusal that neither formats the number nor
+ * says where it is registered — a scoped user must not learn about other entities' contributors.
+ */
+async function duplicateCui(db: Db, cui: string, allowed: Set<number> | null, exceptId?: number) {
   const [dup] = await db
-    .select({ id: contributors.id, firstName: contributors.firstName, firstSurname: contributors.firstSurname })
+    .select({
+      id: contributors.id,
+      firstName: contributors.firstName,
+      firstSurname: contributors.firstSurname,
+      entityId: contributors.entityId,
+    })
     .from(contributors)
     .where(eq(contributors.cui, cui))
     .limit(1);
+  if (dup && dup.id !== exceptId && allowed && (dup.entityId == null || !allowed.has(dup.entityId))) {
+    throw new AppError('DUPLICATE', OUT_OF_SCOPE_CUI, [{ path: 'cui', message: OUT_OF_SCOPE_CUI }]);
+  }
   if (dup && dup.id !== exceptId) {
     throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
       {
@@ -281,6 +294,8 @@ async function duplicateCui(db: Db, cui: string, exceptId?: number) {
     ]);
   }
 }
+
+const OUT_OF_SCOPE_CUI = 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.';
 
 /** RENAP's verdict on a contributor's data, for the stored "last RENAP check". */
 export function renapVerdict(outcome: RenapOutcome, data: Partial<ContributorData>): { result: string; warnings: string[] } {
@@ -326,7 +341,7 @@ export async function createContributor(opts: {
     throw new AppError('VALIDATION', undefined, [{ path: 'entityId', message: 'Seleccione una entidad de su alcance.' }]);
   }
   await checkReferences(db, data, opts.allowed);
-  await duplicateCui(db, data.cui);
+  await duplicateCui(db, data.cui, opts.allowed);
   const outcome = await lookupRenap({ db, adapter: opts.adapter, actor, cui: data.cui, purpose: 'alta de afiliado' });
   const verdict = renapVerdict(outcome, data);
   const id = await db
@@ -346,22 +361,26 @@ export async function createContributor(opts: {
         .insert(cuiApprovalRequests)
         .values({ contributorId: row.id, kind: 'ALTA', proposedCui: row.cui, requestedBy: actor.id })
         .returning({ id: cuiApprovalRequests.id });
-      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'contributor', entityId: row.id, after: row });
+      const scopeEntityId = row.entityId;
+      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'contributor', entityId: row.id, after: row, scopeEntityId });
       await writeAudit(tx, actor, {
         action: 'CUI_REQUEST',
         entityType: 'cui_approval_request',
         entityId: req.id,
         after: { contributorId: row.id, kind: 'ALTA', proposedCui: row.cui },
+        scopeEntityId,
       });
       await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'ALTA', cui: row.cui });
       return row.id;
     })
-    .catch(uniqueToDuplicate(data.cui));
+    .catch(uniqueToDuplicate(data.cui, opts.allowed));
   return { contributor: await loadInScope(db, opts.user, 'ALL', id), warnings: verdict.warnings };
 }
 
-const uniqueToDuplicate = (cui: string) => async (err: unknown) => {
+const uniqueToDuplicate = (cui: string, allowed: Set<number> | null) => async (err: unknown) => {
   const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === '23505' && allowed)
+    throw new AppError('DUPLICATE', OUT_OF_SCOPE_CUI, [{ path: 'cui', message: OUT_OF_SCOPE_CUI }]);
   if (code === '23505') {
     throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
       { path: 'cui', message: 'Ya existe un afiliado con este CUI.' },
@@ -387,12 +406,18 @@ export async function updateContributor(opts: {
   const { db, actor, id } = opts;
   const before = await loadInScope(db, opts.user, opts.scope, id);
   const { cui: newCui, ...fields } = opts.data;
+  // Without an entity the contributor would leave every scoped user's reach, the editor's included.
+  if (opts.allowed && fields.entityId === null) {
+    throw new AppError('VALIDATION', undefined, [
+      { path: 'entityId', message: 'Seleccione una entidad de su alcance: el afiliado no puede quedar sin entidad.' },
+    ]);
+  }
   await checkReferences(db, fields, opts.allowed);
   const warnings: string[] = [];
   let approvalRequestId: number | null = null;
   const cuiChanges = !!newCui && newCui !== before.cui;
   if (cuiChanges) {
-    await duplicateCui(db, newCui);
+    await duplicateCui(db, newCui, opts.allowed);
     const [open] = await db
       .select({ id: cuiApprovalRequests.id })
       .from(cuiApprovalRequests)
@@ -416,7 +441,16 @@ export async function updateContributor(opts: {
         })
         .where(eq(contributors.id, id))
         .returning();
-      await writeAudit(tx, actor, { action: 'UPDATE', entityType: 'contributor', entityId: id, before, after: row });
+      // The row belongs to the entity after the change (the one whose users now reach the contributor).
+      const scopeEntityId = row.entityId;
+      await writeAudit(tx, actor, {
+        action: 'UPDATE',
+        entityType: 'contributor',
+        entityId: id,
+        before,
+        after: row,
+        scopeEntityId,
+      });
       if (cuiChanges) {
         const [req] = await tx
           .insert(cuiApprovalRequests)
@@ -428,6 +462,7 @@ export async function updateContributor(opts: {
           entityType: 'cui_approval_request',
           entityId: req.id,
           after: { contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui },
+          scopeEntityId,
         });
         await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'CAMBIO', cui: newCui });
       }

@@ -204,6 +204,7 @@ export async function decideCuiApproval(opts: {
         kind: updated.kind,
         proposedCui: updated.proposedCui,
       },
+      scopeEntityId: before.entityId,
     });
     if (updated.requestedBy !== null) {
       await notifyUsers({
@@ -222,6 +223,7 @@ export async function decideCuiApproval(opts: {
         entityId: before.id,
         before: { cui: before.cui, cuiState: before.cuiState },
         after: { cui: after.cui, cuiState: after.cuiState },
+        scopeEntityId: before.entityId,
       });
     }
   });

@@ -35,7 +35,7 @@ export const renapRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(lookupLogSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => findRenapLookups({ db: app.db, query: request.query }),
+    async (request) => findRenapLookups({ db: app.db, user: request.auth!.user, query: request.query }),
   );
 
   app.get(
@@ -54,6 +54,8 @@ export const renapRoutes: FastifyPluginAsyncZod = async (app) => {
         db: app.db,
         adapter: renapAdapterFor(app.config, app.db),
         actor: request.auth!.actor,
+        user: request.auth!.user,
+        resource: 'renap',
         cui: request.params.cui,
       }),
   );

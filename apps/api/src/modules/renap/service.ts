@@ -1,15 +1,18 @@
 import {
+  type CurrentUser,
   contributorFullName,
   type ListQuery,
   type RenapLookupResponse,
   type RenapPerson,
   type RenapResult,
+  type Resource,
 } from '@aporta/domain';
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contributors, renapLookups } from '../../db/schema/index.ts';
 import type { Actor } from '../../platform/audit.ts';
 import { pageOf } from '../../platform/list.ts';
+import { entityScopeCondition } from '../../platform/scope.ts';
 import { type RenapAdapter, RenapUnavailableError } from './adapter.ts';
 
 export interface RenapOutcome {
@@ -60,15 +63,26 @@ export async function lookupRenap(opts: {
   return outcome;
 }
 
-/** The RENAP screen's lookup: the registry data and whether a contributor has that CUI. */
+/**
+ * The RENAP screen's lookup: the registry data and whether a contributor has that CUI — named only
+ * when that contributor lies within the caller's scope for `resource` READ (else null: never reveal
+ * another entity's contributor).
+ */
 export async function lookupForScreen(opts: {
   db: Db;
   adapter: RenapAdapter;
   actor: Actor;
+  user: CurrentUser;
+  resource: Resource;
   cui: string;
 }): Promise<RenapLookupResponse> {
   const outcome = await lookupRenap({ ...opts, purpose: 'consulta' });
-  const [c] = await opts.db.select().from(contributors).where(eq(contributors.cui, opts.cui)).limit(1);
+  const inScope = entityScopeCondition(opts.user, opts.resource, 'READ', contributors.entityId);
+  const [c] = await opts.db
+    .select()
+    .from(contributors)
+    .where(and(eq(contributors.cui, opts.cui), inScope))
+    .limit(1);
   return {
     cui: opts.cui,
     ...outcome,
@@ -76,14 +90,31 @@ export async function lookupForScreen(opts: {
   };
 }
 
-/** The lookup log, newest first; filters by CUI, user and day range. */
-export async function findRenapLookups(opts: { db: Db; query: ListQuery & { cui?: string; from?: string; to?: string } }) {
+/**
+ * The lookup log, newest first; filters by CUI, user and day range. A REGION or ENTITY grant on
+ * `renap` sees the lookups of CUIs of contributors within its scope, and the lookups it made itself.
+ * Callers: renap READ.
+ */
+export async function findRenapLookups(opts: {
+  db: Db;
+  user: CurrentUser;
+  query: ListQuery & { cui?: string; from?: string; to?: string };
+}) {
   const { db, query } = opts;
-  const where: SQL[] = [];
+  const where: (SQL | undefined)[] = [];
+  const inScope = entityScopeCondition(opts.user, 'renap', 'READ', contributors.entityId);
+  if (inScope) {
+    where.push(
+      or(
+        eq(renapLookups.userId, opts.user.id),
+        sql`exists (select 1 from ${contributors} where ${contributors.cui} = ${renapLookups.cui} and ${inScope})`,
+      ),
+    );
+  }
   if (query.cui) where.push(eq(renapLookups.cui, query.cui));
   if (query.from) where.push(gte(renapLookups.at, new Date(`${query.from}T00:00:00Z`)));
   if (query.to) where.push(lt(renapLookups.at, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
-  const cond = where.length ? and(...where) : undefined;
+  const cond = and(...where);
   const { limit, offset } = pageOf(query);
   const [items, [{ total }]] = await Promise.all([
     db.select().from(renapLookups).where(cond).orderBy(desc(renapLookups.at), desc(renapLookups.id)).limit(limit).offset(offset),

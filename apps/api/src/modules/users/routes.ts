@@ -8,8 +8,10 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { users } from '../../db/schema/index.ts';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { userScopeCondition } from '../../platform/scope.ts';
 import {
   createUser,
   findUsers,
@@ -26,6 +28,16 @@ const params = z.object({ id: z.coerce.number().int().positive() });
 const dateTime = (iso: string | null) => (iso ? new Date(iso) : null);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Data scope of the writes on one user (edit, activate, reset password, revoke sessions): a user
+  // outside the caller's scope for that permission is answered 404, as the get does.
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    if (typeof access !== 'object' || access.resource !== 'users' || typeof id !== 'number') return;
+    const within = userScopeCondition(request.auth!.user, 'users', access.action, users.id);
+    if (within) await getUser({ db: app.db, id, within });
+  });
+
   app.get(
     '/api/users',
     {
@@ -37,7 +49,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(userSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => findUsers({ db: app.db, query: request.query }),
+    async (request) =>
+      findUsers({ db: app.db, query: request.query, within: userScopeCondition(request.auth!.user, 'users', 'READ', users.id) }),
   );
 
   app.get(
@@ -58,7 +71,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'usuarios',
         sheetName: 'Usuarios',
-        batches: inBatches(userPages(app.db, request.query)),
+        batches: inBatches(userPages(app.db, request.query, userScopeCondition(request.auth!.user, 'users', 'EXPORT', users.id))),
         columns: [
           { header: 'Correo electrónico', value: (u) => u.email, width: 32 },
           { header: 'Nombre', value: (u) => u.firstName, width: 20 },
@@ -102,7 +115,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getUser({ db: app.db, id: request.params.id }),
+    async (request) =>
+      getUser({ db: app.db, id: request.params.id, within: userScopeCondition(request.auth!.user, 'users', 'READ', users.id) }),
   );
 
   app.post(

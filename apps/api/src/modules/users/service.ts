@@ -108,10 +108,14 @@ async function withRelations(db: Db, rows: BaseRow[]): Promise<UserRecord[]> {
   }));
 }
 
-/** Paginated, filtered, sorted users. Holders of users: READ. */
-export async function findUsers(opts: { db: Db; query: UserListQuery }): Promise<{ items: UserRecord[]; total: number }> {
+/** Paginated, filtered, sorted users; `within` is the caller's data scope (userScopeCondition). Holders of users: READ. */
+export async function findUsers(opts: {
+  db: Db;
+  query: UserListQuery;
+  within?: SQL;
+}): Promise<{ items: UserRecord[]; total: number }> {
   const { db, query } = opts;
-  const where = filters(query);
+  const where = and(filters(query), opts.within);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select(baseColumns)
@@ -126,8 +130,8 @@ export async function findUsers(opts: { db: Db; query: UserListQuery }): Promise
 }
 
 /** The same filters in pages, for the export. Holders of users: EXPORT. */
-export function userPages(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>) {
-  const where = filters(query);
+export function userPages(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>, within?: SQL) {
+  const where = and(filters(query), within);
   return async (limit: number, offset: number) =>
     withRelations(
       db,
@@ -142,8 +146,11 @@ export function userPages(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'
 }
 
 /** One user. Holders of users: READ. */
-export async function getUser(opts: { db: Db; id: number }): Promise<UserRecord> {
-  const rows = await opts.db.select(baseColumns).from(users).where(eq(users.id, opts.id));
+export async function getUser(opts: { db: Db; id: number; within?: SQL }): Promise<UserRecord> {
+  const rows = await opts.db
+    .select(baseColumns)
+    .from(users)
+    .where(and(eq(users.id, opts.id), opts.within));
   if (!rows[0]) throw new AppError('NOT_FOUND', 'El usuario no existe.');
   return (await withRelations(opts.db, rows))[0];
 }

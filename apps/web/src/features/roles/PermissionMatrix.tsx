@@ -1,7 +1,13 @@
-import { type Action, actions, type Grant, permissionMatrix, type Scope, scopes } from '@aporta/domain';
+import { type Action, actions, type Grant, permissionMatrix, type Scope, validScopes } from '@aporta/domain';
 import { Accordion, Badge, Checkbox, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+
+/** The scopes the resource admits; a stored scope it no longer admits stays visible so it can be changed. */
+const scopeOptions = (resource: Grant['resource'], current: Scope): readonly Scope[] => {
+  const valid = validScopes(resource);
+  return valid.includes(current) ? valid : [...valid, current];
+};
 
 export type GrantMap = Record<string, Scope>;
 export const grantKey = (resource: string, action: string) => `${resource}:${action}`;
@@ -87,16 +93,20 @@ export function PermissionMatrix({
                                   disabled={readOnly}
                                   onChange={(e) => toggle(key, e.currentTarget.checked)}
                                 />
-                                {scope && (
-                                  <NativeSelect
-                                    size="xs"
-                                    aria-label={`${t('roles.scope')}: ${name}`}
-                                    value={scope}
-                                    disabled={readOnly}
-                                    onChange={(e) => setScope(key, e.currentTarget.value as Scope)}
-                                    data={scopes.map((s) => ({ value: s, label: t(`roles.scopeOption.${s}`) }))}
-                                  />
-                                )}
+                                {scope &&
+                                  (validScopes(row.resource).length > 1 || !validScopes(row.resource).includes(scope)) && (
+                                    <NativeSelect
+                                      size="xs"
+                                      aria-label={`${t('roles.scope')}: ${name}`}
+                                      value={scope}
+                                      disabled={readOnly}
+                                      onChange={(e) => setScope(key, e.currentTarget.value as Scope)}
+                                      data={scopeOptions(row.resource, scope).map((s) => ({
+                                        value: s,
+                                        label: t(`roles.scopeOption.${s}`),
+                                      }))}
+                                    />
+                                  )}
                               </Stack>
                             </Table.Td>
                           );
