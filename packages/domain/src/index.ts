@@ -11,4 +11,5 @@ export * from './money.ts';
 export * from './nit.ts';
 export * from './people.ts';
 export * from './permissions.ts';
+export * from './privilege.ts';
 export * from './shell.ts';
