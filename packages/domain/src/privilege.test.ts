@@ -3,15 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { actions, allPermissions, type Grant, mergeGrants, resourceKeys, resources, scopeRank, scopes } from './permissions.ts';
 import { ceilingOf, covers, describeGrants, grantsBeyond, grantsOf, holdsGrant } from './privilege.ts';
 
-const validGrant = fc
-  .constantFrom(...resourceKeys)
-  .chain((resource) =>
-    fc.record({
-      resource: fc.constant(resource),
-      action: fc.constantFrom(...resources[resource]),
-      scope: fc.constantFrom(...scopes),
-    }),
-  ) as fc.Arbitrary<Grant>;
+const validGrant = fc.constantFrom(...resourceKeys).chain((resource) =>
+  fc.record({
+    resource: fc.constant(resource),
+    action: fc.constantFrom(...resources[resource]),
+    scope: fc.constantFrom(...scopes),
+  }),
+) as fc.Arbitrary<Grant>;
 const grantList = fc.array(validGrant, { maxLength: 40 });
 
 describe('privilege ceiling', () => {

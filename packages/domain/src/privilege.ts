@@ -1,3 +1,4 @@
+import { sortGrants } from './accounts.ts';
 import {
   type Action,
   allPermissions,
@@ -75,9 +76,9 @@ const actionLabel: Record<Action, string> = {
 };
 const scopeLabel: Record<Scope, string> = { ALL: 'todo', REGION: 'sus regiones', ENTITY: 'su entidad' };
 
-/** "roles: modificar (todo), users: crear (sus regiones)…", at most `max` named, for a Spanish message. */
+/** "roles: modificar (todo), users: crear (sus regiones)…" in catalogue order, at most `max` named, for a Spanish message. */
 export function describeGrants(grants: readonly Pick<Grant, 'resource' | 'action' | 'scope'>[], max = 8): string {
-  const named = grants
+  const named = sortGrants(grants)
     .slice(0, max)
     .map((g) => `${g.resource as Resource}: ${actionLabel[g.action as Action] ?? g.action} (${scopeLabel[g.scope] ?? g.scope})`);
   const rest = grants.length - named.length;
