@@ -113,16 +113,14 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await createInstitution({
-            db: app.db,
-            actor: request.auth!.actor,
-            ceiling: ceilingOf(request.auth!.user),
-            data: request.body,
-          }),
-        ),
+      reply.status(201).send(
+        await createInstitution({
+          db: app.db,
+          actor: request.auth!.actor,
+          ceiling: ceilingOf(request.auth!.user),
+          data: request.body,
+        }),
+      ),
   );
 
   app.put(

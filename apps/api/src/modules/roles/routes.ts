@@ -77,16 +77,14 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await createRole({
-            db: app.db,
-            actor: request.auth!.actor,
-            ceiling: ceilingOf(request.auth!.user),
-            data: request.body,
-          }),
-        ),
+      reply.status(201).send(
+        await createRole({
+          db: app.db,
+          actor: request.auth!.actor,
+          ceiling: ceilingOf(request.auth!.user),
+          data: request.body,
+        }),
+      ),
   );
 
   app.put(

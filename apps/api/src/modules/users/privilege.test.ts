@@ -40,14 +40,22 @@ beforeAll(async () => {
   administrador = await t.createUser();
   await db.insert(userRoles).values({ userId: administrador.id, roleId: ids.adminRole });
   manager = await t.createUser({
-    grants: [...crud('roles'), ...crud('institutions'), ...crud('users'), { resource: 'contributors', action: 'READ', scope: 'REGION' }],
+    grants: [
+      ...crud('roles'),
+      ...crud('institutions'),
+      ...crud('users'),
+      { resource: 'contributors', action: 'READ', scope: 'REGION' },
+    ],
   });
   stronger = await t.createUser({ grants: [{ resource: 'audit', action: 'READ', scope: 'ALL' }, ...crud('roles')] });
   const [strongRole] = await db.insert(roles).values({ name: 'Auditor total' }).returning();
   ids.strongRole = strongRole.id;
   const { roleGrants } = await import('../../db/schema/index.ts');
   await db.insert(roleGrants).values({ roleId: strongRole.id, resource: 'audit', action: 'READ', scope: 'ALL' });
-  const [inst] = await db.insert(institutions).values({ code: 'FUERTE', name: 'Institución fuerte', kind: 'INSTITUCION' }).returning();
+  const [inst] = await db
+    .insert(institutions)
+    .values({ code: 'FUERTE', name: 'Institución fuerte', kind: 'INSTITUCION' })
+    .returning();
   ids.strongInst = inst.id;
   await db.insert(institutionRoles).values({ institutionId: inst.id, roleId: ids.superRole });
 });
@@ -73,7 +81,12 @@ const userBody = (u: TestUser, extra: Record<string, unknown> = {}) => ({
   institutionIds: [],
   ...extra,
 });
-const newUser = (n: string, extra: Record<string, unknown>) => ({ email: `${n}@escala.gt`, firstName: 'N', lastName: 'N', ...extra });
+const newUser = (n: string, extra: Record<string, unknown>) => ({
+  email: `${n}@escala.gt`,
+  firstName: 'N',
+  lastName: 'N',
+  ...extra,
+});
 
 const attempts: Attempt[] = [
   // users, as the seeded Administrador (the issue's attack)
@@ -248,9 +261,7 @@ describe('privilege ceiling', () => {
     const assigning = t.app.routeTable
       .filter(
         (r) =>
-          r.method !== 'GET' &&
-          typeof r.access === 'object' &&
-          ['users', 'roles', 'institutions'].includes(r.access.resource),
+          r.method !== 'GET' && typeof r.access === 'object' && ['users', 'roles', 'institutions'].includes(r.access.resource),
       )
       .map((r) => `${r.method} ${r.url}`);
     const covered = new Set(attempts.map((a) => `${a.method} ${a.route}`));
@@ -291,7 +302,9 @@ describe('privilege ceiling', () => {
       token: administrador.token,
       payload: newUser('n9', { roleIds: [ids.superRole] }),
     });
-    expect(user.json().error.message).toMatch(/^No puede asignar el rol "Super administrador": da permisos que usted no tiene: institutions: crear \(todo\), institutions: modificar \(todo\)/);
+    expect(user.json().error.message).toMatch(
+      /^No puede asignar el rol "Super administrador": da permisos que usted no tiene: institutions: crear \(todo\), institutions: modificar \(todo\)/,
+    );
     expect(user.json().error.details[0].path).toBe('roleIds');
   });
 
@@ -350,9 +363,9 @@ describe('privilege ceiling', () => {
       payload: { code: 'REGIONAL', name: 'Regional', kind: 'INSTITUCION', roleIds: [res.json().id] },
     });
     expect(inst.statusCode, inst.body).toBe(201);
-    expect((await t.request({ method: 'DELETE', url: `/api/institutions/${inst.json().id}`, token: manager.token })).statusCode).toBe(
-      204,
-    );
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/institutions/${inst.json().id}`, token: manager.token })).statusCode,
+    ).toBe(204);
   });
 
   it('lets a super administrator do all of it', async () => {

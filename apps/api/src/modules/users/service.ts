@@ -1,11 +1,20 @@
 import { AppError, type Ceiling, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
 import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { institutionRoles, institutions, roles, sessions, userInstitutions, userRoles, users } from '../../db/schema/index.ts';
+import {
+  institutionRoles,
+  institutions,
+  loginFailures,
+  roles,
+  sessions,
+  userInstitutions,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
-import { duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
+import { clearLoginFailures, duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
 import { assertCanActOn, assertCanAssign, assignableRoleIds } from './privilege.ts';
 
 const sortable = {
@@ -55,7 +64,11 @@ const baseColumns = {
   lastName: users.lastName,
   isActive: users.isActive,
   mustChangePassword: users.mustChangePassword,
-  lockedUntil: users.lockedUntil,
+  /** The latest sign-in lock on the account's e-mail, from any address or account-wide. */
+  lockedUntil:
+    sql<Date | null>`(select max(lf.locked_until) from ${loginFailures} lf where lf.email = lower(${users.email}))`.mapWith(
+      (v: string | Date | null) => (v == null ? null : new Date(v)),
+    ),
   lastLoginAt: users.lastLoginAt,
   createdAt: users.createdAt,
   activeSessions,
@@ -378,7 +391,7 @@ export async function resetUserPassword(opts: {
   id: number;
 }): Promise<{ password: string }> {
   const { db, actor, id } = opts;
-  await getUser({ db, id });
+  const target = await getUser({ db, id });
   await assertCanActOn(db, opts.ceiling, id);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -388,12 +401,10 @@ export async function resetUserPassword(opts: {
       .set({
         passwordHash,
         mustChangePassword: true,
-        failedLoginCount: 0,
-        firstFailedLoginAt: null,
-        lockedUntil: null,
         updatedAt: new Date(),
       })
       .where(eq(users.id, id));
+    await clearLoginFailures(tx, target.email);
     const revoked = await revokeAllSessions(tx, id);
     await writeAudit(tx, actor, {
       action: 'RESET_PASSWORD',

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, institutions, roles, users } from '../../db/schema/index.ts';
+import { auditLog, institutions, loginFailures, roles, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { countActiveSessions } from '../auth/service.ts';
 
@@ -144,10 +144,11 @@ describe('users', () => {
 
   it('resets a password: one-time, unlocks, ends sessions, must be changed', async () => {
     const u = await t.createUser();
+    const until = new Date(Date.now() + 600_000);
     await t.database.db
-      .update(users)
-      .set({ lockedUntil: new Date(Date.now() + 600_000) })
-      .where(eq(users.id, u.id));
+      .insert(loginFailures)
+      .values({ email: u.email, address: '*', failures: 0, firstFailedAt: new Date(), lockedUntil: until, expiresAt: until });
+    expect((await t.request({ method: 'GET', url: `/api/users/${u.id}`, token: admin.token })).json().isLocked).toBe(true);
     const res = await t.request({ method: 'POST', url: `/api/users/${u.id}/reset-password`, token: admin.token });
     expect(res.statusCode).toBe(200);
     const { password } = res.json();
