@@ -8,8 +8,7 @@ import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { isUniqueViolation } from '../auth/service.ts';
 import { roleNames } from '../roles/service.ts';
-import { assignableRoleIds } from '../users/privilege.ts';
-import { assertWithinCeiling, grantsOfRoles } from '../users/privilege.ts';
+import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
 import { assertSuperAdminRemains } from '../users/service.ts';
 
 type Query = z.infer<typeof institutionListQuerySchema>;

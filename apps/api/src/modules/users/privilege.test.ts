@@ -1,7 +1,7 @@
 import { type Grant, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { institutionRoles, institutions, roles, userRoles, users } from '../../db/schema/index.ts';
+import { institutionRoles, institutions, roleGrants, roles, userRoles, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 
 /**
@@ -50,7 +50,6 @@ beforeAll(async () => {
   stronger = await t.createUser({ grants: [{ resource: 'audit', action: 'READ', scope: 'ALL' }, ...crud('roles')] });
   const [strongRole] = await db.insert(roles).values({ name: 'Auditor total' }).returning();
   ids.strongRole = strongRole.id;
-  const { roleGrants } = await import('../../db/schema/index.ts');
   await db.insert(roleGrants).values({ roleId: strongRole.id, resource: 'audit', action: 'READ', scope: 'ALL' });
   const [inst] = await db
     .insert(institutions)
