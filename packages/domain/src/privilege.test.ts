@@ -75,7 +75,7 @@ describe('privilege ceiling', () => {
         { resource: 'roles', action: 'UPDATE', scope: 'ALL' },
         { resource: 'users', action: 'CREATE', scope: 'REGION' },
       ]),
-    ).toBe('roles: modificar (todo), users: crear (sus regiones)');
+    ).toBe('users: crear (sus regiones), roles: modificar (todo)');
     const many = grantsOf(allPermissions());
     expect(describeGrants(many, 2)).toMatch(/ y \d+ más$/);
   });
