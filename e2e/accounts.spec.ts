@@ -82,7 +82,7 @@ test('a role with only users: READ gives exactly that menu entry; other screens 
   expect((await request.get('/api/users', { headers })).status()).toBe(200);
 });
 
-test('five wrong passwords lock the account with the Spanish message', async ({ page, request }) => {
+test('five wrong passwords lock the e-mail from this address with the Spanish message', async ({ page, request }) => {
   const id = unique();
   const email = `bloqueo-${id}@e2e.aporta.local`;
   const login = await request.post('/api/auth/login', { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
@@ -103,11 +103,15 @@ test('five wrong passwords lock the account with the Spanish message', async ({ 
   }
   await password.fill('equivocada-5');
   await page.getByRole('button', { name: 'Ingresar' }).click();
-  await expect(page.getByTestId('login-error')).toHaveText('La cuenta quedó bloqueada por 15 minutos tras 5 intentos fallidos.');
+  await expect(page.getByTestId('login-error')).toHaveText(
+    'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 minuto(s).',
+  );
   await expectAccessible(page);
 });
 
-test('registering creates an inactive account: the login page says an administrator must activate it', async ({ page }) => {
+test('registering creates an inactive account: the login page says it awaits an administrator, without telling whether the e-mail existed', async ({
+  page,
+}) => {
   const id = unique();
   const email = `registro-${id}@e2e.aporta.local`;
   await page.goto('/auth/login');
@@ -126,7 +130,7 @@ test('registering creates an inactive account: the login page says an administra
   await page.getByRole('button', { name: 'Registrarse' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByTestId('registered-notice')).toHaveText(
-    'Cuenta creada. Un administrador debe activarla antes de que pueda ingresar.',
+    'Si la dirección es válida, la cuenta quedó registrada y pendiente de activación por un administrador. Podrá ingresar cuando la activen.',
   );
   await page.getByLabel('Correo electrónico').fill(email);
   await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('Registro-Clave-2026');

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { passwordProblem } from '@aporta/domain/accounts';
 import { z } from 'zod';
 
 /** Repository root: apps/api/src → ../../.. */
@@ -21,7 +22,8 @@ const envSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_EMAIL: z.email({ error: 'debe ser un correo electrónico válido' }).default('admin@aporta.local'),
-  ADMIN_PASSWORD: z.string().min(10, { error: 'debe tener al menos 10 caracteres' }).optional(),
+  /** Checked against the product's password rule below (passwordProblem), with PASSWORD_MIN_LENGTH. */
+  ADMIN_PASSWORD: z.string().optional(),
   DEMO_DATA: bool.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(8),
@@ -63,6 +65,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuración inválida — ${problems}`);
   }
   const e = parsed.data;
+  // The first administrator's password follows the rule every other password follows.
+  const weak = e.ADMIN_PASSWORD && passwordProblem(e.ADMIN_PASSWORD, { email: e.ADMIN_EMAIL, minLength: e.PASSWORD_MIN_LENGTH });
+  if (weak) throw new ConfigError(`Configuración inválida — ADMIN_PASSWORD: ${weak}`);
   const base = env.INIT_CWD ?? repoRoot;
   const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'apps/api/package.json'), 'utf8')) as { version: string };
   const webDist = resolve(repoRoot, 'apps/web/dist');

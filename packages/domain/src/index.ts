@@ -12,4 +12,5 @@ export * from './nit.ts';
 export * from './parse.ts';
 export * from './people.ts';
 export * from './permissions.ts';
+export * from './privilege.ts';
 export * from './shell.ts';

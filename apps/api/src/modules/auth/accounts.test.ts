@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -20,8 +20,8 @@ describe('register', () => {
       last_name: 'Usuario',
       password: 'Clave-Larga-2026',
     });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().message).toMatch(/administrador debe activarla/);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().message).toMatch(/pendiente de activación por un administrador/);
     const [row] = await t.database.db.select().from(users).where(eq(users.email, 'nuevo@muni.gt'));
     expect(row).toMatchObject({ isActive: false, firstName: 'Nuevo', lastName: 'Usuario' });
     const login = await t.request({
@@ -36,7 +36,7 @@ describe('register', () => {
     expect(JSON.stringify(audit[0])).not.toContain('Clave-Larga-2026');
   });
 
-  it('names the broken password rule and the duplicate e-mail', async () => {
+  it('names the broken password rule', async () => {
     const short = await register({ email: 'corta@muni.gt', first_name: 'A', last_name: 'B', password: 'corta' });
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toMatchObject({ code: 'VALIDATION', message: 'La contraseña debe tener al menos 10 caracteres.' });
@@ -49,10 +49,21 @@ describe('register', () => {
     expect(mail.json().error.details).toEqual([
       { path: 'password', message: 'La contraseña no puede ser igual al correo electrónico.' },
     ]);
-    await register({ email: 'doble@muni.gt', first_name: 'A', last_name: 'B', password: 'Clave-Larga-2026' });
-    const dup = await register({ email: 'DOBLE@muni.gt', first_name: 'A', last_name: 'B', password: 'Clave-Larga-2026' });
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json().error.details[0].path).toBe('email');
+  });
+
+  it('never tells whether an e-mail already has an account, and never duplicates it', async () => {
+    const first = await register({ email: 'doble@muni.gt', first_name: 'A', last_name: 'B', password: 'Clave-Larga-2026' });
+    const again = await register({ email: 'DOBLE@muni.gt', first_name: 'C', last_name: 'D', password: 'Otra-Clave-2026' });
+    const fresh = await register({ email: 'nunca-visto@muni.gt', first_name: 'E', last_name: 'F', password: 'Clave-Larga-2026' });
+    expect(first.statusCode).toBe(202);
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual(fresh.json());
+    expect(again.json()).toEqual(first.json());
+    const rows = await t.database.db.select().from(users).where(sql`lower(${users.email}) = 'doble@muni.gt'`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].firstName).toBe('A');
+    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'REGISTER_EXISTING'));
+    expect(audit.map((a) => a.entityId)).toEqual([String(rows[0].id)]);
   });
 
   it('is refused with a Spanish message when switched off', async () => {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, sessions, users } from '../../db/schema/index.ts';
+import { auditLog, loginFailures, sessions, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { ACCOUNT_FAILURE_FACTOR } from './service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -59,18 +60,61 @@ describe('sign-in', () => {
     expect(res.json().error.code).toBe('ACCOUNT_INACTIVE');
   });
 
-  it('locks the account after five failures within the window', async () => {
+  it('answers known and unknown e-mails identically, attempt by attempt, through the lock-out', async () => {
     const u = await t.createUser();
-    const attempt = () =>
-      t.request({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: 'mala-clave-1' } });
-    for (let i = 0; i < 4; i++) expect((await attempt()).statusCode).toBe(401);
-    const fifth = await attempt();
-    expect(fifth.statusCode).toBe(423);
-    expect(fifth.json().error.message).toMatch(/bloqueada por 15 minutos/);
-    const right = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: u.password } });
-    expect(right.statusCode).toBe(423);
-    expect(right.json().error.code).toBe('ACCOUNT_LOCKED');
+    const from = (email: string, password: string, remoteAddress: string) =>
+      t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+    for (let i = 1; i <= 6; i++) {
+      const known = await from(u.email, 'mala-clave-1', '10.1.0.1');
+      const unknown = await from('nadie-aqui@test.local', 'mala-clave-1', '10.1.0.1');
+      expect(known.statusCode, `attempt ${i}`).toBe(i < 5 ? 401 : 423);
+      expect(unknown.statusCode, `attempt ${i}`).toBe(known.statusCode);
+      expect(unknown.json(), `attempt ${i}`).toEqual(known.json());
+    }
+    const locked = await from(u.email, u.password, '10.1.0.1');
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json().error).toEqual({
+      code: 'ACCOUNT_LOCKED',
+      message: 'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 minuto(s).',
+    });
+    // A stranger's failures from another address do not lock the staff member out of theirs.
+    expect((await from(u.email, u.password, '10.1.0.2')).statusCode).toBe(200);
+    // The count lives in the database, not in this process.
+    const rows = await t.database.db.select().from(loginFailures).where(eq(loginFailures.email, 'nadie-aqui@test.local'));
+    expect(rows.map((r) => r.address).sort()).toEqual(['*', '10.1.0.1']);
   });
+
+  it('locks an e-mail everywhere after the account-wide ceiling of failures spread over addresses', async () => {
+    // A small per-address limit keeps the number of (deliberately slow) password checks low.
+    const t = await createTestApp({ LOGIN_MAX_FAILURES: '2' });
+    try {
+      const u = await t.createUser();
+      const from = (email: string, password: string, remoteAddress: string) =>
+        t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+      const perAddress = t.config.LOGIN_MAX_FAILURES;
+      const ceiling = perAddress * ACCOUNT_FAILURE_FACTOR;
+      const codes: number[] = [];
+      for (let n = 0; n < ceiling; n++) {
+        const address = `10.2.${Math.floor(n / perAddress)}.1`;
+        codes.push((await from(u.email, 'mala-clave-1', address)).statusCode);
+        await from('tampoco-existe@test.local', 'mala-clave-1', address);
+      }
+      // Each address was refused at its own limit; the last failure reached the account-wide ceiling.
+      expect(codes.filter((c) => c === 423)).toHaveLength(ceiling / perAddress);
+      const fresh = await from(u.email, u.password, '10.3.0.1');
+      expect(fresh.statusCode).toBe(423);
+      const unknown = await from('tampoco-existe@test.local', 'x', '10.3.0.1');
+      expect(unknown.json()).toEqual(fresh.json());
+      // An administrator's password reset lifts every lock of the account.
+      const admin = await t.createUser({ system: true });
+      const list = await t.request({ method: 'GET', url: `/api/users/${u.id}`, token: admin.token });
+      expect(list.json().isLocked).toBe(true);
+      const reset = await t.request({ method: 'POST', url: `/api/users/${u.id}/reset-password`, token: admin.token });
+      expect((await from(u.email, reset.json().password, '10.3.0.1')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
 
   it('audits sign-in success and failure', async () => {
     const u = await t.createUser();

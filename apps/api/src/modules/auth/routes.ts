@@ -11,6 +11,10 @@ import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { authenticate, changeOwnPassword, login, logout, register } from './service.ts';
 
+/** The one answer to a registration, whether the e-mail was new or already had an account. */
+export const REGISTERED_MESSAGE =
+  'Si la dirección es válida, la cuenta quedó registrada y pendiente de activación por un administrador. Podrá ingresar cuando la activen.';
+
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/login',
@@ -63,11 +67,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
       schema: {
         tags: ['auth'],
-        summary: 'Registrarse (la cuenta queda inactiva hasta que un administrador la active)',
+        summary:
+          'Registrarse (la cuenta queda inactiva hasta que un administrador la active; la respuesta no dice si el correo ya existía)',
         body: registerSchema,
         response: {
-          201: z.object({ status: z.literal('success'), message: z.string() }),
-          ...errorResponses(400, 403, 409, 429),
+          202: z.object({ status: z.literal('success'), message: z.string() }),
+          ...errorResponses(400, 403, 429),
         },
       },
     },
@@ -79,10 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         data: request.body,
         ip: request.ip,
       });
-      return reply.status(201).send({
-        status: 'success' as const,
-        message: 'Cuenta creada. Un administrador debe activarla antes de que pueda ingresar.',
-      });
+      return reply.status(202).send({ status: 'success' as const, message: REGISTERED_MESSAGE });
     },
   );
 

@@ -13,11 +13,12 @@ import {
   type Resource,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   institutionRoles,
   institutions,
+  loginFailures,
   roleGrants,
   sessions,
   userInstitutions,
@@ -93,9 +94,77 @@ export async function loadCurrentUser(db: Db, user: UserRow): Promise<CurrentUse
 
 const minutesLeft = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
 
+/** The account-wide ceiling, as a multiple of the per-address limit: it stops guessing spread over addresses. */
+export const ACCOUNT_FAILURE_FACTOR = 10;
+/** The address of the account-wide counter row. */
+const ANY_ADDRESS = '*';
+
+const lockedError = (until: Date, now: Date) =>
+  new AppError(
+    'ACCOUNT_LOCKED',
+    `Demasiados intentos fallidos con este correo. Intente de nuevo en ${minutesLeft(until, now)} minuto(s).`,
+  );
+
+/** The latest lock in force for this e-mail from this address or account-wide, or null. */
+async function activeLock(db: Db, email: string, address: string, now: Date): Promise<Date | null> {
+  const rows = await db
+    .select({ until: loginFailures.lockedUntil })
+    .from(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.email, email),
+        inArray(loginFailures.address, [address, ANY_ADDRESS]),
+        gt(loginFailures.lockedUntil, now),
+      ),
+    );
+  const until = rows.map((r) => r.until!.getTime());
+  return until.length ? new Date(Math.max(...until)) : null;
+}
+
 /**
- * Signs a user in. Public. Unknown e-mails are verified against a dummy hash so that they take as long
- * as a wrong password; failures count per account and lock it after `maxFailures` within the window.
+ * Counts a failed sign-in for the e-mail (known or not) from `address` and account-wide, in one atomic
+ * statement so concurrent processes count right; locks what reached its limit. Returns the lock set, or
+ * null. Expired rows are removed on the way, so the table holds only live counters.
+ */
+async function recordFailure(db: Db, policy: AuthPolicy, email: string, address: string, now: Date): Promise<Date | null> {
+  const windowMs = policy.lockMinutes * 60_000;
+  const nowIso = now.toISOString();
+  const windowStart = new Date(now.getTime() - windowMs).toISOString();
+  const windowEnd = new Date(now.getTime() + windowMs).toISOString();
+  const inWindow = sql`f.first_failed_at > ${windowStart}::timestamptz`;
+  await db.delete(loginFailures).where(lt(loginFailures.expiresAt, now));
+  const result = await db.execute<{ address: string; failures: number }>(sql`
+    insert into ${loginFailures} as f (email, address, failures, first_failed_at, expires_at)
+    values (${email}, ${address}, 1, ${nowIso}::timestamptz, ${windowEnd}::timestamptz),
+           (${email}, ${ANY_ADDRESS}, 1, ${nowIso}::timestamptz, ${windowEnd}::timestamptz)
+    on conflict (email, address) do update set
+      failures = case when ${inWindow} then f.failures + 1 else 1 end,
+      first_failed_at = case when ${inWindow} then f.first_failed_at else ${nowIso}::timestamptz end,
+      expires_at = greatest(f.expires_at, ${windowEnd}::timestamptz)
+    returning address, failures`);
+  const rows = (result as unknown as { rows: { address: string; failures: number }[] }).rows;
+  const limit = (a: string) => (a === ANY_ADDRESS ? policy.maxFailures * ACCOUNT_FAILURE_FACTOR : policy.maxFailures);
+  const reached = rows.filter((r) => Number(r.failures) >= limit(r.address)).map((r) => r.address);
+  if (reached.length === 0) return null;
+  const until = new Date(now.getTime() + windowMs);
+  await db
+    .update(loginFailures)
+    .set({ failures: 0, firstFailedAt: now, lockedUntil: until, expiresAt: until })
+    .where(and(eq(loginFailures.email, email), inArray(loginFailures.address, reached)));
+  return until;
+}
+
+/** Forgets every failed sign-in of an e-mail (an administrator reset its password). */
+export async function clearLoginFailures(db: Db, email: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.email, email.toLowerCase()));
+}
+
+/**
+ * Signs a user in. Public. Known and unknown e-mails take the same path, so status, message and time
+ * never tell whether an account exists: the password is verified against the account's hash or a dummy
+ * one, and failures are counted per e-mail (known or not) and address — a stranger elsewhere cannot lock
+ * a staff member out — with an account-wide ceiling of ACCOUNT_FAILURE_FACTOR times that limit against
+ * guessing spread over many addresses. A lock refuses even the right password until it ends.
  */
 export async function login(opts: {
   db: Db;
@@ -105,49 +174,24 @@ export async function login(opts: {
   ip: string | null;
   userAgent: string | null;
 }): Promise<{ user: CurrentUser; token: string }> {
-  const { db, policy, email, password, ip } = opts;
+  const { db, policy, password, ip } = opts;
+  const email = opts.email.trim().toLowerCase();
+  const address = ip ?? 'desconocida';
   const now = new Date();
-  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
   const actor: Actor = { id: user?.id ?? null, email, ip };
-  if (!user) {
-    await verifyPassword(await dummyPasswordHash(), password);
-    await writeAudit(db, actor, { action: 'LOGIN_FAILED', entityType: 'user', after: { reason: 'unknown-email' } });
-    throw new AppError('INVALID_CREDENTIALS');
-  }
-  const ok = await verifyPassword(user.passwordHash, password);
-  if (user.lockedUntil && user.lockedUntil > now) {
-    throw new AppError(
-      'ACCOUNT_LOCKED',
-      `La cuenta está bloqueada por demasiados intentos fallidos. Intente de nuevo en ${minutesLeft(user.lockedUntil, now)} minuto(s).`,
-    );
-  }
-  if (!ok) {
-    const windowStart = new Date(now.getTime() - policy.lockMinutes * 60_000);
-    const inWindow = user.firstFailedLoginAt && user.firstFailedLoginAt > windowStart;
-    const count = inWindow ? user.failedLoginCount + 1 : 1;
-    const locked = count >= policy.maxFailures;
-    await db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({
-          failedLoginCount: locked ? 0 : count,
-          firstFailedLoginAt: locked ? null : inWindow ? user.firstFailedLoginAt : now,
-          lockedUntil: locked ? new Date(now.getTime() + policy.lockMinutes * 60_000) : user.lockedUntil,
-        })
-        .where(eq(users.id, user.id));
-      await writeAudit(tx, actor, {
-        action: locked ? 'ACCOUNT_LOCKED' : 'LOGIN_FAILED',
-        entityType: 'user',
-        entityId: user.id,
-        after: { failures: count },
-      });
+  const lock = await activeLock(db, email, address, now);
+  if (lock) throw lockedError(lock, now);
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!user || !ok) {
+    const lockedUntil = await recordFailure(db, policy, email, address, now);
+    await writeAudit(db, actor, {
+      action: lockedUntil ? 'ACCOUNT_LOCKED' : 'LOGIN_FAILED',
+      entityType: 'user',
+      entityId: user?.id,
+      after: user ? { reason: 'wrong-password' } : { reason: 'unknown-email' },
     });
-    if (locked) {
-      throw new AppError(
-        'ACCOUNT_LOCKED',
-        `La cuenta quedó bloqueada por ${policy.lockMinutes} minutos tras ${policy.maxFailures} intentos fallidos.`,
-      );
-    }
+    if (lockedUntil) throw lockedError(lockedUntil, now);
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
@@ -155,10 +199,8 @@ export async function login(opts: {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + policy.sessionAbsoluteDays * 86_400_000);
   await db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ failedLoginCount: 0, firstFailedLoginAt: null, lockedUntil: null, lastLoginAt: now })
-      .where(eq(users.id, user.id));
+    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
+    await tx.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.address, address)));
     const [session] = await tx
       .insert(sessions)
       .values({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip, userAgent: opts.userAgent?.slice(0, 300) })
@@ -248,7 +290,9 @@ export const duplicateEmail = () =>
 
 /**
  * Self-registration. Public (rate-limited per IP). Creates an INACTIVE account without roles or
- * institutions: an administrator activates it and decides what it may do.
+ * institutions: an administrator activates it and decides what it may do. An e-mail that already has an
+ * account gets the same answer after the same work (the password is hashed either way) and nothing is
+ * created, so registration never tells whether an e-mail exists; the attempt is audited on that account.
  */
 export async function register(opts: {
   db: Db;
@@ -256,31 +300,35 @@ export async function register(opts: {
   minLength: number;
   data: RegisterInput;
   ip: string | null;
-}): Promise<{ id: number }> {
+}): Promise<void> {
   const { db, data } = opts;
   if (!opts.enabled) {
     throw new AppError('FORBIDDEN', 'El registro de cuentas está deshabilitado. Solicite una cuenta a un administrador.');
   }
   assertPasswordPolicy(data.password, data.email, opts.minLength);
-  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${data.email}`).limit(1);
-  if (existing) throw duplicateEmail();
+  const email = data.email.toLowerCase();
   const passwordHash = await hashPassword(data.password);
+  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const actor = { id: existing?.id ?? null, email, ip: opts.ip };
+  if (existing) {
+    await writeAudit(db, actor, { action: 'REGISTER_EXISTING', entityType: 'user', entityId: existing.id, after: { email } });
+    return;
+  }
   try {
-    return await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
-        .values({ email: data.email, firstName: data.first_name, lastName: data.last_name, passwordHash, isActive: false })
+        .values({ email, firstName: data.first_name, lastName: data.last_name, passwordHash, isActive: false })
         .returning({ id: users.id });
       await writeAudit(
         tx,
-        { id: user.id, email: data.email, ip: opts.ip },
-        { action: 'REGISTER', entityType: 'user', entityId: user.id, after: { email: data.email, isActive: false } },
+        { ...actor, id: user.id },
+        { action: 'REGISTER', entityType: 'user', entityId: user.id, after: { email, isActive: false } },
       );
-      return user;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw duplicateEmail();
-    throw err;
+    // A concurrent registration of the same e-mail won: the same answer, still nothing duplicated.
+    if (!isUniqueViolation(err)) throw err;
   }
 }
 

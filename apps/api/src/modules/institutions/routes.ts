@@ -1,4 +1,5 @@
 import {
+  ceilingOf,
   exportFormatSchema,
   institutionInputSchema,
   institutionListQuerySchema,
@@ -76,14 +77,14 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Roles y entidades municipales que se pueden asignar',
         response: {
           200: z.object({
-            roles: z.array(z.object({ id: z.number(), name: z.string() })),
+            roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
             entities: z.array(z.object({ id: z.number(), code: z.string(), name: z.string() })),
           }),
           ...errorResponses(401, 403),
         },
       },
     },
-    async () => institutionOptions(app.db),
+    async (request) => institutionOptions(app.db, ceilingOf(request.auth!.user)),
   );
 
   app.get(
@@ -112,7 +113,14 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createInstitution({ db: app.db, actor: request.auth!.actor, data: request.body })),
+      reply.status(201).send(
+        await createInstitution({
+          db: app.db,
+          actor: request.auth!.actor,
+          ceiling: ceilingOf(request.auth!.user),
+          data: request.body,
+        }),
+      ),
   );
 
   app.put(
@@ -127,7 +135,14 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: institutionSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => updateInstitution({ db: app.db, actor: request.auth!.actor, id: request.params.id, data: request.body }),
+    async (request) =>
+      updateInstitution({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+        data: request.body,
+      }),
   );
 
   app.delete(
@@ -142,7 +157,12 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteInstitution({ db: app.db, actor: request.auth!.actor, id: request.params.id });
+      await deleteInstitution({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+      });
       return reply.status(204).send(null);
     },
   );

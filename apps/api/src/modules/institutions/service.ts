@@ -1,5 +1,5 @@
 import type { institutionListQuerySchema } from '@aporta/domain';
-import { AppError, type InstitutionInput, type InstitutionRecord, SYSTEM_INSTITUTION } from '@aporta/domain';
+import { AppError, type Ceiling, type InstitutionInput, type InstitutionRecord, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -8,6 +8,7 @@ import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { isUniqueViolation } from '../auth/service.ts';
 import { roleNames } from '../roles/service.ts';
+import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
 import { assertSuperAdminRemains } from '../users/service.ts';
 
 type Query = z.infer<typeof institutionListQuerySchema>;
@@ -99,10 +100,21 @@ export async function getInstitution(opts: { db: Db; id: number }): Promise<Inst
   return (await withRoles(opts.db, rows))[0];
 }
 
-/** Roles and municipal entities the institution form offers. Holders of institutions: READ. */
-export async function institutionOptions(db: Db) {
+/**
+ * Refuses default roles beyond the actor's ceiling: every member of the institution would receive them.
+ * `what` names the institution in the message.
+ */
+async function assertRolesWithinCeiling(db: Db, ceiling: Ceiling, roleIds: readonly number[], what: string, path?: string) {
+  assertWithinCeiling(ceiling, await grantsOfRoles(db, roleIds), what, path);
+}
+
+/**
+ * Roles (with `assignable`: within the actor's ceiling) and municipal entities the institution form
+ * offers. Holders of institutions: READ.
+ */
+export async function institutionOptions(db: Db, ceiling: Ceiling) {
   const [roleRows, entities] = await Promise.all([
-    roleNames(db),
+    assignableRoles(db, ceiling),
     db
       .select({ id: municipalEntities.id, code: municipalEntities.code, name: municipalEntities.name })
       .from(municipalEntities)
@@ -110,6 +122,16 @@ export async function institutionOptions(db: Db) {
       .orderBy(asc(municipalEntities.name)),
   ]);
   return { roles: roleRows, entities };
+}
+
+async function assignableRoles(db: Db, ceiling: Ceiling) {
+  const rows = await roleNames(db);
+  const ok = await assignableRoleIds(
+    db,
+    ceiling,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, assignable: ok.has(r.id) }));
 }
 
 const duplicateCode = () =>
@@ -188,7 +210,19 @@ async function save(db: Db, actor: Actor, id: number | null, data: InstitutionIn
 }
 
 /** Creates an institution with its default roles. Holders of institutions: CREATE. */
-export async function createInstitution(opts: { db: Db; actor: Actor; data: InstitutionInput }): Promise<InstitutionRecord> {
+export async function createInstitution(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  data: InstitutionInput;
+}): Promise<InstitutionRecord> {
+  await assertRolesWithinCeiling(
+    opts.db,
+    opts.ceiling,
+    opts.data.roleIds,
+    'La institución, por sus roles predeterminados,',
+    'roleIds',
+  );
   const id = await save(opts.db, opts.actor, null, opts.data);
   return getInstitution({ db: opts.db, id });
 }
@@ -198,21 +232,41 @@ export async function updateInstitution(opts: {
   db: Db;
   actor: Actor;
   id: number;
+  ceiling: Ceiling;
   data: InstitutionInput;
 }): Promise<InstitutionRecord> {
   const current = await getInstitution({ db: opts.db, id: opts.id });
   if (current.code === SYSTEM_INSTITUTION) throw refuseSystem();
+  await assertRolesWithinCeiling(
+    opts.db,
+    opts.ceiling,
+    current.roles.map((r) => r.id),
+    `No puede modificar ni eliminar la institución "${current.name}": sus roles predeterminados`,
+  );
+  await assertRolesWithinCeiling(
+    opts.db,
+    opts.ceiling,
+    opts.data.roleIds,
+    'La institución, por sus roles predeterminados,',
+    'roleIds',
+  );
   await save(opts.db, opts.actor, opts.id, opts.data);
   return getInstitution({ db: opts.db, id: opts.id });
 }
 
 /** Deletes an institution nobody belongs to. Holders of institutions: DELETE. */
-export async function deleteInstitution(opts: { db: Db; actor: Actor; id: number }): Promise<void> {
+export async function deleteInstitution(opts: { db: Db; actor: Actor; ceiling: Ceiling; id: number }): Promise<void> {
   const { db, actor, id } = opts;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${institutions} where ${institutions.id} = ${id} for update`);
     const inst = await getInstitution({ db: tx, id });
     if (inst.code === SYSTEM_INSTITUTION) throw refuseSystem();
+    await assertRolesWithinCeiling(
+      tx,
+      opts.ceiling,
+      inst.roles.map((r) => r.id),
+      `No puede modificar ni eliminar la institución "${inst.name}": sus roles predeterminados`,
+    );
     if (inst.userCount > 0) {
       throw new AppError(
         'CONFLICT',

@@ -1,4 +1,4 @@
-import { exportFormatSchema, listResponse, roleInputSchema, roleListQuerySchema, roleSchema } from '@aporta/domain';
+import { ceilingOf, exportFormatSchema, listResponse, roleInputSchema, roleListQuerySchema, roleSchema } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
@@ -77,7 +77,14 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createRole({ db: app.db, actor: request.auth!.actor, data: request.body })),
+      reply.status(201).send(
+        await createRole({
+          db: app.db,
+          actor: request.auth!.actor,
+          ceiling: ceilingOf(request.auth!.user),
+          data: request.body,
+        }),
+      ),
   );
 
   app.put(
@@ -92,7 +99,14 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => updateRole({ db: app.db, actor: request.auth!.actor, id: request.params.id, data: request.body }),
+    async (request) =>
+      updateRole({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+        data: request.body,
+      }),
   );
 
   app.delete(
@@ -107,7 +121,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteRole({ db: app.db, actor: request.auth!.actor, id: request.params.id });
+      await deleteRole({ db: app.db, actor: request.auth!.actor, ceiling: ceilingOf(request.auth!.user), id: request.params.id });
       return reply.status(204).send(null);
     },
   );

@@ -1,10 +1,11 @@
-import { AppError, type Grant, type ListQuery, type RoleInput, type RoleRecord, sortGrants } from '@aporta/domain';
+import { AppError, type Ceiling, type Grant, type ListQuery, type RoleInput, type RoleRecord, sortGrants } from '@aporta/domain';
 import { asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, roleGrants, roles, userRoles } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { isUniqueViolation } from '../auth/service.ts';
+import { assertWithinCeiling } from '../users/privilege.ts';
 
 const sortable = { id: roles.id, name: roles.name, description: roles.description, updatedAt: roles.updatedAt };
 
@@ -143,29 +144,43 @@ async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): P
   }
 }
 
-/** Creates a role with its grants. Holders of roles: CREATE. */
-export async function createRole(opts: { db: Db; actor: Actor; data: RoleInput }): Promise<RoleRecord> {
+/** Refuses acting on a role that grants more than the actor holds (nobody edits a role stronger than they are). */
+function assertRoleWithinCeiling(ceiling: Ceiling, role: RoleRecord): void {
+  assertWithinCeiling(ceiling, role.grants as Grant[], `No puede modificar ni eliminar el rol "${role.name}": el rol`);
+}
+
+/** Creates a role with its grants, none beyond the actor's own. Holders of roles: CREATE. */
+export async function createRole(opts: { db: Db; actor: Actor; ceiling: Ceiling; data: RoleInput }): Promise<RoleRecord> {
+  assertWithinCeiling(opts.ceiling, opts.data.grants, 'El rol', 'grants');
   const id = await save(opts.db, opts.actor, null, opts.data);
   return getRole({ db: opts.db, id });
 }
 
 /**
- * Replaces a role's name, description and grants. Holders of roles: UPDATE. Grants never make or
+ * Replaces a role's name, description and grants, within the actor's ceiling. Holders of roles: UPDATE. Grants never make or
  * unmake a super administrator (that is membership of SISTEMA), so no role edit can remove the last one.
  */
-export async function updateRole(opts: { db: Db; actor: Actor; id: number; data: RoleInput }): Promise<RoleRecord> {
-  await getRole({ db: opts.db, id: opts.id });
+export async function updateRole(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  id: number;
+  data: RoleInput;
+}): Promise<RoleRecord> {
+  assertRoleWithinCeiling(opts.ceiling, await getRole({ db: opts.db, id: opts.id }));
+  assertWithinCeiling(opts.ceiling, opts.data.grants, 'El rol', 'grants');
   await save(opts.db, opts.actor, opts.id, opts.data);
   return getRole({ db: opts.db, id: opts.id });
 }
 
 /** Deletes a role nobody uses; a role held by users or institutions must be reassigned first. Holders of roles: DELETE. */
-export async function deleteRole(opts: { db: Db; actor: Actor; id: number }): Promise<void> {
+export async function deleteRole(opts: { db: Db; actor: Actor; ceiling: Ceiling; id: number }): Promise<void> {
   const { db, actor, id } = opts;
   await db.transaction(async (tx) => {
     // Lock the role so a concurrent assignment cannot slip in between the count and the delete.
     await tx.execute(sql`select id from ${roles} where ${roles.id} = ${id} for update`);
     const role = await getRole({ db: tx, id });
+    assertRoleWithinCeiling(opts.ceiling, role);
     if (role.userCount > 0) {
       throw new AppError(
         'CONFLICT',

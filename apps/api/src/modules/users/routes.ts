@@ -1,4 +1,5 @@
 import {
+  ceilingOf,
   exportFormatSchema,
   listResponse,
   oneTimePasswordSchema,
@@ -91,17 +92,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { resource: 'users', action: 'READ' } },
       schema: {
         tags: ['users'],
-        summary: 'Roles e instituciones que se pueden asignar',
+        summary: 'Roles e instituciones (assignable: si el usuario actual puede asignarlos)',
         response: {
           200: z.object({
-            roles: z.array(z.object({ id: z.number(), name: z.string() })),
-            institutions: z.array(z.object({ id: z.number(), code: z.string(), name: z.string(), isActive: z.boolean() })),
+            roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
+            institutions: z.array(
+              z.object({ id: z.number(), code: z.string(), name: z.string(), isActive: z.boolean(), assignable: z.boolean() }),
+            ),
           }),
           ...errorResponses(401, 403),
         },
       },
     },
-    async () => userOptions(app.db),
+    async (request) => userOptions(app.db, ceilingOf(request.auth!.user)),
   );
 
   app.get(
@@ -134,7 +137,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .status(201)
         .header('cache-control', 'no-store')
-        .send(await createUser({ db: app.db, actor: request.auth!.actor, data: request.body })),
+        .send(
+          await createUser({
+            db: app.db,
+            actor: request.auth!.actor,
+            ceiling: ceilingOf(request.auth!.user),
+            data: request.body,
+          }),
+        ),
   );
 
   app.put(
@@ -149,7 +159,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => updateUser({ db: app.db, actor: request.auth!.actor, id: request.params.id, data: request.body }),
+    async (request) =>
+      updateUser({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+        data: request.body,
+      }),
   );
 
   for (const [path, isActive, summary] of [
@@ -162,7 +179,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { access: { resource: 'users', action: 'UPDATE' } },
         schema: { tags: ['users'], summary, params, response: { 200: userSchema, ...errorResponses(400, 401, 403, 404, 409) } },
       },
-      async (request) => setUserActive({ db: app.db, actor: request.auth!.actor, id: request.params.id, isActive }),
+      async (request) =>
+        setUserActive({
+          db: app.db,
+          actor: request.auth!.actor,
+          ceiling: ceilingOf(request.auth!.user),
+          id: request.params.id,
+          isActive,
+        }),
     );
   }
 
@@ -180,7 +204,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // The one-time password must not linger in a cache or proxy.
       reply.header('cache-control', 'no-store');
-      return resetUserPassword({ db: app.db, actor: request.auth!.actor, id: request.params.id });
+      return resetUserPassword({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+      });
     },
   );
 
@@ -195,6 +224,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ revoked: z.number().int() }), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => revokeUserSessions({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+    async (request) =>
+      revokeUserSessions({
+        db: app.db,
+        actor: request.auth!.actor,
+        ceiling: ceilingOf(request.auth!.user),
+        id: request.params.id,
+      }),
   );
 };

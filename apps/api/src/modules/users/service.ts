@@ -1,11 +1,21 @@
-import { AppError, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
+import { AppError, type Ceiling, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
 import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { institutions, roles, sessions, userInstitutions, userRoles, users } from '../../db/schema/index.ts';
+import {
+  institutionRoles,
+  institutions,
+  loginFailures,
+  roles,
+  sessions,
+  userInstitutions,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
 import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
-import { duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
+import { clearLoginFailures, duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
+import { assertCanActOn, assertCanAssign, assignableRoleIds } from './privilege.ts';
 
 const sortable = {
   id: users.id,
@@ -54,7 +64,11 @@ const baseColumns = {
   lastName: users.lastName,
   isActive: users.isActive,
   mustChangePassword: users.mustChangePassword,
-  lockedUntil: users.lockedUntil,
+  /** The latest sign-in lock on the account's e-mail, from any address or account-wide. */
+  lockedUntil:
+    sql<Date | null>`(select max(lf.locked_until) from ${loginFailures} lf where lf.email = lower(${users.email}))`.mapWith(
+      (v: string | Date | null) => (v == null ? null : new Date(v)),
+    ),
   lastLoginAt: users.lastLoginAt,
   createdAt: users.createdAt,
   activeSessions,
@@ -155,16 +169,33 @@ export async function getUser(opts: { db: Db; id: number; within?: SQL }): Promi
   return (await withRelations(opts.db, rows))[0];
 }
 
-/** Roles and institutions a user can be given: what the user form offers. Holders of users: READ. */
-export async function userOptions(db: Db) {
-  const [roleRows, instRows] = await Promise.all([
+/**
+ * Roles and institutions for the user form and the list filters; `assignable` says whether the actor may
+ * give it (the privilege ceiling): the form offers only those. Holders of users: READ.
+ */
+export async function userOptions(db: Db, ceiling: Ceiling) {
+  const [roleRows, instRows, defaults] = await Promise.all([
     db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name)),
     db
       .select({ id: institutions.id, code: institutions.code, name: institutions.name, isActive: institutions.isActive })
       .from(institutions)
       .orderBy(asc(institutions.name)),
+    db.select().from(institutionRoles),
   ]);
-  return { roles: roleRows, institutions: instRows };
+  const ok = await assignableRoleIds(
+    db,
+    ceiling,
+    roleRows.map((r) => r.id),
+  );
+  return {
+    roles: roleRows.map((r) => ({ ...r, assignable: ok.has(r.id) })),
+    institutions: instRows.map((i) => ({
+      ...i,
+      assignable:
+        ceiling.isSuperAdmin ||
+        (i.code !== SYSTEM_INSTITUTION && defaults.every((d) => d.institutionId !== i.id || ok.has(d.roleId))),
+    })),
+  };
 }
 
 async function assertIdsExist(db: Db, data: Pick<UserInput, 'roleIds' | 'institutionIds'>) {
@@ -246,11 +277,13 @@ const snapshot = (u: UserRecord) => ({
 export async function createUser(opts: {
   db: Db;
   actor: Actor;
+  ceiling: Ceiling;
   data: UserInput;
 }): Promise<{ user: UserRecord; password: string }> {
   const { db, actor, data } = opts;
-  await assertEmailFree(db, data.email);
   await assertIdsExist(db, data);
+  await assertCanAssign(db, opts.ceiling, data);
+  await assertEmailFree(db, data.email);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   try {
@@ -279,12 +312,20 @@ export async function createUser(opts: {
 }
 
 /** Updates a user's data, roles and institutions; deactivating revokes their sessions. Holders of users: UPDATE. */
-export async function updateUser(opts: { db: Db; actor: Actor; id: number; data: UserInput }): Promise<UserRecord> {
+export async function updateUser(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  id: number;
+  data: UserInput;
+}): Promise<UserRecord> {
   const { db, actor, id, data } = opts;
   const before = await getUser({ db, id });
+  await assertCanActOn(db, opts.ceiling, id);
+  await assertIdsExist(db, data);
+  await assertCanAssign(db, opts.ceiling, data);
   if (id === actor.id && !data.isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
   await assertEmailFree(db, data.email, id);
-  await assertIdsExist(db, data);
   try {
     await db.transaction(async (tx) => {
       await tx
@@ -317,9 +358,16 @@ export async function updateUser(opts: { db: Db; actor: Actor; id: number; data:
 }
 
 /** Activates or deactivates an account; deactivating revokes all its sessions. Holders of users: UPDATE. */
-export async function setUserActive(opts: { db: Db; actor: Actor; id: number; isActive: boolean }): Promise<UserRecord> {
+export async function setUserActive(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  id: number;
+  isActive: boolean;
+}): Promise<UserRecord> {
   const { db, actor, id, isActive } = opts;
   const before = await getUser({ db, id });
+  await assertCanActOn(db, opts.ceiling, id);
   if (id === actor.id && !isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
@@ -343,9 +391,15 @@ export async function setUserActive(opts: { db: Db; actor: Actor; id: number; is
  * Gives a user a new one-time password (returned once), unlocks the account and ends its sessions; the
  * user must change it at the next sign-in. Holders of users: UPDATE.
  */
-export async function resetUserPassword(opts: { db: Db; actor: Actor; id: number }): Promise<{ password: string }> {
+export async function resetUserPassword(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  id: number;
+}): Promise<{ password: string }> {
   const { db, actor, id } = opts;
-  await getUser({ db, id });
+  const target = await getUser({ db, id });
+  await assertCanActOn(db, opts.ceiling, id);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
@@ -354,12 +408,10 @@ export async function resetUserPassword(opts: { db: Db; actor: Actor; id: number
       .set({
         passwordHash,
         mustChangePassword: true,
-        failedLoginCount: 0,
-        firstFailedLoginAt: null,
-        lockedUntil: null,
         updatedAt: new Date(),
       })
       .where(eq(users.id, id));
+    await clearLoginFailures(tx, target.email);
     const revoked = await revokeAllSessions(tx, id);
     await writeAudit(tx, actor, {
       action: 'RESET_PASSWORD',
@@ -372,9 +424,15 @@ export async function resetUserPassword(opts: { db: Db; actor: Actor; id: number
 }
 
 /** Ends every open session of a user. Holders of users: UPDATE. */
-export async function revokeUserSessions(opts: { db: Db; actor: Actor; id: number }): Promise<{ revoked: number }> {
+export async function revokeUserSessions(opts: {
+  db: Db;
+  actor: Actor;
+  ceiling: Ceiling;
+  id: number;
+}): Promise<{ revoked: number }> {
   const { db, actor, id } = opts;
   await getUser({ db, id });
+  await assertCanActOn(db, opts.ceiling, id);
   return db.transaction(async (tx) => {
     const revoked = await revokeAllSessions(tx, id);
     await writeAudit(tx, actor, { action: 'REVOKE_SESSIONS', entityType: 'user', entityId: id, after: { revoked } });

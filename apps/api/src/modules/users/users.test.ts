@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, institutions, roles, users } from '../../db/schema/index.ts';
+import { auditLog, institutions, loginFailures, roles, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { countActiveSessions } from '../auth/service.ts';
 
@@ -144,10 +144,11 @@ describe('users', () => {
 
   it('resets a password: one-time, unlocks, ends sessions, must be changed', async () => {
     const u = await t.createUser();
+    const until = new Date(Date.now() + 600_000);
     await t.database.db
-      .update(users)
-      .set({ lockedUntil: new Date(Date.now() + 600_000) })
-      .where(eq(users.id, u.id));
+      .insert(loginFailures)
+      .values({ email: u.email, address: '*', failures: 0, firstFailedAt: new Date(), lockedUntil: until, expiresAt: until });
+    expect((await t.request({ method: 'GET', url: `/api/users/${u.id}`, token: admin.token })).json().isLocked).toBe(true);
     const res = await t.request({ method: 'POST', url: `/api/users/${u.id}/reset-password`, token: admin.token });
     expect(res.statusCode).toBe(200);
     const { password } = res.json();
@@ -179,19 +180,20 @@ describe('users', () => {
         })),
       });
       const [sys] = await t2.database.db.select().from(institutions).where(eq(institutions.code, 'SISTEMA'));
+      // Only a super administrator acts on a super-administrator account (issue 9).
       const deactivate = await t2.request({ method: 'POST', url: `/api/users/${solo.id}/deactivate`, token: helper.token });
-      expect(deactivate.statusCode).toBe(409);
-      expect(deactivate.json().error.message).toMatch(/super administrador/);
+      expect(deactivate.statusCode).toBe(403);
       const removeSys = await t2.request({
         method: 'PUT',
         url: `/api/users/${solo.id}`,
-        token: helper.token,
+        token: solo.token,
         payload: { email: solo.email, firstName: 'Solo', lastName: 'Admin', isActive: true, institutionIds: [], roleIds: [] },
       });
       expect(removeSys.statusCode).toBe(409);
+      expect(removeSys.json().error.message).toMatch(/super administrador/);
       const self = await t2.request({ method: 'POST', url: `/api/users/${solo.id}/deactivate`, token: solo.token });
       expect(self.json().error.message).toBe('No puede desactivar su propia cuenta.');
-      // With a second super administrator, the first may go.
+      // With a second super administrator, the first may go; the second then cannot leave SISTEMA.
       const second = await t2.request({
         method: 'POST',
         url: '/api/users',
@@ -199,9 +201,23 @@ describe('users', () => {
         payload: { email: 'segundo@sys.gt', firstName: 'Segundo', lastName: 'Admin', institutionIds: [sys.id] },
       });
       expect(second.statusCode).toBe(201);
-      expect(
-        (await t2.request({ method: 'POST', url: `/api/users/${solo.id}/deactivate`, token: helper.token })).statusCode,
-      ).toBe(200);
+      const { password } = second.json();
+      let token = await t2.login('segundo@sys.gt', password);
+      await t2.request({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        token,
+        payload: { currentPassword: password, newPassword: 'Segunda-Clave-2026' },
+      });
+      token = await t2.login('segundo@sys.gt', 'Segunda-Clave-2026');
+      expect((await t2.request({ method: 'POST', url: `/api/users/${solo.id}/deactivate`, token })).statusCode).toBe(200);
+      const leave = await t2.request({
+        method: 'PUT',
+        url: `/api/users/${second.json().user.id}`,
+        token,
+        payload: { email: 'segundo@sys.gt', firstName: 'Segundo', lastName: 'Admin', institutionIds: [] },
+      });
+      expect(leave.statusCode).toBe(409);
     } finally {
       await t2.close();
     }

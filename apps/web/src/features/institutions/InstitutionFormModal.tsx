@@ -107,7 +107,7 @@ export function InstitutionFormModal({
             searchable
             clearable
             clearButtonProps={{ 'aria-label': t('users.clear') }}
-            data={(options.data?.roles ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
+            data={(options.data?.roles ?? []).filter((r) => r.assignable).map((r) => ({ value: String(r.id), label: r.name }))}
             {...form.getInputProps('roleIds')}
           />
           <Switch label={t('institutions.active')} {...form.getInputProps('isActive', { type: 'checkbox' })} />

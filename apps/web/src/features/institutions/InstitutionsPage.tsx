@@ -15,7 +15,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
-import { useDeleteInstitution, useFindInstitutions } from './useInstitutions.ts';
+import { useDeleteInstitution, useFindInstitutions, useInstitutionOptions } from './useInstitutions.ts';
 
 /** Menu label "Permisos": institutions and the default roles each gives its users. */
 export function InstitutionsPage() {
@@ -27,6 +27,10 @@ export function InstitutionsPage() {
   const filterQuery = { ...list.filterQuery, kind: kind ?? undefined };
   const data = useFindInstitutions({ ...filterQuery, ...list.pageQuery });
   const remove = useDeleteInstitution();
+  const options = useInstitutionOptions();
+  // An institution whose default roles exceed the user's privilege ceiling cannot be changed by them.
+  const assignable = new Set((options.data?.roles ?? []).filter((r) => r.assignable).map((r) => r.id));
+  const manageable = (i: InstitutionRecord) => !!options.data && i.roles.every((r) => assignable.has(r.id));
   const [editing, setEditing] = useState<InstitutionRecord | null | undefined>(undefined);
 
   const confirmDelete = (i: InstitutionRecord) =>
@@ -143,7 +147,7 @@ export function InstitutionsPage() {
               title: <VisuallyHidden>{t('institutions.actions')}</VisuallyHidden>,
               textAlign: 'right',
               render: (i) =>
-                i.kind === 'SISTEMA' ? null : (
+              i.kind === 'SISTEMA' || !manageable(i) ? null : (
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     {can('UPDATE') && (
                       <Tooltip label={t('institutions.edit')}>

@@ -22,7 +22,7 @@ export function useInstitutionOptions() {
   return useQuery({
     queryKey: ['institutions', 'options'],
     queryFn: () =>
-      api<{ roles: { id: number; name: string }[]; entities: { id: number; code: string; name: string }[] }>(
+      api<{ roles: { id: number; name: string; assignable: boolean }[]; entities: { id: number; code: string; name: string }[] }>(
         '/api/institutions/options',
       ),
   });

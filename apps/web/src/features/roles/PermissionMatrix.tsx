@@ -1,4 +1,13 @@
-import { type Action, actions, type Grant, permissionMatrix, type Scope, validScopes } from '@aporta/domain';
+import {
+  type Action,
+  actions,
+  type EffectivePermissions,
+  type Grant,
+  permissionMatrix,
+  type Scope,
+  scopeFor,
+  validScopes,
+} from '@aporta/domain';
 import { Accordion, Badge, Checkbox, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,21 +33,25 @@ export const fromGrantMap = (map: GrantMap): Grant[] =>
 /**
  * The role editor's matrix, grouped like the sidebar: one row per resource, one column per action (a
  * checkbox only where the action exists for that resource), and the data scope of each granted cell.
+ * With `ceiling`, an action the user does not hold cannot be ticked (nobody grants what they lack).
  */
 export function PermissionMatrix({
   value,
   onChange,
   readOnly,
+  ceiling,
 }: {
   value: GrantMap;
   onChange: (v: GrantMap) => void;
   readOnly?: boolean;
+  ceiling?: EffectivePermissions;
 }) {
   const { t } = useTranslation();
   const groups = useMemo(() => permissionMatrix(), []);
   const toggle = (key: string, on: boolean) => {
     const next = { ...value };
-    if (on) next[key] = 'ALL';
+    const [resource, action] = key.split(':') as [Grant['resource'], Action];
+    if (on) next[key] = (ceiling && scopeFor(ceiling, resource, action)) || 'ALL';
     else delete next[key];
     onChange(next);
   };
@@ -90,7 +103,7 @@ export function PermissionMatrix({
                                 <Checkbox
                                   aria-label={name}
                                   checked={!!scope}
-                                  disabled={readOnly}
+                                  disabled={readOnly || (!scope && !!ceiling && !scopeFor(ceiling, row.resource, a))}
                                   onChange={(e) => toggle(key, e.currentTarget.checked)}
                                 />
                                 {scope &&

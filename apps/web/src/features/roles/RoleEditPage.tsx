@@ -1,4 +1,4 @@
-import { roleInputSchema, scopeFor } from '@aporta/domain';
+import { ceilingOf, type Grant, grantsBeyond, roleInputSchema, scopeFor } from '@aporta/domain';
 import { Alert, Button, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -24,7 +24,13 @@ export function RoleEditPage() {
   const id = params.id && params.id !== 'new' ? Number(params.id) : null;
   const role = useGetRole(id);
   const { data: me } = useCurrentUser();
-  const canSave = !!me && !!scopeFor(me.permissions, 'roles', id === null ? 'CREATE' : 'UPDATE');
+  const ceiling = me ? ceilingOf(me) : null;
+  // Nobody edits a role stronger than they are (privilege ceiling); the server refuses it too.
+  const canSave =
+    !!me &&
+    !!ceiling &&
+    !!scopeFor(me.permissions, 'roles', id === null ? 'CREATE' : 'UPDATE') &&
+    (!role.data || grantsBeyond(ceiling.permissions, role.data.grants as Grant[]).length === 0);
   const create = useCreateRole();
   const update = useUpdateRole();
   const [grants, setGrants] = useState<GrantMap>({});
@@ -77,7 +83,7 @@ export function RoleEditPage() {
         <Title order={2} size="h4">
           {t('roles.matrixTitle')}
         </Title>
-        <PermissionMatrix value={grants} onChange={setGrants} readOnly={!canSave} />
+        <PermissionMatrix value={grants} onChange={setGrants} readOnly={!canSave} ceiling={ceiling?.permissions} />
         <Group justify="flex-end">
           <Button variant="default" component={Link} to="/roles">
             {t('roles.cancel')}

@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import { type RoleRecord, scopeFor } from '@aporta/domain';
+import { ceilingOf, type Grant, grantsBeyond, type RoleRecord, scopeFor } from '@aporta/domain';
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
@@ -22,6 +22,8 @@ export function RolesPage() {
   const navigate = useNavigate();
   const { data: me } = useCurrentUser();
   const can = (action: 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT') => !!me && !!scopeFor(me.permissions, 'roles', action);
+  // A role granting more than the user holds is shown, never edited or deleted by them (privilege ceiling).
+  const withinCeiling = (r: RoleRecord) => !!me && grantsBeyond(ceilingOf(me).permissions, r.grants as Grant[]).length === 0;
   const list = useListState<RoleRecord>('name');
   const roles = useFindRoles({ ...list.filterQuery, ...list.pageQuery });
   const remove = useDeleteRole();
@@ -86,16 +88,16 @@ export function RolesPage() {
               textAlign: 'right',
               render: (r) => (
                 <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <Tooltip label={can('UPDATE') ? t('roles.edit') : t('roles.view')}>
+                  <Tooltip label={can('UPDATE') && withinCeiling(r) ? t('roles.edit') : t('roles.view')}>
                     <ActionIcon
                       variant="subtle"
-                      aria-label={`${can('UPDATE') ? t('roles.edit') : t('roles.view')}: ${r.name}`}
+                      aria-label={`${can('UPDATE') && withinCeiling(r) ? t('roles.edit') : t('roles.view')}: ${r.name}`}
                       onClick={() => navigate(`/roles/${r.id}`)}
                     >
                       <IconPencil size={18} />
                     </ActionIcon>
                   </Tooltip>
-                  {can('DELETE') && (
+                  {can('DELETE') && withinCeiling(r) && (
                     <Tooltip label={t('roles.delete')}>
                       <ActionIcon
                         variant="subtle"

@@ -98,7 +98,7 @@ export function UserFormModal({
             searchable
             clearable
             clearButtonProps={{ 'aria-label': t('users.clear') }}
-            data={(options.data?.roles ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
+            data={(options.data?.roles ?? []).filter((r) => r.assignable).map((r) => ({ value: String(r.id), label: r.name }))}
             {...form.getInputProps('roleIds')}
           />
           <MultiSelect
@@ -107,7 +107,9 @@ export function UserFormModal({
             searchable
             clearable
             clearButtonProps={{ 'aria-label': t('users.clear') }}
-            data={(options.data?.institutions ?? []).map((i) => ({ value: String(i.id), label: `${i.code} — ${i.name}` }))}
+            data={(options.data?.institutions ?? [])
+              .filter((i) => i.assignable)
+              .map((i) => ({ value: String(i.id), label: `${i.code} — ${i.name}` }))}
             {...form.getInputProps('institutionIds')}
           />
           <Switch label={t('users.active')} {...form.getInputProps('isActive', { type: 'checkbox' })} />

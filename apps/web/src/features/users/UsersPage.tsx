@@ -17,7 +17,14 @@ import { useListState } from '../../lib/useListState.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
-import { useFindUsers, useResetUserPassword, useRevokeUserSessions, useSetUserActive, useUserOptions } from './useUsers.ts';
+import {
+  isManageable,
+  useFindUsers,
+  useResetUserPassword,
+  useRevokeUserSessions,
+  useSetUserActive,
+  useUserOptions,
+} from './useUsers.ts';
 
 export function UsersPage() {
   const { t } = useTranslation();
@@ -213,7 +220,9 @@ export function UsersPage() {
               title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,
               textAlign: 'right',
               hidden: !can('UPDATE'),
-              render: (u) => (
+            // Accounts beyond the user's privilege ceiling (super administrators, stronger accounts) get no actions.
+            render: (u) =>
+              !isManageable(u, options.data) ? null : (
                 <Menu position="bottom-end" withinPortal>
                   <Menu.Target>
                     <ActionIcon variant="subtle" aria-label={t('users.actionsFor', { email: u.email })}>

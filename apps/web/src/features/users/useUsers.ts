@@ -4,8 +4,9 @@ import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 
 export interface UserOptions {
-  roles: { id: number; name: string }[];
-  institutions: { id: number; code: string; name: string; isActive: boolean }[];
+  /** `assignable`: within the current user's privilege ceiling (the server refuses the rest). */
+  roles: { id: number; name: string; assignable: boolean }[];
+  institutions: { id: number; code: string; name: string; isActive: boolean; assignable: boolean }[];
 }
 
 const invalidate = () => queryClient.invalidateQueries({ queryKey: ['users'] });
@@ -16,6 +17,17 @@ export function useFindUsers(query: RequestOptions['query']) {
     queryFn: ({ signal }) => api<{ items: UserRecord[]; total: number }>('/api/users', { query, signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * True when the current user may act on `u` at all: every role and institution it holds is one they may
+ * assign (a super-administrator account or a stronger one is not), the same rule the server applies.
+ */
+export function isManageable(u: UserRecord, options: UserOptions | undefined): boolean {
+  if (!options) return false;
+  const roles = new Set(options.roles.filter((r) => r.assignable).map((r) => r.id));
+  const insts = new Set(options.institutions.filter((i) => i.assignable).map((i) => i.id));
+  return u.roles.every((r) => roles.has(r.id)) && u.institutions.every((i) => insts.has(i.id));
 }
 
 export function useUserOptions() {
