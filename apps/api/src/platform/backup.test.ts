@@ -8,6 +8,7 @@ import { users } from '../db/schema/index.ts';
 import { seedAccountsDemo } from '../db/seed/accounts.ts';
 import { seedCatalogDemo } from '../db/seed/catalogs.ts';
 import { seedContributorDemo } from '../db/seed/contributors.ts';
+import { seedReference } from '../db/seed/index.ts';
 import { seedShellDemo } from '../db/seed/shell.ts';
 import { BackupError, backup, restore, runningServer, serveBackups } from './backup.ts';
 
@@ -38,19 +39,21 @@ let database: Database;
 let before: Record<string, string>;
 
 beforeAll(async () => {
-  // A real data folder with the migrated schema, reference data and some demo data of every module.
+  // The backup is of the embedded database on every run (PGlite or PostgreSQL). A real data folder with the migrated schema, reference data and some demo data of every module.
   const template = inject('templateDump');
   database = await openDatabase(
     template ? { dataDir: source, loadDataDir: new Blob([readFileSync(template)]) } : { dataDir: source },
   );
   await database.migrate();
+  // On the PostgreSQL run there is no PGlite template: the reference data is seeded here.
+  if (!template) await seedReference(database.db);
   await seedAccountsDemo(database.db);
   await seedCatalogDemo(database.db);
   await seedContributorDemo(database.db, { people: 400, contributors: 150 });
   await seedShellDemo(database.db);
   before = await fingerprint(database);
   await database.close();
-}, 120_000);
+}, 180_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -73,7 +76,7 @@ describe('backup and restore of the embedded database', () => {
     } finally {
       await restored.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('while the server runs, the CLI asks it for the snapshot; a transaction in progress is all in the copy or not at all', async () => {
     const live = await openDatabase({ dataDir: source });
@@ -117,7 +120,7 @@ describe('backup and restore of the embedded database', () => {
       await live.close();
     }
     expect(existsSync(join(source, 'aporta.pid'))).toBe(false);
-  }, 120_000);
+  }, 180_000);
 
   it('restore refuses a non-empty folder without --force, a missing file and a file that is not a backup', async () => {
     const file = join(work, 'copia-cli.tar.gz');
@@ -138,5 +141,5 @@ describe('backup and restore of the embedded database', () => {
       await restored.close();
     }
     await expect(backup(source, file)).rejects.toThrow(/ya existe/);
-  }, 120_000);
+  }, 180_000);
 });
