@@ -164,7 +164,27 @@ test('own profile: edit the name and close the other sessions', async ({ page, r
   await page.getByLabel('Apellido').fill('Cambiado');
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByTestId('user-name')).toHaveText('Perfil Cambiado');
+  // The dialog's buttons must not move while it opens: a click made then would be pressed at one place and
+  // released at another, and the browser fires no click (the dialog stayed open in a CI run on a loaded
+  // machine). Record the confirm button's position on every frame until the dialog is fully shown.
+  const positions = page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const seen: number[] = [];
+        const sample = () => {
+          const dialog = document.querySelector('[role="dialog"]');
+          const button = dialog?.querySelector('.mantine-Group-root button:last-child');
+          if (dialog && button) {
+            seen.push(Math.round(button.getBoundingClientRect().top));
+            if (getComputedStyle(dialog).opacity === '1' && seen.length > 2) return resolve(seen);
+          }
+          requestAnimationFrame(sample);
+        };
+        requestAnimationFrame(sample);
+      }),
+  );
   await page.getByRole('button', { name: 'Cerrar mis otras sesiones' }).click();
+  expect(new Set(await positions).size).toBe(1);
   await page.getByRole('dialog').getByRole('button', { name: 'Cerrar mis otras sesiones' }).click();
   await expect(page.getByTestId('sessions-table').locator('tbody tr')).toHaveCount(1);
   expect((await request.get('/api/auth/me', { headers: { authorization: `Bearer ${other}` } })).status()).toBe(401);

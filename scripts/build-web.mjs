@@ -35,6 +35,7 @@ export function webIsStale() {
 /** Builds the web app when it is stale; returns false when the build failed. */
 export function buildWebIfStale({ quiet = false } = {}) {
   if (!webIsStale()) return true;
+  const started = Date.now();
   if (!quiet) console.info('Compilando la aplicación web…');
   const r = spawnSync(
     process.execPath,
@@ -44,7 +45,11 @@ export function buildWebIfStale({ quiet = false } = {}) {
       stdio: 'inherit',
     },
   );
+  if (!quiet && r.status === 0) console.info(`  compilada en ${seconds(Date.now() - started)}`);
   return r.status === 0;
 }
+
+/** "12,3 s": elapsed time as the progress lines show it. */
+export const seconds = (ms) => `${(ms / 1000).toFixed(1).replace('.', ',')} s`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exit(buildWebIfStale() ? 0 : 1);

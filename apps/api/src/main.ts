@@ -8,32 +8,53 @@ import { seedCatalogDemo } from './db/seed/catalogs.ts';
 import { seedContributorDemo } from './db/seed/contributors.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { seedShellDemo } from './db/seed/shell.ts';
+import { clearLoginFailures } from './modules/auth/service.ts';
 import { recoverInterruptedImports } from './modules/contributor-imports/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
+import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 
 const usage = `Uso: aporta <comando>
   serve                          aplica migraciones, siembra datos de referencia y sirve la aplicación
   migrate                        aplica las migraciones pendientes
   seed                           siembra los datos de referencia (y de demostración si DEMO_DATA)
-  reset-password <correo>        genera una contraseña nueva para el usuario y la muestra una vez`;
+  reset-password <correo>        genera una contraseña nueva para el usuario y la muestra una vez
+  backup <archivo>               copia de seguridad de la base embebida (también con el servidor en marcha)
+  restore <archivo> [--force]    restaura una copia en DATA_DIR (carpeta nueva o vacía; servidor detenido)`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** 12,3: one decimal with the Spanish comma. */
+const decimal = (n: number) => n.toFixed(1).replace('.', ',');
+
+/** Prints what is being done, does it, then how long it took: a first start is never silent. */
+async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
+  say(`${label}…`);
+  const started = Date.now();
+  const result = await work();
+  say(`  hecho en ${decimal((Date.now() - started) / 1000)} s`);
+  return result;
+}
+
 async function prepare(config: Config): Promise<Database> {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
-  await database.migrate();
+  const database = await step(
+    config.DATABASE_URL ? 'Conectando con PostgreSQL' : `Abriendo la base de datos embebida en ${config.dataDir}`,
+    () => openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir }),
+  );
+  await step('Aplicando migraciones', () => database.migrate());
   return database;
 }
 
 async function seed(config: Config, database: Database) {
-  await seedReference(database.db);
+  await step('Sembrando datos de referencia', () => seedReference(database.db));
   const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
   // After ensureAdmin, which creates the first administrator only while there are no users at all.
   if (config.demoData) {
-    await seedAccountsDemo(database.db);
-    await seedCatalogDemo(database.db);
-    await seedContributorDemo(database.db);
+    await step('Sembrando datos de demostración (50 000 personas RENAP)', async () => {
+      await seedAccountsDemo(database.db);
+      await seedCatalogDemo(database.db);
+      await seedContributorDemo(database.db);
+    });
   }
   if (admin?.password) {
     say('');
@@ -54,6 +75,8 @@ async function serve(config: Config) {
   // Uploads a killed process left VALIDANDO are marked failed, so their uploaders can discard them.
   const interrupted = await recoverInterruptedImports(database.db);
   if (interrupted.length) say(`Cargas masivas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
+  const stopBackups = database.kind === 'pglite' ? serveBackups(config.dataDir, database) : () => {};
+  say('Iniciando el servidor HTTP…');
   const app = await buildApp({
     config,
     database,
@@ -74,6 +97,7 @@ async function serve(config: Config) {
     // Close HTTP first so no request writes while the database shuts down, then flush PGlite.
     await app.close().catch(() => {});
     await database.close().catch(() => {});
+    stopBackups();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -82,6 +106,7 @@ async function serve(config: Config) {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await database.close().catch(() => {});
+    stopBackups();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new StartupError(`El puerto ${config.PORT} ya está en uso. Use otro con PORT=<número>.`);
     if (code === 'EACCES') throw new StartupError(`Sin permiso para usar el puerto ${config.PORT}. Use otro con PORT=<número>.`);
@@ -91,7 +116,7 @@ async function serve(config: Config) {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   say(
-    `Aporta lista en http://${host}:${port}  (base de datos: ${database.kind === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL'})`,
+    `Listo en http://${host}:${port}  (base de datos: ${database.kind === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL'})`,
   );
   if (!config.webDist) say('Aviso: la aplicación web no está compilada; ejecute npm run build (npm start lo hace solo).');
 }
@@ -105,13 +130,15 @@ async function resetPassword(config: Config, email: string | undefined) {
     const updated = await database.db.transaction(async (tx) => {
       const [u] = await tx
         .update(users)
-        .set({ passwordHash, mustChangePassword: true, failedLoginCount: 0, lockedUntil: null, updatedAt: new Date() })
+        .set({ passwordHash, mustChangePassword: true, updatedAt: new Date() })
         .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
         .returning({ id: users.id });
       if (u) await writeAudit(tx, systemActor, { action: 'RESET_PASSWORD', entityType: 'user', entityId: u.id });
       return u;
     });
     if (!updated) throw new StartupError(`No existe un usuario con el correo ${email}.`);
+    // A reset also lifts any sign-in lock on the address, as the administrator's reset does.
+    await clearLoginFailures(database.db, email);
     say(`Contraseña nueva para ${email}: ${password}`);
     say('Deberá cambiarla al iniciar sesión.');
   } finally {
@@ -120,6 +147,36 @@ async function resetPassword(config: Config, email: string | undefined) {
 }
 
 class StartupError extends Error {}
+
+/** `backup <archivo>`: PGlite through platform/backup.ts; PostgreSQL with its own pg_dump. */
+async function backupCommand(config: Config, file: string | undefined) {
+  if (!file) throw new StartupError('Indique el archivo: npm run admin -- backup <archivo>');
+  if (config.DATABASE_URL) {
+    say('La base es PostgreSQL (DATABASE_URL): haga la copia con pg_dump, por ejemplo:');
+    say(`  pg_dump --format=custom --file=${file} "$DATABASE_URL"`);
+    say('y restáurela con: pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" <archivo>');
+    process.exitCode = 2;
+    return;
+  }
+  const started = Date.now();
+  const r = await backup(config.dataDir, file);
+  const by = r.by === 'server' ? 'tomada por el servidor en marcha' : 'tomada con el servidor detenido';
+  say(
+    `Copia de seguridad escrita en ${file} (${decimal(r.bytes / 1048576)} MB, ${by}, ${decimal((Date.now() - started) / 1000)} s).`,
+  );
+}
+
+/** `restore <archivo> [--force]` into DATA_DIR. */
+async function restoreCommand(config: Config, args: string[]) {
+  const file = args.find((a) => !a.startsWith('--'));
+  if (!file) throw new StartupError('Indique el archivo: npm run admin -- restore <archivo> [--force]');
+  if (config.DATABASE_URL)
+    throw new StartupError(
+      'La base es PostgreSQL (DATABASE_URL): restaure con pg_restore (véase README, «Copias de seguridad»).',
+    );
+  await restore(config.dataDir, file, { force: args.includes('--force') });
+  say(`Copia restaurada en ${config.dataDir}. Inicie el servidor con DATA_DIR=${config.dataDir} npm start.`);
+}
 
 async function main() {
   const [command = 'serve', ...args] = process.argv.slice(2);
@@ -140,6 +197,10 @@ async function main() {
     }
     case 'reset-password':
       return resetPassword(config, args[0]);
+    case 'backup':
+      return backupCommand(config, args[0]);
+    case 'restore':
+      return restoreCommand(config, args);
     default:
       say(usage);
       process.exitCode = command === 'help' || command === '--help' ? 0 : 2;
@@ -148,7 +209,12 @@ async function main() {
 
 main().catch((err) => {
   // One line for the mistakes a user can fix; the stack only for the unexpected.
-  if (err instanceof ConfigError || err instanceof DatabaseUnavailableError || err instanceof StartupError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DatabaseUnavailableError ||
+    err instanceof StartupError ||
+    err instanceof BackupError
+  ) {
     process.stderr.write(`Error: ${err.message}\n`);
   } else {
     process.stderr.write(`Error inesperado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

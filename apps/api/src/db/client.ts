@@ -23,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgresql';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: a consistent gzip tarball of the data folder (see platform/backup.ts). */
+  snapshot?(): Promise<Blob>;
 }
 
 export class DatabaseUnavailableError extends Error {}
@@ -66,6 +68,13 @@ export async function openDatabase(
     db,
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
+    // PGlite runs every statement and transaction under one lock; inside a (read-nothing) transaction of
+    // our own no other is half done. CHECKPOINT writes every committed page to the files first.
+    snapshot: () =>
+      client.transaction(async (tx) => {
+        await tx.exec('CHECKPOINT');
+        return client.dumpDataDir('gzip');
+      }),
     close: async () => {
       if (!client.closed) await client.close();
     },
