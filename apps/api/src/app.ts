@@ -30,6 +30,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
+import { registerInputGuard } from './platform/input.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -112,6 +113,7 @@ export async function buildApp(opts: {
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
+  registerInputGuard(app);
 
   await app.register(swagger, {
     openapi: {

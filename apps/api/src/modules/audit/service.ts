@@ -3,7 +3,7 @@ import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import type { ExportColumn } from '../../platform/export.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 
 /** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
 const dayStart = (d: string) => new Date(`${d}T00:00:00-06:00`);
@@ -74,7 +74,7 @@ const json = (v: unknown) => (v == null ? '' : JSON.stringify(v));
 /** Export plan of an audit view with the same filters. Callers hold EXPORT on the view's resource. */
 export function auditExport({ db, query, view = {} }: { db: Db; query: Partial<AuditQuery>; view?: AuditView }) {
   const where = whereOf(query, view);
-  const order = orderBy(query.sort, sortable, '-at');
+  const keyset = keysetOf(query.sort, sortable, '-at', auditLog.id);
   const columns: ExportColumn<AuditEntry>[] = [
     { header: 'ID', value: (r) => r.id, width: 10 },
     { header: 'Fecha y hora', value: (r) => new Date(r.at), width: 22 },
@@ -89,16 +89,19 @@ export function auditExport({ db, query, view = {} }: { db: Db; query: Partial<A
   return {
     filename: view.fixedEntityType === PLANILLA_ENTITY_TYPE ? 'bitacora-planillas' : 'bitacora',
     columns,
-    fetchPage: async (limit: number, offset: number) =>
-      (
-        await db
-          .select()
-          .from(auditLog)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(toEntry),
+    batches: keysetBatches(
+      keyset,
+      async (c) =>
+        (
+          await db
+            .select()
+            .from(auditLog)
+            .where(and(where, c.after))
+            .orderBy(...c.order)
+            .limit(c.limit)
+        ).map(toEntry),
+      (r) => r.id,
+    ),
   };
 }
 

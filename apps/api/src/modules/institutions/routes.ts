@@ -1,5 +1,6 @@
 import {
   exportFormatSchema,
+  idParamsSchema,
   institutionInputSchema,
   institutionListQuerySchema,
   institutionSchema,
@@ -19,7 +20,7 @@ import {
   updateInstitution,
 } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 
 export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -1,4 +1,5 @@
 import {
+  idParamsSchema,
   notificationActionResultSchema,
   notificationIdsSchema,
   notificationListQuerySchema,
@@ -66,7 +67,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['notifications'],
         summary: 'Eliminar una notificación',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: idParamsSchema,
         response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
       },
     },

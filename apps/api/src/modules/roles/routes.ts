@@ -1,11 +1,18 @@
-import { exportFormatSchema, listResponse, roleInputSchema, roleListQuerySchema, roleSchema } from '@aporta/domain';
+import {
+  exportFormatSchema,
+  idParamsSchema,
+  listResponse,
+  roleInputSchema,
+  roleListQuerySchema,
+  roleSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { createRole, deleteRole, findRoles, getRole, rolePages, updateRole } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 
 export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

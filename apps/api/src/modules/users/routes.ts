@@ -1,5 +1,6 @@
 import {
   exportFormatSchema,
+  idParamsSchema,
   listResponse,
   oneTimePasswordSchema,
   userInputSchema,
@@ -22,7 +23,7 @@ import {
   userPages,
 } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 const dateTime = (iso: string | null) => (iso ? new Date(iso) : null);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
