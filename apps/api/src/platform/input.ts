@@ -14,7 +14,7 @@ export function controlCharacterProblems(value: unknown, prefix: string, out: Er
       out.push({ path: prefix || '(raíz)', message: 'Contiene caracteres de control no permitidos.' });
     }
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => controlCharacterProblems(v, join(prefix, String(i)), out));
+    for (const [i, v] of value.entries()) controlCharacterProblems(v, join(prefix, String(i)), out);
   } else if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (CONTROL_CHARACTERS.test(k)) {

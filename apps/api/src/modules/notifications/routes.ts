@@ -6,7 +6,6 @@ import {
   notificationListSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { deleteNotifications, findNotifications, markNotificationsRead } from './service.ts';
 
