@@ -28,7 +28,7 @@ import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
-import { errorBody, registerErrorHandling } from './platform/errors.ts';
+import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
 
@@ -70,6 +70,7 @@ export async function buildApp(opts: {
     logger: opts.logger ?? false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: false,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

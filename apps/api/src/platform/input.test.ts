@@ -40,6 +40,15 @@ describe('ids', () => {
     });
   }
 
+  it('answers a path value over the length limit or a broken percent-encoding with the error shape', async () => {
+    const long = await t.request({ method: 'GET', url: `/api/users/${'9'.repeat(500)}`, token: admin.token });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.details).toEqual([expect.objectContaining({ path: 'ruta' })]);
+    const broken = await t.request({ method: 'GET', url: '/api/users/%E0%A4%A', token: admin.token });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.code).toBe('BAD_REQUEST');
+  });
+
   it('accepts the largest int4 id as an id (not a 400 on ruta.id, never a 500)', async () => {
     for (const r of withId()) {
       const res = await t.request({
