@@ -1,7 +1,13 @@
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AppError } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { registerErrorHandling } from './errors.ts';
+import { sendExport } from './export.ts';
 
 /**
  * Exports read in keyset chunks of 1 000 rows: every row exactly once and in sort order even when the
@@ -104,4 +110,68 @@ describe('keyset exports', () => {
     expect(healthAnsweredDuringExport).toBe(true);
     expect((await exporting).statusCode).toBe(200);
   });
+});
+
+describe('an export that fails', () => {
+  /** A bare server whose export yields `good` batches, then fails. */
+  async function failingServer(good: number) {
+    const app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    const logged: unknown[] = [];
+    app.get('/x', async (request, reply) => {
+      request.log.error = ((obj: unknown) => logged.push(obj)) as typeof request.log.error;
+      async function* batches() {
+        for (let i = 0; i < good; i++) yield Array.from({ length: 500 }, (_, k) => ({ n: i * 500 + k, text: 'x'.repeat(200) }));
+        throw new AppError('VALIDATION', undefined, [{ path: 'consulta.sort', message: 'No se puede ordenar.' }]);
+      }
+      return sendExport(reply, {
+        format: (request.query as { format: 'csv' | 'xlsx' }).format,
+        filename: 'prueba',
+        columns: [
+          { header: 'N', value: (r: { n: number }) => r.n },
+          { header: 'Texto', value: (r: { text: string }) => r.text },
+        ],
+        batches: batches(),
+      });
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return { app, port: (app.server.address() as AddressInfo).port, logged };
+  }
+
+  const fetchRaw = (port: number, path: string) =>
+    new Promise<{ status: number; type: string; body: string; complete: boolean }>((resolve) => {
+      get({ host: '127.0.0.1', port, path }, (res) => {
+        let body = '';
+        res.setEncoding('latin1');
+        res.on('data', (c) => {
+          body += c;
+        });
+        const done = (complete: boolean) =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body, complete });
+        res.on('end', () => done(res.complete));
+        res.on('error', () => done(false));
+        res.on('aborted', () => done(false));
+      });
+    });
+
+  it('answers a failure of the first batch with a JSON error and no file', async () => {
+    const { app, port } = await failingServer(0);
+    const res = await fetchRaw(port, '/x?format=csv');
+    await app.close();
+    expect(res.status).toBe(400);
+    expect(res.type).toMatch(/application\/json/);
+    expect(JSON.parse(res.body).error.details[0].path).toBe('consulta.sort');
+  });
+
+  for (const format of ['csv', 'xlsx']) {
+    it(`aborts a ${format} download that fails after it started: the client sees an incomplete answer, the error is logged`, async () => {
+      const { app, port, logged } = await failingServer(3);
+      const res = await fetchRaw(port, `/x?format=${format}`);
+      await app.close();
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeGreaterThan(0);
+      expect(res.complete).toBe(false);
+      expect(logged.length).toBe(1);
+    });
+  }
 });

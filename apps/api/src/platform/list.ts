@@ -82,6 +82,13 @@ export function keysetAfter(k: Keyset, lastId: number): SQL {
         else ${col} > ${last} or (${col} = ${last} and ${id} > ${lastId}) or ${col} is null end)`;
 }
 
+/**
+ * Rows per export chunk. PGlite runs each statement synchronously on the event loop, so a chunk's
+ * query plus its formatting is how long another request can wait: small chunks keep that short
+ * (measured in bench/export-health.mjs).
+ */
+export const EXPORT_CHUNK_ROWS = Number(process.env.EXPORT_CHUNK_ROWS ?? 100);
+
 /** One chunk of a keyset read: the extra WHERE (undefined for the first), the ORDER BY and the size. */
 export interface KeysetChunk {
   after: SQL | undefined;
@@ -98,7 +105,7 @@ export async function* keysetBatches<R>(
   k: Keyset,
   fetch: (chunk: KeysetChunk) => Promise<R[]>,
   idOf: (row: R) => number,
-  size = 1000,
+  size = EXPORT_CHUNK_ROWS,
 ): AsyncIterable<R[]> {
   const order = keysetOrder(k);
   let lastId: number | undefined;

@@ -29,7 +29,15 @@ import {
   municipalities,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { type KeysetChunk, keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import {
+  EXPORT_CHUNK_ROWS,
+  type KeysetChunk,
+  keysetBatches,
+  keysetOf,
+  likePattern,
+  orderBy,
+  pageOf,
+} from '../../platform/list.ts';
 import { entityInScope } from '../../platform/scope.ts';
 import { notifyCuiApprovers } from '../cui-approvals/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
@@ -215,7 +223,7 @@ export function exportContributorBatches(opts: {
     keyset,
     (c) => (isNameQuery(opts.query.q) ? withNameThreshold(opts.db, (tx) => chunk(tx, c)) : chunk(opts.db, c)),
     (r) => r.id,
-    1000,
+    EXPORT_CHUNK_ROWS,
   );
 }
 

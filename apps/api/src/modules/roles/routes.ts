@@ -8,9 +8,9 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { createRole, deleteRole, findRoles, getRole, rolePages, updateRole } from './service.ts';
+import { createRole, deleteRole, findRoles, getRole, roleBatches, updateRole } from './service.ts';
 
 const params = idParamsSchema;
 
@@ -47,7 +47,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'roles',
         sheetName: 'Roles',
-        batches: inBatches(rolePages(app.db, request.query)),
+        batches: roleBatches(app.db, request.query),
         columns: [
           { header: 'Nombre', value: (r) => r.name, width: 28 },
           { header: 'Descripción', value: (r) => r.description, width: 40 },

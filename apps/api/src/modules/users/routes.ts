@@ -9,7 +9,7 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import {
   createUser,
@@ -19,8 +19,8 @@ import {
   revokeUserSessions,
   setUserActive,
   updateUser,
+  userBatches,
   userOptions,
-  userPages,
 } from './service.ts';
 
 const params = idParamsSchema;
@@ -59,7 +59,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'usuarios',
         sheetName: 'Usuarios',
-        batches: inBatches(userPages(app.db, request.query)),
+        batches: userBatches(app.db, request.query),
         columns: [
           { header: 'Correo electrónico', value: (u) => u.email, width: 32 },
           { header: 'Nombre', value: (u) => u.firstName, width: 20 },
