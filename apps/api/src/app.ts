@@ -29,8 +29,9 @@ import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
-import { errorBody, registerErrorHandling } from './platform/errors.ts';
+import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
+import { registerInputGuard } from './platform/input.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -71,6 +72,7 @@ export async function buildApp(opts: {
     logger: opts.logger ?? false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: false,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -114,6 +116,7 @@ export async function buildApp(opts: {
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
+  registerInputGuard(app);
 
   await app.register(swagger, {
     openapi: {

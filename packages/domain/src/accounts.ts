@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
+import { idSchema, idTextSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { type MenuItem, menuTree } from './menu.ts';
 import {
@@ -53,7 +54,7 @@ export const passwordInputSchema = z
   .min(1, { error: 'Ingrese la contraseña.' })
   .max(PASSWORD_MAX_LENGTH, { error: `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.` });
 
-const idList = z.array(z.number().int().positive()).max(100);
+const idList = z.array(idSchema).max(100);
 const uniqueIds = (ids: number[]) => new Set(ids).size === ids.length;
 
 // ---------------------------------------------------------------- self-service
@@ -102,8 +103,8 @@ export type UserInput = z.infer<typeof userInputSchema>;
 
 export const userListQuerySchema = listQuerySchema.extend({
   isActive: z.enum(['true', 'false']).optional(),
-  roleId: z.coerce.number().int().positive().optional(),
-  institutionId: z.coerce.number().int().positive().optional(),
+  roleId: idTextSchema.optional(),
+  institutionId: idTextSchema.optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
@@ -201,7 +202,7 @@ export const institutionInputSchema = z
       .max(200, { error: 'El nombre no puede tener más de 200 caracteres.' }),
     /** SISTEMA exists once and is created by the seed; administrators create the other two kinds. */
     kind: z.enum(['INSTITUCION', 'ENTIDAD']),
-    entityId: z.number().int().positive().nullable().default(null),
+    entityId: idSchema.nullable().default(null),
     isActive: z.boolean().default(true),
     roleIds: idList.default([]).refine(uniqueIds, { error: 'Un rol está repetido.' }),
   })

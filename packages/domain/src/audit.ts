@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateSchema, idTextSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 
 /** One row of the audit log as the API answers it. */
@@ -16,14 +17,11 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Use el formato aaaa-mm-dd.' })
-  .optional();
+const isoDate = dateSchema.optional();
 
 /** Filters of the audit views: who, what kind of record, which record, what action, when. */
 export const auditQuerySchema = listQuerySchema.extend({
-  actorId: z.coerce.number().int().positive().optional(),
+  actorId: idTextSchema.optional(),
   actor: z.string().trim().max(200).optional(),
   entityType: z.string().trim().max(60).optional(),
   entityId: z.string().trim().max(60).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidCui } from './cui.ts';
+import { MAX_ID } from './fields.ts';
 import type { MenuItem } from './menu.ts';
 import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
@@ -138,7 +139,8 @@ const ref = (label: string) =>
   z
     .number({ error: `${label}: seleccione un valor.` })
     .int()
-    .positive({ error: `${label}: seleccione un valor.` });
+    .positive({ error: `${label}: seleccione un valor.` })
+    .max(MAX_ID, { error: `${label}: seleccione un valor.` });
 const active = z.boolean().default(true);
 
 export const statusColors = [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { idSchema, idTextSchema, isCalendarDate } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
 import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
@@ -64,9 +65,7 @@ export const isoDateSchema = z
   .refine((v) => isRealDate(v), { error: 'La fecha no existe.' });
 
 export function isRealDate(iso: string): boolean {
-  const [y, m, d] = iso.split('-').map(Number);
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d && y >= 1900;
+  return isCalendarDate(iso);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -104,7 +103,7 @@ export const contributorInputSchema = z
     sex: sexSchema,
     maritalStatus: z.preprocess(emptyToNull, maritalStatusSchema.nullable().optional()),
     address: optionalText(200),
-    municipalityId: z.number().int().positive().nullable().optional(),
+    municipalityId: idSchema.nullable().optional(),
     phone: z.preprocess(
       emptyToNull,
       z
@@ -124,9 +123,9 @@ export const contributorInputSchema = z
         .nullable()
         .optional(),
     ),
-    typeId: z.number({ error: 'Seleccione el tipo de afiliado.' }).int().positive(),
+    typeId: z.number({ error: 'Seleccione el tipo de afiliado.' }).pipe(idSchema),
     state: contributorStateSchema.default('ACTIVO'),
-    entityId: z.number().int().positive().nullable().optional(),
+    entityId: idSchema.nullable().optional(),
     budgetLineCode: optionalText(10),
     hireDate: z.preprocess(emptyToNull, isoDateSchema.nullable().optional()),
     salary: z.preprocess(emptyToNull, moneyTextSchema.nullable().optional()),
@@ -182,10 +181,10 @@ export const contributorSchema = z.object({
 export type Contributor = z.infer<typeof contributorSchema>;
 
 export const contributorListQuerySchema = listQuerySchema.extend({
-  entityId: z.coerce.number().int().positive().optional(),
-  municipalityId: z.coerce.number().int().positive().optional(),
-  departmentId: z.coerce.number().int().positive().optional(),
-  typeId: z.coerce.number().int().positive().optional(),
+  entityId: idTextSchema.optional(),
+  municipalityId: idTextSchema.optional(),
+  departmentId: idTextSchema.optional(),
+  typeId: idTextSchema.optional(),
   state: contributorStateSchema.optional(),
   cuiState: cuiStateSchema.optional(),
 });
@@ -312,7 +311,7 @@ export type CuiApproval = z.infer<typeof cuiApprovalSchema>;
 
 export const cuiApprovalListQuerySchema = listQuerySchema.extend({
   state: cuiStateSchema.optional(),
-  contributorId: z.coerce.number().int().positive().optional(),
+  contributorId: idTextSchema.optional(),
 });
 
 export const cuiDecisionSchema = z

@@ -5,6 +5,7 @@ export * from './catalogs.ts';
 export * from './contributors.ts';
 export * from './cui.ts';
 export * from './errors.ts';
+export * from './fields.ts';
 export * from './list.ts';
 export * from './menu.ts';
 export * from './money.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intTextSchema } from './fields.ts';
 
 /** Largest page a list answers; a bigger request is capped to it rather than refused. */
 export const MAX_PAGE_SIZE = 200;
@@ -9,11 +10,8 @@ export const DEFAULT_PAGE_SIZE = 25;
  * `-field` (descending) and a free-text `q`. Modules `.extend()` it with their own filters.
  */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
+  page: intTextSchema({ min: 1 }).default(1),
+  pageSize: intTextSchema({ min: 1 })
     .default(DEFAULT_PAGE_SIZE)
     .transform((n) => Math.min(n, MAX_PAGE_SIZE)),
   sort: z

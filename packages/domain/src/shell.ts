@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, intTextSchema } from './fields.ts';
 
 /**
  * Layout settings of the shell (spec sections 2 and 4). Names and values are the specification's;
@@ -152,7 +153,7 @@ export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationListQuerySchema = z.object({
   unread: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: intTextSchema({ min: 1, max: 200 }).default(50),
 });
 
 export const notificationListSchema = z.object({
@@ -164,7 +165,7 @@ export type NotificationList = z.infer<typeof notificationListSchema>;
 
 /** Mark read or delete: some ids, or all of the user's notifications for `all: true`. */
 export const notificationIdsSchema = z.union([
-  z.object({ ids: z.array(z.number().int().positive()).min(1, { error: 'Indique al menos una notificación.' }).max(500) }),
+  z.object({ ids: z.array(idSchema).min(1, { error: 'Indique al menos una notificación.' }).max(500) }),
   z.object({ all: z.literal(true) }),
 ]);
 export type NotificationIds = z.infer<typeof notificationIdsSchema>;

@@ -1,5 +1,5 @@
 import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue } from '@aporta/domain';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -61,4 +61,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL'));
   });
+}
+
+/**
+ * Errors the router raises before any route or error handler runs (a malformed percent-encoding, a
+ * path parameter over `maxParamLength`): answered with the one error shape too, not Fastify's own.
+ * Passed as the `frameworkErrors` option of the server.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply
+      .status(400)
+      .send(errorBody('VALIDATION', undefined, [{ path: 'ruta', message: 'Un valor de la ruta es demasiado largo.' }]));
+    return;
+  }
+  reply.status(400).send(errorBody('BAD_REQUEST', 'La dirección de la solicitud no es válida.'));
 }

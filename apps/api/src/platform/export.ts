@@ -18,12 +18,23 @@ const contentTypes: Record<ExportFormat, string> = {
 /**
  * Streams rows as xlsx or csv (UTF-8 with BOM, so Excel reads accents). Rows come as an async
  * iterable of batches so a large export never sits in memory whole.
+ *
+ * - The first batch is read before any header or byte is sent: a bad sort or filter (or any failure of
+ *   the query) answers a normal JSON error instead of a download that breaks after it started.
+ * - Between batches the event loop is yielded (setImmediate) and the next batch is fetched only once
+ *   the client has drained what was written: memory stays bounded by one batch and the single
+ *   connection of the embedded database serves other requests between chunks.
+ * - A failure after the first byte is logged and the response is destroyed, so the client sees a
+ *   failed download (an incomplete chunked body), never a short file that looks complete. A client
+ *   that goes away stops the reading.
  */
 export async function sendExport<T>(
   reply: FastifyReply,
   opts: { format: ExportFormat; filename: string; sheetName?: string; columns: ExportColumn<T>[]; batches: AsyncIterable<T[]> },
 ): Promise<FastifyReply> {
   const { format, columns } = opts;
+  const iterator = opts.batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
   const stream = new PassThrough();
   const stamp = new Date().toISOString().slice(0, 10);
   reply
@@ -31,11 +42,29 @@ export async function sendExport<T>(
     .header('content-disposition', `attachment; filename="${opts.filename}-${stamp}.${format}"`)
     .header('cache-control', 'no-store');
 
+  async function* batches(): AsyncIterable<T[]> {
+    let next = first;
+    while (!next.done) {
+      if (stream.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      yield next.value;
+      await drained(stream);
+      await yieldToEventLoop();
+      if (stream.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      next = await iterator.next();
+    }
+  }
+
   const write = async () => {
     if (format === 'csv') {
       stream.write('\uFEFF');
       stream.write(`${Papa.unparse([columns.map((c) => c.header)])}\r\n`);
-      for await (const batch of opts.batches) {
+      for await (const batch of batches()) {
         if (batch.length === 0) continue;
         const rows = batch.map((r) => columns.map((c) => formatCsv(c.value(r))));
         stream.write(`${Papa.unparse(rows, { newline: '\r\n' })}\r\n`);
@@ -48,15 +77,34 @@ export async function sendExport<T>(
     ws.columns = columns.map((c) => ({ header: c.header, width: c.width ?? Math.max(12, c.header.length + 2) }));
     ws.getRow(1).font = { bold: true };
     ws.getRow(1).commit();
-    for await (const batch of opts.batches) {
+    for await (const batch of batches()) {
       for (const r of batch) ws.addRow(columns.map((c) => c.value(r) ?? null)).commit();
     }
     ws.commit();
     await wb.commit();
   };
-  write().catch((err) => stream.destroy(err));
+  write().catch((err) => {
+    reply.log.error({ err }, 'export failed after streaming started; the download is aborted');
+    stream.destroy(err);
+  });
   return reply.send(stream);
 }
+
+/** Resolves once `stream` can take more (or is gone): the backpressure of an export. */
+function drained(stream: PassThrough): Promise<void> {
+  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function formatCsv(v: string | number | boolean | Date | null | undefined): string | number {
   if (v == null) return '';
@@ -67,7 +115,11 @@ function formatCsv(v: string | number | boolean | Date | null | undefined): stri
   return v;
 }
 
-/** Reads a query in pages of `size` until it runs dry: the batches `sendExport` consumes. */
+/**
+ * Reads a query in OFFSET pages of `size` until it runs dry. Only for small tables (roles,
+ * institutions, users, catalogues, one import's rows); a large table uses `keysetBatches` (list.ts),
+ * whose chunks cost the same from the first to the last.
+ */
 export async function* inBatches<T>(fetchPage: (limit: number, offset: number) => Promise<T[]>, size = 1000): AsyncIterable<T[]> {
   for (let offset = 0; ; offset += size) {
     const rows = await fetchPage(size, offset);

@@ -384,6 +384,7 @@ const cases: Record<string, Case> = {
   'POST /api/contributor-imports': {
     exempt: 'rows of an entity outside scope are exceptions (contributor-imports tests); an upload is its uploader’s only',
   },
+  'GET /api/contributor-imports': { exempt: 'lists only the requester’s own unfinished uploads (contributor-imports tests)' },
   'GET /api/contributor-imports/:id': { exempt: 'an upload is visible only to its uploader (contributor-imports tests)' },
   'GET /api/contributor-imports/:id/rows': { exempt: 'an upload is visible only to its uploader' },
   'GET /api/contributor-imports/:id/exceptions': { exempt: 'an upload is visible only to its uploader' },

@@ -1,7 +1,7 @@
 import { auditEntrySchema, auditQuerySchema, exportFormatSchema, listResponse, type Resource } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { type AuditView, auditExport, auditFacets, findAudit, PLANILLA_VIEW } from './service.ts';
 
@@ -64,7 +64,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           filename: plan.filename,
           sheetName: 'Bitácora',
           columns: plan.columns,
-          batches: inBatches(plan.fetchPage, 1000),
+          batches: plan.batches,
         });
       },
     );

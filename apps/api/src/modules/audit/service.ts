@@ -10,7 +10,7 @@ import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import type { ExportColumn } from '../../platform/export.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { entityScopeCondition } from '../../platform/scope.ts';
 
 /** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
@@ -117,7 +117,7 @@ export function auditExport({
   view?: AuditView;
 }) {
   const where = whereOf(query, view, reader);
-  const order = orderBy(query.sort, sortable, '-at');
+  const keyset = keysetOf(query.sort, sortable, '-at', auditLog.id);
   const columns: ExportColumn<AuditEntry>[] = [
     { header: 'ID', value: (r) => r.id, width: 10 },
     { header: 'Fecha y hora', value: (r) => new Date(r.at), width: 22 },
@@ -132,16 +132,19 @@ export function auditExport({
   return {
     filename: view.fixedEntityType === PLANILLA_ENTITY_TYPE ? 'bitacora-planillas' : 'bitacora',
     columns,
-    fetchPage: async (limit: number, offset: number) =>
-      (
-        await db
-          .select()
-          .from(auditLog)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(toEntry),
+    batches: keysetBatches(
+      keyset,
+      async (c) =>
+        (
+          await db
+            .select()
+            .from(auditLog)
+            .where(and(where, c.after))
+            .orderBy(...c.order)
+            .limit(c.limit)
+        ).map(toEntry),
+      (r) => r.id,
+    ),
   };
 }
 

@@ -7,6 +7,9 @@ import {
   collectionSummarySchema,
   exportFormatSchema,
   type FieldMeta,
+  idParamsSchema,
+  idTextSchema,
+  intTextSchema,
   listQuerySchema,
   listResponse,
   referenceOptionSchema,
@@ -68,12 +71,13 @@ const filtersOf = (def: CollectionDefinition) =>
               .optional(),
           ];
         if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
-        if (f.type === 'reference' || f.type === 'number') return [f.name, z.coerce.number().int().optional()];
+        if (f.type === 'reference') return [f.name, idTextSchema.optional()];
+        if (f.type === 'number') return [f.name, intTextSchema().optional()];
         return [f.name, z.string().max(200).optional()];
       }),
   );
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = idParamsSchema;
 
 /**
  * The generic CRUD: for every collection of the registry, concrete routes guarded by the collection's
@@ -184,7 +188,8 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
             ids: z
               .string()
               .regex(/^\d+(,\d+)*$/, { error: 'Lista de identificadores separados por comas.' })
-              .transform((s) => s.split(',').slice(0, 100).map(Number))
+              .transform((s) => s.split(',').slice(0, 100))
+              .pipe(z.array(z.string().pipe(idTextSchema)))
               .optional(),
           }),
           response: { 200: z.array(referenceOptionSchema), ...errorResponses(400, 401, 403, 404) },

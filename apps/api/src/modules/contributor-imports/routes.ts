@@ -16,14 +16,15 @@ import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { scopeOf } from '../contributors/routes.ts';
 import { IMPORT_LIMITS } from './reader.ts';
 import {
   commitImport,
   discardImport,
-  exceptionRowsPage,
+  type ExceptionRow,
+  exceptionRowBatches,
   findImportRows,
   findOpenImports,
   getImport,
@@ -198,7 +199,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const imp = await loadImport(app.db, request.auth!.actor, request.params.id);
-      type Ex = Awaited<ReturnType<typeof exceptionRowsPage>>[number];
+      type Ex = ExceptionRow;
       return sendExport<Ex>(reply, {
         format: 'xlsx',
         filename: 'excepciones-afiliados',
@@ -216,7 +217,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
             width: 80,
           },
         ],
-        batches: inBatches((limit, offset) => exceptionRowsPage(app.db, imp.id, limit, offset), 2000),
+        batches: exceptionRowBatches(app.db, imp.id),
       });
     },
   );

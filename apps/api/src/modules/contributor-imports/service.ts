@@ -27,7 +27,7 @@ import {
   municipalities,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { pageOf } from '../../platform/list.ts';
+import { type KeysetChunk, keysetBatches, pageOf } from '../../platform/list.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
 import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type SheetRow, sniffFile, xlsxRows } from './reader.ts';
 
@@ -371,14 +371,28 @@ export async function findImportRows(opts: {
 }
 
 /** Exceptions as they were read, with their reasons: the file the uploader fixes and uploads again. */
-export async function exceptionRowsPage(db: Db, id: string, limit: number, offset: number) {
+export interface ExceptionRow {
+  rowNumber: number;
+  raw: ImportRawRow;
+  errors: ImportRowError[];
+}
+
+export function exceptionRowBatches(db: Db, id: string) {
+  const byRow = { column: contributorImportRows.rowNumber, id: contributorImportRows.rowNumber, descending: false };
+  return keysetBatches(
+    byRow,
+    (c) => exceptionRowsChunk(db, id, c),
+    (r) => r.rowNumber,
+  );
+}
+
+async function exceptionRowsChunk(db: Db, id: string, c: KeysetChunk): Promise<ExceptionRow[]> {
   const rows = await db
     .select({ rowNumber: contributorImportRows.rowNumber, raw: contributorImportRows.raw, errors: contributorImportRows.errors })
     .from(contributorImportRows)
-    .where(and(eq(contributorImportRows.importId, id), eq(contributorImportRows.isValid, false)))
-    .orderBy(asc(contributorImportRows.rowNumber))
-    .limit(limit)
-    .offset(offset);
+    .where(and(eq(contributorImportRows.importId, id), eq(contributorImportRows.isValid, false), c.after))
+    .orderBy(...c.order)
+    .limit(c.limit);
   return rows.map((r) => ({
     rowNumber: r.rowNumber,
     raw: (r.raw ?? {}) as ImportRawRow,

@@ -8,6 +8,8 @@ import {
   cuiSchema,
   exportFormatSchema,
   formatCui,
+  idParamsSchema,
+  intTextSchema,
   listResponse,
   type Resource,
   renapLookupResponseSchema,
@@ -17,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import './queues.ts';
 import './statistics.ts';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
@@ -29,7 +31,7 @@ import {
   contributorOptions,
   contributorOverview,
   createContributor,
-  exportContributorsPage,
+  exportContributorBatches,
   findContributors,
   getContributor,
   municipalityOfCui,
@@ -37,7 +39,7 @@ import {
   updateContributor,
 } from './service.ts';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = idParamsSchema;
 const saveResponse = z.object({
   contributor: contributorSchema,
   warnings: z.array(z.string()),
@@ -119,7 +121,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: 'Fecha de ingreso', value: (c) => c.hireDate },
           { header: 'Salario', value: (c) => (c.salary == null ? null : Number(c.salary)) },
         ],
-        batches: inBatches((limit, offset) => exportContributorsPage(ctx, limit, offset)),
+        batches: exportContributorBatches(ctx),
       });
     },
   );
@@ -265,8 +267,8 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Historial de cambios de un afiliado',
         params: idParams,
         querystring: z.object({
-          page: z.coerce.number().int().min(1).default(1),
-          pageSize: z.coerce.number().int().min(1).max(100).default(20),
+          page: intTextSchema({ min: 1 }).default(1),
+          pageSize: intTextSchema({ min: 1, max: 100 }).default(20),
         }),
         response: {
           200: listResponse(

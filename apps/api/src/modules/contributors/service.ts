@@ -31,7 +31,15 @@ import {
   municipalities,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import {
+  EXPORT_CHUNK_ROWS,
+  type KeysetChunk,
+  keysetBatches,
+  keysetOf,
+  likePattern,
+  orderBy,
+  pageOf,
+} from '../../platform/list.ts';
 import { entityInScope } from '../../platform/scope.ts';
 import { notifyCuiApprovers } from '../cui-approvals/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
@@ -134,10 +142,16 @@ export function contributorFilters(user: CurrentUser, scope: Scope, q: Partial<C
   return present.length ? and(...present) : undefined;
 }
 
-const nameWords = (q: string) =>
-  foldName(q)
-    .split(' ')
-    .filter((w) => w.length >= 2);
+/**
+ * The words a name search matches (each escaped for LIKE where used). Never empty for a non-blank
+ * query: text with no word of two characters (`%`, `a`, `% _`) is searched as one piece, so the
+ * WHERE and the rank ORDER BY always have a term (an empty rank was a 500).
+ */
+const nameWords = (q: string) => {
+  const folded = foldName(q);
+  const words = folded.split(' ').filter((w) => w.length >= 2);
+  return words.length || !folded ? words : [folded];
+};
 
 /**
  * Runs a name search with pg_trgm's word-similarity threshold at 0.3 (default 0.6): one typo inside a
@@ -188,28 +202,31 @@ async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: 
   return { items: rows.map(toContributor), total };
 }
 
-/** One page of the export, same filters as the list. */
-export async function exportContributorsPage(
-  opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
-  limit: number,
-  offset: number,
-) {
-  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => exportPage({ ...opts, db: tx }, limit, offset));
-  return exportPage(opts, limit, offset);
-}
-
-async function exportPage(
-  opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> },
-  limit: number,
-  offset: number,
-) {
+/**
+ * The export's rows in keyset chunks (short statements), same filters and scope as the list. The sort
+ * is checked here, before the first byte. Callers: GET /api/contributors/export (EXPORT, with scope).
+ */
+export function exportContributorBatches(opts: {
+  db: Db;
+  user: CurrentUser;
+  scope: Scope;
+  query: Partial<ContributorListQuery>;
+}) {
+  const keyset = keysetOf(opts.query.sort, sortable, 'id');
   const where = contributorFilters(opts.user, opts.scope, opts.query);
-  const rows = await baseQuery(opts.db)
-    .where(where)
-    .orderBy(...orderBy(opts.query.sort, sortable, 'id'))
-    .limit(limit)
-    .offset(offset);
-  return rows.map(toContributor);
+  const chunk = async (db: Db, c: KeysetChunk) =>
+    (
+      await baseQuery(db)
+        .where(and(where, c.after))
+        .orderBy(...c.order)
+        .limit(c.limit)
+    ).map(toContributor);
+  return keysetBatches(
+    keyset,
+    (c) => (isNameQuery(opts.query.q) ? withNameThreshold(opts.db, (tx) => chunk(tx, c)) : chunk(opts.db, c)),
+    (r) => r.id,
+    EXPORT_CHUNK_ROWS,
+  );
 }
 
 /** Palette search: up to 8 matches by CUI (exact/prefix) or name. Callers: contributors READ. */

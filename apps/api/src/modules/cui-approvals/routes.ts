@@ -2,6 +2,7 @@ import {
   cuiApprovalListQuerySchema,
   cuiApprovalSchema,
   cuiDecisionSchema,
+  idParamsSchema,
   listResponse,
   renapPersonSchema,
   renapResultSchema,
@@ -13,7 +14,7 @@ import { scopeOf } from '../contributors/routes.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { decideCuiApproval, findCuiApprovals, getCuiApproval, reviewCuiApproval } from './service.ts';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = idParamsSchema;
 
 export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -1,6 +1,7 @@
 import {
   ceilingOf,
   exportFormatSchema,
+  idParamsSchema,
   institutionInputSchema,
   institutionListQuerySchema,
   institutionSchema,
@@ -8,19 +9,19 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import {
   createInstitution,
   deleteInstitution,
   findInstitutions,
   getInstitution,
+  institutionBatches,
   institutionOptions,
-  institutionPages,
   updateInstitution,
 } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 
 export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -55,7 +56,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'instituciones',
         sheetName: 'Instituciones',
-        batches: inBatches(institutionPages(app.db, request.query)),
+        batches: institutionBatches(app.db, request.query),
         columns: [
           { header: 'Código', value: (i) => i.code, width: 16 },
           { header: 'Nombre', value: (i) => i.name, width: 40 },

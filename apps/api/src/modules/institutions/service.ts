@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, municipalEntities, roles, userInstitutions } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { isUniqueViolation } from '../auth/service.ts';
 import { roleNames } from '../roles/service.ts';
 import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
@@ -80,17 +80,20 @@ export async function findInstitutions(opts: { db: Db; query: Query }): Promise<
 }
 
 /** Institutions in pages for the export. Holders of institutions: EXPORT. */
-export function institutionPages(db: Db, query: Omit<Query, 'page' | 'pageSize'>) {
+export function institutionBatches(db: Db, query: Omit<Query, 'page' | 'pageSize'>) {
   const where = filters(query);
-  return async (limit: number, offset: number) =>
-    withRoles(
-      db,
-      await select(db)
-        .where(where)
-        .orderBy(...orderBy(query.sort, sortable, 'name'))
-        .limit(limit)
-        .offset(offset),
-    );
+  return keysetBatches(
+    keysetOf(query.sort, sortable, 'name'),
+    async (c) =>
+      withRoles(
+        db,
+        await select(db)
+          .where(and(where, c.after))
+          .orderBy(...c.order)
+          .limit(c.limit),
+      ),
+    (r) => r.id,
+  );
 }
 
 /** One institution. Holders of institutions: READ. */

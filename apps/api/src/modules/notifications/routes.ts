@@ -1,11 +1,11 @@
 import {
+  idParamsSchema,
   notificationActionResultSchema,
   notificationIdsSchema,
   notificationListQuerySchema,
   notificationListSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { deleteNotifications, findNotifications, markNotificationsRead } from './service.ts';
 
@@ -66,7 +66,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['notifications'],
         summary: 'Eliminar una notificación',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: idParamsSchema,
         response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
       },
     },

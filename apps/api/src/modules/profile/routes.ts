@@ -1,4 +1,4 @@
-import { currentUserSchema, profileUpdateSchema, refSchema, sessionSchema } from '@aporta/domain';
+import { currentUserSchema, idParamsSchema, profileUpdateSchema, refSchema, sessionSchema } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
@@ -55,7 +55,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Cerrar una de mis sesiones',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: idParamsSchema,
         response: { 204: z.null(), ...errorResponses(400, 401, 404) },
       },
     },

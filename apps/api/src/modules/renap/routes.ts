@@ -1,4 +1,11 @@
-import { cuiSchema, listQuerySchema, listResponse, renapLookupResponseSchema, renapResultSchema } from '@aporta/domain';
+import {
+  cuiSchema,
+  dateSchema,
+  listQuerySchema,
+  listResponse,
+  renapLookupResponseSchema,
+  renapResultSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
@@ -29,8 +36,8 @@ export const renapRoutes: FastifyPluginAsyncZod = async (app) => {
             .string()
             .regex(/^\d{13}$/)
             .optional(),
-          from: z.iso.date().optional(),
-          to: z.iso.date().optional(),
+          from: dateSchema.optional(),
+          to: dateSchema.optional(),
         }),
         response: { 200: listResponse(lookupLogSchema), ...errorResponses(400, 401, 403) },
       },

@@ -1,11 +1,19 @@
-import { ceilingOf, exportFormatSchema, listResponse, roleInputSchema, roleListQuerySchema, roleSchema } from '@aporta/domain';
+import {
+  ceilingOf,
+  exportFormatSchema,
+  idParamsSchema,
+  listResponse,
+  roleInputSchema,
+  roleListQuerySchema,
+  roleSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { createRole, deleteRole, findRoles, getRole, rolePages, updateRole } from './service.ts';
+import { createRole, deleteRole, findRoles, getRole, roleBatches, updateRole } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 
 export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -40,7 +48,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'roles',
         sheetName: 'Roles',
-        batches: inBatches(rolePages(app.db, request.query)),
+        batches: roleBatches(app.db, request.query),
         columns: [
           { header: 'Nombre', value: (r) => r.name, width: 28 },
           { header: 'Descripción', value: (r) => r.description, width: 40 },

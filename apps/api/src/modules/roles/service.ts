@@ -1,9 +1,9 @@
 import { AppError, type Ceiling, type Grant, type ListQuery, type RoleInput, type RoleRecord, sortGrants } from '@aporta/domain';
-import { asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, roleGrants, roles, userRoles } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { isUniqueViolation } from '../auth/service.ts';
 import { assertWithinCeiling } from '../users/privilege.ts';
 
@@ -66,19 +66,22 @@ export async function findRoles(opts: { db: Db; query: ListQuery }): Promise<{ i
 }
 
 /** Roles in pages for the export. Holders of roles: EXPORT. */
-export function rolePages(db: Db, query: Omit<ListQuery, 'page' | 'pageSize'>) {
+export function roleBatches(db: Db, query: Omit<ListQuery, 'page' | 'pageSize'>) {
   const where = filters(query);
-  return async (limit: number, offset: number) =>
-    withGrants(
-      db,
-      await db
-        .select(columns)
-        .from(roles)
-        .where(where)
-        .orderBy(...orderBy(query.sort, sortable, 'name'))
-        .limit(limit)
-        .offset(offset),
-    );
+  return keysetBatches(
+    keysetOf(query.sort, sortable, 'name'),
+    async (c) =>
+      withGrants(
+        db,
+        await db
+          .select(columns)
+          .from(roles)
+          .where(and(where, c.after))
+          .orderBy(...c.order)
+          .limit(c.limit),
+      ),
+    (r) => r.id,
+  );
 }
 
 /** One role. Holders of roles: READ. */

@@ -1,6 +1,7 @@
 import {
   ceilingOf,
   exportFormatSchema,
+  idParamsSchema,
   listResponse,
   oneTimePasswordSchema,
   userInputSchema,
@@ -10,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../db/schema/index.ts';
-import { inBatches, sendExport } from '../../platform/export.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { userScopeCondition } from '../../platform/scope.ts';
 import {
@@ -21,11 +22,11 @@ import {
   revokeUserSessions,
   setUserActive,
   updateUser,
+  userBatches,
   userOptions,
-  userPages,
 } from './service.ts';
 
-const params = z.object({ id: z.coerce.number().int().positive() });
+const params = idParamsSchema;
 const dateTime = (iso: string | null) => (iso ? new Date(iso) : null);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -72,7 +73,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'usuarios',
         sheetName: 'Usuarios',
-        batches: inBatches(userPages(app.db, request.query, userScopeCondition(request.auth!.user, 'users', 'EXPORT', users.id))),
+        batches: userBatches(app.db, request.query, userScopeCondition(request.auth!.user, 'users', 'EXPORT', users.id)),
         columns: [
           { header: 'Correo electrónico', value: (u) => u.email, width: 32 },
           { header: 'Nombre', value: (u) => u.firstName, width: 20 },

@@ -12,7 +12,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
-import { likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
 import { clearLoginFailures, duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
 import { assertCanActOn, assertCanAssign, assignableRoleIds } from './privilege.ts';
@@ -143,20 +143,23 @@ export async function findUsers(opts: {
   return { items: await withRelations(db, rows), total };
 }
 
-/** The same filters in pages, for the export. Holders of users: EXPORT. */
-export function userPages(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>, within?: SQL) {
+/** The same filters in keyset chunks, for the export (sort checked here). Holders of users: EXPORT. */
+export function userBatches(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>, within?: SQL) {
   const where = and(filters(query), within);
-  return async (limit: number, offset: number) =>
-    withRelations(
-      db,
-      await db
-        .select(baseColumns)
-        .from(users)
-        .where(where)
-        .orderBy(...orderBy(query.sort, sortable, 'email'))
-        .limit(limit)
-        .offset(offset),
-    );
+  return keysetBatches(
+    keysetOf(query.sort, sortable, 'email'),
+    async (c) =>
+      withRelations(
+        db,
+        await db
+          .select(baseColumns)
+          .from(users)
+          .where(and(where, c.after))
+          .orderBy(...c.order)
+          .limit(c.limit),
+      ),
+    (r) => r.id,
+  );
 }
 
 /** One user. Holders of users: READ. */

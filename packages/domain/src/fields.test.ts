@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONTROL_CHARACTERS, dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, MAX_ID } from './fields.ts';
+
+describe('ids', () => {
+  it('reads every decimal id of the int4 range as itself', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_ID }), (n) => {
+        expect(idTextSchema.parse(String(n))).toBe(n);
+        expect(idSchema.parse(n)).toBe(n);
+      }),
+    );
+  });
+
+  it('refuses every other spelling of a number', () => {
+    for (const bad of ['0x1', '1e0', ' 1', '1 ', '+1', '01', '0', '-1', '1.0', '2147483648', '', 'uno', '١']) {
+      expect(idTextSchema.safeParse(bad).success, bad).toBe(false);
+    }
+    fc.assert(fc.property(fc.bigInt({ min: 2n ** 31n, max: 2n ** 80n }), (n) => !idTextSchema.safeParse(String(n)).success));
+    for (const bad of [0, -1, 1.5, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(idSchema.safeParse(bad).success).toBe(false);
+  });
+
+  it('bounds whole numbers typed in a query', () => {
+    const page = intTextSchema({ min: 1, max: 200 });
+    expect(page.parse('200')).toBe(200);
+    for (const bad of ['0', '201', '1e2', '0x10', '-0', '1.5']) expect(page.safeParse(bad).success, bad).toBe(false);
+    expect(intTextSchema().parse('-5')).toBe(-5);
+  });
+});
+
+describe('dates', () => {
+  it('accepts every real day of 1900..2100 and refuses days that do not exist', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }),
+        (d) => {
+          expect(dateSchema.safeParse(d.toISOString().slice(0, 10)).success).toBe(true);
+        },
+      ),
+    );
+    for (const bad of ['0000-00-00', '2026-02-29', '2026-04-31', '1899-12-31', '2101-01-01', '2026-1-01', '2026-01-01T00:00']) {
+      expect(isCalendarDate(bad), bad).toBe(false);
+      expect(dateSchema.safeParse(bad).success, bad).toBe(false);
+    }
+    expect(isCalendarDate('2024-02-29')).toBe(true);
+  });
+});
+
+describe('control characters', () => {
+  it('finds C0 controls and DEL, but not tab, new lines or printable unicode', () => {
+    for (let c = 0; c < 32; c++) {
+      const ch = String.fromCharCode(c);
+      expect(CONTROL_CHARACTERS.test(`a${ch}b`), `U+${c.toString(16)}`).toBe(!['\t', '\n', '\r'].includes(ch));
+    }
+    expect(CONTROL_CHARACTERS.test('\u007f')).toBe(true);
+    expect(CONTROL_CHARACTERS.test('Peñate Xicará 😀 Ω')).toBe(false);
+  });
+});

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * Shared field schemas for what arrives from outside: record ids and calendar dates. Every route's
+ * params, query and body use these, so `0x1`, `1e0`, ` 1`, `+1`, `01` or 2^31 never reach SQL (an
+ * int4 column answers a 500 for 2^31, and `Number('0x1')` is 1).
+ */
+
+/** Largest value of a Postgres `integer` (int4) column: every id of the database is one. */
+export const MAX_ID = 2_147_483_647;
+
+const idMessage = 'Identificador no válido: un número entero positivo.';
+
+/** An id in a JSON body: an integer 1..2^31-1. */
+export const idSchema = z
+  .number({ error: idMessage })
+  .int({ error: idMessage })
+  .min(1, { error: idMessage })
+  .max(MAX_ID, { error: idMessage });
+
+/**
+ * An id in a path or query string: decimal digits only, no sign, no leading zero, no spaces, no
+ * exponent or hex, within int4.
+ */
+export const idTextSchema = z.string({ error: idMessage }).transform((text, ctx) => {
+  if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > MAX_ID) {
+    ctx.addIssue({ code: 'custom', message: idMessage });
+    return z.NEVER;
+  }
+  return Number(text);
+});
+
+/** Params of every `/:id` route. */
+export const idParamsSchema = z.object({ id: idTextSchema });
+
+/** A list of ids in a body (unique not implied). */
+export const idListSchema = z.array(idSchema);
+
+/** Earliest and latest calendar day any date field accepts. */
+export const MIN_DATE = '1900-01-01';
+export const MAX_DATE = '2100-12-31';
+
+/** True for `YYYY-MM-DD` naming a day that exists (no 2026-02-30), within MIN_DATE..MAX_DATE. */
+export function isCalendarDate(iso: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return false;
+  const [y, m, d] = iso.split('-').map(Number);
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  const real = dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+  return real && iso >= MIN_DATE && iso <= MAX_DATE;
+}
+
+/** `YYYY-MM-DD`, a real calendar day between 1900-01-01 and 2100-12-31: every date in query and body. */
+export const dateSchema = z
+  .string({ error: 'Fecha no válida (aaaa-mm-dd).' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).' })
+  .refine(isCalendarDate, { error: `La fecha no existe o está fuera del rango ${MIN_DATE} a ${MAX_DATE}.` });
+
+/**
+ * C0 control characters and DEL, which no text field accepts (Postgres refuses NUL in text with an
+ * error); tab, line feed and carriage return are the only ones allowed, for multi-line text.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * A whole number typed in a query string (page, page size, a number column): decimal digits only,
+ * an optional minus sign when `min` is negative, within `min..max` (int4 at most).
+ */
+export const intTextSchema = ({ min = -MAX_ID, max = MAX_ID }: { min?: number; max?: number } = {}) =>
+  z.union([z.string(), z.number()], { error: 'Número entero no válido.' }).transform((v, ctx) => {
+    const text = typeof v === 'number' ? String(v) : v;
+    const n = Number(text);
+    if (!/^-?(0|[1-9]\d{0,9})$/.test(text) || text === '-0' || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `Número entero no válido (de ${min} a ${max}).` });
+      return z.NEVER;
+    }
+    return n;
+  });
