@@ -109,13 +109,13 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
               accessor: 'action',
               title: t('audit.action'),
               sortable: true,
-            render: (r) => auditActionLabel(t, r.action),
-          },
-          {
-            accessor: 'entityType',
-            title: t('audit.entityType'),
-            sortable: true,
-            render: (r) => auditEntityLabel(t, r.entityType),
+              render: (r) => auditActionLabel(t, r.action),
+            },
+            {
+              accessor: 'entityType',
+              title: t('audit.entityType'),
+              sortable: true,
+              render: (r) => auditEntityLabel(t, r.entityType),
             },
             { accessor: 'entityId', title: t('audit.record'), sortable: true },
           ]}

@@ -147,7 +147,7 @@ export function InstitutionsPage() {
               title: <VisuallyHidden>{t('institutions.actions')}</VisuallyHidden>,
               textAlign: 'right',
               render: (i) =>
-              i.kind === 'SISTEMA' || !manageable(i) ? null : (
+                i.kind === 'SISTEMA' || !manageable(i) ? null : (
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     {can('UPDATE') && (
                       <Tooltip label={t('institutions.edit')}>

@@ -145,7 +145,7 @@ export function RenapPage() {
             columns={[
               { accessor: 'at', title: t('renap.at'), render: (l) => formatDateTime(l.at) },
               { accessor: 'userEmail', title: t('renap.user') },
-            { accessor: 'cui', title: 'CUI', render: (l) => displayCui(l.cui) },
+              { accessor: 'cui', title: 'CUI', render: (l) => displayCui(l.cui) },
               { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
               { accessor: 'source', title: t('renap.source') },
               { accessor: 'purpose', title: t('renap.purpose') },

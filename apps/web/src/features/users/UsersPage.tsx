@@ -220,39 +220,39 @@ export function UsersPage() {
               title: <VisuallyHidden>{t('users.actions')}</VisuallyHidden>,
               textAlign: 'right',
               hidden: !can('UPDATE'),
-            // Accounts beyond the user's privilege ceiling (super administrators, stronger accounts) get no actions.
-            render: (u) =>
-              !isManageable(u, options.data) ? null : (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" aria-label={t('users.actionsFor', { email: u.email })}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(u)}>
-                      {t('users.edit')}
-                    </Menu.Item>
-                    <Menu.Item
-                      leftSection={u.isActive ? <IconUserOff size={16} /> : <IconUserCheck size={16} />}
-                      color={u.isActive ? 'red' : undefined}
-                      onClick={() => confirmActive(u)}
-                    >
-                      {u.isActive ? t('users.deactivate') : t('users.activate')}
-                    </Menu.Item>
-                    <Menu.Item leftSection={<IconKey size={16} />} onClick={() => confirmReset(u)}>
-                      {t('users.reset')}
-                    </Menu.Item>
-                    <Menu.Item
-                      leftSection={<IconLogout size={16} />}
-                      onClick={() => confirmRevoke(u)}
-                      disabled={u.activeSessions === 0}
-                    >
-                      {t('users.revoke')}
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
-              ),
+              // Accounts beyond the user's privilege ceiling (super administrators, stronger accounts) get no actions.
+              render: (u) =>
+                !isManageable(u, options.data) ? null : (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" aria-label={t('users.actionsFor', { email: u.email })}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(u)}>
+                        {t('users.edit')}
+                      </Menu.Item>
+                      <Menu.Item
+                        leftSection={u.isActive ? <IconUserOff size={16} /> : <IconUserCheck size={16} />}
+                        color={u.isActive ? 'red' : undefined}
+                        onClick={() => confirmActive(u)}
+                      >
+                        {u.isActive ? t('users.deactivate') : t('users.activate')}
+                      </Menu.Item>
+                      <Menu.Item leftSection={<IconKey size={16} />} onClick={() => confirmReset(u)}>
+                        {t('users.reset')}
+                      </Menu.Item>
+                      <Menu.Item
+                        leftSection={<IconLogout size={16} />}
+                        onClick={() => confirmRevoke(u)}
+                        disabled={u.activeSessions === 0}
+                      >
+                        {t('users.revoke')}
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                ),
             },
           ]}
         />
