@@ -34,7 +34,7 @@ export default defineConfig({
     command: 'node serve.mjs',
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000,
     stdout: 'pipe',
     stderr: 'pipe',
   },

@@ -466,6 +466,10 @@ export async function commitImport(opts: { db: Db; actor: Actor; id: string }) {
       after: { committedRows: n },
     });
   });
+  // The embedded database has no autovacuum: without fresh statistics after thousands of new rows the
+  // planner misjudges the contributor lists and exports (bench/README.md, export-health). ANALYZE samples,
+  // so it stays short, and it runs outside the commit's transaction.
+  await db.execute(sql`analyze ${contributors}`);
   return getImport({ db, actor, id });
 }
 
