@@ -1,11 +1,24 @@
 import { menuLeaves, menuTree } from '@aporta/domain';
 import { describe, expect, it } from 'vitest';
-import { isRecordId, screenFor, screenPaths } from './screens.ts';
+import { matchRoutes } from 'react-router';
+import { RequirePermission } from './components/RequirePermission.tsx';
+import { isRecordId, screenFor, screenPaths, screens } from './screens.ts';
 
 /** Every link of the specification's menu (section 2), plus the pages a record id opens. */
 const specLinks = menuLeaves(menuTree).map((l) => l.link!);
 
 describe('routes', () => {
+  it('renders every built menu screen inside RequirePermission with its menu entry’s resource', () => {
+    const built = menuLeaves(menuTree).filter((l) => screenFor(l.link!) === l.link);
+    expect(built.length).toBeGreaterThan(20);
+    for (const leaf of built) {
+      const guards = (matchRoutes(screens, leaf.link!) ?? [])
+        .map((m) => m.route.element as { type?: unknown; props?: { resource?: string } } | undefined)
+        .filter((e) => e?.type === RequirePermission);
+      expect(guards.map((g) => g?.props?.resource), leaf.link).toEqual([leaf.name]);
+    }
+  });
+
   it('never opens a record page for a menu link of the specification', () => {
     // The seven of the issue first, then the whole menu (with and without a trailing slash).
     for (const link of [

@@ -1,3 +1,5 @@
+import { menuLeaves, menuTree } from '@aporta/domain/menu';
+import type { Resource } from '@aporta/domain/permissions';
 import { createElement } from 'react';
 import { matchRoutes, Outlet, type Params, type RouteObject, useParams } from 'react-router';
 import { auditRoutes } from './features/audit/routes.tsx';
@@ -10,6 +12,7 @@ import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
+import { RequirePermission } from './components/RequirePermission.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
 
 /** Every screen of the main layout, one array per feature. A feature adds its routes here. */
@@ -80,7 +83,30 @@ const guard = (routes: RouteObject[], base = ''): RouteObject[] =>
     };
   });
 
-export const screens: RouteObject[] = guard(featureScreens);
+/** The permission of each menu link: a screen the menu names opens only for holders of it. */
+const linkResource = new Map<string, Resource>(
+  menuLeaves(menuTree).flatMap((l) => (l.link && l.name ? [[l.link, l.name] as [string, Resource]] : [])),
+);
+
+/**
+ * Every screen a menu entry leads to renders inside RequirePermission with that entry's resource, so a
+ * user who opens it by URL without the permission sees "No autorizado" instead of the page's filters and
+ * buttons — for every screen, also those added later, without each page remembering to check.
+ */
+const permissionGuard = (routes: RouteObject[]): RouteObject[] =>
+  routes.map((r): RouteObject => {
+    const resource = r.path ? linkResource.get(join('/', r.path)) : undefined;
+    if (!resource || r.index) return r;
+    const { path, handle, ...screen } = r;
+    return {
+      path,
+      handle,
+      element: createElement(RequirePermission, { resource, children: createElement(Outlet) }),
+      children: [{ ...screen, index: true } as RouteObject],
+    };
+  });
+
+export const screens: RouteObject[] = permissionGuard(guard(featureScreens));
 
 export const screenPaths: string[] = allPaths.map((p) => p.path);
 /** The paths a menu link may lead to. */
