@@ -1,6 +1,6 @@
 import { menuLeaves, menuTree } from '@aporta/domain';
-import { describe, expect, it } from 'vitest';
 import { matchRoutes } from 'react-router';
+import { describe, expect, it } from 'vitest';
 import { RequirePermission } from './components/RequirePermission.tsx';
 import { isRecordId, screenFor, screenPaths, screens } from './screens.ts';
 
@@ -15,7 +15,10 @@ describe('routes', () => {
       const guards = (matchRoutes(screens, leaf.link!) ?? [])
         .map((m) => m.route.element as { type?: unknown; props?: { resource?: string } } | undefined)
         .filter((e) => e?.type === RequirePermission);
-      expect(guards.map((g) => g?.props?.resource), leaf.link).toEqual([leaf.name]);
+      expect(
+        guards.map((g) => g?.props?.resource),
+        leaf.link,
+      ).toEqual([leaf.name]);
     }
   });
 

@@ -2,6 +2,7 @@ import { menuLeaves, menuTree } from '@aporta/domain/menu';
 import type { Resource } from '@aporta/domain/permissions';
 import { createElement } from 'react';
 import { matchRoutes, Outlet, type Params, type RouteObject, useParams } from 'react-router';
+import { RequirePermission } from './components/RequirePermission.tsx';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
@@ -12,7 +13,6 @@ import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
-import { RequirePermission } from './components/RequirePermission.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
 
 /** Every screen of the main layout, one array per feature. A feature adds its routes here. */
@@ -101,7 +101,7 @@ const permissionGuard = (routes: RouteObject[]): RouteObject[] =>
     return {
       path,
       handle,
-      element: createElement(RequirePermission, { resource, children: createElement(Outlet) }),
+      element: createElement(RequirePermission, { resource }, createElement(Outlet)),
       children: [{ ...screen, index: true } as RouteObject],
     };
   });
