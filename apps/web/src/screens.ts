@@ -101,7 +101,7 @@ const permissionGuard = (routes: RouteObject[]): RouteObject[] =>
     return {
       path,
       handle,
-      element: createElement(RequirePermission, { resource }, createElement(Outlet)),
+      element: createElement(RequirePermission, { resource }),
       children: [{ ...screen, index: true } as RouteObject],
     };
   });

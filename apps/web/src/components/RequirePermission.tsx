@@ -3,19 +3,20 @@ import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, Outlet } from 'react-router';
 import { useCurrentUser } from '../features/auth/useAuth.ts';
 
 /**
  * Client-side guard of a screen: without any permission on `resource` (or the given `action`) the
- * user sees "No autorizado" instead of the screen. Convenience only: the server refuses the calls anyway.
+ * user sees "No autorizado" instead of the screen (its children, or the route's Outlet). Convenience only: the server refuses the calls anyway.
  */
-export function RequirePermission({ resource, action, children }: { resource: Resource; action?: Action; children: ReactNode }) {
+export function RequirePermission({ resource, action, children }: { resource: Resource; action?: Action; children?: ReactNode }) {
   const { data: user } = useCurrentUser();
   if (!user) return null;
   if (user.mustChangePassword) return <Navigate to="/auth/change-password" replace />;
   const allowed = action ? !!scopeFor(user.permissions, resource, action) : canOpenScreen(user.permissions, resource);
-  return allowed ? children : <NotAuthorizedPage />;
+  // Without children it guards a layout route: the screen is its Outlet.
+  return allowed ? (children ?? <Outlet />) : <NotAuthorizedPage />;
 }
 
 export function NotAuthorizedPage() {
