@@ -6,8 +6,9 @@ test('a role with only users: READ gives exactly that menu entry; other screens 
   page,
   request,
 }) => {
-  // A long journey (two sign-ins, argon2 hashing) on a shared, busy machine.
-  test.setTimeout(90_000);
+  // The longest journey: role editor, user form, sign-out, forced password change, and six axe runs, one
+  // of them over the whole permission matrix (13 s alone with two CI runs sharing two cores).
+  test.setTimeout(180_000);
   const id = unique();
   const roleName = `Solo usuarios ${id}`;
   const email = `lector-${id}@e2e.aporta.local`;
