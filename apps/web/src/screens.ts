@@ -83,9 +83,17 @@ const guard = (routes: RouteObject[], base = ''): RouteObject[] =>
     };
   });
 
+/**
+ * Screens every signed-in user may open whatever their grants: one's own profile and sessions are
+ * `authenticated` routes on the server (docs/decisions.md); the `profile` grant only shows the menu entry.
+ */
+export const openToEverySignedInUser: ReadonlySet<Resource> = new Set<Resource>(['profile']);
+
 /** The permission of each menu link: a screen the menu names opens only for holders of it. */
 const linkResource = new Map<string, Resource>(
-  menuLeaves(menuTree).flatMap((l) => (l.link && l.name ? [[l.link, l.name] as [string, Resource]] : [])),
+  menuLeaves(menuTree).flatMap((l) =>
+    l.link && l.name && !openToEverySignedInUser.has(l.name) ? [[l.link, l.name] as [string, Resource]] : [],
+  ),
 );
 
 /**
