@@ -142,8 +142,10 @@ test('settings panel: every setting has its effect and the rules of the specific
   await page.evaluate(watchShown, 'theme-spinner');
   await choose(page, 'Tema', 'Minimalista');
   const spun = await shownFor(page, 'theme-spinner');
+  // The lower bound is the specification's 1 s; the upper one only proves the spinner ends by itself
+  // (a browser on a loaded machine fires timers late: 2.4 s was seen with two CI runs on two cores).
   expect(spun).toBeGreaterThanOrEqual(950);
-  expect(spun).toBeLessThan(2000);
+  expect(spun).toBeLessThan(5000);
   await expect(html(page)).toHaveAttribute('data-sidebar', 'light');
   await expect(
     page.getByRole('radiogroup', { name: 'Color de la barra lateral' }).getByRole('radio', { name: 'Claro' }),
@@ -220,7 +222,7 @@ test('settings panel: every setting has its effect and the rules of the specific
   await page.reload();
   const preloaded = await shownFor(page, 'preloader');
   expect(preloaded).toBeGreaterThanOrEqual(950);
-  expect(preloaded).toBeLessThan(2000);
+  expect(preloaded).toBeLessThan(5000);
   await expect(page.getByTestId('preloader')).toHaveCount(0);
 
   // Restablecer.
