@@ -1,6 +1,7 @@
-import { AppError, scopeFor } from '@aporta/domain';
+import { AppError, type Scope, scopeFor } from '@aporta/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../modules/auth/service.ts';
+import { createContext } from './context.ts';
 
 const bearer = (request: FastifyRequest): string | null => {
   const header = request.headers.authorization;
@@ -15,6 +16,7 @@ const bearer = (request: FastifyRequest): string | null => {
  */
 export function registerAccessGuard(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('ctx', null as never);
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     if (!url?.startsWith('/api')) return;
@@ -22,13 +24,21 @@ export function registerAccessGuard(app: FastifyInstance): void {
     if (access === 'public') return;
     const token = bearer(request);
     if (!token) throw new AppError('UNAUTHENTICATED');
-    request.auth = await authenticate({ db: app.db, policy: app.authPolicy, token, ip: request.ip });
-    if (access === 'authenticated') return;
+    const auth = await authenticate({ db: app.db, policy: app.authPolicy, token, ip: request.ip });
+    request.auth = auth;
+    const context = (scope: Scope | null) =>
+      createContext({ db: app.db, user: auth.user, actor: auth.actor, sessionId: auth.sessionId, scope });
+    if (access === 'authenticated') {
+      request.ctx = context(null);
+      return;
+    }
     if (!access) {
       request.log.error({ url }, 'route without declared access');
       throw new AppError('FORBIDDEN');
     }
-    if (request.auth.user.mustChangePassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
-    if (!scopeFor(request.auth.user.permissions, access.resource, access.action)) throw new AppError('FORBIDDEN');
+    if (auth.user.mustChangePassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
+    const scope = scopeFor(auth.user.permissions, access.resource, access.action);
+    if (!scope) throw new AppError('FORBIDDEN');
+    request.ctx = context(scope);
   });
 }

@@ -2,6 +2,7 @@ import type { Permission } from '@aporta/domain';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { AuthContext, AuthPolicy } from '../modules/auth/service.ts';
+import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
 
 /** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
@@ -19,6 +20,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** Built by the access guard on every non-public /api route (null on public ones). */
+    ctx: RequestContext;
   }
   interface FastifyInstance {
     config: Config;

@@ -1,0 +1,57 @@
+import { type Action, AppError, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { type Actor, type AuditEntry, writeAudit } from './audit.ts';
+import { entityInScope } from './scope.ts';
+
+/**
+ * What a service receives instead of the HTTP request: the database, who acts, and the data scope the
+ * route's permission grants them. The access guard builds it once per request (`request.ctx`); a
+ * background job builds one for the user who started it. Services take `(ctx, input)` and never see
+ * Fastify objects, so they are called the same way from a route, a job, a CLI command or a test.
+ */
+export interface RequestContext {
+  db: Db;
+  user: CurrentUser;
+  /** Who is written in the audit log (user id, e-mail, address). */
+  actor: Actor;
+  /** The session behind the request; null for a job or a CLI command. */
+  sessionId: number | null;
+  /**
+   * The scope the route's own permission grants (ALL, REGION, ENTITY); null on routes open to every
+   * signed-in user, where there is no permission and so no data scope to apply.
+   */
+  scope: Scope | null;
+  /**
+   * WHERE condition limiting `entityIdColumn` to the municipal entities in the route's scope;
+   * undefined for ALL. Fails closed (FORBIDDEN) on a route without a permission.
+   */
+  inScope(entityIdColumn: AnyColumn | SQL): SQL | undefined;
+  /** The scope another permission grants this user (a service that also reads another resource). */
+  scopeFor(resource: Resource, action: Action): Scope | null;
+  /** One audit row by this actor; pass the transaction of the change so both commit or neither does. */
+  audit(entry: AuditEntry, tx?: Db): Promise<void>;
+}
+
+export function createContext(opts: {
+  db: Db;
+  user: CurrentUser;
+  actor: Actor;
+  sessionId?: number | null;
+  scope: Scope | null;
+}): RequestContext {
+  const { db, user, actor, scope } = opts;
+  return {
+    db,
+    user,
+    actor,
+    sessionId: opts.sessionId ?? null,
+    scope,
+    inScope(column) {
+      if (!scope) throw new AppError('FORBIDDEN');
+      return entityInScope(user.id, scope, column);
+    },
+    scopeFor: (resource, action) => scopeFor(user.permissions, resource, action),
+    audit: (entry, tx) => writeAudit(tx ?? db, actor, entry),
+  };
+}
