@@ -15,3 +15,4 @@ export * from './people.ts';
 export * from './permissions.ts';
 export * from './privilege.ts';
 export * from './shell.ts';
+export * from './state-machine.ts';
