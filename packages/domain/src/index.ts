@@ -4,6 +4,7 @@ export * from './auth.ts';
 export * from './catalogs.ts';
 export * from './contributors.ts';
 export * from './cui.ts';
+export * from './documents.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './list.ts';
