@@ -55,7 +55,13 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
       },
     );
   return (
-    <Modal opened onClose={onClose} title={t('contributors.approvals.reviewTitle', { name: request.contributorName })} size="xl">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('contributors.approvals.reviewTitle', { name: request.contributorName })}
+      size="xl"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack>
         <Group>
           <Text size="sm">{t(`contributors.approvals.kinds.${request.kind}`)}</Text>
