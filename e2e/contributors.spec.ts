@@ -68,6 +68,18 @@ test('a user registers a contributor with RENAP prefill and another person appro
   await expect(page.getByRole('row', { name: /3303 22583 0101/ })).toHaveCount(0);
   await page.locator('label', { hasText: /^Aprobado$/ }).click();
   await expect(page.getByRole('row', { name: /3303 22583 0101/ })).toContainText('Aprobado');
+  // The decided request offers no more actions and shows who decided it, when, from what to what.
+  await page
+    .getByRole('row', { name: /3303 22583 0101/ })
+    .getByRole('button', { name: 'Revisar' })
+    .click();
+  const history = page.getByTestId('transition-history');
+  await expect(history).toContainText('Solicitud creada');
+  await expect(history).toContainText('Aprobar: Pendiente → Aprobado');
+  await expect(history).toContainText(REVIEWER.email);
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Aprobar' })).toHaveCount(0);
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
 
   // The command palette finds the contributor by the start of the CUI and opens the 360° page.
   await page.getByTestId('topbar-search').click();

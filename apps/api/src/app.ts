@@ -18,6 +18,7 @@ import { contributorImportRoutes } from './modules/contributor-imports/routes.ts
 import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
+import { documentRoutes } from './modules/documents/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
@@ -56,6 +57,7 @@ const modules = [
   cuiApprovalRoutes,
   contributorImportRoutes,
   contributorReportRoutes,
+  documentRoutes,
 ];
 
 /**

@@ -5,6 +5,7 @@ import { listQuerySchema } from './list.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
 import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 import { parseCellDate } from './parse.ts';
+import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
 export const contributorStates = ['ACTIVO', 'INACTIVO', 'FALLECIDO'] as const;
 export const contributorStateSchema = z.enum(contributorStates);
@@ -306,6 +307,8 @@ export const cuiApprovalSchema = z.object({
   decidedByEmail: z.string().nullable(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  /** What the current user may do with it now (empty once decided, or for its requester). */
+  transitions: z.array(availableTransitionSchema),
 });
 export type CuiApproval = z.infer<typeof cuiApprovalSchema>;
 
@@ -314,17 +317,42 @@ export const cuiApprovalListQuerySchema = listQuerySchema.extend({
   contributorId: idTextSchema.optional(),
 });
 
-export const cuiDecisionSchema = z
-  .object({
-    decision: z.enum(['APROBADO', 'RECHAZADO']),
-    reason: z.preprocess(emptyToNull, z.string().trim().max(500).nullable().optional()),
-  })
-  .superRefine((v, ctx) => {
-    if (v.decision === 'RECHAZADO' && !v.reason) {
-      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Indique el motivo del rechazo.' });
-    }
-  });
-export type CuiDecision = z.input<typeof cuiDecisionSchema>;
+/**
+ * The lifecycle of a CUI request: a second person approves or rejects it (maker-checker, never the
+ * requester); a rejection says why. Both outcomes are final: a new CUI needs a new request.
+ */
+export const cuiApprovalMachine = defineMachine({
+  entityType: 'cui_approval_request',
+  label: 'La solicitud de CUI',
+  states: cuiStates,
+  stateLabels: { PENDIENTE: 'Pendiente', APROBADO: 'Aprobado', RECHAZADO: 'Rechazado' },
+  initial: 'PENDIENTE',
+  makerMessage: 'No puede aprobar ni rechazar su propia solicitud; debe hacerlo otra persona.',
+  transitions: [
+    {
+      key: 'CUI_APPROVE',
+      from: 'PENDIENTE',
+      to: 'APROBADO',
+      label: 'Aprobar',
+      permission: { resource: 'cui-approval', action: 'APPROVE' },
+      commentRequired: false,
+      notByMaker: true,
+    },
+    {
+      key: 'CUI_REJECT',
+      from: 'PENDIENTE',
+      to: 'RECHAZADO',
+      label: 'Rechazar',
+      permission: { resource: 'cui-approval', action: 'APPROVE' },
+      commentRequired: true,
+      notByMaker: true,
+    },
+  ],
+});
+
+/** Approve or reject a CUI request: `{ to: 'APROBADO' | 'RECHAZADO', comment, expected }`. */
+export const cuiDecisionSchema = transitionRequestSchemaFor(cuiApprovalMachine);
+export type CuiDecision = TransitionRequest<CuiState>;
 
 // ---------------------------------------------------------------------------------------------------
 // Bulk upload

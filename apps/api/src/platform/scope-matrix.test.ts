@@ -369,13 +369,14 @@ const cases: Record<string, Case> = {
   },
   'GET /api/cui-approvals/:id': { check: byId((s) => `/api/cui-approvals/${s.requestId}`) },
   'GET /api/cui-approvals/:id/review': { check: byId((s) => `/api/cui-approvals/${s.requestId}/review`) },
-  'POST /api/cui-approvals/:id/decision': {
+  'GET /api/cui-approvals/:id/history': { check: byId((s) => `/api/cui-approvals/${s.requestId}/history`) },
+  'POST /api/cui-approvals/:id/transitions': {
     check: async (ctx) => {
       const res = await t.request({
         method: 'POST',
-        url: `/api/cui-approvals/${B.requestId}/decision`,
+        url: `/api/cui-approvals/${B.requestId}/transitions`,
         token: ctx.user.token,
-        payload: { decision: 'RECHAZADO', reason: 'prueba de alcance' },
+        payload: { to: 'RECHAZADO', comment: 'prueba de alcance' },
       });
       expect(res.statusCode, res.body).toBe(404);
     },

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contributors } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { hasPoppler, pdfInfo, pdfPages, popplerMissing } from '../../test/poppler.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
 
 let t: TestApp;
@@ -80,7 +81,7 @@ describe('contributor reports', () => {
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).getCell(1).value).toBe('Plan de Prestaciones del Empleado Municipal');
     expect(ws.getRow(2).getCell(1).value).toBe('Afiliados por tipo y estado');
-    expect(String(ws.getRow(3).getCell(1).value)).toMatch(/^Generado el \d\d\/\d\d\/\d{4}/);
+    expect(String(ws.getRow(3).getCell(1).value)).toMatch(/^Generado el \d\d\/\d\d\/\d{4} \d\d:\d\d por .*\(.+@.+\)$/);
     expect(ws.getRow(4).getCell(1).value).toBe('Filtros: Tipo: Activo');
     expect(ws.getRow(6).values).toEqual([
       undefined,
@@ -97,5 +98,32 @@ describe('contributor reports', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.rawPayload.length).toBeGreaterThan(1000);
+    expect(pdf.headers['x-verification-code']).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   });
+
+  it.skipIf(!hasPoppler)(
+    `prints the pdf through the one facility, checked with pdftotext${hasPoppler ? '' : ` (${popplerMissing})`}`,
+    async () => {
+      const res = await t.request({
+        method: 'GET',
+        url: `/api/contributor-reports/by-municipality/export?format=pdf&state=ACTIVO&entityId=${fx.entityA.id}`,
+        token: admin.token,
+      });
+      expect(res.statusCode).toBe(200);
+      const code = String(res.headers['x-verification-code']);
+      const pdf = res.rawPayload;
+      expect(pdfInfo(pdf)).toMatchObject({ Title: 'Afiliados por municipio y estado', Pages: '1' });
+      const [page] = pdfPages(pdf);
+      expect(page).toContain('Plan de Prestaciones del Empleado Municipal');
+      expect(page).toContain('Afiliados por municipio y estado');
+      expect(page).toMatch(new RegExp(`Filtros:\\s+Entidad: ${fx.entityA.name}; Estado: Activo`));
+      expect(page).toMatch(/Generado el:\s+\d\d\/\d\d\/\d{4} \d\d:\d\d \(hora de Guatemala\)/);
+      expect(page).toMatch(/Municipio\s+Departamento\s+Activos\s+Inactivos\s+Fallecidos\s+Total\s+Salarios \(Q\)/);
+      expect(page).toMatch(/San Carlos Sija\s+Quetzaltenango\s+1\s+0\s+0\s+1\s+1,000.50/);
+      expect(page).toContain('Página 1 de 1');
+      expect(page).toContain(`Verificación: ${code}`);
+      const verify = await t.request({ method: 'GET', url: `/api/documents/verify/${code}` });
+      expect(verify.json()).toMatchObject({ code, title: 'Afiliados por municipio y estado', pages: 1 });
+    },
+  );
 });

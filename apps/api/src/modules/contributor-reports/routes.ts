@@ -1,10 +1,10 @@
-import { type Action, contributorListQuerySchema, type Resource } from '@aporta/domain';
+import { contributorListQuerySchema, type Resource } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { scopeOf } from '../contributors/routes.ts';
-import { reportPdf, reportXlsx } from './pdf.ts';
-import { contributorReport, describeFilters, institutionName, type ReportKind, type ReportRow, reportKinds } from './service.ts';
+import { generateReportPdf } from '../../platform/pdf.ts';
+import { generateReportXlsx } from '../../platform/report-xlsx.ts';
+import { contributorReport, contributorReportDocument, type ReportKind, reportKinds, reportTitles } from './service.ts';
 
 const filtersSchema = contributorListQuerySchema.pick({
   entityId: true,
@@ -32,21 +32,9 @@ const resourceOf: Record<ReportKind, Resource> = {
   'by-type': 'contributor-report-type',
 };
 
-const firstHeader: Record<ReportKind, string> = {
-  general: 'Departamento',
-  'by-municipality': 'Municipio',
-  'by-type': 'Tipo de afiliado',
-};
-
 export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const kind of reportKinds) {
     const resource = resourceOf[kind];
-    const ctx = (user: Parameters<typeof scopeOf>[0], action: Action) => ({
-      db: app.db,
-      user,
-      scope: scopeOf(user, resource, action),
-      kind,
-    });
 
     app.get(
       `/api/contributor-reports/${kind}`,
@@ -54,7 +42,7 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { access: { resource, action: 'READ' } },
         schema: {
           tags: ['contributor-reports'],
-          summary: `Reporte: ${firstHeader[kind].toLowerCase()}`,
+          summary: `Reporte: ${reportTitles[kind].toLowerCase()}`,
           querystring: filtersSchema,
           response: {
             200: z.object({ kind: z.string(), title: z.string(), items: z.array(rowSchema), totals: rowSchema }),
@@ -62,7 +50,7 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      async (request) => contributorReport({ ...ctx(request.auth!.user, 'READ'), filters: request.query }),
+      async (request) => contributorReport(request.ctx, { kind, filters: request.query }),
     );
 
     app.get(
@@ -71,71 +59,33 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { access: { resource, action: 'EXPORT' } },
         schema: {
           tags: ['contributor-reports'],
-          summary: `Exportar reporte (xlsx o pdf): ${firstHeader[kind].toLowerCase()}`,
+          summary: `Exportar reporte (xlsx, o pdf con código de verificación): ${reportTitles[kind].toLowerCase()}`,
           querystring: filtersSchema.extend({ format: z.enum(['xlsx', 'pdf']).default('xlsx') }),
           response: { ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {
         const { format, ...filters } = request.query;
-        const report = await contributorReport({ ...ctx(request.auth!.user, 'EXPORT'), filters });
-        const withGroup = kind === 'by-municipality';
-        const headers = [
-          firstHeader[kind],
-          ...(withGroup ? ['Departamento'] : []),
-          'Activos',
-          'Inactivos',
-          'Fallecidos',
-          'Total',
-          'Salarios (Q)',
-        ];
-        const values = (r: ReportRow) => [
-          r.label,
-          ...(withGroup ? [r.group ?? ''] : []),
-          r.ACTIVO,
-          r.INACTIVO,
-          r.FALLECIDO,
-          r.total,
-          Number(r.salaryTotal).toLocaleString('en-US', { minimumFractionDigits: 2 }),
-        ];
+        const report = await contributorReportDocument(request.ctx, { kind, filters });
+        const name = `reporte-afiliados-${kind}-${new Date().toISOString().slice(0, 10)}`;
+        const fallbackInstitution = app.config.APP_TITLE;
+        reply.header('cache-control', 'no-store');
         if (format === 'pdf') {
-          const first = withGroup ? 2 : 1;
-          const pdf = await reportPdf({
-            institution: await institutionName(app.db, app.config.APP_TITLE),
-            title: report.title,
-            generatedAt: new Date(),
-            filters: await describeFilters(app.db, filters),
-            headers,
-            rows: report.items.map(values),
-            totals: values({ ...report.totals, group: withGroup ? '' : null }),
-            numeric: [first, first + 1, first + 2, first + 3, first + 4],
+          const origin = `${request.protocol}://${request.host}`;
+          const { pdf, code } = await generateReportPdf(request.ctx, report, {
+            fallbackInstitution,
+            verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
           });
-          const stamp = new Date().toISOString().slice(0, 10);
           return reply
             .header('content-type', 'application/pdf')
-            .header('content-disposition', `attachment; filename="reporte-afiliados-${kind}-${stamp}.pdf"`)
-            .header('cache-control', 'no-store')
+            .header('content-disposition', `attachment; filename="${name}.pdf"`)
+            .header('x-verification-code', code)
             .send(pdf as never);
         }
-        const xlsx = await reportXlsx({
-          institution: await institutionName(app.db, app.config.APP_TITLE),
-          title: report.title,
-          generatedAt: new Date(),
-          filters: await describeFilters(app.db, filters),
-          headers,
-          rows: report.items.map((r) => values(r).map((v, i) => (i === headers.length - 1 ? Number(r.salaryTotal) : v))),
-          totals: values({ ...report.totals, group: withGroup ? '' : null }).map((v, i) =>
-            i === headers.length - 1 ? Number(report.totals.salaryTotal) : v,
-          ),
-          numeric: [],
-        });
+        const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution });
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header(
-            'content-disposition',
-            `attachment; filename="reporte-afiliados-${kind}-${new Date().toISOString().slice(0, 10)}.xlsx"`,
-          )
-          .header('cache-control', 'no-store')
+          .header('content-disposition', `attachment; filename="${name}.xlsx"`)
           .send(xlsx as never);
       },
     );

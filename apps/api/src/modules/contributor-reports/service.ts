@@ -1,14 +1,16 @@
-import { type ContributorListQuery, type CurrentUser, contributorStates, type Scope } from '@aporta/domain';
+import {
+  AppError,
+  type ContributorListQuery,
+  type ContributorState,
+  contributorStates,
+  cuiApprovalMachine,
+  parseMoney,
+} from '@aporta/domain';
 import { count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  contributors,
-  contributorTypes,
-  departments,
-  institutions,
-  municipalEntities,
-  municipalities,
-} from '../../db/schema/index.ts';
+import { contributors, contributorTypes, departments, municipalEntities, municipalities } from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import type { ReportDefinition, ReportFilter } from '../../platform/pdf.ts';
 import { contributorFilters } from '../contributors/service.ts';
 
 export const reportKinds = ['general', 'by-municipality', 'by-type'] as const;
@@ -41,15 +43,11 @@ export type ReportFilters = Pick<
  * sum of salaries, within the caller's scope and filters; plus the totals row. Callers: the report's
  * own READ/EXPORT permission.
  */
-export async function contributorReport(opts: {
-  db: Db;
-  user: CurrentUser;
-  scope: Scope;
-  kind: ReportKind;
-  filters: ReportFilters;
-}) {
-  const { db, kind } = opts;
-  const where: SQL | undefined = contributorFilters(opts.user, opts.scope, opts.filters);
+export async function contributorReport(ctx: RequestContext, input: { kind: ReportKind; filters: ReportFilters }) {
+  const { db } = ctx;
+  const { kind } = input;
+  if (!ctx.scope) throw new AppError('FORBIDDEN');
+  const where: SQL | undefined = contributorFilters(ctx.user, ctx.scope, input.filters);
   const groupCols =
     kind === 'by-type'
       ? {
@@ -121,37 +119,86 @@ export async function contributorReport(opts: {
   return { kind, title: reportTitles[kind], items, totals };
 }
 
-/** The filters in words, for the header of an exported report. */
-export async function describeFilters(db: Db, f: ReportFilters): Promise<string[]> {
-  const out: string[] = [];
-  const one = async <T>(p: Promise<T[]>) => (await p)[0];
+const stateLabels: Record<ContributorState, string> = { ACTIVO: 'Activo', INACTIVO: 'Inactivo', FALLECIDO: 'Fallecido' };
+
+/** The filters in words (label: value), for the header of an exported report. */
+export async function describeFilters(db: Db, f: ReportFilters): Promise<ReportFilter[]> {
+  const out: ReportFilter[] = [];
+  const one = async (label: string, id: number, p: Promise<{ n: string }[]>) =>
+    out.push({ label, value: (await p)[0]?.n ?? `#${id}` });
   if (f.entityId)
-    out.push(
-      `Entidad: ${(await one(db.select({ n: municipalEntities.name }).from(municipalEntities).where(eq(municipalEntities.id, f.entityId))))?.n ?? f.entityId}`,
+    await one(
+      'Entidad',
+      f.entityId,
+      db.select({ n: municipalEntities.name }).from(municipalEntities).where(eq(municipalEntities.id, f.entityId)),
     );
   if (f.departmentId)
-    out.push(
-      `Departamento: ${(await one(db.select({ n: departments.name }).from(departments).where(eq(departments.id, f.departmentId))))?.n ?? f.departmentId}`,
+    await one(
+      'Departamento',
+      f.departmentId,
+      db.select({ n: departments.name }).from(departments).where(eq(departments.id, f.departmentId)),
     );
   if (f.municipalityId)
-    out.push(
-      `Municipio: ${(await one(db.select({ n: municipalities.name }).from(municipalities).where(eq(municipalities.id, f.municipalityId))))?.n ?? f.municipalityId}`,
+    await one(
+      'Municipio',
+      f.municipalityId,
+      db.select({ n: municipalities.name }).from(municipalities).where(eq(municipalities.id, f.municipalityId)),
     );
   if (f.typeId)
-    out.push(
-      `Tipo: ${(await one(db.select({ n: contributorTypes.name }).from(contributorTypes).where(eq(contributorTypes.id, f.typeId))))?.n ?? f.typeId}`,
+    await one(
+      'Tipo',
+      f.typeId,
+      db.select({ n: contributorTypes.name }).from(contributorTypes).where(eq(contributorTypes.id, f.typeId)),
     );
-  if (f.state) out.push(`Estado: ${f.state}`);
-  if (f.cuiState) out.push(`Estado del CUI: ${f.cuiState}`);
-  return out.length ? out : ['Sin filtros: todos los afiliados de su alcance'];
+  if (f.state) out.push({ label: 'Estado', value: stateLabels[f.state] });
+  if (f.cuiState) out.push({ label: 'Estado del CUI', value: cuiApprovalMachine.stateLabels[f.cuiState] });
+  return out;
 }
 
-/** The institution's name for the report header (the INSTITUCION row), else the app title. */
-export async function institutionName(db: Db, fallback: string): Promise<string> {
-  const [i] = await db
-    .select({ name: institutions.name })
-    .from(institutions)
-    .where(eq(institutions.kind, 'INSTITUCION'))
-    .limit(1);
-  return i?.name ?? fallback;
+const firstHeader: Record<ReportKind, string> = {
+  general: 'Departamento',
+  'by-municipality': 'Municipio',
+  'by-type': 'Tipo de afiliado',
+};
+
+/**
+ * One contributor report as a document (PDF or spreadsheet, platform/pdf.ts): the same rows and
+ * totals as the screen, with the filters in words. Callers: the report's EXPORT permission.
+ */
+export async function contributorReportDocument(
+  ctx: RequestContext,
+  input: { kind: ReportKind; filters: ReportFilters },
+): Promise<ReportDefinition> {
+  const report = await contributorReport(ctx, input);
+  const withGroup = input.kind === 'by-municipality';
+  const values = (r: ReportRow) => [
+    r.label,
+    ...(withGroup ? [r.group ?? ''] : []),
+    r.ACTIVO,
+    r.INACTIVO,
+    r.FALLECIDO,
+    r.total,
+    { cents: parseMoney(r.salaryTotal) ?? 0 },
+  ];
+  return {
+    kind: `contributor-report-${input.kind}`,
+    title: report.title,
+    filters: await describeFilters(ctx.db, input.filters),
+    noFilters: 'ninguno (todos los afiliados de su alcance)',
+    tables: [
+      {
+        headers: [
+          firstHeader[input.kind],
+          ...(withGroup ? ['Departamento'] : []),
+          'Activos',
+          'Inactivos',
+          'Fallecidos',
+          'Total',
+          'Salarios (Q)',
+        ],
+        rows: report.items.map(values),
+        totals: values({ ...report.totals, group: withGroup ? '' : null }),
+      },
+    ],
+  };
 }

@@ -269,9 +269,9 @@ describe('CUI approval (maker-checker)', () => {
     const [req] = await t.database.db.select().from(cuiApprovalRequests).where(eq(cuiApprovalRequests.contributorId, c.id));
     const own = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${req.id}/decision`,
+      url: `/api/cui-approvals/${req.id}/transitions`,
       token: admin.token,
-      payload: { decision: 'APROBADO' },
+      payload: { to: 'APROBADO' },
     });
     expect(own.statusCode).toBe(403);
     expect(own.json().error.message).toMatch(/propia solicitud/);
@@ -286,9 +286,9 @@ describe('CUI approval (maker-checker)', () => {
     expect(review.json().request.state).toBe('PENDIENTE');
     const ok = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${req.id}/decision`,
+      url: `/api/cui-approvals/${req.id}/transitions`,
       token: checker.token,
-      payload: { decision: 'APROBADO' },
+      payload: { to: 'APROBADO' },
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ state: 'APROBADO', decidedById: checker.id });
@@ -296,9 +296,9 @@ describe('CUI approval (maker-checker)', () => {
     expect(row.cuiState).toBe('APROBADO');
     const again = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${req.id}/decision`,
+      url: `/api/cui-approvals/${req.id}/transitions`,
       token: checker.token,
-      payload: { decision: 'RECHAZADO', reason: 'x' },
+      payload: { to: 'RECHAZADO', comment: 'x' },
     });
     expect(again.statusCode).toBe(409);
   });
@@ -328,9 +328,9 @@ describe('CUI approval (maker-checker)', () => {
     const [req] = await t.database.db.select().from(cuiApprovalRequests).where(eq(cuiApprovalRequests.contributorId, c.id));
     const decided = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${req.id}/decision`,
+      url: `/api/cui-approvals/${req.id}/transitions`,
       token: checker.token,
-      payload: { decision: 'RECHAZADO', reason: 'Los nombres no coinciden con RENAP' },
+      payload: { to: 'RECHAZADO', comment: 'Los nombres no coinciden con RENAP' },
     });
     expect(decided.statusCode).toBe(200);
     expect(await inbox(admin.token)).toContainEqual(
@@ -353,9 +353,9 @@ describe('CUI approval (maker-checker)', () => {
     const [alta] = await t.database.db.select().from(cuiApprovalRequests).where(eq(cuiApprovalRequests.contributorId, c.id));
     await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${alta.id}/decision`,
+      url: `/api/cui-approvals/${alta.id}/transitions`,
       token: checker.token,
-      payload: { decision: 'APROBADO' },
+      payload: { to: 'APROBADO' },
     });
 
     const changed = newCui();
@@ -379,17 +379,20 @@ describe('CUI approval (maker-checker)', () => {
     const id = put.json().approvalRequestId;
     const noReason = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${id}/decision`,
+      url: `/api/cui-approvals/${id}/transitions`,
       token: checker.token,
-      payload: { decision: 'RECHAZADO' },
+      payload: { to: 'RECHAZADO' },
     });
     expect(noReason.statusCode).toBe(400);
-    expect(noReason.json().error.details[0]).toEqual({ path: 'reason', message: 'Indique el motivo del rechazo.' });
+    expect(noReason.json().error.details[0]).toEqual({
+      path: 'comment',
+      message: 'Indique el motivo: es obligatorio para «Rechazar».',
+    });
     const approve = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${id}/decision`,
+      url: `/api/cui-approvals/${id}/transitions`,
       token: checker.token,
-      payload: { decision: 'APROBADO' },
+      payload: { to: 'APROBADO' },
     });
     expect(approve.json()).toMatchObject({ state: 'APROBADO', kind: 'CAMBIO', currentCui: c.cui, proposedCui: changed });
     const got = await t.request({ method: 'GET', url: `/api/contributors/${c.id}`, token: admin.token });
@@ -415,9 +418,9 @@ describe('CUI approval (maker-checker)', () => {
     const id = list.json().items[0].id;
     const res = await t.request({
       method: 'POST',
-      url: `/api/cui-approvals/${id}/decision`,
+      url: `/api/cui-approvals/${id}/transitions`,
       token: checker.token,
-      payload: { decision: 'RECHAZADO', reason: 'No coincide con el DPI' },
+      payload: { to: 'RECHAZADO', comment: 'No coincide con el DPI' },
     });
     expect(res.json()).toMatchObject({ state: 'RECHAZADO', reason: 'No coincide con el DPI' });
     const got = await t.request({ method: 'GET', url: `/api/contributors/${c.id}`, token: admin.token });

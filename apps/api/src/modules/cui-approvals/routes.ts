@@ -6,13 +6,13 @@ import {
   listResponse,
   renapPersonSchema,
   renapResultSchema,
+  stateTransitionSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { scopeOf } from '../contributors/routes.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
-import { decideCuiApproval, findCuiApprovals, getCuiApproval, reviewCuiApproval } from './service.ts';
+import { decideCuiApproval, findCuiApprovalHistory, findCuiApprovals, getCuiApproval, reviewCuiApproval } from './service.ts';
 
 const idParams = idParamsSchema;
 
@@ -23,15 +23,12 @@ export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { resource: 'cui-approval', action: 'READ' } },
       schema: {
         tags: ['cui-approvals'],
-        summary: 'Solicitudes de aprobación de CUI',
+        summary: 'Solicitudes de aprobación de CUI, cada una con las acciones que el usuario puede tomar',
         querystring: cuiApprovalListQuerySchema,
         response: { 200: listResponse(cuiApprovalSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => {
-      const user = request.auth!.user;
-      return findCuiApprovals({ db: app.db, user, scope: scopeOf(user, 'cui-approval', 'READ'), query: request.query });
-    },
+    async (request) => findCuiApprovals(request.ctx, request.query),
   );
 
   app.get(
@@ -45,10 +42,21 @@ export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cuiApprovalSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => {
-      const user = request.auth!.user;
-      return getCuiApproval({ db: app.db, user, scope: scopeOf(user, 'cui-approval', 'READ'), id: request.params.id });
+    async (request) => getCuiApproval(request.ctx, { id: request.params.id }),
+  );
+
+  app.get(
+    '/api/cui-approvals/:id/history',
+    {
+      config: { access: { resource: 'cui-approval', action: 'READ' } },
+      schema: {
+        tags: ['cui-approvals'],
+        summary: 'Historial de estados de una solicitud de CUI (quién, cuándo, de qué a qué, motivo)',
+        params: idParams,
+        response: { 200: z.object({ items: z.array(stateTransitionSchema) }), ...errorResponses(400, 401, 403, 404) },
+      },
     },
+    async (request) => ({ items: await findCuiApprovalHistory(request.ctx, { id: request.params.id }) }),
   );
 
   app.get(
@@ -68,41 +76,21 @@ export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const { user, actor } = request.auth!;
-      return reviewCuiApproval({
-        db: app.db,
-        user,
-        actor,
-        scope: scopeOf(user, 'cui-approval', 'APPROVE'),
-        adapter: renapAdapterFor(app.config, app.db),
-        id: request.params.id,
-      });
-    },
+    async (request) => reviewCuiApproval(request.ctx, { id: request.params.id, adapter: renapAdapterFor(app.config, app.db) }),
   );
 
   app.post(
-    '/api/cui-approvals/:id/decision',
+    '/api/cui-approvals/:id/transitions',
     {
       config: { access: { resource: 'cui-approval', action: 'APPROVE' } },
       schema: {
         tags: ['cui-approvals'],
-        summary: 'Aprobar o rechazar una solicitud de CUI (nunca la propia)',
+        summary: 'Aprobar (to: APROBADO) o rechazar (to: RECHAZADO, con motivo) una solicitud de CUI; nunca la propia',
         params: idParams,
         body: cuiDecisionSchema,
         response: { 200: cuiApprovalSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => {
-      const { user, actor } = request.auth!;
-      return decideCuiApproval({
-        db: app.db,
-        user,
-        actor,
-        scope: scopeOf(user, 'cui-approval', 'APPROVE'),
-        id: request.params.id,
-        data: request.body,
-      });
-    },
+    async (request) => decideCuiApproval(request.ctx, { id: request.params.id, data: request.body }),
   );
 };

@@ -1,11 +1,20 @@
-import { AppError, type CurrentUser, contributorFullName, formatCui, type ListQuery, type Scope } from '@aporta/domain';
+import {
+  AppError,
+  type CuiApproval,
+  type CuiDecision,
+  type CuiState,
+  contributorFullName,
+  cuiApprovalMachine,
+  formatCui,
+  type ListQuery,
+} from '@aporta/domain';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { contributors, cuiApprovalRequests, users } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import { orderBy, pageOf } from '../../platform/list.ts';
-import { entityInScope } from '../../platform/scope.ts';
+import { applyTransition, availableTransitions, findTransitionHistory } from '../../platform/transitions.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
@@ -25,6 +34,7 @@ const baseQuery = (db: Db) =>
         firstSurname: contributors.firstSurname,
         secondSurname: contributors.secondSurname,
         marriedSurname: contributors.marriedSurname,
+        entityId: contributors.entityId,
       },
       requestedByEmail: requester.email,
       decidedByEmail: decider.email,
@@ -36,34 +46,41 @@ const baseQuery = (db: Db) =>
 
 type Joined = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
 
-const toApproval = ({ r, c, requestedByEmail, decidedByEmail }: Joined) => ({
-  id: r.id,
-  contributorId: r.contributorId,
-  contributorName: contributorFullName(c),
-  kind: r.kind,
-  currentCui: r.currentCui,
-  proposedCui: r.proposedCui,
-  state: r.state,
-  requestedById: r.requestedBy,
-  requestedByEmail,
-  requestedAt: r.requestedAt.toISOString(),
-  decidedById: r.decidedBy,
-  decidedByEmail,
-  decidedAt: r.decidedAt?.toISOString() ?? null,
-  reason: r.reason,
-});
+/** The rows as the API answers them, each with the transitions the current user may take on it. */
+async function toApprovals(ctx: RequestContext, rows: Joined[]): Promise<CuiApproval[]> {
+  const allowed = await availableTransitions(
+    ctx,
+    cuiApprovalMachine,
+    rows.map(({ r, c }) => ({ id: r.id, state: r.state, entityId: c.entityId, makerId: r.requestedBy })),
+  );
+  return rows.map(({ r, c, requestedByEmail, decidedByEmail }) => ({
+    id: r.id,
+    contributorId: r.contributorId,
+    contributorName: contributorFullName(c),
+    kind: r.kind,
+    currentCui: r.currentCui,
+    proposedCui: r.proposedCui,
+    state: r.state,
+    requestedById: r.requestedBy,
+    requestedByEmail,
+    requestedAt: r.requestedAt.toISOString(),
+    decidedById: r.decidedBy,
+    decidedByEmail,
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    reason: r.reason,
+    transitions: allowed.get(r.id) ?? [],
+  }));
+}
 
 const sortable = { id: cuiApprovalRequests.id, requestedAt: cuiApprovalRequests.requestedAt, state: cuiApprovalRequests.state };
 
-/** Requests, newest first, within the caller's scope (by the contributor's entity). Callers: cui-approval READ. */
-export async function findCuiApprovals(opts: {
-  db: Db;
-  user: CurrentUser;
-  scope: Scope;
-  query: ListQuery & { state?: 'PENDIENTE' | 'APROBADO' | 'RECHAZADO'; contributorId?: number };
-}) {
-  const { db, query } = opts;
-  const where: (SQL | undefined)[] = [entityInScope(opts.user.id, opts.scope, contributors.entityId)];
+/** Requests, newest first, within the route's scope (by the contributor's entity). Callers: cui-approval READ. */
+export async function findCuiApprovals(
+  ctx: RequestContext,
+  query: ListQuery & { state?: CuiState; contributorId?: number },
+): Promise<{ items: CuiApproval[]; total: number }> {
+  const { db } = ctx;
+  const where: (SQL | undefined)[] = [ctx.inScope(contributors.entityId)];
   if (query.state) where.push(eq(cuiApprovalRequests.state, query.state));
   if (query.contributorId) where.push(eq(cuiApprovalRequests.contributorId, query.contributorId));
   if (query.q)
@@ -84,34 +101,36 @@ export async function findCuiApprovals(opts: {
       .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
       .where(cond),
   ]);
-  return { items: rows.map(toApproval), total };
+  return { items: await toApprovals(ctx, rows), total };
 }
 
-async function loadInScope(db: Db, user: CurrentUser, scope: Scope, id: number) {
-  const [row] = await baseQuery(db)
-    .where(and(eq(cuiApprovalRequests.id, id), entityInScope(user.id, scope, contributors.entityId)))
+async function loadInScope(ctx: RequestContext, id: number): Promise<CuiApproval> {
+  const [row] = await baseQuery(ctx.db)
+    .where(and(eq(cuiApprovalRequests.id, id), ctx.inScope(contributors.entityId)))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', 'La solicitud no existe o no está dentro de su alcance.');
-  return toApproval(row);
+  return (await toApprovals(ctx, [row]))[0];
 }
 
-export const getCuiApproval = (opts: { db: Db; user: CurrentUser; scope: Scope; id: number }) =>
-  loadInScope(opts.db, opts.user, opts.scope, opts.id);
+/** One request within the route's scope, with the transitions the user may take. Callers: cui-approval READ. */
+export const getCuiApproval = (ctx: RequestContext, input: { id: number }) => loadInScope(ctx, input.id);
 
-/** The request with RENAP's data for the proposed CUI (a logged lookup), for the side-by-side review. */
-export async function reviewCuiApproval(opts: {
-  db: Db;
-  user: CurrentUser;
-  actor: Actor;
-  scope: Scope;
-  adapter: RenapAdapter;
-  id: number;
-}) {
-  const request = await loadInScope(opts.db, opts.user, opts.scope, opts.id);
+/** Who decided what and when on one request, oldest first. Callers: cui-approval READ, within scope. */
+export async function findCuiApprovalHistory(ctx: RequestContext, input: { id: number }) {
+  await loadInScope(ctx, input.id);
+  return findTransitionHistory(ctx.db, cuiApprovalMachine, input.id);
+}
+
+/**
+ * The request with RENAP's data for the proposed CUI (a logged lookup), for the side-by-side review.
+ * Callers: cui-approval APPROVE, within scope.
+ */
+export async function reviewCuiApproval(ctx: RequestContext, input: { id: number; adapter: RenapAdapter }) {
+  const request = await loadInScope(ctx, input.id);
   const renap = await lookupRenap({
-    db: opts.db,
-    adapter: opts.adapter,
-    actor: opts.actor,
+    db: ctx.db,
+    adapter: input.adapter,
+    actor: ctx.actor,
     cui: request.proposedCui,
     purpose: 'aprobación de CUI',
   });
@@ -135,40 +154,35 @@ export async function notifyCuiApprovers(tx: Db, opts: { requesterId: number | n
 }
 
 /**
- * Approves or rejects a request. Maker-checker: the requester can never decide their own request;
- * a request decided already answers 409 (also when two checkers race: the update is conditional).
- * Approving an ALTA marks the CUI APROBADO; approving a CAMBIO applies the new CUI. Callers:
- * cui-approval APPROVE, within scope.
- * The requester is notified of the decision in the same transaction.
+ * Approves or rejects a request through the CUI machine (packages/domain: cuiApprovalMachine):
+ * maker-checker — the requester never decides their own request; a decided request, or one decided
+ * by someone else meanwhile, answers 409. Approving an ALTA marks the CUI APROBADO; approving a
+ * CAMBIO applies the new CUI; rejecting an ALTA marks it RECHAZADO. The requester is notified in the
+ * same transaction. Callers: cui-approval APPROVE, within scope.
  */
-export async function decideCuiApproval(opts: {
-  db: Db;
-  user: CurrentUser;
-  actor: Actor;
-  scope: Scope;
-  id: number;
-  data: { decision: 'APROBADO' | 'RECHAZADO'; reason?: string | null };
-}) {
-  const { db, actor, id } = opts;
-  const current = await loadInScope(db, opts.user, opts.scope, id);
-  if (current.requestedById !== null && current.requestedById === actor.id) {
-    throw new AppError('FORBIDDEN', 'No puede aprobar ni rechazar su propia solicitud; debe hacerlo otra persona.');
-  }
-  if (current.state !== 'PENDIENTE') {
-    throw new AppError('CONFLICT', `La solicitud ya fue ${current.state === 'APROBADO' ? 'aprobada' : 'rechazada'}.`);
-  }
-  const decision = opts.data.decision;
-  const reason = opts.data.reason?.trim() || null;
-  await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(cuiApprovalRequests)
-      .set({ state: decision, decidedBy: actor.id, decidedAt: new Date(), reason })
-      .where(and(eq(cuiApprovalRequests.id, id), eq(cuiApprovalRequests.state, 'PENDIENTE')))
-      .returning();
-    if (!updated) throw new AppError('CONFLICT', 'La solicitud ya fue resuelta por otra persona.');
+export async function decideCuiApproval(ctx: RequestContext, input: { id: number; data: CuiDecision }) {
+  const { id } = input;
+  const { to, comment, expected } = input.data;
+  await ctx.db.transaction(async (tx) => {
+    const applied = await applyTransition(ctx, {
+      tx,
+      machine: cuiApprovalMachine,
+      table: cuiApprovalRequests,
+      id,
+      to,
+      comment,
+      expected,
+      entityId: sql`(select ${contributors.entityId} from ${contributors} where ${contributors.id} = ${cuiApprovalRequests.contributorId})`,
+      makerId: cuiApprovalRequests.requestedBy,
+      set: (step) => ({ decidedBy: ctx.actor.id, decidedAt: new Date(), reason: step.comment }),
+      auditAfter: (row) => ({ kind: row.kind, proposedCui: row.proposedCui }),
+    });
+    const updated = applied.row;
+    const reason = applied.comment;
+    const approved = to === 'APROBADO';
     const [before] = await tx.select().from(contributors).where(eq(contributors.id, updated.contributorId)).for('update');
     let after = before;
-    if (decision === 'APROBADO') {
+    if (approved) {
       if (updated.kind === 'CAMBIO') {
         const [dup] = await tx
           .select({ id: contributors.id })
@@ -192,40 +206,29 @@ export async function decideCuiApproval(opts: {
         .where(eq(contributors.id, before.id))
         .returning();
     }
-    const action = decision === 'APROBADO' ? 'CUI_APPROVE' : 'CUI_REJECT';
-    await writeAudit(tx, actor, {
-      action,
-      entityType: 'cui_approval_request',
-      entityId: id,
-      before: { state: 'PENDIENTE' },
-      after: {
-        state: decision,
-        reason,
-        kind: updated.kind,
-        proposedCui: updated.proposedCui,
-      },
-      scopeEntityId: before.entityId,
-    });
     if (updated.requestedBy !== null) {
       await notifyUsers({
         db: tx,
         userIds: [updated.requestedBy],
-        type: decision === 'APROBADO' ? 'success' : 'warning',
-        title: `${updated.kind === 'ALTA' ? 'CUI' : 'Cambio de CUI'} ${formatCui(updated.proposedCui)} ${decision === 'APROBADO' ? 'aprobado' : 'rechazado'}`,
+        type: approved ? 'success' : 'warning',
+        title: `${updated.kind === 'ALTA' ? 'CUI' : 'Cambio de CUI'} ${formatCui(updated.proposedCui)} ${approved ? 'aprobado' : 'rechazado'}`,
         body: reason ?? '',
         link: `/contributors/${updated.contributorId}`,
       });
     }
     if (after !== before) {
-      await writeAudit(tx, actor, {
-        action,
-        entityType: 'contributor',
-        entityId: before.id,
-        before: { cui: before.cui, cuiState: before.cuiState },
-        after: { cui: after.cui, cuiState: after.cuiState },
-        scopeEntityId: before.entityId,
-      });
+      await ctx.audit(
+        {
+          action: applied.transition.key,
+          entityType: 'contributor',
+          entityId: before.id,
+          before: { cui: before.cui, cuiState: before.cuiState },
+          after: { cui: after.cui, cuiState: after.cuiState },
+          scopeEntityId: before.entityId,
+        },
+        tx,
+      );
     }
   });
-  return loadInScope(db, opts.user, 'ALL', id);
+  return loadInScope(ctx, id);
 }

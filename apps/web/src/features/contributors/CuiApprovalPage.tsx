@@ -1,30 +1,33 @@
 import 'mantine-datatable/styles.layer.css';
-import { type CuiApproval, cuiStates } from '@aporta/domain';
-import { Alert, Button, Grid, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Textarea } from '@mantine/core';
+import { type AvailableTransition, type CuiApproval, type CuiState, cuiStates } from '@aporta/domain';
+import { Alert, Button, Grid, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { TransitionActions } from '../../components/TransitionActions.tsx';
+import { TransitionHistory } from '../../components/TransitionHistory.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
-import { useContributor, useCuiApprovals, useCuiReview, useDecideCui } from './api.ts';
+import { useContributor, useCuiApprovals, useCuiHistory, useCuiReview, useDecideCui } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
   const { t } = useTranslation();
   const { data: me } = useCurrentUser();
-  const review = useCuiReview(request.id);
-  const contributor = useContributor(request.contributorId);
-  const decide = useDecideCui();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const own = me?.id === request.requestedById;
   const can = useCan();
-  const canDecide = request.state === 'PENDIENTE' && !own && can('cui-approval', 'APPROVE');
+  // RENAP's side of the comparison is for those who decide; a reader sees the request and its history.
+  const review = useCuiReview(can('cui-approval', 'APPROVE') ? request.id : null);
+  const contributor = useContributor(request.contributorId);
+  const history = useCuiHistory(request.id);
+  const decide = useDecideCui();
+  // The review answers with the request as it is now; the list row may be a few seconds old.
+  const current = review.data?.request ?? request;
+  const own = me?.id === current.requestedById;
   const p = review.data?.renap.person;
   const c = contributor.data;
   const rows: [string, string | null | undefined, string | null | undefined][] = c
@@ -38,24 +41,27 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
         [t('contributors.fields.sex'), c.sex, p?.sex],
       ]
     : [];
-  const act = (decision: 'APROBADO' | 'RECHAZADO') => {
-    if (decision === 'RECHAZADO' && !reason.trim()) {
-      setReasonError(t('contributors.approvals.reasonRequired'));
-      return;
-    }
+  const take = (transition: AvailableTransition, comment: string) =>
     decide.mutate(
-      { id: request.id, decision, reason },
+      { id: request.id, to: transition.to as CuiState, comment, expected: current.state },
       {
         onSuccess: () => {
-          notifySuccess(decision === 'APROBADO' ? t('contributors.approvals.approved') : t('contributors.approvals.rejected'));
+          notifySuccess(
+            transition.to === 'APROBADO' ? t('contributors.approvals.approved') : t('contributors.approvals.rejected'),
+          );
           onClose();
         },
         onError: notifyError,
       },
     );
-  };
   return (
-    <Modal opened onClose={onClose} title={t('contributors.approvals.reviewTitle', { name: request.contributorName })} size="xl">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('contributors.approvals.reviewTitle', { name: request.contributorName })}
+      size="xl"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack>
         <Group>
           <Text size="sm">{t(`contributors.approvals.kinds.${request.kind}`)}</Text>
@@ -64,7 +70,7 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
               {t('contributors.approvals.currentCui')}: <Cui value={request.currentCui} />
             </Text>
           )}
-          <StateBadge value={request.state} />
+          <StateBadge value={current.state} />
         </Group>
         {(review.isLoading || contributor.isLoading) && <Loader size="sm" aria-label={t('common.loading')} />}
         {review.data?.renap.warning && <Alert color="yellow">{review.data.renap.warning}</Alert>}
@@ -88,29 +94,19 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
             </Table.Tbody>
           </Table>
         )}
-        {own && request.state === 'PENDIENTE' && <Alert color="blue">{t('contributors.approvals.ownRequest')}</Alert>}
-        {canDecide && (
-          <>
-            <Textarea
-              label={t('contributors.approvals.reason')}
-              description={t('contributors.approvals.reasonHint')}
-              value={reason}
-              error={reasonError}
-              onChange={(e) => {
-                setReason(e.currentTarget.value);
-                setReasonError(null);
-              }}
+        {own && current.state === 'PENDIENTE' && <Alert color="blue">{t('contributors.approvals.ownRequest')}</Alert>}
+        <TransitionActions transitions={current.transitions} pending={decide.isPending} onTake={take} />
+        <Title order={3} size="h5">
+          {t('ui.transitions.history')}
+        </Title>
+        <QueryState query={history}>
+          {() => (
+            <TransitionHistory
+              created={{ at: request.requestedAt, by: request.requestedByEmail, label: t('contributors.approvals.created') }}
+              items={history.data?.items ?? []}
             />
-            <Group justify="flex-end">
-              <Button color="red.9" variant="outline" loading={decide.isPending} onClick={() => act('RECHAZADO')}>
-                {t('contributors.approvals.reject')}
-              </Button>
-              <Button loading={decide.isPending} onClick={() => act('APROBADO')}>
-                {t('contributors.approvals.approve')}
-              </Button>
-            </Group>
-          </>
-        )}
+          )}
+        </QueryState>
       </Stack>
     </Modal>
   );

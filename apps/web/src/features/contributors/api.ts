@@ -9,6 +9,7 @@ import type {
   RenapLookupResponse,
   RenapPerson,
   RenapResult,
+  StateTransition,
 } from '@aporta/domain';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { ApiError, api, buildUrl } from '../../lib/api.ts';
@@ -134,11 +135,19 @@ export const useCuiReview = (id: number | null) =>
     retry: false,
   });
 
+export const useCuiHistory = (id: number) =>
+  useQuery({
+    queryKey: ['cui-approvals', 'history', id],
+    queryFn: () => api<{ items: StateTransition[] }>(`/api/cui-approvals/${id}/history`),
+  });
+
+/** Approve or reject; `expected` is the state the user reviewed, so a request decided meanwhile answers 409. */
 export const useDecideCui = () =>
   useMutation({
     mutationFn: ({ id, ...body }: CuiDecision & { id: number }) =>
-      api<CuiApproval>(`/api/cui-approvals/${id}/decision`, { method: 'POST', body }),
-    onSuccess: invalidate,
+      api<CuiApproval>(`/api/cui-approvals/${id}/transitions`, { method: 'POST', body }),
+    // Also after a 409: the list then shows the state someone else left it in.
+    onSettled: invalidate,
   });
 
 export const useImport = (id: string | null, poll: boolean) =>

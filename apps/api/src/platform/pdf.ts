@@ -1,0 +1,300 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { type Cents, formatAmount } from '@aporta/domain';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { generatedDocuments, institutions } from '../db/schema/index.ts';
+import type { RequestContext } from './context.ts';
+
+/**
+ * The one way a report leaves Aporta as a document. Every report describes itself as a
+ * ReportDefinition (title, the filters used, tables); this module lays it out the same way for every
+ * module — the institution on every page, title, filters, generated at/by, "Página x de y" and a
+ * verification code — and registers the document (code, SHA-256 of its bytes) so a printed or
+ * forwarded copy can be checked at GET /api/documents/verify/:code.
+ */
+
+const require = createRequire(import.meta.url);
+
+interface PdfMake {
+  setUrlAccessPolicy(cb: (url: string) => boolean): void;
+  setLocalAccessPolicy(cb: (path: string) => boolean): void;
+  addFonts(fonts: unknown): void;
+  createPdf(doc: unknown): { getBuffer(): Promise<Buffer> };
+}
+
+let instance: PdfMake | null = null;
+
+/**
+ * pdfmake with Roboto embedded (TrueType: every Spanish letter — á, é, ñ, ¿, ¡ — renders and extracts
+ * as text) and no network or file access beyond those four font files: documents are built from our
+ * own data, never from a URL or a path someone typed.
+ */
+function pdfmake(): PdfMake {
+  if (!instance) {
+    instance = require('pdfmake') as PdfMake;
+    const roboto = require('pdfmake/fonts/Roboto.js') as { Roboto: Record<string, string> };
+    instance.addFonts(roboto);
+    const allowed = new Set(Object.values(roboto.Roboto));
+    instance.setUrlAccessPolicy(() => false);
+    instance.setLocalAccessPolicy((path) => allowed.has(path));
+  }
+  return instance;
+}
+
+/** Text, a count, or money in integer cents (printed `1,234.56`, a number with two decimals in a spreadsheet). */
+export type ReportCell = string | number | { cents: Cents };
+
+export interface ReportTable {
+  /** A heading above the table, when a report has several. */
+  caption?: string;
+  headers: string[];
+  rows: ReportCell[][];
+  /** A bold last row (totals). */
+  totals?: ReportCell[];
+  /** Column indexes aligned right (numbers, amounts). */
+  numeric?: number[];
+  /** Column widths; default: the first column takes the rest, the others fit their content. */
+  widths?: (number | '*' | 'auto')[];
+}
+
+export interface ReportFilter {
+  label: string;
+  value: string;
+}
+
+export interface ReportDefinition {
+  /** What produced it, kept in the register (`contributor-report-general`). */
+  kind: string;
+  title: string;
+  /** The filters the user applied, in Spanish (label: value); printed as given. */
+  filters: ReportFilter[];
+  /** Printed instead of the filters when there are none. */
+  noFilters?: string;
+  tables: ReportTable[];
+  orientation?: 'portrait' | 'landscape';
+}
+
+export interface GeneratedDocument {
+  pdf: Buffer;
+  /** The verification code as printed: XXXX-XXXX-XXXX-XXXX. */
+  code: string;
+  sha256: string;
+  pages: number;
+  generatedAt: Date;
+}
+
+// Crockford's base 32: no I, L, O or U, so a code read aloud or retyped from paper is unambiguous.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE_LENGTH = 16;
+
+/** A fresh verification code: 80 random bits, 16 characters — far beyond guessing, even on a public route. */
+export function newVerificationCode(): string {
+  const bytes = randomBytes(10);
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
+}
+
+/** Groups of four, as printed. */
+export const formatVerificationCode = (code: string) => code.match(/.{1,4}/g)?.join('-') ?? code;
+
+/**
+ * A code as someone typed it (any case, with or without dashes or spaces, O for 0, I or L for 1) in
+ * its stored form; null when it cannot be one.
+ */
+export function normalizeVerificationCode(input: string): string | null {
+  const code = input.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (code.length !== CODE_LENGTH) return null;
+  for (const ch of code) if (!ALPHABET.includes(ch)) return null;
+  return code;
+}
+
+const guatemala = new Intl.DateTimeFormat('es-GT', {
+  timeZone: 'America/Guatemala',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** dd/mm/aaaa HH:mm in Guatemala's time, whatever the server's time zone. */
+export function formatGuatemalaDateTime(d: Date): string {
+  const p = Object.fromEntries(guatemala.formatToParts(d).map((x) => [x.type, x.value]));
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+}
+
+/**
+ * The institution's name for document headers: the INSTITUCION row of the institutions catalogue
+ * (what administrators edit on screen), else `fallback` (the installation's APP_TITLE).
+ */
+export async function institutionName(db: Db, fallback: string): Promise<string> {
+  const [i] = await db
+    .select({ name: institutions.name })
+    .from(institutions)
+    .where(eq(institutions.kind, 'INSTITUCION'))
+    .orderBy(institutions.id)
+    .limit(1);
+  return i?.name ?? fallback;
+}
+
+/** Who generated a document, as printed: name and e-mail. */
+export const generatedByOf = (ctx: RequestContext) => {
+  const name = `${ctx.user.firstName} ${ctx.user.lastName}`.trim();
+  return name ? `${name} (${ctx.user.email})` : ctx.user.email;
+};
+
+/** The filters line, shared by the PDF and the spreadsheet of a report. */
+export const filtersText = (r: Pick<ReportDefinition, 'filters' | 'noFilters'>) =>
+  r.filters.length ? r.filters.map((f) => `${f.label}: ${f.value}`).join('; ') : (r.noFilters ?? 'Ninguno');
+
+const formatCell = (v: ReportCell) =>
+  typeof v === 'number' ? v.toLocaleString('en-US') : typeof v === 'string' ? v : formatAmount(v.cents);
+
+/**
+ * Lays out `report` as a PDF and registers it. Callers: any report export, with the context of the
+ * user who asked for it (printed as its author). `verifyUrl` is where a reader checks the code (the
+ * route builds it from the request's origin); `institution` overrides the catalogue's name.
+ */
+export async function generateReportPdf(
+  ctx: RequestContext,
+  report: ReportDefinition,
+  opts: { fallbackInstitution: string; verifyUrl?: (code: string) => string; now?: Date },
+): Promise<GeneratedDocument> {
+  const generatedAt = opts.now ?? new Date();
+  const institution = await institutionName(ctx.db, opts.fallbackInstitution);
+  const code = newVerificationCode();
+  const printed = formatVerificationCode(code);
+  const by = generatedByOf(ctx);
+  const verifyUrl = opts.verifyUrl?.(printed);
+  let pages = 0;
+
+  const facts: [string, string][] = [
+    ['Filtros', filtersText(report)],
+    ['Generado el', `${formatGuatemalaDateTime(generatedAt)} (hora de Guatemala)`],
+    ['Generado por', by],
+    ['Código de verificación', printed],
+  ];
+  const factsBlock = {
+    table: {
+      widths: ['auto', '*'],
+      body: facts.map(([k, v]) => [
+        { text: `${k}:`, bold: true, color: '#444444' },
+        { text: v, color: '#222222' },
+      ]),
+    },
+    layout: 'noBorders',
+    fontSize: 8.5,
+  };
+  const tables = report.tables.flatMap((t, n) => {
+    const numeric = new Set(t.numeric ?? []);
+    const cell = (v: ReportCell, i: number, opts2: { bold?: boolean; fill?: string } = {}) => ({
+      text: formatCell(v),
+      alignment: numeric.has(i) || typeof v !== 'string' ? 'right' : 'left',
+      bold: opts2.bold ?? false,
+      fillColor: opts2.fill,
+    });
+    return [
+      ...(t.caption ? [{ text: t.caption, bold: true, fontSize: 11, margin: [0, n ? 14 : 0, 0, 4] }] : []),
+      {
+        table: {
+          // The header row repeats at the top of every page the table spans.
+          headerRows: 1,
+          dontBreakRows: true,
+          widths: t.widths ?? t.headers.map((_, i) => (i === 0 ? '*' : 'auto')),
+          body: [
+            t.headers.map((h, i) => cell(h, i, { bold: true, fill: '#E8EEF4' })),
+            ...t.rows.map((row) => row.map((v, i) => cell(v, i))),
+            ...(t.totals ? [t.totals.map((v, i) => cell(v, i, { bold: true, fill: '#F3F5F7' }))] : []),
+          ],
+        },
+        layout: 'lightHorizontalLines',
+        margin: [0, 0, 0, 8],
+      },
+    ];
+  });
+
+  const doc = {
+    pageSize: 'LETTER',
+    pageOrientation: report.orientation ?? 'portrait',
+    pageMargins: [40, 64, 40, 52],
+    info: {
+      title: report.title,
+      author: by,
+      subject: institution,
+      creator: 'Aporta',
+      producer: 'Aporta',
+      creationDate: generatedAt,
+    },
+    defaultStyle: { font: 'Roboto', fontSize: 9 },
+    header: (page: number, count: number) => {
+      // pdfmake knows the page count only while laying out headers and footers: keep it for the register.
+      pages = Math.max(pages, count);
+      return {
+        margin: [40, 24, 40, 0],
+        columns: [
+          { text: institution, bold: true, fontSize: 11 },
+          { text: page > 1 ? report.title : '', alignment: 'right', fontSize: 8, color: '#555555' },
+        ],
+      };
+    },
+    footer: (page: number, count: number) => ({
+      margin: [40, 16, 40, 0],
+      columns: [
+        { text: `Verificación: ${printed}`, fontSize: 7.5, color: '#555555' },
+        { text: `Página ${page} de ${count}`, alignment: 'right', fontSize: 8 },
+      ],
+    }),
+    content: [
+      {
+        columns: [
+          [{ text: report.title, fontSize: 15, bold: true, margin: [0, 0, 0, 6] }, factsBlock],
+          ...(verifyUrl
+            ? [
+                {
+                  width: 92,
+                  stack: [
+                    { qr: verifyUrl, fit: 72, alignment: 'right' },
+                    { text: 'Verifique este documento con el código', fontSize: 6.5, alignment: 'right', margin: [0, 2, 0, 0] },
+                  ],
+                },
+              ]
+            : []),
+        ],
+        columnGap: 12,
+        margin: [0, 0, 0, 12],
+      },
+      ...tables,
+      ...(verifyUrl
+        ? [{ text: `Verificación en línea: ${verifyUrl}`, fontSize: 7, color: '#555555', margin: [0, 8, 0, 0] }]
+        : []),
+    ],
+  };
+  const pdf = await pdfmake().createPdf(doc).getBuffer();
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  await ctx.db.insert(generatedDocuments).values({
+    code,
+    sha256,
+    kind: report.kind,
+    title: report.title,
+    filters: report.filters,
+    pages,
+    bytes: pdf.length,
+    generatedBy: ctx.actor.id,
+    generatedByEmail: ctx.user.email,
+    generatedByName: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+    generatedAt,
+  });
+  return { pdf, code: printed, sha256, pages, generatedAt };
+}

@@ -1,0 +1,224 @@
+import {
+  AppError,
+  type AvailableTransition,
+  allowedTransitions,
+  checkTransition,
+  type Scope,
+  type StateMachine,
+  type StateTransition,
+  type Transition,
+  toAvailable,
+} from '@aporta/domain';
+import { type AnyColumn, and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.ts';
+import { stateTransitions } from '../db/schema/index.ts';
+import type { RequestContext } from './context.ts';
+import { entityInScope, scopedEntityIdSet } from './scope.ts';
+
+/** A table whose rows follow a machine: an integer `id` and a text `state`. */
+export type StatefulTable = PgTable & { id: AnyPgColumn; state: AnyPgColumn };
+
+export const RACE_MESSAGE =
+  'El registro cambió de estado mientras lo revisaba (otra persona actuó antes). Vuelva a cargarlo y revise su estado actual.';
+
+export interface ApplyTransitionOptions<S extends string, T extends StatefulTable> {
+  /** The caller's transaction: the state change, its history row, the audit row and the caller's own work commit together. */
+  tx: Db;
+  machine: StateMachine<S>;
+  table: T;
+  id: number;
+  /** The state the user saw; when the record is no longer in it, 409 rather than acting on a state nobody reviewed. */
+  expected?: S;
+  to: S;
+  comment?: string | null;
+  /**
+   * The municipal entity the record belongs to, as a column of `table` or an SQL expression over the
+   * row (a correlated subquery when the entity sits on a parent record). Omit for records of no
+   * entity: then only an ALL grant reaches them.
+   */
+  entityId?: AnyColumn | SQL;
+  /** Who made the record (requester, submitter), for maker-checker transitions. */
+  makerId?: AnyColumn | SQL;
+  /** Other columns the transition sets together with the state (decided by/at, the reason…). */
+  set?: (step: { transition: Transition<S>; comment: string | null }) => Partial<T['$inferInsert']>;
+  /** Extra facts of the changed row for the audit row's `after` (the state and comment are always there). */
+  auditAfter?: (row: T['$inferSelect']) => Record<string, unknown>;
+}
+
+export interface AppliedTransition<S extends string, T extends StatefulTable> {
+  row: T['$inferSelect'];
+  from: S;
+  transition: Transition<S>;
+  comment: string | null;
+  entityId: number | null;
+}
+
+const rowsOf = <R>(result: unknown): R[] => (result as { rows: R[] }).rows;
+
+/**
+ * Moves one record of `machine` to `to`, or throws what the user sees. The permission and its scope
+ * are those the machine declares for the transition (`ctx.scopeFor`), not the route's: the record
+ * must lie within that scope (else 404, as if absent). The change is one conditional UPDATE
+ * (`WHERE id = $id AND state = $from`): when another transaction moved the record first — two
+ * reviewers pressing at once — it matches no row and the loser gets 409 with RACE_MESSAGE; under
+ * READ COMMITTED the second UPDATE waits for the first's row lock and then re-checks the state, so
+ * exactly one wins. Writes the history row and the audit row in `tx`.
+ */
+export async function applyTransition<S extends string, T extends StatefulTable>(
+  ctx: RequestContext,
+  opts: ApplyTransitionOptions<S, T>,
+): Promise<AppliedTransition<S, T>> {
+  const { tx, machine, table, id, to } = opts;
+  const label = (st: S) => machine.stateLabels[st] ?? st;
+  if (!machine.states.includes(to)) {
+    throw new AppError('VALIDATION', `Estado de destino desconocido: ${to}.`, [{ path: 'to', message: 'Estado desconocido.' }]);
+  }
+  const ways = machine.transitions.filter((t) => t.to === to);
+  if (!ways.length) {
+    throw new AppError('VALIDATION', `Ninguna acción lleva a «${label(to)}».`, [
+      { path: 'to', message: 'Estado de destino no válido.' },
+    ]);
+  }
+  // Before anything about the record is revealed (its state included), the user must hold a way in
+  // and the record must lie within that permission's scope.
+  const held = [...new Set(ways.map((t) => ctx.scopeFor(t.permission.resource, t.permission.action)))].filter(
+    (sc): sc is Scope => sc != null,
+  );
+  if (!held.length) throw new AppError('FORBIDDEN', `No tiene permiso para «${ways[0].label}».`);
+  const [current] = rowsOf<{ state: S; entity_id: number | null; maker_id: number | null }>(
+    await tx.execute(sql`
+      select ${table.state} as state,
+             ${opts.entityId ?? sql`null`}::int as entity_id,
+             ${opts.makerId ?? sql`null`}::int as maker_id
+        from ${table} where ${table.id} = ${id}`),
+  );
+  const notFound = new AppError('NOT_FOUND', `${machine.label} no existe o no está dentro de su alcance.`);
+  if (!current) throw notFound;
+  const entityId = current.entity_id == null ? null : Number(current.entity_id);
+  const reached = new Map<Scope, boolean>();
+  const inScope = async (sc: Scope) => {
+    if (!reached.has(sc)) reached.set(sc, await reaches(tx, ctx.user.id, sc, entityId));
+    return reached.get(sc) as boolean;
+  };
+  let anyReached = false;
+  for (const sc of held) if (await inScope(sc)) anyReached = true;
+  if (!anyReached) throw notFound;
+  const from = current.state;
+  if (opts.expected && opts.expected !== from) throw new AppError('CONFLICT', RACE_MESSAGE);
+  const { transition, comment } = checkTransition(machine, {
+    from,
+    to,
+    comment: opts.comment,
+    permissions: ctx.user.permissions,
+    actorId: ctx.actor.id,
+    makerId: current.maker_id == null ? null : Number(current.maker_id),
+  });
+  if (!(await inScope(ctx.scopeFor(transition.permission.resource, transition.permission.action) as Scope))) throw notFound;
+
+  const [row] = (await tx
+    .update(table)
+    .set({ ...opts.set?.({ transition, comment }), state: to } as never)
+    .where(and(eq(table.id, id), eq(table.state, from)))
+    .returning()) as T['$inferSelect'][];
+  if (!row) throw new AppError('CONFLICT', RACE_MESSAGE);
+
+  await tx.insert(stateTransitions).values({
+    entityType: machine.entityType,
+    entityId: id,
+    transition: transition.key,
+    fromState: from,
+    toState: to,
+    comment,
+    actorId: ctx.actor.id,
+    actorEmail: ctx.actor.email,
+    scopeEntityId: entityId,
+  });
+  await ctx.audit(
+    {
+      action: transition.key,
+      entityType: machine.entityType,
+      entityId: id,
+      before: { state: from },
+      after: { ...opts.auditAfter?.(row), state: to, comment },
+      scopeEntityId: entityId,
+    },
+    tx,
+  );
+  return { row, from, transition, comment, entityId };
+}
+
+async function reaches(db: Db, userId: number, scope: Scope, entityId: number | null): Promise<boolean> {
+  if (scope === 'ALL') return true;
+  // A record of no entity is central data: only an ALL grant reaches it (as resourceScopability 'none').
+  if (entityId == null) return false;
+  const cond = entityInScope(userId, scope, sql`${entityId}::int`);
+  return rowsOf(await db.execute(sql`select 1 as ok where ${cond}`)).length > 0;
+}
+
+/** What availableTransitions needs of one record. */
+export interface TransitionSubject<S extends string> {
+  id: number;
+  state: S;
+  entityId: number | null;
+  makerId?: number | null;
+}
+
+/**
+ * The transitions the current user may take on each record, for the web app to show only those
+ * actions: declared from the record's state, permission held, not the maker of a maker-checker step,
+ * and the record within the permission's scope. One query per distinct non-ALL scope, whatever the
+ * number of records, so a list page asks once.
+ */
+export async function availableTransitions<S extends string>(
+  ctx: RequestContext,
+  machine: StateMachine<S>,
+  records: readonly TransitionSubject<S>[],
+): Promise<Map<number, AvailableTransition[]>> {
+  const reach = new Map<Scope, Set<number> | null>();
+  const out = new Map<number, AvailableTransition[]>();
+  for (const r of records) {
+    const list: AvailableTransition[] = [];
+    for (const t of allowedTransitions(machine, r.state, ctx.user.permissions, { actorId: ctx.actor.id, makerId: r.makerId })) {
+      const scope = ctx.scopeFor(t.permission.resource, t.permission.action) as Scope;
+      if (scope !== 'ALL') {
+        if (r.entityId == null) continue;
+        if (!reach.has(scope)) reach.set(scope, await scopedEntityIdSet(ctx.db, ctx.user.id, scope));
+        if (!reach.get(scope)?.has(r.entityId)) continue;
+      }
+      list.push(toAvailable(t));
+    }
+    out.set(r.id, list);
+  }
+  return out;
+}
+
+/**
+ * The history of one record, oldest first, with the machine's labels. The caller has already found
+ * the record within the reader's scope; the history is the record's, not filtered again.
+ */
+export async function findTransitionHistory<S extends string>(
+  db: Db,
+  machine: StateMachine<S>,
+  id: number,
+): Promise<StateTransition[]> {
+  const rows = await db
+    .select()
+    .from(stateTransitions)
+    .where(and(eq(stateTransitions.entityType, machine.entityType), eq(stateTransitions.entityId, id)))
+    .orderBy(asc(stateTransitions.at), asc(stateTransitions.id));
+  const labelOf = (s: string) => machine.stateLabels[s as S] ?? s;
+  return rows.map((r) => ({
+    id: r.id,
+    transition: r.transition,
+    label: machine.transitions.find((t) => t.key === r.transition)?.label ?? r.transition,
+    from: r.fromState,
+    fromLabel: labelOf(r.fromState),
+    to: r.toState,
+    toLabel: labelOf(r.toState),
+    comment: r.comment,
+    actorId: r.actorId,
+    actorEmail: r.actorEmail,
+    at: r.at.toISOString(),
+  }));
+}
