@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { storeUser } from '../../lib/session.ts';
-import { meKey } from '../auth/useAuth.ts';
+import { authKeys } from '../auth/keys.ts';
 
 export type Profile = CurrentUser & { roles: { id: number; name: string }[]; lastLoginAt: string | null; createdAt: string };
 
@@ -16,7 +16,7 @@ export function useUpdateProfile() {
     mutationFn: (body: ProfileUpdate) => api<Profile>('/api/profile', { method: 'PUT', body }),
     onSuccess: ({ roles: _r, lastLoginAt: _l, createdAt: _c, ...user }) => {
       storeUser(user);
-      queryClient.setQueryData(meKey, user);
+      queryClient.setQueryData(authKeys.me(), user);
       void queryClient.invalidateQueries({ queryKey: ['profile'] });
     },
   });
