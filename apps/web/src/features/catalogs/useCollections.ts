@@ -66,6 +66,20 @@ export function useFindRecords(name: string, params: ListParams) {
   });
 }
 
+const rowHooks = new Map<string, (params: ListParams) => ReturnType<typeof useFindRecords>>();
+
+/** The list hook of one collection for ListPage: one function per name, so it is stable across renders. */
+export function findRecordsHookOf(name: string) {
+  let hook = rowHooks.get(name);
+  if (!hook) {
+    hook = function useCollectionRows(params: ListParams) {
+      return useFindRecords(name, params);
+    };
+    rowHooks.set(name, hook);
+  }
+  return hook;
+}
+
 export function useRecord(name: string, id: number | null) {
   return useQuery({
     queryKey: [...collectionsKey, name, 'record', id],
