@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setUnauthorizedHandler } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { clearSession, getStoredUser, getToken, storeUser } from '../../lib/session.ts';
+import { profileKeys } from '../profile/keys.ts';
 import { authKeys } from './keys.ts';
 import { SESSION_ENDED_FLAG } from './session-ended.ts';
 
@@ -47,7 +48,7 @@ export function useChangePassword() {
     onSuccess: (user) => {
       storeUser(user);
       queryClient.setQueryData(authKeys.me(), user);
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      void queryClient.invalidateQueries({ queryKey: profileKeys.all });
     },
   });
 }

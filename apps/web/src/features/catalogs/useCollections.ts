@@ -11,6 +11,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { collectionKeys } from './keys.ts';
 
 export type ListParams = Record<string, string | number | boolean | undefined | null>;
 export interface ListAnswer<T> {
@@ -19,12 +20,11 @@ export interface ListAnswer<T> {
 }
 
 const base = (name: string) => `/api/collections/${encodeURIComponent(name)}`;
-export const collectionsKey = ['collections'] as const;
 
 /** GET /api/collections: the names the user may read. */
 export function useCollectionNames() {
   return useQuery({
-    queryKey: [...collectionsKey, 'names'],
+    queryKey: collectionKeys.names(),
     queryFn: () => api<string[]>('/api/collections'),
     staleTime: 60_000,
   });
@@ -44,14 +44,14 @@ export function useDynamicMenuEntries(): MenuItem[] {
 
 export function useCollectionSummary() {
   return useQuery({
-    queryKey: [...collectionsKey, 'summary'],
+    queryKey: collectionKeys.summary(),
     queryFn: () => api<CollectionSummary>('/api/collections/summary'),
   });
 }
 
 export function useCollectionSchema(name: string) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'schema'],
+    queryKey: collectionKeys.schema(name),
     queryFn: () => api<CollectionSchema>(`${base(name)}/schema`),
     staleTime: 5 * 60_000,
     retry: false,
@@ -60,7 +60,7 @@ export function useCollectionSchema(name: string) {
 
 export function useFindRecords(name: string, params: ListParams) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'list', params],
+    queryKey: collectionKeys.list(name, params),
     queryFn: ({ signal }) => api<ListAnswer<CollectionRecord>>(base(name), { query: params, signal }),
     placeholderData: keepPreviousData,
   });
@@ -82,7 +82,7 @@ export function findRecordsHookOf(name: string) {
 
 export function useRecord(name: string, id: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'record', id],
+    queryKey: collectionKeys.record(name, id),
     queryFn: () => api<CollectionRecord>(`${base(name)}/${id}`),
     enabled: id != null,
     retry: false,
@@ -91,7 +91,7 @@ export function useRecord(name: string, id: number | null) {
 
 export function useRecordHistory(name: string, id: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'history', id],
+    queryKey: collectionKeys.history(name, id),
     queryFn: () => api<AuditEntry[]>(`${base(name)}/${id}/history`),
     enabled: id != null,
   });
@@ -100,7 +100,7 @@ export function useRecordHistory(name: string, id: number | null) {
 /** Options of a reference select: by search text, plus the current value's label by id. */
 export function useReferenceOptions(name: string, field: string, search: string, selected: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'options', field, search, selected],
+    queryKey: collectionKeys.options(name, field, search, selected),
     queryFn: async ({ signal }) => {
       const found = await api<ReferenceOption[]>(`${base(name)}/options/${field}`, { query: { q: search || undefined }, signal });
       if (selected == null || found.some((o) => o.value === selected)) return found;
@@ -116,7 +116,7 @@ export function useReferenceOptions(name: string, field: string, search: string,
 }
 
 const invalidate = (name: string) =>
-  queryClient.invalidateQueries({ queryKey: collectionsKey, refetchType: 'active' }).then(() => name);
+  queryClient.invalidateQueries({ queryKey: collectionKeys.all, refetchType: 'active' }).then(() => name);
 
 export function useCreateRecord(name: string) {
   return useMutation({

@@ -13,6 +13,7 @@ import { api } from '../../lib/api.ts';
 import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
 import { StateBadge } from '../contributors/components.tsx';
+import { renapKeys } from './keys.ts';
 
 interface LookupLog {
   id: number;
@@ -28,12 +29,12 @@ interface LookupLog {
 export const useRenapLookup = () =>
   useMutation({
     mutationFn: (cui: string) => api<RenapLookupResponse>(`/api/renap/${cui}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['renap', 'lookups'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: renapKeys.lookups() }),
   });
 
 export const useRenapLookups = (page: number) =>
   useQuery({
-    queryKey: ['renap', 'lookups', page],
+    queryKey: renapKeys.lookupsPage(page),
     queryFn: () => api<{ items: LookupLog[]; total: number }>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
     placeholderData: keepPreviousData,
   });
