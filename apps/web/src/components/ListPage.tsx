@@ -1,4 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
+import type { ListResponse } from '@aporta/domain/list';
 import { Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -16,7 +17,7 @@ import { type QueryLike, QueryState } from './QueryState.tsx';
 export type ListParams = NonNullable<RequestOptions['query']>;
 
 /** What a list hook answers: any TanStack query of a `{ items, total }` list (packages/domain/src/list.ts). */
-export type ListQueryResult<T> = QueryLike & { data?: { items: T[]; total: number }; isFetching: boolean };
+export type ListQueryResult<T> = QueryLike & { data?: ListResponse<T>; isFetching: boolean };
 
 /** One filter above the table: a query parameter, its label and the kind that picks its control. */
 export interface ListFilter {

@@ -1,5 +1,6 @@
 import 'mantine-datatable/styles.layer.css';
 import type { RecordHistoryEntry } from '@aporta/domain/audit';
+import type { ListResponse } from '@aporta/domain/list';
 import { Card, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
@@ -49,8 +50,7 @@ export function RecordHistory({
   const source = path ?? auditHistoryPath(entityType ?? '', entityId ?? '');
   const history = useQuery({
     queryKey: recordHistoryKeys.page(source, page),
-    queryFn: ({ signal }) =>
-      api<{ items: RecordHistoryEntry[]; total: number }>(source, { query: { page, pageSize: PAGE_SIZE }, signal }),
+    queryFn: ({ signal }) => api<ListResponse<RecordHistoryEntry>>(source, { query: { page, pageSize: PAGE_SIZE }, signal }),
     placeholderData: keepPreviousData,
   });
   const labelOf = fieldLabel ?? ((f: string) => f);

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { auditKeys } from './keys.ts';
@@ -8,7 +9,7 @@ export type AuditParams = Record<string, string | number | undefined>;
 export function useFindAudit(base: string, params: AuditParams) {
   return useQuery({
     queryKey: auditKeys.list(base, params),
-    queryFn: ({ signal }) => api<{ items: AuditEntry[]; total: number }>(base, { query: params, signal }),
+    queryFn: ({ signal }) => api<ListResponse<AuditEntry>>(base, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -7,6 +7,7 @@ import type {
   ReferenceOption,
 } from '@aporta/domain';
 import { dcrudMenuGroup } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../lib/api.ts';
@@ -14,10 +15,6 @@ import { queryClient } from '../../lib/query.ts';
 import { collectionKeys } from './keys.ts';
 
 export type ListParams = Record<string, string | number | boolean | undefined | null>;
-export interface ListAnswer<T> {
-  items: T[];
-  total: number;
-}
 
 const base = (name: string) => `/api/collections/${encodeURIComponent(name)}`;
 
@@ -61,7 +58,7 @@ export function useCollectionSchema(name: string) {
 export function useFindRecords(name: string, params: ListParams) {
   return useQuery({
     queryKey: collectionKeys.list(name, params),
-    queryFn: ({ signal }) => api<ListAnswer<CollectionRecord>>(base(name), { query: params, signal }),
+    queryFn: ({ signal }) => api<ListResponse<CollectionRecord>>(base(name), { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }

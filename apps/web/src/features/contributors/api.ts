@@ -10,6 +10,7 @@ import type {
   RenapPerson,
   RenapResult,
 } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { ApiError, api, buildUrl } from '../../lib/api.ts';
@@ -17,10 +18,6 @@ import { queryClient } from '../../lib/query.ts';
 import { getToken } from '../../lib/session.ts';
 import { contributorImportKeys, contributorKeys, cuiApprovalKeys } from './keys.ts';
 
-export interface ListResult<T> {
-  items: T[];
-  total: number;
-}
 type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface SaveResult {
@@ -55,7 +52,7 @@ const invalidate = () => {
 export const useFindContributors = (query: Partial<ContributorListQuery>) =>
   useQuery({
     queryKey: contributorKeys.list(query),
-    queryFn: ({ signal }) => api<ListResult<Contributor>>('/api/contributors', { query: query as Query, signal }),
+    queryFn: ({ signal }) => api<ListResponse<Contributor>>('/api/contributors', { query: query as Query, signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -111,7 +108,7 @@ export const useUpdateContributor = (id: number) =>
 export const useCuiApprovals = (query: Query) =>
   useQuery({
     queryKey: cuiApprovalKeys.list(query),
-    queryFn: () => api<ListResult<CuiApproval>>('/api/cui-approvals', { query }),
+    queryFn: () => api<ListResponse<CuiApproval>>('/api/cui-approvals', { query }),
     placeholderData: keepPreviousData,
   });
 
@@ -142,7 +139,7 @@ export const useImport = (id: string | null, poll: boolean) =>
 export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>
   useQuery({
     queryKey: contributorImportKeys.rows(id, kind, page),
-    queryFn: () => api<ListResult<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
+    queryFn: () => api<ListResponse<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
     enabled: !!id,
     placeholderData: keepPreviousData,
   });

@@ -1,4 +1,5 @@
 import type { InstitutionInput, InstitutionRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -16,7 +17,7 @@ const invalidate = () =>
 export function useFindInstitutions(query: RequestOptions['query']) {
   return useQuery({
     queryKey: institutionKeys.list(query),
-    queryFn: ({ signal }) => api<{ items: InstitutionRecord[]; total: number }>('/api/institutions', { query, signal }),
+    queryFn: ({ signal }) => api<ListResponse<InstitutionRecord>>('/api/institutions', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,5 +1,6 @@
 import 'mantine-datatable/styles.layer.css';
 import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -35,7 +36,7 @@ export const useRenapLookup = () =>
 export const useRenapLookups = (page: number) =>
   useQuery({
     queryKey: renapKeys.lookupsPage(page),
-    queryFn: () => api<{ items: LookupLog[]; total: number }>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
+    queryFn: () => api<ListResponse<LookupLog>>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
     placeholderData: keepPreviousData,
   });
 

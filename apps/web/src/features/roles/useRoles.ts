@@ -1,4 +1,5 @@
 import type { RoleInput, RoleRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -14,7 +15,7 @@ const invalidate = () =>
 export function useFindRoles(query: RequestOptions['query']) {
   return useQuery({
     queryKey: roleKeys.list(query),
-    queryFn: ({ signal }) => api<{ items: RoleRecord[]; total: number }>('/api/roles', { query, signal }),
+    queryFn: ({ signal }) => api<ListResponse<RoleRecord>>('/api/roles', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,5 @@
 import type { UserInput, UserRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { api, type RequestOptions } from '../../lib/api.ts';
@@ -20,7 +21,7 @@ const invalidate = () =>
 export function useFindUsers(query: RequestOptions['query']) {
   return useQuery({
     queryKey: userKeys.list(query),
-    queryFn: ({ signal }) => api<{ items: UserRecord[]; total: number }>('/api/users', { query, signal }),
+    queryFn: ({ signal }) => api<ListResponse<UserRecord>>('/api/users', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
