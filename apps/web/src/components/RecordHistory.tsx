@@ -56,7 +56,7 @@ export function RecordHistory({
   const labelOf = fieldLabel ?? ((f: string) => f);
   const actionOf = actionLabel ?? ((a: string) => auditActionLabel(t, a));
   // The audit log keeps flags as true/false; the history reads them as Sí/No.
-  const valueOf = (v: string | null) => (v === null ? '—' : v === 'true' ? t('ui.yes') : v === 'false' ? t('ui.no') : v);
+  const shown = (v: string | null) => (v === null ? '—' : v === 'true' ? t('ui.yes') : v === 'false' ? t('ui.no') : v);
   return (
     <Card withBorder data-testid="record-history-card">
       {withTitle && (
@@ -88,7 +88,7 @@ export function RecordHistory({
               render: (h) =>
                 h.changes.map((c) => (
                   <Text size="xs" key={c.field}>
-                    <b>{labelOf(c.field)}</b>: {valueOf(c.before)} → {valueOf(c.after)}
+                    <b>{labelOf(c.field)}</b>: {shown(c.before)} → {shown(c.after)}
                   </Text>
                 )),
             },
