@@ -1,19 +1,16 @@
-import type { CurrentUser, LoginRequest } from '@aporta/domain';
+import type { LoginRequest, loginResponseSchema } from '@aporta/domain';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { ApiError, api } from '../../lib/api.ts';
 import { storeSession } from '../../lib/session.ts';
 import { authKeys } from './keys.ts';
 import { takeSessionEndedFlag } from './session-ended.ts';
 
-interface LoginResponse {
-  status: 'success';
-  data: CurrentUser;
-  token: string;
-}
+type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 type Field = keyof LoginRequest;
 

@@ -1,5 +1,6 @@
-import type { NotificationIds, NotificationList } from '@aporta/domain';
+import type { NotificationIds, NotificationList, notificationActionResultSchema } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { api } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -18,10 +19,7 @@ export function useFindNotifications() {
   });
 }
 
-interface ActionResult {
-  affected: number;
-  unread: number;
-}
+type ActionResult = z.infer<typeof notificationActionResultSchema>;
 
 export function useMarkNotificationsRead() {
   return useMutation({
