@@ -1,29 +1,54 @@
-import { createBrowserRouter, Outlet } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { LoginPage } from './features/auth/LoginPage.tsx';
 import { authRoutes } from './features/auth/routes.tsx';
-import { screens } from './screens.ts';
+import { getToken } from './lib/session.ts';
 import { AuthLayout } from './shell/AuthLayout.tsx';
-import { NotFoundPage } from './shell/NotFoundPage.tsx';
 import { RequireAuth } from './shell/RequireAuth.tsx';
 
+/** The route every signed-in screen hangs from; its children are discovered on the first navigation. */
+const APP_ROUTE_ID = 'app';
+let appDiscovered = false;
+
 /**
- * The sign-in page is in the entry bundle; the main layout (menu, topbar, palette, settings) and every
- * screen load on demand, so the login page stays small (bench/login-bundle.mjs).
+ * Only the sign-in page is in the entry bundle. The rest of the route table (every module's screens,
+ * the main layout and what it needs) is added on the first navigation past sign-in
+ * (`patchRoutesOnNavigation`), so the sign-in page's JavaScript does not grow with the modules
+ * (bench/login-bundle.mjs: 150 KB gzip). Without a session nothing is discovered: the catch-all below
+ * sends the visitor to the sign-in page without downloading the application.
  */
-export const router = createBrowserRouter([
-  { path: '/auth', element: <AuthLayout />, children: [{ path: 'login', element: <LoginPage /> }, ...authRoutes] },
+export const router = createBrowserRouter(
+  [
+    {
+      path: '/auth',
+      element: <AuthLayout />,
+      children: [
+        { path: 'login', element: <LoginPage /> },
+        // Registration and the password change use the query cache: its providers load with them.
+        {
+          lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
+          children: authRoutes,
+        },
+      ],
+    },
+    {
+      id: APP_ROUTE_ID,
+      element: (
+        <RequireAuth>
+          <Outlet />
+        </RequireAuth>
+      ),
+      children: [],
+    },
+    // Matches only while the application's routes are undiscovered (no session): to sign-in.
+    { path: '*', element: <Navigate to="/auth/login" replace /> },
+  ],
   {
-    path: '/',
-    element: (
-      <RequireAuth>
-        <Outlet />
-      </RequireAuth>
-    ),
-    children: [
-      {
-        lazy: async () => ({ Component: (await import('./shell/MainLayout.tsx')).MainLayout }),
-        children: [...screens, { path: '*', element: <NotFoundPage /> }],
-      },
-    ],
+    async patchRoutesOnNavigation({ patch }) {
+      if (appDiscovered || !getToken()) return;
+      const { appRoutes } = await import('./app-routes.tsx');
+      if (appDiscovered) return;
+      patch(APP_ROUTE_ID, appRoutes);
+      appDiscovered = true;
+    },
   },
-]);
+);

@@ -1,11 +1,11 @@
 import type { ShellTheme } from '@aporta/domain';
 import {
-  Badge,
   type CSSVariablesResolver,
   createTheme,
   defaultVariantColorsResolver,
   type MantineColorsTuple,
   type MantineTheme,
+  type MantineThemeComponent,
   type MantineThemeOverride,
   parseThemeColor,
   rem,
@@ -89,13 +89,14 @@ function outlineVariables(t: MantineTheme, scheme: 'light' | 'dark'): Record<str
  * Badges show their whole word: Mantine cuts the label with an ellipsis when a table column or a
  * group is narrow ("APR…"); here the badge keeps its full width and the column grows instead.
  */
+// A plain object rather than Badge.extend(): the sign-in page loads this theme and has no badge to ship.
 const components = {
-  Badge: Badge.extend({
+  Badge: {
     styles: {
       root: { overflow: 'visible', flexShrink: 0, minWidth: 'max-content', maxWidth: 'none' },
       label: { overflow: 'visible', textOverflow: 'clip' },
     },
-  }),
+  } satisfies MantineThemeComponent,
 };
 
 /*

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateSchema, idTextSchema } from './fields.ts';
+import { dateSchema, idTextSchema, intTextSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 
 /** One row of the audit log as the API answers it. */
@@ -43,3 +43,34 @@ export function auditDiff(before: unknown, after: unknown): { field: string; bef
     .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
     .map((k) => ({ field: k, before: b[k] ?? null, after: a[k] ?? null }));
 }
+
+/** One change of one record as its history shows it: who, when, what, and each field before → after. */
+export const recordHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+});
+export type RecordHistoryEntry = z.infer<typeof recordHistoryEntrySchema>;
+
+/** Path of the per-record history: the record's entity type as the audit log writes it, and its id. */
+export const recordHistoryParamsSchema = z.object({
+  entityType: z.string().regex(/^[a-z][a-z0-9_-]{0,59}$/, { error: 'Tipo de registro no válido.' }),
+  entityId: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, { error: 'Registro no válido.' }),
+});
+
+/** Page of a record's history (newest first). */
+export const recordHistoryQuerySchema = z.object({
+  page: intTextSchema({ min: 1 }).default(1),
+  pageSize: intTextSchema({ min: 1, max: 100 }).default(20),
+});
+export type RecordHistoryQuery = z.infer<typeof recordHistoryQuerySchema>;
+
+/** A field value as text for a history line ('' stays '', none is null). */
+const historyText = (v: unknown): string | null =>
+  v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+/** The changes of one audit row as history lines (what auditDiff finds, as text). */
+export const historyChanges = (before: unknown, after: unknown): RecordHistoryEntry['changes'] =>
+  auditDiff(before, after).map((d) => ({ field: d.field, before: historyText(d.before), after: historyText(d.after) }));

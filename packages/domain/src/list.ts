@@ -27,3 +27,6 @@ export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /** Answer of every list. */
 export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+/** The answer of a list of `T` (what `listResponse(itemSchema)` validates), for clients that hold the item type. */
+export type ListResponse<T> = z.infer<ReturnType<typeof listResponse<z.ZodType<T>>>>;

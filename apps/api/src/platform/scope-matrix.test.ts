@@ -248,6 +248,21 @@ const cases: Record<string, Case> = {
   ...collectionCases('entity-assignment'),
   ...auditCases('/api/audit'),
   ...auditCases('/api/audit/planillas'),
+  // One record's history: an in-scope contributor's changes; an out-of-scope one answers an empty history.
+  'GET /api/audit/records/:entityType/:entityId': {
+    check: async (ctx) => {
+      await shows(
+        () => `/api/audit/records/contributor/${A.contributorId}`,
+        () => [A.cui],
+        () => [B.cui],
+      )(ctx);
+      await shows(
+        () => `/api/audit/records/contributor/${B.contributorId}`,
+        () => ['"total":0'],
+        () => [B.cui],
+      )(ctx);
+    },
+  },
   'GET /api/statistics': {
     check: shows(
       () => '/api/statistics',

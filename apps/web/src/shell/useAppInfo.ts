@@ -1,17 +1,38 @@
-import type { AppInfo } from '@aporta/domain';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import type { AppInfo } from '@aporta/domain/shell';
+import { useEffect, useState } from 'react';
 import { api } from '../lib/api.ts';
+
+// Read once per page load and shared by the sign-in layout and the main layout. Not a TanStack query:
+// the sign-in page must not download the query library for one constant answer.
+let cached: AppInfo | undefined;
+let pending: Promise<AppInfo | undefined> | undefined;
+const load = () => {
+  pending ??= api<AppInfo>('/api/app-info')
+    .then((info) => {
+      cached = info;
+      return info;
+    })
+    .catch(() => {
+      // A later screen asks again rather than keeping a failure for the whole visit.
+      pending = undefined;
+      return undefined;
+    });
+  return pending;
+};
 
 /** Title, acronym and credit from the server's configuration; the title becomes the document title. */
 export function useAppInfo(): AppInfo | undefined {
-  const { data } = useQuery({
-    queryKey: ['app-info'],
-    queryFn: () => api<AppInfo>('/api/app-info'),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const [info, setInfo] = useState(cached);
   useEffect(() => {
-    if (data?.title) document.title = data.title;
-  }, [data?.title]);
-  return data;
+    if (cached) return;
+    let live = true;
+    void load().then((i) => live && setInfo(i));
+    return () => {
+      live = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (info?.title) document.title = info.title;
+  }, [info?.title]);
+  return info;
 }

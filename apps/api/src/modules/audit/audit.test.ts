@@ -111,3 +111,58 @@ describe('audit rows and the data scope', () => {
     expect(written).toMatchObject({ entityType: 'municipal-entities', scopeEntityId: fx.entityA.id });
   });
 });
+
+describe('one record history', () => {
+  it('answers the changes of one record, newest first and paged, only within the audit scope', async () => {
+    const { auditLog } = await import('../../db/schema/index.ts');
+    const db = t.database.db;
+    await db.insert(auditLog).values([
+      {
+        action: 'CREATE',
+        entityType: 'contributor',
+        entityId: '9001',
+        after: { name: 'Ana', salary: '100.00' },
+        scopeEntityId: null,
+      },
+      {
+        action: 'UPDATE',
+        entityType: 'contributor',
+        entityId: '9001',
+        before: { name: 'Ana', salary: '100.00', tags: ['a'] },
+        after: { name: 'Ana María', salary: '100.00', tags: ['a', 'b'] },
+      },
+      { action: 'UPDATE', entityType: 'contributor', entityId: '9002', before: { name: 'Otro' }, after: { name: 'Otra' } },
+    ]);
+    const all = await get('/api/audit/records/contributor/9001');
+    expect(all.statusCode).toBe(200);
+    const body = all.json();
+    expect(body.total).toBe(2);
+    expect(body.items.map((e: { action: string }) => e.action)).toEqual(['UPDATE', 'CREATE']);
+    expect(body.items[0].changes).toEqual([
+      { field: 'name', before: 'Ana', after: 'Ana María' },
+      { field: 'tags', before: '["a"]', after: '["a","b"]' },
+    ]);
+    expect(body.items[1].changes).toEqual([
+      { field: 'name', before: null, after: 'Ana' },
+      { field: 'salary', before: null, after: '100.00' },
+    ]);
+    const page2 = (await get('/api/audit/records/contributor/9001?page=2&pageSize=1')).json();
+    expect(page2).toMatchObject({ total: 2, items: [{ action: 'CREATE' }] });
+
+    // Rows of no entity (users, roles, catalogues, here) are seen only with an ALL grant.
+    const entityReader = await t.createUser({ grants: [{ resource: 'audit', action: 'READ', scope: 'ENTITY' }] });
+    const scoped = await get('/api/audit/records/contributor/9001', entityReader.token);
+    expect(scoped.statusCode).toBe(200);
+    expect(scoped.json()).toEqual({ items: [], total: 0 });
+    // The planilla view's permission is not the general trail's.
+    const planillaReader = await t.createUser({ grants: [{ resource: 'planilla-audit-logs', action: 'READ', scope: 'ALL' }] });
+    expect((await get('/api/audit/records/contributor/9001', planillaReader.token)).statusCode).toBe(403);
+  });
+
+  it('refuses malformed record names with a 400 naming the path', async () => {
+    const bad = await get('/api/audit/records/Contributor%20X/1');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION');
+    expect((await get('/api/audit/records/contributor/9001?pageSize=500')).statusCode).toBe(400);
+  });
+});

@@ -1,9 +1,18 @@
-import { auditEntrySchema, auditQuerySchema, exportFormatSchema, listResponse, type Resource } from '@aporta/domain';
+import {
+  auditEntrySchema,
+  auditQuerySchema,
+  exportFormatSchema,
+  listResponse,
+  type Resource,
+  recordHistoryEntrySchema,
+  recordHistoryParamsSchema,
+  recordHistoryQuerySchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { type AuditView, auditExport, auditFacets, findAudit, PLANILLA_VIEW } from './service.ts';
+import { type AuditView, auditExport, auditFacets, findAudit, findRecordHistory, PLANILLA_VIEW } from './service.ts';
 
 const facetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });
 
@@ -69,4 +78,20 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  // One record's history for any screen (components/RecordHistory.tsx), with the audit list's permission and scope.
+  app.get(
+    '/api/audit/records/:entityType/:entityId',
+    {
+      config: { access: { resource: 'audit', action: 'READ' } },
+      schema: {
+        tags: ['audit'],
+        summary: 'Historial de cambios de un registro',
+        params: recordHistoryParamsSchema,
+        querystring: recordHistoryQuerySchema,
+        response: { 200: listResponse(recordHistoryEntrySchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => findRecordHistory(request.ctx, { ...request.params, ...request.query }),
+  );
 };

@@ -3,12 +3,16 @@ import {
   type AuditEntry,
   type AuditQuery,
   type CurrentUser,
+  historyChanges,
   PLANILLA_ENTITY_TYPE,
+  type RecordHistoryEntry,
+  type RecordHistoryQuery,
   type Resource,
 } from '@aporta/domain';
-import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { entityScopeCondition } from '../../platform/scope.ts';
@@ -149,3 +153,35 @@ export function auditExport({
 }
 
 export const PLANILLA_VIEW: AuditView = { fixedEntityType: PLANILLA_ENTITY_TYPE };
+
+/**
+ * The history of one record (entity type and id as the audit log writes them), newest first, with each
+ * change as field lines. Callers hold `audit` READ; its scope limits the rows as on the audit list
+ * (`scope_entity_id`), so a REGION or ENTITY grant never sees another entity's records, nor records of
+ * no entity (users, roles, catalogues).
+ */
+export async function findRecordHistory(
+  ctx: RequestContext,
+  input: { entityType: string; entityId: string } & RecordHistoryQuery,
+): Promise<{ items: RecordHistoryEntry[]; total: number }> {
+  const where = and(
+    ctx.inScope(auditLog.scopeEntityId),
+    eq(auditLog.entityType, input.entityType),
+    eq(auditLog.entityId, input.entityId),
+  );
+  const { limit, offset } = pageOf(input);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(auditLog).where(where).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(auditLog).where(where),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      actorEmail: r.actorEmail,
+      action: r.action,
+      changes: historyChanges(r.before, r.after),
+    })),
+    total: Number(n),
+  };
+}

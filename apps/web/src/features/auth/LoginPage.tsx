@@ -1,39 +1,68 @@
-import { loginRequestSchema } from '@aporta/domain/auth';
+import type { LoginRequest, loginResponseSchema } from '@aporta/domain';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api.ts';
-import { notifySuccess } from '../../lib/notify.ts';
-import { takeSessionEndedFlag, useLogin } from './useAuth.ts';
+import type { z } from 'zod';
+import { ApiError, api } from '../../lib/api.ts';
+import { storeSession } from '../../lib/session.ts';
+import { authKeys } from './keys.ts';
+import { takeSessionEndedFlag } from './session-ended.ts';
 
+type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+type Field = keyof LoginRequest;
+
+/**
+ * The sign-in page. It is the whole entry bundle's reason to exist, so it keeps to React, Mantine's
+ * inputs and the API client: the shared zod schema (the same rule the server applies) is imported on
+ * the first submit, which also starts downloading what the application needs next.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const login = useLogin();
   const location = useLocation();
   const registered = (location.state as { registered?: boolean } | null)?.registered === true;
   const [sessionEnded] = useState(takeSessionEndedFlag);
-  const form = useForm({
-    mode: 'uncontrolled',
-    initialValues: { email: '', password: '' },
-    validate: zod4Resolver(loginRequestSchema),
-  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
 
-  const submit = form.onSubmit((values) =>
-    login.mutate(values, {
-      onSuccess: (res) => {
-        notifySuccess(t('auth.welcome', { name: res.data.firstName || res.data.email }));
-        // A one-time password (new account, reset by an administrator) must be replaced first.
-        navigate(res.data.mustChangePassword ? '/auth/change-password' : '/', { replace: true });
-      },
-    }),
-  );
-
-  const error = login.error instanceof ApiError ? login.error.message : login.error ? t('common.unexpectedError') : null;
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (pending) return;
+    const data = new FormData(e.currentTarget);
+    setPending(true);
+    try {
+      const { loginRequestSchema } = await import('@aporta/domain/auth');
+      const parsed = loginRequestSchema.safeParse({ email: data.get('email'), password: data.get('password') });
+      if (!parsed.success) {
+        const found: Partial<Record<Field, string>> = {};
+        for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issue.message;
+        setErrors(found);
+        return;
+      }
+      setErrors({});
+      const res = await api<LoginResponse>('/api/auth/login', { method: 'POST', body: parsed.data });
+      storeSession(res.token, res.data);
+      // Another account may have been signed in on this tab: its cached data must not show.
+      const { queryClient } = await import('../../lib/query.ts');
+      queryClient.clear();
+      queryClient.setQueryData(authKeys.me(), res.data);
+      setFailure(null);
+      // The toast machinery comes with the application, not with the sign-in page.
+      const welcome = t('auth.welcome', { name: res.data.firstName || res.data.email });
+      void import('../../lib/notify.ts').then((n) => n.notifySuccess(welcome));
+      // A one-time password (new account, reset by an administrator) must be replaced first.
+      navigate(res.data.mustChangePassword ? '/auth/change-password' : '/', { replace: true });
+    } catch (err) {
+      setFailure(err instanceof ApiError ? err.message : t('common.unexpectedError'));
+    } finally {
+      setPending(false);
+    }
+  };
+  const clearError = (field: Field) => () => errors[field] && setErrors((cur) => ({ ...cur, [field]: undefined }));
 
   return (
     <form onSubmit={submit} noValidate>
@@ -46,39 +75,41 @@ export function LoginPage() {
             {t('auth.subtitle')}
           </Text>
         </div>
-        {registered && !error && (
+        {registered && !failure && (
           <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="registered-notice">
             {t('auth.registeredNotice')}
           </Alert>
         )}
-        {sessionEnded && !error && !registered && (
+        {sessionEnded && !failure && !registered && (
           <Alert color="yellow" icon={<IconClock size={18} />} data-testid="session-ended-notice">
             {t('auth.sessionEnded')}
           </Alert>
         )}
-        {error && (
+        {failure && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
-            {error}
+            {failure}
           </Alert>
         )}
         <TextInput
+          name="email"
           label={t('auth.email')}
           placeholder="usuario@institucion.gt"
           autoComplete="username"
           type="email"
           required
-          key={form.key('email')}
-          {...form.getInputProps('email')}
+          error={errors.email}
+          onChange={clearError('email')}
         />
         <PasswordInput
+          name="password"
           label={t('auth.password')}
           autoComplete="current-password"
           required
           visibilityToggleButtonProps={{ 'aria-label': t('auth.togglePassword') }}
-          key={form.key('password')}
-          {...form.getInputProps('password')}
+          error={errors.password}
+          onChange={clearError('password')}
         />
-        <Button type="submit" loading={login.isPending} fullWidth>
+        <Button type="submit" loading={pending} fullWidth>
           {t('auth.submit')}
         </Button>
         <Text size="sm" ta="center">

@@ -1,26 +1,11 @@
-import type { ChangePasswordInput, CurrentUser, LoginRequest, RegisterInput } from '@aporta/domain';
+import type { ChangePasswordInput, CurrentUser, RegisterInput } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setUnauthorizedHandler } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
-import { clearSession, getStoredUser, getToken, storeSession, storeUser } from '../../lib/session.ts';
-
-interface LoginResponse {
-  status: 'success';
-  data: CurrentUser;
-  token: string;
-}
-
-export const meKey = ['auth', 'me'] as const;
-
-export function useLogin() {
-  return useMutation({
-    mutationFn: (body: LoginRequest) => api<LoginResponse>('/api/auth/login', { method: 'POST', body }),
-    onSuccess: (res) => {
-      storeSession(res.token, res.data);
-      queryClient.setQueryData(meKey, res.data);
-    },
-  });
-}
+import { clearSession, getStoredUser, getToken, storeUser } from '../../lib/session.ts';
+import { profileKeys } from '../profile/keys.ts';
+import { authKeys } from './keys.ts';
+import { SESSION_ENDED_FLAG } from './session-ended.ts';
 
 /** Ends the session on the server (best effort) and forgets it locally. */
 export function useLogout() {
@@ -36,7 +21,7 @@ export function useLogout() {
 /** The signed-in user: the stored copy for the first paint, refreshed from the server. */
 export function useCurrentUser() {
   return useQuery({
-    queryKey: meKey,
+    queryKey: authKeys.me(),
     queryFn: async () => {
       const user = await api<CurrentUser>('/api/auth/me');
       storeUser(user);
@@ -62,26 +47,17 @@ export function useChangePassword() {
     mutationFn: (body: ChangePasswordInput) => api<CurrentUser>('/api/auth/change-password', { method: 'POST', body }),
     onSuccess: (user) => {
       storeUser(user);
-      queryClient.setQueryData(meKey, user);
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      queryClient.setQueryData(authKeys.me(), user);
+      void queryClient.invalidateQueries({ queryKey: profileKeys.all });
     },
   });
 }
-
-const EXPIRED_FLAG = 'aporta-session-ended';
 
 // A 401 outside sign-in means the session ended (expired, revoked, account deactivated): forget it and
 // go to the login page, which says why.
 setUnauthorizedHandler(() => {
   clearSession();
   queryClient.clear();
-  sessionStorage.setItem(EXPIRED_FLAG, '1');
+  sessionStorage.setItem(SESSION_ENDED_FLAG, '1');
   window.location.assign('/auth/login');
 });
-
-/** True once after a session ended on its own; the login page shows the message. */
-export function takeSessionEndedFlag(): boolean {
-  const had = sessionStorage.getItem(EXPIRED_FLAG) === '1';
-  sessionStorage.removeItem(EXPIRED_FLAG);
-  return had;
-}

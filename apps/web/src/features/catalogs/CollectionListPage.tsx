@@ -1,20 +1,16 @@
-import 'mantine-datatable/styles.css';
-import type { CollectionRecord, CollectionSchema, FieldMeta } from '@aporta/domain';
-import { ActionIcon, Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
+import type { CollectionRecord, CollectionSchema } from '@aporta/domain';
+import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ExportButtons } from '../../components/ExportButtons.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { useListState } from '../../lib/useListState.ts';
-import { FieldValue } from './FieldValue.tsx';
+import { FieldValue, fieldKindOf, fieldLabel, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
-import { type ListParams, useCollectionSchema, useDeleteRecord, useFindRecords, useUpdateRecord } from './useCollections.ts';
+import { findRecordsHookOf, useCollectionSchema, useDeleteRecord, useUpdateRecord } from './useCollections.ts';
 
 /** /dcrud/:collection: the collection comes from the URL. */
 export function DcrudListPage() {
@@ -46,28 +42,46 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
   const navigate = useNavigate();
   const name = schema.name;
   const title = t(`catalogs.collections.${name}`, { defaultValue: schema.label });
-  const label = (f: FieldMeta) => t(f.labelKey, { defaultValue: f.label });
-  const listState = useListState<CollectionRecord>(schema.defaultSort);
-  const [filters, setFilters] = useState<Record<string, string | number | null>>({});
   const [toDelete, setToDelete] = useState<CollectionRecord | null>(null);
-
-  const filterQuery: ListParams = { q: listState.filterQuery.q, ...filters, sort: listState.filterQuery.sort };
-  const list = useFindRecords(name, { ...filterQuery, ...listState.pageQuery });
-  const filterable = schema.fields.filter((f) => f.filterable).slice(0, 3);
-  const setFilter = (field: string, v: string | number | null) => {
-    setFilters((cur) => ({ ...cur, [field]: v }));
-    listState.resetPage();
-  };
   const canUpdate = schema.actions.includes('UPDATE');
   const canDelete = schema.actions.includes('DELETE');
 
+  const filters = useMemo(
+    (): ListFilter[] =>
+      schema.fields
+        .filter((f) => f.filterable)
+        .slice(0, 3)
+        .map((f) => ({
+          name: f.name,
+          label: fieldLabel(t, f),
+          kind: fieldKindOf(f),
+          options: fieldOptions(t, f),
+          w: { base: '100%', sm: f.type === 'reference' ? 240 : 180 },
+          render:
+            f.type === 'reference'
+              ? (p) => (
+                  <ReferenceSelect
+                    collection={name}
+                    field={f}
+                    label={fieldLabel(t, f)}
+                    placeholder={p.placeholder}
+                    w={p.w}
+                    value={p.value == null ? null : Number(p.value)}
+                    onChange={p.onChange}
+                  />
+                )
+              : undefined,
+        })),
+    [schema, name, t],
+  );
+
   const columns = useMemo(
-    () => [
+    (): ListColumn<CollectionRecord>[] => [
       ...schema.fields
         .filter((f) => f.inList)
         .map((f) => ({
           accessor: f.name,
-          title: t(f.labelKey, { defaultValue: f.label }),
+          title: fieldLabel(t, f),
           sortable: true,
           render: (r: CollectionRecord) => <FieldValue field={f} record={r} />,
         })),
@@ -112,79 +126,27 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
   );
 
   return (
-    <Stack>
-      <PageHeader title={title}>
-        {schema.actions.includes('EXPORT') && <ExportButtons path={`/api/collections/${name}/export`} query={filterQuery} />}
-        {schema.actions.includes('CREATE') && (
+    <ListPage<CollectionRecord>
+      title={title}
+      defaultSort={schema.defaultSort}
+      searchLabel={t('catalogs.search')}
+      searchPlaceholder={t('catalogs.searchPlaceholder')}
+      filters={filters}
+      columns={columns}
+      useRows={findRecordsHookOf(name)}
+      exportPath={schema.actions.includes('EXPORT') ? `/api/collections/${name}/export` : null}
+      actions={
+        schema.actions.includes('CREATE') && (
           <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
             {t('catalogs.new')}
           </Button>
-        )}
-      </PageHeader>
-      <Group align="flex-end" wrap="wrap">
-        <TextInput
-          label={t('catalogs.search')}
-          placeholder={t('catalogs.searchPlaceholder')}
-          leftSection={<IconSearch size={16} />}
-          value={listState.search}
-          onChange={(e) => listState.setSearch(e.currentTarget.value)}
-          w={{ base: '100%', sm: 260 }}
-        />
-        {filterable.map((f) =>
-          f.type === 'reference' ? (
-            <ReferenceSelect
-              key={f.name}
-              collection={name}
-              field={f}
-              label={label(f)}
-              placeholder={t('catalogs.all')}
-              w={{ base: '100%', sm: 240 }}
-              value={(filters[f.name] as number | null) ?? null}
-              onChange={(v) => setFilter(f.name, v)}
-            />
-          ) : (
-            <Select
-              key={f.name}
-              label={label(f)}
-              placeholder={t('catalogs.all')}
-              clearable
-              w={{ base: '100%', sm: 180 }}
-              value={(filters[f.name] as string | null) ?? null}
-              onChange={(v) => setFilter(f.name, v)}
-              data={
-                f.type === 'boolean'
-                  ? [
-                      { value: 'true', label: t('catalogs.yes') },
-                      { value: 'false', label: t('catalogs.no') },
-                    ]
-                  : (f.options ?? []).map((o) => ({
-                      value: o,
-                      label: f.name === 'color' ? t(`catalogs.colors.${o}`, { defaultValue: o }) : o,
-                    }))
-              }
-            />
-          ),
-        )}
-      </Group>
-      <QueryState query={list} list>
-        <DataTable<CollectionRecord>
-          withTableBorder
-          borderRadius="sm"
-          striped
-          highlightOnHover
-          minHeight={180}
-          records={list.data?.items ?? []}
-          totalRecords={list.data?.total ?? 0}
-          {...listState.tableProps}
-          fetching={list.isFetching}
-          noRecordsText={t('catalogs.empty')}
-          columns={columns}
-          onRowClick={({ record }) => navigate(`${basePath}/${record.id}`)}
-          idAccessor="id"
-        />
-      </QueryState>
+        )
+      }
+      emptyText={t('catalogs.empty')}
+      onRowClick={(record) => navigate(`${basePath}/${record.id}`)}
+    >
       <DeleteDialog schema={schema} record={toDelete} onClose={() => setToDelete(null)} />
-    </Stack>
+    </ListPage>
   );
 }
 

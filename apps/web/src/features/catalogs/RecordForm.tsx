@@ -6,12 +6,13 @@ import {
   type FieldMeta,
   isCollectionName,
 } from '@aporta/domain';
-import { Button, Group, NumberInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../components/DateField.tsx';
+import { FieldInput } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { fieldKindOf, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 
 const emptyValue = (f: FieldMeta): unknown => {
@@ -61,52 +62,34 @@ export function RecordForm({
     }
   });
 
-  const input = (f: FieldMeta) => {
-    const common = {
-      key: f.name,
-      label: label(f),
-      required: f.required,
-      disabled: readOnly || f.readOnly,
-      ...form.getInputProps(f.name, { type: f.type === 'boolean' ? 'checkbox' : 'input' }),
-    };
-    switch (f.type) {
-      case 'boolean':
-        return <Switch {...common} mt="lg" />;
-      case 'reference':
-        return (
-          <ReferenceSelect
-            key={f.name}
-            collection={schema.name}
-            field={f}
-            label={label(f)}
-            required={f.required}
-            disabled={readOnly}
-            value={(form.values[f.name] as number | null) ?? null}
-            onChange={(v) => form.setFieldValue(f.name, v)}
-            error={form.errors[f.name]}
-          />
-        );
-      case 'enum':
-        return (
-          <Select
-            {...common}
-            data={(f.options ?? []).map((o) => ({
-              value: o,
-              label: f.name === 'color' ? t(`catalogs.colors.${o}`, { defaultValue: o }) : o,
-            }))}
-            allowDeselect={!f.required}
-          />
-        );
-      case 'number':
-        return <NumberInput {...common} allowDecimal={false} />;
-      case 'money':
-        return <NumberInput {...common} prefix="Q " thousandSeparator="," decimalScale={2} />;
-      case 'date':
-        return <DateField {...common} onChange={(v) => form.setFieldValue(f.name, v)} />;
-      default:
-        return <TextInput {...common} maxLength={f.maxLength} />;
-    }
-  };
+  const input = (f: FieldMeta) =>
+    f.type === 'reference' ? (
+      <ReferenceSelect
+        key={f.name}
+        collection={schema.name}
+        field={f}
+        label={label(f)}
+        required={f.required}
+        disabled={readOnly}
+        value={(form.values[f.name] as number | null) ?? null}
+        onChange={(v) => form.setFieldValue(f.name, v)}
+        error={form.errors[f.name]}
+      />
+    ) : (
+      <FieldInput
+        key={f.name}
+        kind={fieldKindOf(f)}
+        label={label(f)}
+        value={form.values[f.name]}
+        onChange={(v) => form.setFieldValue(f.name, v)}
+        options={fieldOptions(t, f)}
+        required={f.required}
+        disabled={readOnly || f.readOnly}
+        error={form.errors[f.name]}
+        maxLength={f.maxLength}
+        data-testid={`field-${f.name}`}
+      />
+    );
 
   const readOnlyFields = record ? fields.filter((f) => f.readOnly) : [];
   return (

@@ -7,24 +7,21 @@ import type {
   ReferenceOption,
 } from '@aporta/domain';
 import { dcrudMenuGroup } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { collectionKeys } from './keys.ts';
 
 export type ListParams = Record<string, string | number | boolean | undefined | null>;
-export interface ListAnswer<T> {
-  items: T[];
-  total: number;
-}
 
 const base = (name: string) => `/api/collections/${encodeURIComponent(name)}`;
-export const collectionsKey = ['collections'] as const;
 
 /** GET /api/collections: the names the user may read. */
 export function useCollectionNames() {
   return useQuery({
-    queryKey: [...collectionsKey, 'names'],
+    queryKey: collectionKeys.names(),
     queryFn: () => api<string[]>('/api/collections'),
     staleTime: 60_000,
   });
@@ -44,14 +41,14 @@ export function useDynamicMenuEntries(): MenuItem[] {
 
 export function useCollectionSummary() {
   return useQuery({
-    queryKey: [...collectionsKey, 'summary'],
+    queryKey: collectionKeys.summary(),
     queryFn: () => api<CollectionSummary>('/api/collections/summary'),
   });
 }
 
 export function useCollectionSchema(name: string) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'schema'],
+    queryKey: collectionKeys.schema(name),
     queryFn: () => api<CollectionSchema>(`${base(name)}/schema`),
     staleTime: 5 * 60_000,
     retry: false,
@@ -60,15 +57,29 @@ export function useCollectionSchema(name: string) {
 
 export function useFindRecords(name: string, params: ListParams) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'list', params],
-    queryFn: ({ signal }) => api<ListAnswer<CollectionRecord>>(base(name), { query: params, signal }),
+    queryKey: collectionKeys.list(name, params),
+    queryFn: ({ signal }) => api<ListResponse<CollectionRecord>>(base(name), { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
+const rowHooks = new Map<string, (params: ListParams) => ReturnType<typeof useFindRecords>>();
+
+/** The list hook of one collection for ListPage: one function per name, so it is stable across renders. */
+export function findRecordsHookOf(name: string) {
+  let hook = rowHooks.get(name);
+  if (!hook) {
+    hook = function useCollectionRows(params: ListParams) {
+      return useFindRecords(name, params);
+    };
+    rowHooks.set(name, hook);
+  }
+  return hook;
+}
+
 export function useRecord(name: string, id: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'record', id],
+    queryKey: collectionKeys.record(name, id),
     queryFn: () => api<CollectionRecord>(`${base(name)}/${id}`),
     enabled: id != null,
     retry: false,
@@ -77,7 +88,7 @@ export function useRecord(name: string, id: number | null) {
 
 export function useRecordHistory(name: string, id: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'history', id],
+    queryKey: collectionKeys.history(name, id),
     queryFn: () => api<AuditEntry[]>(`${base(name)}/${id}/history`),
     enabled: id != null,
   });
@@ -86,7 +97,7 @@ export function useRecordHistory(name: string, id: number | null) {
 /** Options of a reference select: by search text, plus the current value's label by id. */
 export function useReferenceOptions(name: string, field: string, search: string, selected: number | null) {
   return useQuery({
-    queryKey: [...collectionsKey, name, 'options', field, search, selected],
+    queryKey: collectionKeys.options(name, field, search, selected),
     queryFn: async ({ signal }) => {
       const found = await api<ReferenceOption[]>(`${base(name)}/options/${field}`, { query: { q: search || undefined }, signal });
       if (selected == null || found.some((o) => o.value === selected)) return found;
@@ -102,7 +113,7 @@ export function useReferenceOptions(name: string, field: string, search: string,
 }
 
 const invalidate = (name: string) =>
-  queryClient.invalidateQueries({ queryKey: collectionsKey, refetchType: 'active' }).then(() => name);
+  queryClient.invalidateQueries({ queryKey: collectionKeys.all, refetchType: 'active' }).then(() => name);
 
 export function useCreateRecord(name: string) {
   return useMutation({

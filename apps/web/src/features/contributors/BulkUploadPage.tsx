@@ -32,6 +32,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
 import { Cui } from './components.tsx';
+import { contributorImportKeys } from './keys.ts';
 
 function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const { t } = useTranslation();
@@ -88,7 +89,7 @@ const statusColor: Record<string, string> = { VALIDANDO: 'blue.9', VALIDADO: 'gr
 function PendingImports({ currentId, onOpen }: { currentId: string | null; onOpen: (imp: ContributorImport) => void }) {
   const { t } = useTranslation();
   const pending = useQuery({
-    queryKey: ['contributor-imports', 'open'],
+    queryKey: contributorImportKeys.open(),
     queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
   });
   const discard = useDiscardImport();

@@ -3,14 +3,14 @@ import { type Contributor, compareWithRenap, renapComparedFields } from '@aporta
 import { Alert, Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useContributor, useContributorHistory, useCuiApprovals, useRenapCheck } from './api.ts';
+import { useContributor, useCuiApprovals, useRenapCheck } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
 
@@ -138,43 +138,13 @@ function ApprovalsTab({ c }: { c: Contributor }) {
 
 function HistoryTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const history = useContributorHistory(c.id, page);
-  const { data, isFetching } = history;
   return (
-    <QueryState query={history} list>
-      <DataTable
-        withTableBorder
-        minHeight={120}
-        fetching={isFetching}
-        records={data?.items ?? []}
-        totalRecords={data?.total ?? 0}
-        recordsPerPage={20}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('contributors.history.empty')}
-        columns={[
-          { accessor: 'at', title: t('contributors.history.at'), render: (h) => formatDateTime(h.at) },
-          { accessor: 'actorEmail', title: t('contributors.history.by') },
-          {
-            accessor: 'action',
-            title: t('contributors.history.action'),
-            render: (h) => t(`contributors.history.actions.${h.action}`, { defaultValue: h.action }),
-          },
-          {
-            accessor: 'changes',
-            title: t('contributors.history.changes'),
-            render: (h) =>
-              h.changes.map((ch) => (
-                <Text size="xs" key={ch.field}>
-                  <b>{t(`contributors.fields.${ch.field}`, { defaultValue: ch.field })}</b>: {ch.before ?? '—'} →{' '}
-                  {ch.after ?? '—'}
-                </Text>
-              )),
-          },
-        ]}
-      />
-    </QueryState>
+    <RecordHistory
+      path={`/api/contributors/${c.id}/history`}
+      withTitle={false}
+      fieldLabel={(f) => t(`contributors.fields.${f}`, { defaultValue: f })}
+      actionLabel={(a) => t(`contributors.history.actions.${a}`, { defaultValue: a })}
+    />
   );
 }
 

@@ -12,6 +12,7 @@ import { api } from '../../lib/api.ts';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributorOptions } from './api.ts';
+import { contributorKeys } from './keys.ts';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
 interface Row {
@@ -28,7 +29,7 @@ type Filters = Partial<Record<'entityId' | 'departmentId' | 'typeId' | 'state', 
 
 export const useContributorReport = (kind: Kind, filters: Filters) =>
   useQuery({
-    queryKey: ['contributors', 'report', kind, filters],
+    queryKey: contributorKeys.report(kind, filters),
     queryFn: () => api<{ title: string; items: Row[]; totals: Row }>(`/api/contributor-reports/${kind}`, { query: filters }),
     placeholderData: keepPreviousData,
   });

@@ -11,15 +11,14 @@ import type {
   RenapResult,
   StateTransition,
 } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { ApiError, api, buildUrl } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { getToken } from '../../lib/session.ts';
+import { contributorImportKeys, contributorKeys, cuiApprovalKeys } from './keys.ts';
 
-export interface ListResult<T> {
-  items: T[];
-  total: number;
-}
 type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface SaveResult {
@@ -32,13 +31,6 @@ export interface ContributorOptions {
   entities: { id: number; code: string; name: string }[];
   municipalities: { id: number; code: string; name: string; departmentName: string; departmentId: number }[];
   budgetLines: { code: string; name: string }[];
-}
-export interface HistoryEntry {
-  id: number;
-  at: string;
-  actorEmail: string | null;
-  action: string;
-  changes: { field: string; before: string | null; after: string | null }[];
 }
 export interface Overview {
   total: number;
@@ -53,34 +45,28 @@ export interface CuiReview {
 }
 
 const invalidate = () => {
-  void queryClient.invalidateQueries({ queryKey: ['contributors'] });
-  void queryClient.invalidateQueries({ queryKey: ['cui-approvals'] });
+  void queryClient.invalidateQueries({ queryKey: contributorKeys.all });
+  void queryClient.invalidateQueries({ queryKey: cuiApprovalKeys.all });
+  void queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all });
 };
 
 export const useFindContributors = (query: Partial<ContributorListQuery>) =>
   useQuery({
-    queryKey: ['contributors', 'list', query],
-    queryFn: ({ signal }) => api<ListResult<Contributor>>('/api/contributors', { query: query as Query, signal }),
+    queryKey: contributorKeys.list(query),
+    queryFn: ({ signal }) => api<ListResponse<Contributor>>('/api/contributors', { query: query as Query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const useContributor = (id: number | null) =>
   useQuery({
-    queryKey: ['contributors', 'one', id],
+    queryKey: contributorKeys.one(id),
     queryFn: () => api<Contributor>(`/api/contributors/${id}`),
     enabled: !!id,
   });
 
-export const useContributorHistory = (id: number, page: number) =>
-  useQuery({
-    queryKey: ['contributors', 'history', id, page],
-    queryFn: () => api<ListResult<HistoryEntry>>(`/api/contributors/${id}/history`, { query: { page, pageSize: 20 } }),
-    placeholderData: keepPreviousData,
-  });
-
 export const useContributorOptions = (enabled = true) =>
   useQuery({
-    queryKey: ['contributors', 'options'],
+    queryKey: contributorKeys.options(),
     queryFn: () => api<ContributorOptions>('/api/contributors/options'),
     staleTime: 300_000,
     enabled,
@@ -89,18 +75,18 @@ export const useContributorOptions = (enabled = true) =>
 /** The contributor form's choices, opened by the form's own permission (create or update contributors). */
 export const useContributorFormOptions = () =>
   useQuery({
-    queryKey: ['contributors', 'form-options'],
+    queryKey: contributorKeys.formOptions(),
     queryFn: () => api<ContributorOptions>('/api/contributors/form-options'),
     staleTime: 300_000,
   });
 
 export const useContributorOverview = () =>
-  useQuery({ queryKey: ['contributors', 'overview'], queryFn: () => api<Overview>('/api/contributors/overview') });
+  useQuery({ queryKey: contributorKeys.overview(), queryFn: () => api<Overview>('/api/contributors/overview') });
 
 /** RENAP data for a CUI (logged on the server); only runs for a complete, valid CUI. */
 export const useRenapCheck = (cui: string | null) =>
   useQuery({
-    queryKey: ['contributors', 'renap', cui],
+    queryKey: contributorKeys.renap(cui),
     queryFn: () => api<RenapLookupResponse & { municipalityId: number | null }>(`/api/contributors/renap/${cui}`),
     enabled: !!cui,
     staleTime: 60_000,
@@ -122,14 +108,14 @@ export const useUpdateContributor = (id: number) =>
 
 export const useCuiApprovals = (query: Query) =>
   useQuery({
-    queryKey: ['cui-approvals', 'list', query],
-    queryFn: () => api<ListResult<CuiApproval>>('/api/cui-approvals', { query }),
+    queryKey: cuiApprovalKeys.list(query),
+    queryFn: () => api<ListResponse<CuiApproval>>('/api/cui-approvals', { query }),
     placeholderData: keepPreviousData,
   });
 
 export const useCuiReview = (id: number | null) =>
   useQuery({
-    queryKey: ['cui-approvals', 'review', id],
+    queryKey: cuiApprovalKeys.review(id),
     queryFn: () => api<CuiReview>(`/api/cui-approvals/${id}/review`),
     enabled: !!id,
     retry: false,
@@ -152,7 +138,7 @@ export const useDecideCui = () =>
 
 export const useImport = (id: string | null, poll: boolean) =>
   useQuery({
-    queryKey: ['contributor-imports', id],
+    queryKey: contributorImportKeys.one(id),
     queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
     enabled: !!id,
     refetchInterval: poll ? 700 : false,
@@ -161,8 +147,8 @@ export const useImport = (id: string | null, poll: boolean) =>
 
 export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>
   useQuery({
-    queryKey: ['contributor-imports', id, 'rows', kind, page],
-    queryFn: () => api<ListResult<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
+    queryKey: contributorImportKeys.rows(id, kind, page),
+    queryFn: () => api<ListResponse<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
     enabled: !!id,
     placeholderData: keepPreviousData,
   });

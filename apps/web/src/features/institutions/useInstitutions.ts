@@ -1,26 +1,30 @@
 import type { InstitutionInput, InstitutionRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { roleKeys } from '../roles/keys.ts';
+import { userKeys } from '../users/keys.ts';
+import { institutionKeys } from './keys.ts';
 
 const invalidate = () =>
   Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['institutions'] }),
-    queryClient.invalidateQueries({ queryKey: ['users'] }),
-    queryClient.invalidateQueries({ queryKey: ['roles'] }),
+    queryClient.invalidateQueries({ queryKey: institutionKeys.all }),
+    queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    queryClient.invalidateQueries({ queryKey: roleKeys.all }),
   ]);
 
 export function useFindInstitutions(query: RequestOptions['query']) {
   return useQuery({
-    queryKey: ['institutions', 'list', query],
-    queryFn: ({ signal }) => api<{ items: InstitutionRecord[]; total: number }>('/api/institutions', { query, signal }),
+    queryKey: institutionKeys.list(query),
+    queryFn: ({ signal }) => api<ListResponse<InstitutionRecord>>('/api/institutions', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useInstitutionOptions() {
   return useQuery({
-    queryKey: ['institutions', 'options'],
+    queryKey: institutionKeys.options(),
     queryFn: () =>
       api<{ roles: { id: number; name: string; assignable: boolean }[]; entities: { id: number; code: string; name: string }[] }>(
         '/api/institutions/options',

@@ -3,12 +3,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { storeUser } from '../../lib/session.ts';
-import { meKey } from '../auth/useAuth.ts';
+import { authKeys } from '../auth/keys.ts';
+import { profileKeys } from './keys.ts';
 
 export type Profile = CurrentUser & { roles: { id: number; name: string }[]; lastLoginAt: string | null; createdAt: string };
 
 export function useGetProfile() {
-  return useQuery({ queryKey: ['profile'], queryFn: () => api<Profile>('/api/profile') });
+  return useQuery({ queryKey: profileKeys.all, queryFn: () => api<Profile>('/api/profile') });
 }
 
 export function useUpdateProfile() {
@@ -16,17 +17,17 @@ export function useUpdateProfile() {
     mutationFn: (body: ProfileUpdate) => api<Profile>('/api/profile', { method: 'PUT', body }),
     onSuccess: ({ roles: _r, lastLoginAt: _l, createdAt: _c, ...user }) => {
       storeUser(user);
-      queryClient.setQueryData(meKey, user);
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      queryClient.setQueryData(authKeys.me(), user);
+      void queryClient.invalidateQueries({ queryKey: profileKeys.all });
     },
   });
 }
 
 export function useFindOwnSessions() {
-  return useQuery({ queryKey: ['profile', 'sessions'], queryFn: () => api<SessionInfo[]>('/api/profile/sessions') });
+  return useQuery({ queryKey: profileKeys.sessions(), queryFn: () => api<SessionInfo[]>('/api/profile/sessions') });
 }
 
-const refreshSessions = () => queryClient.invalidateQueries({ queryKey: ['profile', 'sessions'] });
+const refreshSessions = () => queryClient.invalidateQueries({ queryKey: profileKeys.sessions() });
 
 export function useRevokeOwnSession() {
   return useMutation({

@@ -1,5 +1,6 @@
 import 'mantine-datatable/styles.layer.css';
 import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { api } from '../../lib/api.ts';
 import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
 import { StateBadge } from '../contributors/components.tsx';
+import { renapKeys } from './keys.ts';
 
 interface LookupLog {
   id: number;
@@ -28,13 +30,13 @@ interface LookupLog {
 export const useRenapLookup = () =>
   useMutation({
     mutationFn: (cui: string) => api<RenapLookupResponse>(`/api/renap/${cui}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['renap', 'lookups'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: renapKeys.lookups() }),
   });
 
 export const useRenapLookups = (page: number) =>
   useQuery({
-    queryKey: ['renap', 'lookups', page],
-    queryFn: () => api<{ items: LookupLog[]; total: number }>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
+    queryKey: renapKeys.lookupsPage(page),
+    queryFn: () => api<ListResponse<LookupLog>>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,21 +1,27 @@
 import type { RoleInput, RoleRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { userKeys } from '../users/keys.ts';
+import { roleKeys } from './keys.ts';
 
 const invalidate = () =>
-  Promise.all([queryClient.invalidateQueries({ queryKey: ['roles'] }), queryClient.invalidateQueries({ queryKey: ['users'] })]);
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: roleKeys.all }),
+    queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  ]);
 
 export function useFindRoles(query: RequestOptions['query']) {
   return useQuery({
-    queryKey: ['roles', 'list', query],
-    queryFn: ({ signal }) => api<{ items: RoleRecord[]; total: number }>('/api/roles', { query, signal }),
+    queryKey: roleKeys.list(query),
+    queryFn: ({ signal }) => api<ListResponse<RoleRecord>>('/api/roles', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useGetRole(id: number | null) {
-  return useQuery({ queryKey: ['roles', 'one', id], queryFn: () => api<RoleRecord>(`/api/roles/${id}`), enabled: id !== null });
+  return useQuery({ queryKey: roleKeys.one(id), queryFn: () => api<RoleRecord>(`/api/roles/${id}`), enabled: id !== null });
 }
 
 export function useCreateRole() {

@@ -6,11 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
+import { statisticsKeys } from './keys.ts';
 
 const palette = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'lime.7', 'pink.6', 'indigo.6', 'yellow.7', 'red.6'];
 
 export function useStatistics() {
-  return useQuery({ queryKey: ['statistics'], queryFn: () => api<StatisticsPanel[]>('/api/statistics') });
+  return useQuery({ queryKey: statisticsKeys.all, queryFn: () => api<StatisticsPanel[]>('/api/statistics') });
 }
 
 /** /administrative/statistics: every panel the server offers this user, rendered by its kind. */

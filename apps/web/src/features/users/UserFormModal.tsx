@@ -4,7 +4,9 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useCreateUser, useUpdateUser, useUserOptions } from './useUsers.ts';
 
 interface FormValues {
@@ -36,6 +38,7 @@ export function UserFormModal({
   onCreated: (email: string, password: string) => void;
 }) {
   const { t } = useTranslation();
+  const can = useCan();
   const options = useUserOptions();
   const create = useCreateUser();
   const update = useUpdateUser();
@@ -128,6 +131,15 @@ export function UserFormModal({
           </Group>
         </Stack>
       </form>
+      {user && can('audit', 'READ') && (
+        <Stack mt="lg">
+          <RecordHistory
+            entityType="user"
+            entityId={user.id}
+            fieldLabel={(f) => t(f === 'isActive' ? 'users.active' : `users.${f}`, { defaultValue: f })}
+          />
+        </Stack>
+      )}
     </Modal>
   );
 }

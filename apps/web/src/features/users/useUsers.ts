@@ -1,7 +1,10 @@
 import type { UserInput, UserRecord } from '@aporta/domain';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { userKeys } from './keys.ts';
 
 export interface UserOptions {
   /** `assignable`: within the current user's privilege ceiling (the server refuses the rest). */
@@ -9,12 +12,16 @@ export interface UserOptions {
   institutions: { id: number; code: string; name: string; isActive: boolean; assignable: boolean }[];
 }
 
-const invalidate = () => queryClient.invalidateQueries({ queryKey: ['users'] });
+const invalidate = () =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all }),
+  ]);
 
 export function useFindUsers(query: RequestOptions['query']) {
   return useQuery({
-    queryKey: ['users', 'list', query],
-    queryFn: ({ signal }) => api<{ items: UserRecord[]; total: number }>('/api/users', { query, signal }),
+    queryKey: userKeys.list(query),
+    queryFn: ({ signal }) => api<ListResponse<UserRecord>>('/api/users', { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,7 +38,7 @@ export function isManageable(u: UserRecord, options: UserOptions | undefined): b
 }
 
 export function useUserOptions() {
-  return useQuery({ queryKey: ['users', 'options'], queryFn: () => api<UserOptions>('/api/users/options') });
+  return useQuery({ queryKey: userKeys.options(), queryFn: () => api<UserOptions>('/api/users/options') });
 }
 
 export function useCreateUser() {

@@ -5,7 +5,7 @@ import {
   type LayoutSettings,
   parseLayoutSettings,
   SHELL_TIMINGS,
-} from '@aporta/domain/shell';
+} from '@aporta/domain/layout-settings';
 import { useSyncExternalStore } from 'react';
 import { api } from '../../lib/api.ts';
 import { getToken } from '../../lib/session.ts';

@@ -1,0 +1,6 @@
+/** Query keys of the RENAP screen. */
+export const renapKeys = {
+  all: ['renap'] as const,
+  lookups: () => [...renapKeys.all, 'lookups'] as const,
+  lookupsPage: (page: number) => [...renapKeys.lookups(), page] as const,
+};

@@ -1,0 +1,4 @@
+/** Query keys of the statistics screen. */
+export const statisticsKeys = {
+  all: ['statistics'] as const,
+};
