@@ -27,3 +27,6 @@ export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /** Answer of every list. */
 export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+/** The body of a 204 answer: nothing. */
+export const noContentSchema = z.null();

@@ -155,6 +155,7 @@ export const notificationListQuerySchema = z.object({
   unread: z.enum(['true', 'false']).optional(),
   limit: intTextSchema({ min: 1, max: 200 }).default(50),
 });
+export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
 
 export const notificationListSchema = z.object({
   items: z.array(notificationSchema),

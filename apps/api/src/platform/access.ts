@@ -1,6 +1,6 @@
 import { AppError, type Scope, scopeFor } from '@aporta/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../modules/auth/service.ts';
+import { authenticate } from './session.ts';
 import { createContext } from './context.ts';
 
 const bearer = (request: FastifyRequest): string | null => {

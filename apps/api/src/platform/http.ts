@@ -1,7 +1,7 @@
 import type { Permission } from '@aporta/domain';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
-import type { AuthContext, AuthPolicy } from '../modules/auth/service.ts';
+import type { AuthContext, AuthPolicy } from './session.ts';
 import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
 
