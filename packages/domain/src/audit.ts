@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, idTextSchema } from './fields.ts';
-import { listQuerySchema } from './list.ts';
+import { exportFormatSchema, listQuerySchema } from './list.ts';
 
 /** One row of the audit log as the API answers it. */
 export const auditEntrySchema = z.object({
@@ -31,6 +31,15 @@ export const auditQuerySchema = listQuerySchema.extend({
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
+/** The export of an audit view: the list's filters plus the file format. */
+export const auditExportQuerySchema = auditQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+
+/** Distinct entity types and actions present in a view, for its filter selects. */
+export const auditFacetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });
+export type AuditFacets = z.infer<typeof auditFacetsSchema>;
+
 /** Entity type of the planilla audit view: the planillas module writes its changes with this type. */
 export const PLANILLA_ENTITY_TYPE = 'planilla';
 
@@ -43,3 +52,5 @@ export function auditDiff(before: unknown, after: unknown): { field: string; bef
     .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
     .map((k) => ({ field: k, before: b[k] ?? null, after: a[k] ?? null }));
 }
+
+export const auditEntryListSchema = z.array(auditEntrySchema);

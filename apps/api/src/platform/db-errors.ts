@@ -106,7 +106,9 @@ export function toAppError(err: unknown, opts: DbErrorOptions = {}): AppError | 
     case '23505':
       return withDetail(
         'DUPLICATE',
-        column ? `Ya existe un registro${subject} con ese valor de «${column}».` : `Ya existe un registro${subject} con ese valor.`,
+        column
+          ? `Ya existe un registro${subject} con ese valor de «${column}».`
+          : `Ya existe un registro${subject} con ese valor.`,
         column,
         err,
       );
@@ -126,7 +128,12 @@ export function toAppError(err: unknown, opts: DbErrorOptions = {}): AppError | 
     case '23514':
       return withDetail('VALIDATION', `Un valor${subject} no cumple las reglas de los datos.`, column, err);
     case '23502':
-      return withDetail('VALIDATION', column ? `Falta un valor obligatorio: «${column}».` : 'Falta un valor obligatorio.', column, err);
+      return withDetail(
+        'VALIDATION',
+        column ? `Falta un valor obligatorio: «${column}».` : 'Falta un valor obligatorio.',
+        column,
+        err,
+      );
     case '22P02':
     case '22007':
     case '22008':

@@ -83,5 +83,5 @@ export function usersInScope(ctx: RequestContext, userIdColumn: AnyColumn | SQL)
  * @deprecated Routes take the scope from `request.ctx.scope`; services from `ctx.scope`. Kept only until
  * the modules still calling it (contributor imports, CUI approvals, contributor reports) are converted.
  */
-export const scopeOf = (user: Pick<CurrentUser, 'permissions'>, resource: Resource, action: Action): Scope =>
+export const scopeOf = (user: CurrentUser, resource: Resource, action: Action): Scope =>
   scopeFor(user.permissions, resource, action) ?? 'ENTITY';

@@ -95,7 +95,13 @@ export async function createSession(
   const expiresAt = new Date(Date.now() + opts.policy.sessionAbsoluteDays * 86_400_000);
   const [session] = await db
     .insert(sessions)
-    .values({ tokenHash: hashToken(token), userId: opts.userId, expiresAt, ip: opts.ip, userAgent: opts.userAgent?.slice(0, 300) })
+    .values({
+      tokenHash: hashToken(token),
+      userId: opts.userId,
+      expiresAt,
+      ip: opts.ip,
+      userAgent: opts.userAgent?.slice(0, 300),
+    })
     .returning({ id: sessions.id });
   return { id: session.id, token };
 }

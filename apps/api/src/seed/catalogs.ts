@@ -1,5 +1,4 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { systemActor, writeAudit } from '../platform/audit.ts';
 import type { Db } from '../db/client.ts';
 import {
   budgetLines,
@@ -17,6 +16,7 @@ import {
   regions,
   users,
 } from '../db/schema/index.ts';
+import { systemActor, writeAudit } from '../platform/audit.ts';
 
 /** The eight development regions of Guatemala (Ley Preliminar de Regionalización) and their departments. */
 export const seedRegions: { code: string; name: string; departments: string[] }[] = [

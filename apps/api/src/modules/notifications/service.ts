@@ -38,7 +38,12 @@ export async function findNotifications(ctx: RequestContext, query: Notification
   const userId = ctx.user.id;
   const where = and(eq(notifications.userId, userId), query.unread === 'true' ? isNull(notifications.readAt) : undefined);
   const [items, [{ total }], unread] = await Promise.all([
-    db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(query.limit),
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(query.limit),
     db.select({ total: count() }).from(notifications).where(where),
     unreadCount(db, userId),
   ]);

@@ -71,10 +71,7 @@ export async function revokeOwnSession(ctx: RequestContext, input: { id: number 
 export async function revokeOtherSessions(ctx: RequestContext): Promise<RevokedSessions> {
   return ctx.db.transaction(async (tx) => {
     const revoked = await revokeAllSessions(tx, ctx.user.id, ctx.sessionId);
-    await ctx.audit(
-      { action: 'REVOKE_OTHER_SESSIONS', entityType: 'user', entityId: ctx.user.id, after: { revoked } },
-      tx,
-    );
+    await ctx.audit({ action: 'REVOKE_OTHER_SESSIONS', entityType: 'user', entityId: ctx.user.id, after: { revoked } }, tx);
     return { revoked };
   });
 }

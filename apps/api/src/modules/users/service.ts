@@ -1,6 +1,5 @@
 import {
   AppError,
-  type Ceiling,
   ceilingOf,
   SYSTEM_INSTITUTION,
   type UserInput,
