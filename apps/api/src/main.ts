@@ -3,16 +3,16 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
-import { seedAccountsDemo } from './db/seed/accounts.ts';
-import { seedCatalogDemo } from './db/seed/catalogs.ts';
-import { seedContributorDemo } from './db/seed/contributors.ts';
-import { ensureAdmin, seedReference } from './db/seed/index.ts';
-import { seedShellDemo } from './db/seed/shell.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
 import { recoverInterruptedImports } from './modules/contributor-imports/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
+import { seedAccountsDemo } from './seed/accounts.ts';
+import { seedCatalogDemo } from './seed/catalogs.ts';
+import { seedContributorDemo } from './seed/contributors.ts';
+import { ensureAdmin, seedReference } from './seed/index.ts';
+import { seedShellDemo } from './seed/shell.ts';
 
 const usage = `Uso: aporta <comando>
   serve                          aplica migraciones, siembra datos de referencia y sirve la aplicación

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { emailSchema } from './auth.ts';
+import { currentUserSchema, emailSchema } from './auth.ts';
 import { idSchema, idTextSchema } from './fields.ts';
-import { listQuerySchema } from './list.ts';
+import { exportFormatSchema, listQuerySchema } from './list.ts';
 import { type MenuItem, menuTree } from './menu.ts';
 import {
   type Action,
@@ -87,6 +87,7 @@ export const sessionSchema = z.object({
   isCurrent: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof sessionSchema>;
+export const sessionListSchema = z.array(sessionSchema);
 
 // ---------------------------------------------------------------- users
 
@@ -107,6 +108,12 @@ export const userListQuerySchema = listQuerySchema.extend({
   institutionId: idTextSchema.optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+/** The export of users: the list's filters plus the file format. */
+export const userExportQuerySchema = userListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+export type UserExportQuery = z.infer<typeof userExportQuerySchema>;
 
 export const refSchema = z.object({ id: z.number().int(), name: z.string() });
 export const institutionRefWithCodeSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
@@ -129,6 +136,30 @@ export type UserRecord = z.infer<typeof userSchema>;
 
 /** A one-time password, shown once to the administrator who created or reset the account. */
 export const oneTimePasswordSchema = z.object({ password: z.string() });
+
+/** How many sessions an action closed. */
+export const revokedSessionsSchema = z.object({ revoked: z.number().int() });
+export type RevokedSessions = z.infer<typeof revokedSessionsSchema>;
+
+/** A user created by an administrator, with the one-time password to hand over. */
+export const createdUserSchema = z.object({ user: userSchema, password: z.string() });
+
+/** Roles and institutions of the user form; `assignable`: within the caller's privilege ceiling. */
+export const userOptionsSchema = z.object({
+  roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
+  institutions: z.array(
+    z.object({ id: z.number(), code: z.string(), name: z.string(), isActive: z.boolean(), assignable: z.boolean() }),
+  ),
+});
+export type UserOptions = z.infer<typeof userOptionsSchema>;
+
+/** The caller's own profile: the current user plus roles and dates. */
+export const profileSchema = currentUserSchema.extend({
+  roles: z.array(refSchema),
+  lastLoginAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Profile = z.infer<typeof profileSchema>;
 
 // ---------------------------------------------------------------- roles
 
@@ -179,6 +210,12 @@ export const roleSchema = z.object({
 export type RoleRecord = z.infer<typeof roleSchema>;
 
 export const roleListQuerySchema = listQuerySchema;
+
+/** The export of roles: the list's filters plus the file format. */
+export const roleExportQuerySchema = roleListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+export type RoleExportQuery = z.infer<typeof roleExportQuerySchema>;
 
 // ---------------------------------------------------------------- institutions
 
@@ -241,6 +278,20 @@ export const institutionListQuerySchema = listQuerySchema.extend({
   kind: institutionKindSchema.optional(),
   isActive: z.enum(['true', 'false']).optional(),
 });
+export type InstitutionListQuery = z.infer<typeof institutionListQuerySchema>;
+
+/** Roles (`assignable`: within the caller's ceiling) and municipal entities the institution form offers. */
+export const institutionOptionsSchema = z.object({
+  roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
+  entities: z.array(z.object({ id: z.number(), code: z.string(), name: z.string() })),
+});
+export type InstitutionOptions = z.infer<typeof institutionOptionsSchema>;
+
+/** The export of institutions: the list's filters plus the file format. */
+export const institutionExportQuerySchema = institutionListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+export type InstitutionExportQuery = z.infer<typeof institutionExportQuerySchema>;
 
 // ---------------------------------------------------------------- permission matrix
 

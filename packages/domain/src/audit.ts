@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, idTextSchema, intTextSchema } from './fields.ts';
-import { listQuerySchema } from './list.ts';
+import { exportFormatSchema, listQuerySchema } from './list.ts';
 
 /** One row of the audit log as the API answers it. */
 export const auditEntrySchema = z.object({
@@ -30,6 +30,15 @@ export const auditQuerySchema = listQuerySchema.extend({
   to: isoDate,
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+/** The export of an audit view: the list's filters plus the file format. */
+export const auditExportQuerySchema = auditQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+
+/** Distinct entity types and actions present in a view, for its filter selects. */
+export const auditFacetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });
+export type AuditFacets = z.infer<typeof auditFacetsSchema>;
 
 /** Entity type of the planilla audit view: the planillas module writes its changes with this type. */
 export const PLANILLA_ENTITY_TYPE = 'planilla';
@@ -74,3 +83,5 @@ const historyText = (v: unknown): string | null =>
 /** The changes of one audit row as history lines (what auditDiff finds, as text). */
 export const historyChanges = (before: unknown, after: unknown): RecordHistoryEntry['changes'] =>
   auditDiff(before, after).map((d) => ({ field: d.field, before: historyText(d.before), after: historyText(d.after) }));
+
+export const auditEntryListSchema = z.array(auditEntrySchema);

@@ -34,3 +34,20 @@ export const loginResponseSchema = z.object({
   data: currentUserSchema,
   token: z.string(),
 });
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** The one answer to a registration, whether the e-mail was new or already had an account. */
+export const registerResponseSchema = z.object({ status: z.literal('success'), message: z.string() });
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+/** The specification's test-auth sign-in: `username` is the e-mail. */
+export const testAuthLoginSchema = z.object({
+  username: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(200),
+});
+export type TestAuthLogin = z.infer<typeof testAuthLoginSchema>;
+export const testAuthLoginResponseSchema = z.object({ success: z.literal(true), token: z.string() });
+export const testAuthVerifyResponseSchema = z.object({ success: z.literal(true), user: currentUserSchema });
+/** test-auth answers its failures in its own shape, not the error shape. */
+export const testAuthFailureSchema = z.object({ success: z.literal(false), message: z.string() });
+export type TestAuthFailure = z.infer<typeof testAuthFailureSchema>;

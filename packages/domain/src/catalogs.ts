@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidCui } from './cui.ts';
-import { MAX_ID } from './fields.ts';
+import { idTextSchema, intTextSchema, MAX_ID } from './fields.ts';
+import { exportFormatSchema, listQuerySchema } from './list.ts';
 import type { MenuItem } from './menu.ts';
 import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
@@ -539,3 +540,78 @@ export const statisticsPanelSchema = z.object({
   items: z.array(z.object({ label: z.string(), value: z.number() })),
 });
 export type StatisticsPanel = z.infer<typeof statisticsPanelSchema>;
+export const statisticsPanelListSchema = z.array(statisticsPanelSchema);
+
+// ---------------------------------------------------------------- generic CRUD contracts
+
+const collectionValueSchema = (f: FieldMeta) => {
+  switch (f.type) {
+    case 'boolean':
+      return z.boolean();
+    case 'number':
+    case 'money':
+      return z.number().nullable();
+    case 'reference':
+      return z.number().int().nullable();
+    default:
+      return z.string().nullable();
+  }
+};
+
+/** A record of a collection as the API answers it: id, display label, reference labels and every field. */
+export const collectionRecordSchemaOf = (def: CollectionDefinition) =>
+  z.object({
+    id: z.number().int(),
+    label: z.string(),
+    labels: z.record(z.string(), z.string().nullable()),
+    ...Object.fromEntries(def.fields.map((f) => [f.name, collectionValueSchema(f)])),
+  });
+
+/** Exact-match filters a list accepts: `?<field>=value` for boolean, enum, reference and number fields. */
+const collectionFiltersOf = (def: CollectionDefinition) =>
+  Object.fromEntries(
+    def.fields
+      .filter((f) => f.filterable)
+      .map((f) => {
+        if (f.type === 'boolean')
+          return [
+            f.name,
+            z
+              .enum(['true', 'false'])
+              .transform((v) => v === 'true')
+              .optional(),
+          ];
+        if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
+        if (f.type === 'reference') return [f.name, idTextSchema.optional()];
+        if (f.type === 'number') return [f.name, intTextSchema().optional()];
+        return [f.name, z.string().max(200).optional()];
+      }),
+  );
+
+/** The list query of a collection: paging, sort, search and its exact-match filters. */
+export const collectionListQuerySchemaOf = (def: CollectionDefinition) => listQuerySchema.extend(collectionFiltersOf(def));
+
+/** The export of a collection: the list's filters plus the file format. */
+export const collectionExportQuerySchemaOf = (def: CollectionDefinition) =>
+  collectionListQuerySchemaOf(def)
+    .omit({ page: true, pageSize: true })
+    .extend({ format: exportFormatSchema.default('xlsx') });
+
+/** Params of a reference field's options. */
+export const referenceFieldParamsSchema = z.object({ field: z.string().max(60) });
+
+/** Options of a reference field: by text, or the given ids (at most 100). */
+export const referenceOptionsQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  ids: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, { error: 'Lista de identificadores separados por comas.' })
+    .transform((s) => s.split(',').slice(0, 100))
+    .pipe(z.array(z.string().pipe(idTextSchema)))
+    .optional(),
+});
+export type ReferenceOptionsQuery = z.infer<typeof referenceOptionsQuerySchema>;
+export const referenceOptionListSchema = z.array(referenceOptionSchema);
+
+/** Params of the catch-all routes that answer an unknown collection with a 404 naming it. */
+export const collectionNameParamsSchema = z.object({ name: z.string() }).loose();

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
-import { idSchema, idTextSchema, isCalendarDate } from './fields.ts';
-import { listQuerySchema } from './list.ts';
+import { cuiSchema, dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, nitSchema } from './fields.ts';
+import { exportFormatSchema, listQuerySchema } from './list.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
-import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 import { parseCellDate } from './parse.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
@@ -20,26 +18,6 @@ export const sexSchema = z.enum(sexes, { error: 'El sexo debe ser M o F.' });
 
 export const maritalStatuses = ['SOLTERO', 'CASADO', 'UNIDO', 'DIVORCIADO', 'VIUDO'] as const;
 export const maritalStatusSchema = z.enum(maritalStatuses, { error: 'Estado civil no válido.' });
-
-/** The CUI as typed (spaces allowed), validated and normalised to 13 digits. */
-export const cuiSchema = z
-  .string({ error: 'Ingrese el CUI.' })
-  .transform(normalizeCui)
-  .superRefine((v, ctx) => {
-    const p = cuiProblem(v);
-    if (p) ctx.addIssue({ code: 'custom', message: cuiProblemMessages[p] });
-  });
-
-/** Optional NIT: empty means none; otherwise check digit validated, stored without dash. */
-export const nitSchema = z
-  .string()
-  .transform((v) => normalizeNit(v))
-  .superRefine((v, ctx) => {
-    if (!v) return;
-    const p = nitProblem(v);
-    if (p) ctx.addIssue({ code: 'custom', message: nitProblemMessages[p] });
-  })
-  .transform((v) => v || null);
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalText = (max: number) =>
@@ -59,11 +37,8 @@ const name = (label: string) =>
     .min(1, { error: `Ingrese ${label}.` })
     .max(60, { error: 'Máximo 60 caracteres.' });
 
-/** `YYYY-MM-DD`, a real calendar day. */
-export const isoDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).' })
-  .refine((v) => isRealDate(v), { error: 'La fecha no existe.' });
+/** @deprecated `dateSchema` of fields.ts; kept for the forms that still import this name. */
+export const isoDateSchema = dateSchema;
 
 export function isRealDate(iso: string): boolean {
   return isCalendarDate(iso);
@@ -191,6 +166,77 @@ export const contributorListQuerySchema = listQuerySchema.extend({
 });
 export type ContributorListQuery = z.infer<typeof contributorListQuerySchema>;
 
+/** The export of contributors: the list's filters plus the file format. */
+export const contributorExportQuerySchema = contributorListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+export type ContributorExportQuery = z.infer<typeof contributorExportQuerySchema>;
+
+/** What saving a contributor answers: the record, RENAP's warnings and the CUI request it opened. */
+export const contributorSaveResponseSchema = z.object({
+  contributor: contributorSchema,
+  warnings: z.array(z.string()),
+  approvalRequestId: z.number().int().nullable().optional(),
+});
+export type ContributorSaveResponse = z.infer<typeof contributorSaveResponseSchema>;
+
+/** The choices of the contributor form and filters. */
+export const contributorOptionsSchema = z.object({
+  types: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string(), isActive: z.boolean() })),
+  entities: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string() })),
+  municipalities: z.array(
+    z.object({
+      id: z.number().int(),
+      code: z.string(),
+      name: z.string(),
+      departmentName: z.string(),
+      departmentId: z.number().int(),
+    }),
+  ),
+  budgetLines: z.array(z.object({ code: z.string(), name: z.string() })),
+});
+export type ContributorOptions = z.infer<typeof contributorOptionsSchema>;
+
+/** The command palette's quick search. */
+export const contributorSearchQuerySchema = z.object({ q: z.string().trim().min(2).max(100) });
+export const contributorSearchResultSchema = z.array(
+  z.object({
+    id: z.number().int(),
+    cui: z.string(),
+    fullName: z.string(),
+    entityName: z.string().nullable(),
+    state: z.string(),
+  }),
+);
+export type ContributorSearchResult = z.infer<typeof contributorSearchResultSchema>;
+
+const keyCountSchema = z.object({ key: z.string(), total: z.number().int() });
+
+/** The contributors overview: counts by state and type, pending CUI approvals, latest changes. */
+export const contributorOverviewSchema = z.object({
+  total: z.number().int(),
+  byState: z.array(keyCountSchema),
+  byType: z.array(keyCountSchema),
+  pendingApprovals: z.number().int(),
+  recent: z.array(contributorSchema),
+});
+export type ContributorOverview = z.infer<typeof contributorOverviewSchema>;
+
+/** A page of a contributor's change history. */
+export const contributorHistoryQuerySchema = z.object({
+  page: intTextSchema({ min: 1 }).default(1),
+  pageSize: intTextSchema({ min: 1, max: 100 }).default(20),
+});
+export type ContributorHistoryQuery = z.infer<typeof contributorHistoryQuerySchema>;
+export const contributorHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+});
+export type ContributorHistoryEntry = z.infer<typeof contributorHistoryEntrySchema>;
+
 /** Full name in the Guatemalan order: names, surnames, "de" married surname. */
 export function contributorFullName(c: {
   firstName: string;
@@ -259,6 +305,10 @@ export const renapLookupResponseSchema = z.object({
   contributor: z.object({ id: z.number().int(), fullName: z.string(), cuiState: cuiStateSchema }).nullable(),
 });
 export type RenapLookupResponse = z.infer<typeof renapLookupResponseSchema>;
+
+/** RENAP's answer for the contributor form, with the municipality the CUI was registered in (to prefill). */
+export const contributorRenapLookupSchema = renapLookupResponseSchema.extend({ municipalityId: z.number().int().nullable() });
+export type ContributorRenapLookup = z.infer<typeof contributorRenapLookupSchema>;
 
 export const renapComparedFields = [
   'firstName',

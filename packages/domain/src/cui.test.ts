@@ -5,7 +5,7 @@ import { cuiCheckDigit, cuiProblem, formatCui, isValidCui, makeCui, normalizeCui
 import { formatNit, isValidNit, nitCheckCharacter, nitProblem } from './nit.ts';
 import { municipalityCodes } from './territory-codes.ts';
 
-const csv = readFileSync(new URL('../../../apps/api/src/db/seed/gt-divisiones.csv', import.meta.url), 'utf8');
+const csv = readFileSync(new URL('../../../apps/api/src/seed/gt-divisiones.csv', import.meta.url), 'utf8');
 const csvCodes = csv
   .trim()
   .split(/\r?\n/)

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTROL_CHARACTERS, dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, MAX_ID } from './fields.ts';
+import {
+  CONTROL_CHARACTERS,
+  cuiSchema,
+  dateSchema,
+  idSchema,
+  idTextSchema,
+  intTextSchema,
+  isCalendarDate,
+  MAX_ID,
+  nitSchema,
+  periodSchema,
+  textSchema,
+} from './fields.ts';
 
 describe('ids', () => {
   it('reads every decimal id of the int4 range as itself', () => {
@@ -55,5 +67,54 @@ describe('control characters', () => {
     }
     expect(CONTROL_CHARACTERS.test('\u007f')).toBe(true);
     expect(CONTROL_CHARACTERS.test('Peñate Xicará 😀 Ω')).toBe(false);
+  });
+});
+
+describe('periods', () => {
+  it('accepts AAAA-MM from 1900-01 to 2100-12 and nothing else', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1900, max: 2100 }), fc.integer({ min: 1, max: 12 }), (y, m) => {
+        expect(periodSchema.safeParse(`${y}-${String(m).padStart(2, '0')}`).success).toBe(true);
+      }),
+    );
+    for (const bad of ['2026-13', '2026-00', '2026-1', '26-01', '2026/01', '2026-01-01', '1899-12', '2101-01', ' 2026-01', '']) {
+      expect(periodSchema.safeParse(bad).success, bad).toBe(false);
+    }
+    expect(periodSchema.safeParse('2026-13').error!.issues[0].message).toBe('Período no válido (aaaa-mm).');
+  });
+});
+
+describe('free text', () => {
+  const name = textSchema({ label: 'Nombre', min: 1, max: 10 });
+  const note = textSchema({ label: 'Observaciones', max: 50, multiline: true });
+
+  it('trims, requires, limits and names the field in Spanish', () => {
+    expect(name.parse('  Ana  ')).toBe('Ana');
+    expect(name.safeParse('   ').error!.issues[0].message).toBe('Ingrese nombre.');
+    expect(name.safeParse('a'.repeat(11)).error!.issues[0].message).toBe('Nombre: máximo 10 caracteres.');
+    expect(name.safeParse(5).error!.issues[0].message).toBe('Nombre: escriba un texto.');
+  });
+
+  it('refuses control characters; line breaks only in multi-line text', () => {
+    expect(name.safeParse('A\u0000na').error!.issues[0].message).toBe('Nombre: contiene caracteres no permitidos.');
+    expect(name.safeParse('A\nna').success).toBe(false);
+    expect(note.parse('línea 1\nlínea 2')).toBe('línea 1\nlínea 2');
+    expect(note.safeParse('a\u007fb').success).toBe(false);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 50 }), (text) => {
+        const r = note.safeParse(text);
+        if (r.success) expect(CONTROL_CHARACTERS.test(r.data)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('CUI and NIT fields', () => {
+  it('normalise what people type and refuse a wrong check digit in Spanish', () => {
+    expect(cuiSchema.parse('1587 56444 0904')).toBe('1587564440904');
+    expect(cuiSchema.safeParse('1680352240101').error!.issues[0].message).toBe('El dígito verificador del CUI no es válido.');
+    expect(nitSchema.parse('576937-k')).toBe('576937K');
+    expect(nitSchema.parse('')).toBeNull();
+    expect(nitSchema.safeParse('8977112-0').success).toBe(false);
   });
 });

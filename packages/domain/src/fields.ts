@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 
 /**
- * Shared field schemas for what arrives from outside: record ids and calendar dates. Every route's
- * params, query and body use these, so `0x1`, `1e0`, ` 1`, `+1`, `01` or 2^31 never reach SQL (an
- * int4 column answers a 500 for 2^31, and `Number('0x1')` is 1).
+ * Shared field schemas for what arrives from outside: record ids, calendar dates, periods, CUI, NIT and
+ * free text. Every route's params, query and body and every form use these (money and rates live in
+ * money.ts), so `0x1`, `1e0`, ` 1`, `+1`, `01` or 2^31 never reach SQL (an int4 column answers a 500
+ * for 2^31, and `Number('0x1')` is 1), and a rule about a field is written once.
  */
 
 /** Largest value of a Postgres `integer` (int4) column: every id of the database is one. */
@@ -76,3 +79,59 @@ export const intTextSchema = ({ min = -MAX_ID, max = MAX_ID }: { min?: number; m
     }
     return n;
   });
+
+/** A payroll period `AAAA-MM` (year and month), between 1900-01 and 2100-12. */
+export const periodSchema = z
+  .string({ error: 'Período no válido (aaaa-mm).' })
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'Período no válido (aaaa-mm).' })
+  .refine((v) => v >= MIN_DATE.slice(0, 7) && v <= MAX_DATE.slice(0, 7), {
+    error: `El período está fuera del rango ${MIN_DATE.slice(0, 7)} a ${MAX_DATE.slice(0, 7)}.`,
+  });
+export type Period = z.infer<typeof periodSchema>;
+
+/**
+ * Free text typed by a person: trimmed, without control characters (tab and line breaks only when
+ * `multiline`), at most `max` characters; `min` 1 makes it required. The message names `label`.
+ */
+export const textSchema = ({
+  label,
+  max,
+  min = 0,
+  multiline = false,
+}: {
+  label: string;
+  max: number;
+  min?: number;
+  multiline?: boolean;
+}) =>
+  z
+    .string({ error: `${label}: escriba un texto.` })
+    .trim()
+    .min(min, { error: min <= 1 ? `Ingrese ${label.toLowerCase()}.` : `${label}: mínimo ${min} caracteres.` })
+    .max(max, { error: `${label}: máximo ${max} caracteres.` })
+    .refine((v) => !CONTROL_CHARACTERS.test(v) && (multiline || !/[\t\n\r]/.test(v)), {
+      error: `${label}: contiene caracteres no permitidos.`,
+    });
+
+/** The CUI as typed (spaces and dashes allowed), validated and normalised to 13 digits. */
+export const cuiSchema = z
+  .string({ error: 'Ingrese el CUI.' })
+  .transform(normalizeCui)
+  .superRefine((v, ctx) => {
+    const p = cuiProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: cuiProblemMessages[p] });
+  });
+
+/** Params of the routes addressed by a CUI (`/:cui`). */
+export const cuiParamsSchema = z.object({ cui: cuiSchema });
+
+/** Optional NIT: empty means none; otherwise check digit validated, stored without dash. */
+export const nitSchema = z
+  .string()
+  .transform((v) => normalizeNit(v))
+  .superRefine((v, ctx) => {
+    if (!v) return;
+    const p = nitProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: nitProblemMessages[p] });
+  })
+  .transform((v) => v || null);

@@ -15,5 +15,6 @@ export * from './parse.ts';
 export * from './people.ts';
 export * from './permissions.ts';
 export * from './privilege.ts';
+export * from './renap.ts';
 export * from './shell.ts';
 export * from './state-machine.ts';

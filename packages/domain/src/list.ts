@@ -30,3 +30,6 @@ export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: 
 
 /** The answer of a list of `T` (what `listResponse(itemSchema)` validates), for clients that hold the item type. */
 export type ListResponse<T> = z.infer<ReturnType<typeof listResponse<z.ZodType<T>>>>;
+
+/** The body of a 204 answer: nothing. */
+export const noContentSchema = z.null();

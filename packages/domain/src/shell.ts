@@ -59,6 +59,7 @@ export const notificationListQuerySchema = z.object({
   unread: z.enum(['true', 'false']).optional(),
   limit: intTextSchema({ min: 1, max: 200 }).default(50),
 });
+export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
 
 export const notificationListSchema = z.object({
   items: z.array(notificationSchema),
@@ -91,6 +92,14 @@ export const newNotificationSchema = z.object({
 export type NewNotification = z.input<typeof newNotificationSchema>;
 
 /** Public information about the installation: the title, acronym and credit the shell shows. */
+/** GET /api/health: whether the service and its database answer. */
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'error']),
+  database: z.enum(['pglite', 'postgresql']),
+  version: z.string(),
+});
+export type Health = z.infer<typeof healthSchema>;
+
 export const appInfoSchema = z.object({
   title: z.string(),
   acronym: z.string(),
@@ -98,3 +107,8 @@ export const appInfoSchema = z.object({
   version: z.string(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
+
+/** A work queue of the home page: what waits for the user, counted within their scope, and where to work it. */
+export const workQueueSchema = z.object({ id: z.string(), title: z.string(), link: z.string(), count: z.number().int() });
+export type WorkQueue = z.infer<typeof workQueueSchema>;
+export const workQueueListSchema = z.object({ items: z.array(workQueueSchema) });

@@ -1,7 +1,7 @@
 import { AppError, type Scope, scopeFor } from '@aporta/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../modules/auth/service.ts';
 import { createContext } from './context.ts';
+import { authenticate } from './session.ts';
 
 const bearer = (request: FastifyRequest): string | null => {
   const header = request.headers.authorization;

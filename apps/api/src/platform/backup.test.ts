@@ -5,11 +5,11 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
-import { seedAccountsDemo } from '../db/seed/accounts.ts';
-import { seedCatalogDemo } from '../db/seed/catalogs.ts';
-import { seedContributorDemo } from '../db/seed/contributors.ts';
-import { seedReference } from '../db/seed/index.ts';
-import { seedShellDemo } from '../db/seed/shell.ts';
+import { seedAccountsDemo } from '../seed/accounts.ts';
+import { seedCatalogDemo } from '../seed/catalogs.ts';
+import { seedContributorDemo } from '../seed/contributors.ts';
+import { seedReference } from '../seed/index.ts';
+import { seedShellDemo } from '../seed/shell.ts';
 import { BackupError, backup, restore, runningServer, serveBackups } from './backup.ts';
 
 const rows = async <T>(database: Database, query: SQL) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -2,7 +2,7 @@ import { type Action, AppError, type CurrentUser, type Resource, type Scope, sco
 import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { type Actor, type AuditEntry, writeAudit } from './audit.ts';
-import { entityInScope } from './scope.ts';
+import { entityInScope, scopedEntityIdSet } from './scope.ts';
 
 /**
  * What a service receives instead of the HTTP request: the database, who acts, and the data scope the
@@ -54,4 +54,29 @@ export function createContext(opts: {
     scopeFor: (resource, action) => scopeFor(user.permissions, resource, action),
     audit: (entry, tx) => writeAudit(tx ?? db, actor, entry),
   };
+}
+
+/**
+ * The scope of the route's own permission. Fails closed (FORBIDDEN) on a route open to every signed-in
+ * user, which has no permission and therefore no data scope.
+ */
+export function routeScope(ctx: RequestContext): Scope {
+  if (!ctx.scope) throw new AppError('FORBIDDEN');
+  return ctx.scope;
+}
+
+/**
+ * The same caller seen through another permission: its scope replaces the route's. For work that
+ * reads another resource on the caller's behalf (a home queue, a statistics panel, a form's choices);
+ * FORBIDDEN when the caller does not hold it.
+ */
+export function withPermission(ctx: RequestContext, resource: Resource, action: Action): RequestContext {
+  const scope = ctx.scopeFor(resource, action);
+  if (!scope) throw new AppError('FORBIDDEN');
+  return createContext({ db: ctx.db, user: ctx.user, actor: ctx.actor, sessionId: ctx.sessionId, scope });
+}
+
+/** The entity ids the route's scope reaches, to check an entity chosen in a form; null means any (ALL). */
+export function entityIdsInScope(ctx: RequestContext): Promise<Set<number> | null> {
+  return scopedEntityIdSet(ctx.db, ctx.user.id, routeScope(ctx));
 }

@@ -2,6 +2,7 @@ import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalo
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { toAppError } from './db-errors.ts';
 
 /** The error shape every route declares for its 4xx/5xx answers. */
 export const errorBodySchema = z.object({
@@ -36,9 +37,12 @@ const where: Record<string, string> = { body: '', querystring: 'consulta', param
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof AppError) {
-      if (err.cause) request.log.warn({ err: err.cause, code: err.code }, 'underlying error of an answered failure');
-      return reply.status(err.status).send(errorBody(err.code, err.message, err.details));
+    // A database constraint no service check caught (a race, a rule only the database enforces) is the
+    // caller's 4xx too, answered in Spanish through the one mapping, never a 500 with the driver's text.
+    const known = err instanceof AppError ? err : toAppError(err);
+    if (known) {
+      if (known.cause) request.log.warn({ err: known.cause, code: known.code }, 'underlying error of an answered failure');
+      return reply.status(known.status).send(errorBody(known.code, known.message, known.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const prefix = where[err.validationContext ?? 'body'] ?? '';

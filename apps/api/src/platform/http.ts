@@ -1,9 +1,9 @@
 import type { Permission } from '@aporta/domain';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
-import type { AuthContext, AuthPolicy } from '../modules/auth/service.ts';
 import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
+import type { AuthContext, AuthPolicy } from './session.ts';
 
 /** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
 export type Access = 'public' | 'authenticated' | Permission;

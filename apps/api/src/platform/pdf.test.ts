@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedDocuments, users } from '../db/schema/index.ts';
-import { authenticate } from '../modules/auth/service.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { hasPoppler, pdfInfo, pdfPages, popplerMissing } from '../test/poppler.ts';
 import { createContext } from './context.ts';
@@ -13,6 +12,7 @@ import {
   normalizeVerificationCode,
   type ReportDefinition,
 } from './pdf.ts';
+import { authenticate } from './session.ts';
 
 let t: TestApp;
 let user: TestUser;

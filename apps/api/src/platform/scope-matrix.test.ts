@@ -12,8 +12,8 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delegates, institutions, regionDelegates, regions, userInstitutions } from '../db/schema/index.ts';
-import { seedRoles } from '../db/seed/accounts.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
+import { seedRoles } from '../seed/accounts.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 
 /**

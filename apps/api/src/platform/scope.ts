@@ -1,4 +1,4 @@
-import { type Action, AppError, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
+import { type Action, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
 import { type AnyColumn, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
@@ -9,6 +9,7 @@ import {
   regionDelegates,
   userInstitutions,
 } from '../db/schema/index.ts';
+import type { RequestContext } from './context.ts';
 
 /**
  * The data scope as SQL. A grant's scope decides which municipal entities a user reaches:
@@ -54,49 +55,22 @@ export async function scopedEntityIdSet(db: Db, userId: number, scope: Scope): P
   return new Set((r as unknown as { rows: { id: number }[] }).rows.map((row) => Number(row.id)));
 }
 
-/**
- * WHERE condition limiting `entityIdColumn` to the entities the user reaches for `action` on
- * `resource`; undefined when the scope is ALL. Throws FORBIDDEN when the user lacks the permission.
- * Reusable by any module whose rows belong to an entity (planillas, orders, receipts…).
- */
-export function entityScopeCondition(
-  user: Pick<CurrentUser, 'id' | 'permissions'>,
-  resource: Resource,
-  action: Action,
-  entityIdColumn: AnyColumn | SQL,
-): SQL | undefined {
-  const scope = scopeFor(user.permissions, resource, action);
-  if (!scope) throw new AppError('FORBIDDEN');
-  return entityInScope(user.id, scope, entityIdColumn);
-}
-
-/** True when `entityId` lies inside the user's scope for the permission (for creates and checks). */
-export async function isEntityInScope(
-  db: Db,
-  user: Pick<CurrentUser, 'id' | 'permissions'>,
-  resource: Resource,
-  action: Action,
-  entityId: number,
-): Promise<boolean> {
-  const cond = entityScopeCondition(user, resource, action, sql`${entityId}::int`);
+/** True when `entityId` lies inside the route's scope (for creates and checks of a chosen entity). */
+export async function isEntityInScope(ctx: RequestContext, entityId: number): Promise<boolean> {
+  const cond = ctx.inScope(sql`${entityId}::int`);
   if (!cond) return true;
-  const r = await db.execute(sql`select 1 as ok where ${cond}`);
+  const r = await ctx.db.execute(sql`select 1 as ok where ${cond}`);
   return (r as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 /**
- * WHERE condition limiting `userIdColumn` to the users a scoped grant on `resource` reaches: the
- * members of the ENTIDAD institutions of the entities in scope (a delegate sees the staff of its
- * regions' municipalities, an entity user its colleagues). Users of no entity (central staff,
- * SISTEMA) are seen only with ALL. Undefined for ALL; FORBIDDEN without the permission.
+ * WHERE condition limiting `userIdColumn` to the users the route's scope reaches: the members of the
+ * ENTIDAD institutions of the entities in scope (a delegate sees the staff of its regions'
+ * municipalities, an entity user its colleagues). Users of no entity (central staff, SISTEMA) are seen
+ * only with ALL. Undefined for ALL.
  */
-export function userScopeCondition(
-  user: Pick<CurrentUser, 'id' | 'permissions'>,
-  resource: Resource,
-  action: Action,
-  userIdColumn: AnyColumn | SQL,
-): SQL | undefined {
-  const inScope = entityScopeCondition(user, resource, action, institutions.entityId);
+export function usersInScope(ctx: RequestContext, userIdColumn: AnyColumn | SQL): SQL | undefined {
+  const inScope = ctx.inScope(institutions.entityId);
   if (!inScope) return undefined;
   return sql`${userIdColumn} in (
     select ${userInstitutions.userId} from ${userInstitutions}
@@ -104,3 +78,10 @@ export function userScopeCondition(
       where ${institutions.kind} = 'ENTIDAD' and ${inScope}
   )`;
 }
+
+/**
+ * @deprecated Routes take the scope from `request.ctx.scope`; services from `ctx.scope`. Kept only until
+ * the modules still calling it (contributor imports, CUI approvals, contributor reports) are converted.
+ */
+export const scopeOf = (user: CurrentUser, resource: Resource, action: Action): Scope =>
+  scopeFor(user.permissions, resource, action) ?? 'ENTITY';

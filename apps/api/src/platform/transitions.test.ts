@@ -2,10 +2,10 @@ import { AppError, cuiApprovalMachine } from '@aporta/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests, stateTransitions } from '../db/schema/index.ts';
-import { authenticate } from '../modules/auth/service.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { createContext } from './context.ts';
+import { authenticate } from './session.ts';
 import { applyTransition, RACE_MESSAGE } from './transitions.ts';
 
 let t: TestApp;

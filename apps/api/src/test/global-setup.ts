@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.ts';
-import { seedReference } from '../db/seed/index.ts';
+import { seedReference } from '../seed/index.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

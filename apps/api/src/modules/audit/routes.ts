@@ -1,7 +1,8 @@
 import {
   auditEntrySchema,
+  auditExportQuerySchema,
+  auditFacetsSchema,
   auditQuerySchema,
-  exportFormatSchema,
   listResponse,
   type Resource,
   recordHistoryEntrySchema,
@@ -9,12 +10,9 @@ import {
   recordHistoryQuerySchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { type AuditView, auditExport, auditFacets, findAudit, findRecordHistory, PLANILLA_VIEW } from './service.ts';
-
-const facetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });
 
 /**
  * Audit trail views: the general one (`audit`) and the planilla one (`planilla-audit-logs`), the same
@@ -37,8 +35,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: listResponse(auditEntrySchema), ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) =>
-        findAudit({ db: app.db, reader: { user: request.auth!.user, resource, action: 'READ' }, query: request.query, view }),
+      async (request) => findAudit(request.ctx, { query: request.query, view }),
     );
     app.get(
       `${base}/facets`,
@@ -47,10 +44,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['audit'],
           summary: `Tipos de registro y acciones de la ${label}`,
-          response: { 200: facetsSchema, ...errorResponses(401, 403) },
+          response: { 200: auditFacetsSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) => auditFacets({ db: app.db, reader: { user: request.auth!.user, resource, action: 'READ' }, view }),
+      async (request) => auditFacets(request.ctx, { view }),
     );
     app.get(
       `${base}/export`,
@@ -59,15 +56,13 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['audit'],
           summary: `Exportar la ${label} con los mismos filtros`,
-          querystring: auditQuerySchema
-            .omit({ page: true, pageSize: true })
-            .extend({ format: exportFormatSchema.default('xlsx') }),
+          querystring: auditExportQuerySchema,
           response: { ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {
         const { format, ...query } = request.query;
-        const plan = auditExport({ db: app.db, reader: { user: request.auth!.user, resource, action: 'EXPORT' }, query, view });
+        const plan = auditExport(request.ctx, { query, view });
         return sendExport(reply, {
           format,
           filename: plan.filename,

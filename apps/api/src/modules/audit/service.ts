@@ -1,21 +1,17 @@
 import {
-  type Action,
   type AuditEntry,
+  type AuditFacets,
   type AuditQuery,
-  type CurrentUser,
   historyChanges,
   PLANILLA_ENTITY_TYPE,
   type RecordHistoryEntry,
   type RecordHistoryQuery,
-  type Resource,
 } from '@aporta/domain';
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
-import { entityScopeCondition } from '../../platform/scope.ts';
 
 /** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
 const dayStart = (d: string) => new Date(`${d}T00:00:00-06:00`);
@@ -33,23 +29,15 @@ const sortable = {
 /** Which audit rows a view shows: the general view, or one fixed entity type (planillas). */
 export type AuditView = { fixedEntityType?: string };
 
-/** Who reads a view, through which permission: their grant's scope limits the rows. */
-export interface AuditReader {
-  user: Pick<CurrentUser, 'id' | 'permissions'>;
-  resource: Resource;
-  action: Action;
-}
-
 /**
- * The data scope of the trail: a REGION or ENTITY grant sees only rows about records of its
- * entities (`scope_entity_id`, filled by the writer); rows about users, roles, catalogues (null) only
- * an ALL grant sees.
+ * The data scope of the trail, from the route's grant (the view's resource): a REGION or ENTITY grant
+ * sees only rows about records of its entities (`scope_entity_id`, filled by the writer); rows about
+ * users, roles, catalogues (null) only an ALL grant sees.
  */
-const scopeOf = (reader: AuditReader) =>
-  entityScopeCondition(reader.user, reader.resource, reader.action, auditLog.scopeEntityId);
+const inScope = (ctx: RequestContext) => ctx.inScope(auditLog.scopeEntityId);
 
-function whereOf(q: Partial<AuditQuery>, view: AuditView, reader: AuditReader): SQL | undefined {
-  const conds: (SQL | undefined)[] = [scopeOf(reader)];
+function whereOf(ctx: RequestContext, q: Partial<AuditQuery>, view: AuditView): SQL | undefined {
+  const conds: (SQL | undefined)[] = [inScope(ctx)];
   const entityType = view.fixedEntityType ?? q.entityType;
   if (entityType) conds.push(eq(auditLog.entityType, entityType));
   if (q.actorId) conds.push(eq(auditLog.actorId, q.actorId));
@@ -70,18 +58,10 @@ function whereOf(q: Partial<AuditQuery>, view: AuditView, reader: AuditReader): 
 const toEntry = ({ scopeEntityId: _, ...r }: typeof auditLog.$inferSelect): AuditEntry => ({ ...r, at: r.at.toISOString() });
 
 /** Audit rows filtered by user, entity type, record, action and date range. Callers hold `audit` or `planilla-audit-logs` READ. */
-export async function findAudit({
-  db,
-  reader,
-  query,
-  view = {},
-}: {
-  db: Db;
-  reader: AuditReader;
-  query: AuditQuery;
-  view?: AuditView;
-}) {
-  const where = whereOf(query, view, reader);
+export async function findAudit(ctx: RequestContext, input: { query: AuditQuery; view?: AuditView }) {
+  const { db } = ctx;
+  const { query, view = {} } = input;
+  const where = whereOf(ctx, query, view);
   const { limit, offset } = pageOf(query);
   const [rows, [{ n }]] = await Promise.all([
     db
@@ -97,8 +77,10 @@ export async function findAudit({
 }
 
 /** Distinct entity types and actions present, for the filter selects of a view. */
-export async function auditFacets({ db, reader, view = {} }: { db: Db; reader: AuditReader; view?: AuditView }) {
-  const where = and(scopeOf(reader), view.fixedEntityType ? eq(auditLog.entityType, view.fixedEntityType) : undefined);
+export async function auditFacets(ctx: RequestContext, input: { view?: AuditView }): Promise<AuditFacets> {
+  const { db } = ctx;
+  const { view = {} } = input;
+  const where = and(inScope(ctx), view.fixedEntityType ? eq(auditLog.entityType, view.fixedEntityType) : undefined);
   const [types, actions] = await Promise.all([
     db.selectDistinct({ v: auditLog.entityType }).from(auditLog).where(where).orderBy(auditLog.entityType),
     db.selectDistinct({ v: auditLog.action }).from(auditLog).where(where).orderBy(auditLog.action),
@@ -109,18 +91,10 @@ export async function auditFacets({ db, reader, view = {} }: { db: Db; reader: A
 const json = (v: unknown) => (v == null ? '' : JSON.stringify(v));
 
 /** Export plan of an audit view with the same filters. Callers hold EXPORT on the view's resource. */
-export function auditExport({
-  db,
-  reader,
-  query,
-  view = {},
-}: {
-  db: Db;
-  reader: AuditReader;
-  query: Partial<AuditQuery>;
-  view?: AuditView;
-}) {
-  const where = whereOf(query, view, reader);
+export function auditExport(ctx: RequestContext, input: { query: Partial<AuditQuery>; view?: AuditView }) {
+  const { db } = ctx;
+  const { query, view = {} } = input;
+  const where = whereOf(ctx, query, view);
   const keyset = keysetOf(query.sort, sortable, '-at', auditLog.id);
   const columns: ExportColumn<AuditEntry>[] = [
     { header: 'ID', value: (r) => r.id, width: 10 },

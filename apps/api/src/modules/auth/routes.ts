@@ -4,12 +4,18 @@ import {
   currentUserSchema,
   loginRequestSchema,
   loginResponseSchema,
+  noContentSchema,
+  registerResponseSchema,
   registerSchema,
+  testAuthFailureSchema,
+  testAuthLoginResponseSchema,
+  testAuthLoginSchema,
+  testAuthVerifyResponseSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { authenticate, changeOwnPassword, login, logout, register } from './service.ts';
+import { authenticate } from '../../platform/session.ts';
+import { changeOwnPassword, login, logout, register } from './service.ts';
 
 /** The one answer to a registration, whether the e-mail was new or already had an account. */
 export const REGISTERED_MESSAGE =
@@ -43,10 +49,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/logout',
     {
       config: { access: 'authenticated' },
-      schema: { tags: ['auth'], summary: 'Cerrar sesión', response: { 204: z.null(), ...errorResponses(401) } },
+      schema: { tags: ['auth'], summary: 'Cerrar sesión', response: { 204: noContentSchema, ...errorResponses(401) } },
     },
     async (request, reply) => {
-      await logout({ db: app.db, auth: request.auth! });
+      await logout(request.ctx);
       return reply.status(204).send(null);
     },
   );
@@ -57,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'authenticated' },
       schema: { tags: ['auth'], summary: 'Usuario actual', response: { 200: currentUserSchema, ...errorResponses(401) } },
     },
-    async (request) => request.auth!.user,
+    async (request) => request.ctx.user,
   );
 
   // Same per-IP limit as sign-in: registration hashes a password too and could be used to probe e-mails.
@@ -71,7 +77,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'Registrarse (la cuenta queda inactiva hasta que un administrador la active; la respuesta no dice si el correo ya existía)',
         body: registerSchema,
         response: {
-          202: z.object({ status: z.literal('success'), message: z.string() }),
+          202: registerResponseSchema,
           ...errorResponses(400, 403, 429),
         },
       },
@@ -100,13 +106,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: currentUserSchema, ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) =>
-      changeOwnPassword({ db: app.db, auth: request.auth!, minLength: app.config.PASSWORD_MIN_LENGTH, data: request.body }),
+    async (request) => changeOwnPassword(request.ctx, { minLength: app.config.PASSWORD_MIN_LENGTH, data: request.body }),
   );
 
   // Compatibility with the specification's test-auth calls. Public: they answer their own
   // { success, … } shape instead of the error shape, and check the token themselves.
-  const testAuthFailure = z.object({ success: z.literal(false), message: z.string() });
+  const testAuthFailure = testAuthFailureSchema;
   app.post(
     '/api/test-auth/login',
     {
@@ -114,9 +119,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Iniciar sesión (compatibilidad: username y password)',
-        body: z.object({ username: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) }),
+        body: testAuthLoginSchema,
         response: {
-          200: z.object({ success: z.literal(true), token: z.string() }),
+          200: testAuthLoginResponseSchema,
           401: testAuthFailure,
           403: testAuthFailure,
           423: testAuthFailure,
@@ -149,7 +154,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Verificar el token (compatibilidad)',
-        response: { 200: z.object({ success: z.literal(true), user: currentUserSchema }), 401: testAuthFailure },
+        response: { 200: testAuthVerifyResponseSchema, 401: testAuthFailure },
       },
     },
     async (request, reply) => {

@@ -1,96 +1,29 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   type Action,
   AppError,
-  allPermissions,
   type ChangePasswordInput,
   type CurrentUser,
-  type EffectivePermissions,
-  type Grant,
-  mergeGrants,
   passwordProblem,
   type RegisterInput,
   type Resource,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
-import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   institutionRoles,
   institutions,
   loginFailures,
   roleGrants,
-  sessions,
   userInstitutions,
   userRoles,
   users,
 } from '../../db/schema/index.ts';
 import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { isUniqueViolation } from '../../platform/db-errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
-
-export interface AuthPolicy {
-  sessionIdleHours: number;
-  sessionAbsoluteDays: number;
-  maxFailures: number;
-  lockMinutes: number;
-}
-
-/** What a request knows about its signed-in user. */
-export interface AuthContext {
-  sessionId: number;
-  user: CurrentUser;
-  actor: Actor;
-}
-
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-type UserRow = typeof users.$inferSelect;
-
-/** Institutions (ordered) and effective permissions of a user: SISTEMA holds everything. */
-export async function loadCurrentUser(db: Db, user: UserRow): Promise<CurrentUser> {
-  const insts = await db
-    .select({ id: institutions.id, code: institutions.code, name: institutions.name })
-    .from(userInstitutions)
-    .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
-    .where(eq(userInstitutions.userId, user.id))
-    .orderBy(asc(userInstitutions.position), asc(institutions.id));
-  let permissions: EffectivePermissions;
-  if (insts.some((i) => i.code === SYSTEM_INSTITUTION)) {
-    permissions = allPermissions();
-  } else {
-    const roleIds = db
-      .select({ id: userRoles.roleId })
-      .from(userRoles)
-      .where(eq(userRoles.userId, user.id))
-      .union(
-        db
-          .select({ id: institutionRoles.roleId })
-          .from(institutionRoles)
-          .where(
-            inArray(
-              institutionRoles.institutionId,
-              insts.map((i) => i.id),
-            ),
-          ),
-      );
-    const grants = await db
-      .select({ resource: roleGrants.resource, action: roleGrants.action, scope: roleGrants.scope })
-      .from(roleGrants)
-      .where(inArray(roleGrants.roleId, roleIds));
-    permissions = mergeGrants(grants as Grant[]);
-  }
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    institucion: insts.map((i) => i.code),
-    institutionName: insts[0]?.name ?? '',
-    institutions: insts,
-    permissions: permissions as CurrentUser['permissions'],
-    mustChangePassword: user.mustChangePassword,
-  };
-}
+import { type AuthPolicy, createSession, loadCurrentUser, revokeAllSessions, revokeSession } from '../../platform/session.ts';
 
 const minutesLeft = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
 
@@ -196,52 +129,23 @@ export async function login(opts: {
   }
   if (!user.isActive) throw new AppError('ACCOUNT_INACTIVE');
 
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + policy.sessionAbsoluteDays * 86_400_000);
-  await db.transaction(async (tx) => {
+  const token = await db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
     await tx.delete(loginFailures).where(and(eq(loginFailures.email, email), eq(loginFailures.address, address)));
-    const [session] = await tx
-      .insert(sessions)
-      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip, userAgent: opts.userAgent?.slice(0, 300) })
-      .returning({ id: sessions.id });
+    const session = await createSession(tx, { userId: user.id, policy, ip, userAgent: opts.userAgent });
     await writeAudit(tx, actor, { action: 'LOGIN', entityType: 'session', entityId: session.id });
+    return session.token;
   });
   return { user: await loadCurrentUser(db, user), token };
 }
 
-/**
- * Resolves a bearer token to its session and user, enforcing the absolute and idle expiry. Called by
- * the access guard on every authenticated request.
- */
-export async function authenticate(opts: { db: Db; policy: AuthPolicy; token: string; ip: string | null }): Promise<AuthContext> {
-  const { db, policy, token } = opts;
-  const now = new Date();
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
-    .limit(1);
-  if (!row?.user.isActive) throw new AppError('UNAUTHENTICATED');
-  const idleLimit = new Date(now.getTime() - policy.sessionIdleHours * 3_600_000);
-  if (row.session.expiresAt <= now || row.session.lastSeenAt <= idleLimit) throw new AppError('SESSION_EXPIRED');
-  // Touch at most once a minute: enough precision for an idle timeout counted in hours.
-  if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
-  }
-  const user = await loadCurrentUser(db, row.user);
-  return { sessionId: row.session.id, user, actor: { id: user.id, email: user.email, ip: opts.ip } };
-}
-
 /** Ends the caller's own session. Any signed-in user. */
-export async function logout(opts: { db: Db; auth: AuthContext }): Promise<void> {
-  await opts.db.transaction(async (tx) => {
-    await tx
-      .update(sessions)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(sessions.id, opts.auth.sessionId), isNull(sessions.revokedAt)));
-    await writeAudit(tx, opts.auth.actor, { action: 'LOGOUT', entityType: 'session', entityId: opts.auth.sessionId });
+export async function logout(ctx: RequestContext): Promise<void> {
+  const sessionId = ctx.sessionId;
+  if (sessionId === null) return;
+  await ctx.db.transaction(async (tx) => {
+    await revokeSession(tx, { userId: ctx.user.id, sessionId });
+    await ctx.audit({ action: 'LOGOUT', entityType: 'session', entityId: sessionId }, tx);
   });
 }
 
@@ -262,25 +166,10 @@ export async function findUserIdsWithPermission(db: Db, resource: Resource, acti
   return (rows as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 }
 
-/** Active sessions left for a user (for tests and the sessions screen). */
-export async function countActiveSessions(db: Db, userId: number): Promise<number> {
-  const [r] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
-  return r.n;
-}
-
 /** Refuses a password that breaks the policy with a 400 naming the rule on the given field. */
 export function assertPasswordPolicy(password: string, email: string, minLength: number, path = 'password'): void {
   const problem = passwordProblem(password, { email, minLength });
   if (problem) throw new AppError('VALIDATION', problem, [{ path, message: problem }]);
-}
-
-/** True when a database error is a unique violation (drizzle wraps the driver's error in `cause`). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 export const duplicateEmail = () =>
@@ -328,7 +217,7 @@ export async function register(opts: {
     });
   } catch (err) {
     // A concurrent registration of the same e-mail won: the same answer, still nothing duplicated.
-    if (!isUniqueViolation(err)) throw err;
+    if (!isUniqueViolation(err, 'users_email_key')) throw err;
   }
 }
 
@@ -336,20 +225,19 @@ export async function register(opts: {
  * Changes the caller's own password. Any signed-in user, also while a change is required. Clears the
  * "must change" flag and ends the user's other sessions, which may belong to whoever knew the old one.
  */
-export async function changeOwnPassword(opts: {
-  db: Db;
-  auth: AuthContext;
-  minLength: number;
-  data: ChangePasswordInput;
-}): Promise<CurrentUser> {
-  const { db, auth, data } = opts;
-  const [row] = await db.select().from(users).where(eq(users.id, auth.user.id));
+export async function changeOwnPassword(
+  ctx: RequestContext,
+  input: { minLength: number; data: ChangePasswordInput },
+): Promise<CurrentUser> {
+  const { db } = ctx;
+  const { data } = input;
+  const [row] = await db.select().from(users).where(eq(users.id, ctx.user.id));
   if (!(await verifyPassword(row.passwordHash, data.currentPassword))) {
     throw new AppError('VALIDATION', 'La contraseña actual no es correcta.', [
       { path: 'currentPassword', message: 'La contraseña actual no es correcta.' },
     ]);
   }
-  assertPasswordPolicy(data.newPassword, row.email, opts.minLength, 'newPassword');
+  assertPasswordPolicy(data.newPassword, row.email, input.minLength, 'newPassword');
   if (data.newPassword === data.currentPassword) {
     throw new AppError('VALIDATION', 'La nueva contraseña debe ser distinta de la actual.', [
       { path: 'newPassword', message: 'La nueva contraseña debe ser distinta de la actual.' },
@@ -362,28 +250,9 @@ export async function changeOwnPassword(opts: {
       .set({ passwordHash, mustChangePassword: false, updatedAt: new Date() })
       .where(eq(users.id, row.id))
       .returning();
-    await tx
-      .update(sessions)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(sessions.userId, row.id), isNull(sessions.revokedAt), ne(sessions.id, auth.sessionId)));
-    await writeAudit(tx, auth.actor, { action: 'CHANGE_PASSWORD', entityType: 'user', entityId: row.id });
+    await revokeAllSessions(tx, row.id, ctx.sessionId);
+    await ctx.audit({ action: 'CHANGE_PASSWORD', entityType: 'user', entityId: row.id }, tx);
     return u;
   });
   return loadCurrentUser(db, updated);
-}
-
-/** Revokes every open session of a user (deactivation, password reset); returns how many. */
-export async function revokeAllSessions(db: Db, userId: number, exceptSessionId?: number): Promise<number> {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
-      ),
-    )
-    .returning({ id: sessions.id });
-  return rows.length;
 }

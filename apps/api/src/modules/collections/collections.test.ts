@@ -11,9 +11,9 @@ import {
   regions,
   userInstitutions,
 } from '../../db/schema/index.ts';
-import { DEMO_PASSWORD, seedAccountsDemo } from '../../db/seed/accounts.ts';
-import { seedCatalogDemo } from '../../db/seed/catalogs.ts';
-import { seedReference } from '../../db/seed/index.ts';
+import { DEMO_PASSWORD, seedAccountsDemo } from '../../seed/accounts.ts';
+import { seedCatalogDemo } from '../../seed/catalogs.ts';
+import { seedReference } from '../../seed/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 
 let t: TestApp;

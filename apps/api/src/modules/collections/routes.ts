@@ -1,21 +1,21 @@
 import {
-  auditEntrySchema,
-  type CollectionDefinition,
+  auditEntryListSchema,
+  collectionExportQuerySchemaOf,
+  collectionListQuerySchemaOf,
+  collectionNameParamsSchema,
   collectionNames,
   collectionNamesSchema,
+  collectionRecordSchemaOf,
   collectionSchemaSchema,
   collectionSummarySchema,
-  exportFormatSchema,
-  type FieldMeta,
   idParamsSchema,
-  idTextSchema,
-  intTextSchema,
-  listQuerySchema,
   listResponse,
-  referenceOptionSchema,
+  noContentSchema,
+  referenceFieldParamsSchema,
+  referenceOptionListSchema,
+  referenceOptionsQuerySchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { registry } from './registry.ts';
@@ -25,6 +25,7 @@ import {
   createRecord,
   deleteRecord,
   exportPlan,
+  type FindQuery,
   findRecords,
   getRecord,
   readableCollections,
@@ -33,49 +34,6 @@ import {
   schemaOf,
   updateRecord,
 } from './service.ts';
-
-const valueSchema = (f: FieldMeta) => {
-  switch (f.type) {
-    case 'boolean':
-      return z.boolean();
-    case 'number':
-    case 'money':
-      return z.number().nullable();
-    case 'reference':
-      return z.number().int().nullable();
-    default:
-      return z.string().nullable();
-  }
-};
-
-const recordSchemaOf = (def: CollectionDefinition) =>
-  z.object({
-    id: z.number().int(),
-    label: z.string(),
-    labels: z.record(z.string(), z.string().nullable()),
-    ...Object.fromEntries(def.fields.map((f) => [f.name, valueSchema(f)])),
-  });
-
-/** Exact-match filters a list accepts: `?<field>=value` for boolean, enum and reference fields. */
-const filtersOf = (def: CollectionDefinition) =>
-  Object.fromEntries(
-    def.fields
-      .filter((f) => f.filterable)
-      .map((f) => {
-        if (f.type === 'boolean')
-          return [
-            f.name,
-            z
-              .enum(['true', 'false'])
-              .transform((v) => v === 'true')
-              .optional(),
-          ];
-        if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
-        if (f.type === 'reference') return [f.name, idTextSchema.optional()];
-        if (f.type === 'number') return [f.name, intTextSchema().optional()];
-        return [f.name, z.string().max(200).optional()];
-      }),
-  );
 
 const idParams = idParamsSchema;
 
@@ -95,7 +53,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: collectionNamesSchema, ...errorResponses(401) },
       },
     },
-    async (request) => readableCollections(request.auth!.user),
+    async (request) => readableCollections(request.ctx),
   );
 
   app.get(
@@ -108,21 +66,15 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: collectionSummarySchema, ...errorResponses(401) },
       },
     },
-    async (request) => collectionSummary({ db: app.db, user: request.auth!.user }),
+    async (request) => collectionSummary(request.ctx),
   );
 
   for (const name of collectionNames) {
     const def = registry[name].def;
     const base = `/api/collections/${name}`;
     const tags = ['collections'];
-    const record = recordSchemaOf(def);
-    const listQuery = listQuerySchema.extend(filtersOf(def));
-    const ctx = (request: { auth: { user: unknown; actor: unknown } | null }) => ({
-      db: app.db,
-      user: request.auth!.user as never,
-      actor: request.auth!.actor as never,
-      name,
-    });
+    const record = collectionRecordSchemaOf(def);
+    const listQuery = collectionListQuerySchemaOf(def);
 
     app.get(
       base,
@@ -135,7 +87,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: listResponse(record), ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => findRecords({ ...ctx(request), query: request.query as never }),
+      async (request) => findRecords(request.ctx, { name, query: request.query as FindQuery }),
     );
 
     app.get(
@@ -145,13 +97,13 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           summary: `Exportar ${def.label.toLowerCase()} (xlsx o csv, con los mismos filtros)`,
-          querystring: listQuery.omit({ page: true, pageSize: true }).extend({ format: exportFormatSchema.default('xlsx') }),
+          querystring: collectionExportQuerySchemaOf(def),
           response: { ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {
         const { format, ...query } = request.query as { format: 'xlsx' | 'csv' };
-        const plan = exportPlan({ ...ctx(request), query: query as never });
+        const plan = exportPlan(request.ctx, { name, query: query as Partial<FindQuery> });
         return sendExport(reply, {
           format,
           filename: plan.filename,
@@ -172,7 +124,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: collectionSchemaSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) => schemaOf(request.auth!.user, name),
+      async (request) => schemaOf(request.ctx, { name }),
     );
 
     app.get(
@@ -182,20 +134,12 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           summary: `Opciones de un campo de referencia de ${def.label.toLowerCase()}`,
-          params: z.object({ field: z.string().max(60) }),
-          querystring: z.object({
-            q: z.string().trim().max(100).optional(),
-            ids: z
-              .string()
-              .regex(/^\d+(,\d+)*$/, { error: 'Lista de identificadores separados por comas.' })
-              .transform((s) => s.split(',').slice(0, 100))
-              .pipe(z.array(z.string().pipe(idTextSchema)))
-              .optional(),
-          }),
-          response: { 200: z.array(referenceOptionSchema), ...errorResponses(400, 401, 403, 404) },
+          params: referenceFieldParamsSchema,
+          querystring: referenceOptionsQuerySchema,
+          response: { 200: referenceOptionListSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => referenceOptions({ ...ctx(request), field: request.params.field, ...request.query }),
+      async (request) => referenceOptions(request.ctx, { name, field: request.params.field, ...request.query }),
     );
 
     app.get(
@@ -209,7 +153,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: record, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getRecord({ ...ctx(request), id: request.params.id }),
+      async (request) => getRecord(request.ctx, { name, id: request.params.id }),
     );
 
     app.get(
@@ -220,10 +164,10 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary: `Historial de cambios de un registro de ${def.label.toLowerCase()}`,
           params: idParams,
-          response: { 200: z.array(auditEntrySchema), ...errorResponses(400, 401, 403, 404) },
+          response: { 200: auditEntryListSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => recordHistory({ ...ctx(request), id: request.params.id }),
+      async (request) => recordHistory(request.ctx, { name, id: request.params.id }),
     );
 
     app.post(
@@ -238,7 +182,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const created = await createRecord({ ...ctx(request), data: request.body as Record<string, unknown> });
+        const created = await createRecord(request.ctx, { name, data: request.body as Record<string, unknown> });
         return reply.status(201).send(created as never);
       },
     );
@@ -256,7 +200,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) =>
-        updateRecord({ ...ctx(request), id: request.params.id, data: request.body as Record<string, unknown> }) as never,
+        updateRecord(request.ctx, { name, id: request.params.id, data: request.body as Record<string, unknown> }) as never,
     );
 
     app.delete(
@@ -267,11 +211,11 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary: `Eliminar un registro de ${def.label.toLowerCase()}`,
           params: idParams,
-          response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 409) },
+          response: { 204: noContentSchema, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
       async (request, reply) => {
-        await deleteRecord({ ...ctx(request), id: request.params.id });
+        await deleteRecord(request.ctx, { name, id: request.params.id });
         return reply.status(204).send(null);
       },
     );
@@ -283,7 +227,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const fallback = {
     config: { access: 'authenticated' as const },
-    schema: { hide: true, params: z.object({ name: z.string() }).loose(), response: { ...errorResponses(401, 404) } },
+    schema: { hide: true, params: collectionNameParamsSchema, response: { ...errorResponses(401, 404) } },
   };
   for (const path of ['/api/collections/:name', '/api/collections/:name/*']) {
     app.get(path, fallback, unknown);

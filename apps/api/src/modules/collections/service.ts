@@ -1,5 +1,4 @@
 import {
-  type Action,
   AppError,
   type CollectionName,
   type CollectionRecord,
@@ -12,15 +11,15 @@ import {
   isCollectionName,
   type ReferenceOption,
   SYSTEM_INSTITUTION,
-  scopeFor,
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { type RequestContext, routeScope, withPermission } from '../../platform/context.ts';
+import { toAppError } from '../../platform/db-errors.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { likePattern } from '../../platform/list.ts';
-import { entityScopeCondition, isEntityInScope } from '../../platform/scope.ts';
+import { isEntityInScope } from '../../platform/scope.ts';
 import { type Collection, referenceTarget, referrersOf, registry } from './registry.ts';
 
 /** A list query after validation: paging, sort, search and the collection's exact-match filters. */
@@ -32,11 +31,6 @@ export interface FindQuery {
   [filter: string]: unknown;
 }
 
-interface Ctx {
-  db: Db;
-  user: CurrentUser;
-}
-
 /** The collection called `name`; 404 with a Spanish message when there is none. */
 export function collectionOf(name: string): Collection {
   if (!isCollectionName(name)) throw new AppError('NOT_FOUND', `La colección «${name}» no existe.`);
@@ -45,24 +39,11 @@ export function collectionOf(name: string): Collection {
 
 const isSystemUser = (user: CurrentUser) => user.institucion.includes(SYSTEM_INSTITUTION);
 
-function requireAction(user: CurrentUser, c: Collection, action: Action) {
-  if (!scopeFor(user.permissions, c.def.name as CollectionName, action)) {
-    throw new AppError('FORBIDDEN', `No tiene permiso para ${verbs[action]} en «${c.def.label}».`);
-  }
-}
-
-const verbs: Record<Action, string> = {
-  READ: 'consultar',
-  CREATE: 'crear registros',
-  UPDATE: 'modificar registros',
-  DELETE: 'eliminar registros',
-  EXPORT: 'exportar',
-  APPROVE: 'aprobar',
-  SIGN: 'firmar',
-};
-
-function requireWrite(user: CurrentUser, c: Collection, action: Action) {
-  requireAction(user, c, action);
+/**
+ * The route's own permission (resource = collection name) was checked by the access guard; writes on
+ * reference data need more than the permission.
+ */
+function requireWrite(user: CurrentUser, c: Collection) {
   // Reference data from the official division of the country: only the super administrator edits it.
   if (c.def.systemOnlyWrites && !isSystemUser(user)) {
     throw new AppError('FORBIDDEN', `«${c.def.label}» son datos de referencia: solo el super administrador puede modificarlos.`);
@@ -70,14 +51,14 @@ function requireWrite(user: CurrentUser, c: Collection, action: Action) {
 }
 
 /** Names of the collections the user may read: GET /api/collections. Any signed-in user. */
-export function readableCollections(user: CurrentUser): string[] {
-  return collectionNames.filter((n) => !!scopeFor(user.permissions, n, 'READ'));
+export function readableCollections(ctx: RequestContext): string[] {
+  return collectionNames.filter((n) => !!ctx.scopeFor(n, 'READ'));
 }
 
 /** Metadata of a collection plus the actions this user holds on it. Needs READ. */
-export function schemaOf(user: CurrentUser, name: string): CollectionSchema {
-  const c = collectionOf(name);
-  requireAction(user, c, 'READ');
+export function schemaOf(ctx: RequestContext, input: { name: string }): CollectionSchema {
+  const { user } = ctx;
+  const c = collectionOf(input.name);
   const perms = user.permissions[c.def.name] ?? {};
   let actions = (['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'] as const).filter((a) => !!perms[a]);
   if (c.def.systemOnlyWrites && !isSystemUser(user)) actions = actions.filter((a) => a === 'READ' || a === 'EXPORT');
@@ -138,12 +119,13 @@ function scopeEntityOf(c: Collection, rec: CollectionRecord | undefined): number
   return typeof v === 'number' ? v : null;
 }
 
-function scopeCondition(user: CurrentUser, c: Collection, action: Action): SQL | undefined {
-  return c.entityColumn ? entityScopeCondition(user, c.def.name as CollectionName, action, c.entityColumn) : undefined;
+/** The rows of an entity-keyed collection within the context's scope; undefined for other collections or ALL. */
+function scopeCondition(ctx: RequestContext, c: Collection): SQL | undefined {
+  return c.entityColumn ? ctx.inScope(c.entityColumn) : undefined;
 }
 
-function whereOf(user: CurrentUser, c: Collection, query: Partial<FindQuery>): SQL | undefined {
-  const conds: (SQL | undefined)[] = [scopeCondition(user, c, 'READ')];
+function whereOf(ctx: RequestContext, c: Collection, query: Partial<FindQuery>): SQL | undefined {
+  const conds: (SQL | undefined)[] = [scopeCondition(ctx, c)];
   if (query.q) {
     const pattern = likePattern(query.q);
     const searchable = c.def.fields.filter((f) => f.searchable);
@@ -193,10 +175,10 @@ async function fetchRows(db: Db, c: Collection, where: SQL | undefined, order: S
 // ─── Reads ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Paginated, searched, sorted and filtered list of a collection, inside the user's data scope. Needs READ. */
-export async function findRecords({ db, user, name, query }: Ctx & { name: string; query: FindQuery }) {
+export async function findRecords(ctx: RequestContext, { name, query }: { name: string; query: FindQuery }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireAction(user, c, 'READ');
-  const where = whereOf(user, c, query);
+  const where = whereOf(ctx, c, query);
   const order = orderOf(c, query.sort);
   const [items, [{ n }]] = await Promise.all([
     fetchRows(db, c, where, order, query.pageSize, (query.page - 1) * query.pageSize),
@@ -209,10 +191,9 @@ export async function findRecords({ db, user, name, query }: Ctx & { name: strin
 }
 
 /** One record by id (404 when missing or outside the user's scope). Needs READ. */
-export async function getRecord({ db, user, name, id }: Ctx & { name: string; id: number }): Promise<CollectionRecord> {
+export async function getRecord(ctx: RequestContext, { name, id }: { name: string; id: number }): Promise<CollectionRecord> {
   const c = collectionOf(name);
-  requireAction(user, c, 'READ');
-  return loadOne(db, c, id, scopeCondition(user, c, 'READ'));
+  return loadOne(ctx.db, c, id, scopeCondition(ctx, c));
 }
 
 async function loadOne(db: Db, c: Collection, id: number, scope?: SQL): Promise<CollectionRecord> {
@@ -221,12 +202,15 @@ async function loadOne(db: Db, c: Collection, id: number, scope?: SQL): Promise<
   return rec;
 }
 
-/** Rows and columns of an export with the list's filters, read in batches. Needs EXPORT. */
-export function exportPlan({ db, user, name, query }: Ctx & { name: string; query: Partial<FindQuery> }) {
+/**
+ * Rows and columns of an export with the list's filters, read in batches. Needs EXPORT, and READ too:
+ * the rows are those both grants reach.
+ */
+export function exportPlan(ctx: RequestContext, { name, query }: { name: string; query: Partial<FindQuery> }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireAction(user, c, 'EXPORT');
-  requireAction(user, c, 'READ');
-  const where = whereOf(user, c, query);
+  const reader = withPermission(ctx, c.def.name as CollectionName, 'READ');
+  const where = and(whereOf(ctx, c, query), scopeCondition(reader, c));
   const order = orderOf(c, query.sort);
   const columns: ExportColumn<CollectionRecord>[] = [
     { header: 'ID', value: (r) => r.id, width: 8 },
@@ -252,23 +236,18 @@ export function exportPlan({ db, user, name, query }: Ctx & { name: string; quer
 }
 
 /** Options of a reference field for searchable selects: by text, or the given ids. Needs READ on the holder. */
-export async function referenceOptions({
-  db,
-  user,
-  name,
-  field,
-  q,
-  ids,
-}: Ctx & { name: string; field: string; q?: string; ids?: number[] }): Promise<ReferenceOption[]> {
+export async function referenceOptions(
+  ctx: RequestContext,
+  { name, field, q, ids }: { name: string; field: string; q?: string; ids?: number[] },
+): Promise<ReferenceOption[]> {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireAction(user, c, 'READ');
   const f = c.def.fields.find((x) => x.name === field && x.type === 'reference');
   if (!f) throw new AppError('NOT_FOUND', `«${c.def.label}» no tiene el campo de referencia «${field}».`);
   const target = referenceTarget(f.reference!.collection);
   const conds: (SQL | undefined)[] = [];
   // Entities offered follow the scope the user has on the collection being edited.
-  if (f.reference!.collection === 'municipal-entities')
-    conds.push(entityScopeCondition(user, c.def.name as CollectionName, 'READ', target.table.id));
+  if (f.reference!.collection === 'municipal-entities') conds.push(ctx.inScope(target.table.id));
   if (ids?.length) conds.push(inArray(target.table.id, ids));
   else if (q) conds.push(sql`${target.display} ilike ${likePattern(q)}`);
   const rows = await db
@@ -284,10 +263,10 @@ export async function referenceOptions({
 }
 
 /** Change history of one record, newest first, from the audit log. Needs READ on the collection. */
-export async function recordHistory({ db, user, name, id }: Ctx & { name: string; id: number }) {
+export async function recordHistory(ctx: RequestContext, { name, id }: { name: string; id: number }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireAction(user, c, 'READ');
-  await loadOne(db, c, id, scopeCondition(user, c, 'READ')).catch(async (err) => {
+  await loadOne(db, c, id, scopeCondition(ctx, c)).catch(async (err) => {
     // A deleted record still has a history; only an out-of-scope or never-existing one is refused.
     const [any] = await db
       .select({ n: count() })
@@ -305,14 +284,14 @@ export async function recordHistory({ db, user, name, id }: Ctx & { name: string
 }
 
 /** Row counts of every collection the user may read (the /administrative overview), in scope. */
-export async function collectionSummary({ db, user }: Ctx): Promise<CollectionSummary> {
+export async function collectionSummary(ctx: RequestContext): Promise<CollectionSummary> {
   const out: CollectionSummary = [];
-  for (const name of readableCollections(user)) {
+  for (const name of readableCollections(ctx)) {
     const c = registry[name as CollectionName];
-    const [{ n }] = await db
+    const [{ n }] = await ctx.db
       .select({ n: count() })
       .from(c.table as never)
-      .where(scopeCondition(user, c, 'READ'));
+      .where(scopeCondition(withPermission(ctx, name as CollectionName, 'READ'), c));
     out.push({ name, labelKey: `catalogs.collections.${name}`, label: c.def.label, count: Number(n) });
   }
   return out;
@@ -323,7 +302,8 @@ export async function collectionSummary({ db, user }: Ctx): Promise<CollectionSu
 type Data = Record<string, unknown>;
 
 /** Refuses references to rows that do not exist, and entities outside the user's scope. */
-async function checkReferences(db: Db, user: CurrentUser, c: Collection, data: Data, action: Action) {
+async function checkReferences(ctx: RequestContext, c: Collection, data: Data) {
+  const { db } = ctx;
   const details: ErrorDetail[] = [];
   for (const f of c.def.fields) {
     const v = data[f.name];
@@ -335,10 +315,7 @@ async function checkReferences(db: Db, user: CurrentUser, c: Collection, data: D
       .where(eq(target.table.id, v as number))
       .limit(1);
     if (!row) details.push({ path: f.name, message: `${f.label}: el registro ${v} no existe.` });
-    else if (
-      c.entityColumn === c.columns[f.name] &&
-      !(await isEntityInScope(db, user, c.def.name as CollectionName, action, v as number))
-    ) {
+    else if (c.entityColumn === c.columns[f.name] && !(await isEntityInScope(ctx, v as number))) {
       details.push({ path: f.name, message: `${f.label}: la entidad está fuera de su alcance.` });
     }
   }
@@ -376,27 +353,24 @@ function duplicate(c: Collection, group: string[], values: unknown[]) {
 
 /** Maps database constraint errors that slipped past the checks (races) onto the error catalogue. */
 function mapDbError(c: Collection, err: unknown): never {
-  const e = err as { code?: string; cause?: { code?: string; detail?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (code === '23505') throw new AppError('DUPLICATE', `Ya existe un registro en «${c.def.label}» con ese valor.`);
-  if (code === '23503') throw new AppError('CONFLICT', `El registro de «${c.def.label}» está relacionado con otros datos.`);
-  throw err;
+  throw toAppError(err, { subject: `en «${c.def.label}»` }) ?? err;
 }
 
 const hasUpdatedAt = (c: Collection) => 'updatedAt' in (c.table as object);
 
 /** Creates a record and audits it in the same transaction. Needs CREATE (and SISTEMA for reference data). */
-export async function createRecord({ db, user, actor, name, data }: Ctx & { actor: Actor; name: string; data: Data }) {
+export async function createRecord(ctx: RequestContext, { name, data }: { name: string; data: Data }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireWrite(user, c, 'CREATE');
+  requireWrite(ctx.user, c);
   if (c.def.canCreateRows === false) {
     throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos: solo se editan su etiqueta, color y orden.`);
   }
   // A new entity has no region yet: only a user whose scope is ALL may create one.
-  if (c.entityColumn === c.table.id && scopeFor(user.permissions, c.def.name as CollectionName, 'CREATE') !== 'ALL') {
+  if (c.entityColumn === c.table.id && routeScope(ctx) !== 'ALL') {
     throw new AppError('FORBIDDEN', 'Solo un usuario con alcance total puede crear entidades.');
   }
-  await checkReferences(db, user, c, data, 'CREATE');
+  await checkReferences(ctx, c, data);
   await checkUnique(db, c, data, null);
   try {
     return await db.transaction(async (tx) => {
@@ -406,13 +380,16 @@ export async function createRecord({ db, user, actor, name, data }: Ctx & { acto
         .returning({ id: c.table.id });
       const row = inserted[0] as { id: number };
       const after = await loadOne(tx as unknown as Db, c, row.id);
-      await writeAudit(tx, actor, {
-        action: 'CREATE',
-        entityType: c.def.name,
-        entityId: row.id,
-        after: auditValues(c, after),
-        scopeEntityId: scopeEntityOf(c, after),
-      });
+      await ctx.audit(
+        {
+          action: 'CREATE',
+          entityType: c.def.name,
+          entityId: row.id,
+          after: auditValues(c, after),
+          scopeEntityId: scopeEntityOf(c, after),
+        },
+        tx,
+      );
       return after;
     });
   } catch (err) {
@@ -421,18 +398,12 @@ export async function createRecord({ db, user, actor, name, data }: Ctx & { acto
 }
 
 /** Updates some fields of a record in scope and audits before/after. Needs UPDATE. */
-export async function updateRecord({
-  db,
-  user,
-  actor,
-  name,
-  id,
-  data,
-}: Ctx & { actor: Actor; name: string; id: number; data: Data }) {
+export async function updateRecord(ctx: RequestContext, { name, id, data }: { name: string; id: number; data: Data }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireWrite(user, c, 'UPDATE');
-  const before = await loadOne(db, c, id, scopeCondition(user, c, 'UPDATE'));
-  await checkReferences(db, user, c, data, 'UPDATE');
+  requireWrite(ctx.user, c);
+  const before = await loadOne(db, c, id, scopeCondition(ctx, c));
+  await checkReferences(ctx, c, data);
   await checkUnique(db, c, data, before, id);
   try {
     return await db.transaction(async (tx) => {
@@ -443,14 +414,17 @@ export async function updateRecord({
           .where(eq(c.table.id, id));
       }
       const after = await loadOne(tx as unknown as Db, c, id);
-      await writeAudit(tx, actor, {
-        action: 'UPDATE',
-        entityType: c.def.name,
-        entityId: id,
-        before: auditValues(c, before),
-        after: auditValues(c, after),
-        scopeEntityId: scopeEntityOf(c, after),
-      });
+      await ctx.audit(
+        {
+          action: 'UPDATE',
+          entityType: c.def.name,
+          entityId: id,
+          before: auditValues(c, before),
+          after: auditValues(c, after),
+          scopeEntityId: scopeEntityOf(c, after),
+        },
+        tx,
+      );
       return after;
     });
   } catch (err) {
@@ -462,13 +436,14 @@ export async function updateRecord({
  * Deletes a record nothing references. A referenced one is refused naming who uses it, and offering
  * deactivation when the collection has an active flag. Needs DELETE.
  */
-export async function deleteRecord({ db, user, actor, name, id }: Ctx & { actor: Actor; name: string; id: number }) {
+export async function deleteRecord(ctx: RequestContext, { name, id }: { name: string; id: number }) {
+  const { db } = ctx;
   const c = collectionOf(name);
-  requireWrite(user, c, 'DELETE');
+  requireWrite(ctx.user, c);
   if (c.def.canDeleteRows === false) {
     throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos del ciclo de vida y no se eliminan.`);
   }
-  const before = await loadOne(db, c, id, scopeCondition(user, c, 'DELETE'));
+  const before = await loadOne(db, c, id, scopeCondition(ctx, c));
   const uses: { label: string; n: number }[] = [];
   for (const r of referrersOf(c.table)) {
     const [{ n }] = await db.select({ n: count() }).from(r.table).where(eq(r.column, id));
@@ -487,13 +462,16 @@ export async function deleteRecord({ db, user, actor, name, id }: Ctx & { actor:
   try {
     await db.transaction(async (tx) => {
       await tx.delete(c.table).where(eq(c.table.id, id));
-      await writeAudit(tx, actor, {
-        action: 'DELETE',
-        entityType: c.def.name,
-        entityId: id,
-        before: auditValues(c, before),
-        scopeEntityId: scopeEntityOf(c, before),
-      });
+      await ctx.audit(
+        {
+          action: 'DELETE',
+          entityType: c.def.name,
+          entityId: id,
+          before: auditValues(c, before),
+          scopeEntityId: scopeEntityOf(c, before),
+        },
+        tx,
+      );
     });
   } catch (err) {
     mapDbError(c, err);

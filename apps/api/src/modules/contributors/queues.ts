@@ -1,6 +1,5 @@
 import { and, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { contributorImports, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
-import { entityScopeCondition } from '../../platform/scope.ts';
 import { registerWorkQueue } from '../home/queues.ts';
 
 /**
@@ -12,16 +11,16 @@ registerWorkQueue({
   title: 'Aprobaciones de CUI pendientes',
   permission: { resource: 'cui-approval', action: 'APPROVE' },
   link: '/contributors/cui-approval',
-  count: async ({ db, user }) => {
-    const [row] = await db
+  count: async (ctx) => {
+    const [row] = await ctx.db
       .select({ n: count() })
       .from(cuiApprovalRequests)
       .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
       .where(
         and(
           eq(cuiApprovalRequests.state, 'PENDIENTE'),
-          or(isNull(cuiApprovalRequests.requestedBy), ne(cuiApprovalRequests.requestedBy, user.id)),
-          entityScopeCondition(user, 'cui-approval', 'APPROVE', contributors.entityId),
+          or(isNull(cuiApprovalRequests.requestedBy), ne(cuiApprovalRequests.requestedBy, ctx.user.id)),
+          ctx.inScope(contributors.entityId),
         ),
       );
     return row?.n ?? 0;
@@ -34,11 +33,11 @@ registerWorkQueue({
   title: 'Cargas masivas por confirmar o descartar',
   permission: { resource: 'contributor-bulk-upload', action: 'CREATE' },
   link: '/contributors/bulk-upload',
-  count: async ({ db, user }) => {
-    const [row] = await db
+  count: async (ctx) => {
+    const [row] = await ctx.db
       .select({ n: count() })
       .from(contributorImports)
-      .where(and(eq(contributorImports.createdBy, user.id), inArray(contributorImports.status, ['VALIDADO', 'FALLIDO'])));
+      .where(and(eq(contributorImports.createdBy, ctx.user.id), inArray(contributorImports.status, ['VALIDADO', 'FALLIDO'])));
     return row?.n ?? 0;
   },
 });

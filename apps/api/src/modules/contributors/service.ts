@@ -1,7 +1,12 @@
 import {
   AppError,
   type ContributorData,
+  type ContributorHistoryQuery,
   type ContributorListQuery,
+  type ContributorOptions,
+  type ContributorOverview,
+  type ContributorRenapLookup,
+  type ContributorSearchResult,
   type CurrentUser,
   compareWithRenap,
   contributorFullName,
@@ -13,8 +18,8 @@ import {
   foldName,
   formatCui,
   normalizeCui,
+  type Resource,
   type Scope,
-  scopeFor,
   scopeRank,
 } from '@aporta/domain';
 import { and, count, desc, eq, getTableColumns, inArray, like, type SQL, sql } from 'drizzle-orm';
@@ -30,7 +35,8 @@ import {
   municipalEntities,
   municipalities,
 } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import { entityIdsInScope, type RequestContext, withPermission } from '../../platform/context.ts';
+import { registerConstraintRules, toAppError } from '../../platform/db-errors.ts';
 import {
   EXPORT_CHUNK_ROWS,
   type KeysetChunk,
@@ -43,7 +49,14 @@ import {
 import { entityInScope } from '../../platform/scope.ts';
 import { notifyCuiApprovers } from '../cui-approvals/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
-import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
+import { lookupForScreen, lookupRenap, type RenapOutcome } from '../renap/service.ts';
+
+const PENDING_CUI_REQUEST = 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.';
+
+registerConstraintRules({
+  cui_approval_requests_one_open: { path: 'cui', message: PENDING_CUI_REQUEST, code: 'CONFLICT' },
+  contributors_cui_key: { path: 'cui', message: 'Ya existe un afiliado con este CUI.' },
+});
 
 const searchNameOf = contributorSearchName;
 
@@ -119,7 +132,12 @@ const sortable = {
  * fuzzy name (trigram word similarity, or substring), accents and case ignored.
  */
 export function contributorFilters(user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
-  const where: (SQL | undefined)[] = [entityInScope(user.id, scope, contributors.entityId)];
+  return filtersWithin(entityInScope(user.id, scope, contributors.entityId), q);
+}
+
+/** The filters of `q` within `inScope` (the caller's scope on contributors.entity_id; undefined for ALL). */
+function filtersWithin(inScope: SQL | undefined, q: Partial<ContributorListQuery>): SQL | undefined {
+  const where: (SQL | undefined)[] = [inScope];
   if (q.entityId) where.push(eq(contributors.entityId, q.entityId));
   if (q.municipalityId) where.push(eq(contributors.municipalityId, q.municipalityId));
   if (q.departmentId) where.push(eq(municipalities.departmentId, q.departmentId));
@@ -167,15 +185,14 @@ async function withNameThreshold<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise
 
 const isNameQuery = (q?: string) => !!q?.trim() && !/^[\d\s-]+$/.test(q.trim());
 
-/** The paginated list. Callers: GET /api/contributors (contributor-list READ, with its scope). */
-export async function findContributors(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
-  if (isNameQuery(opts.query.q)) return withNameThreshold(opts.db, (tx) => findPage({ ...opts, db: tx }));
-  return findPage(opts);
+/** The paginated list. Callers: contributor-list READ (the list), contributors READ (the palette search). */
+export async function findContributors(ctx: RequestContext, query: ContributorListQuery) {
+  const where = filtersWithin(ctx.inScope(contributors.entityId), query);
+  if (isNameQuery(query.q)) return withNameThreshold(ctx.db, (tx) => findPage(tx, where, query));
+  return findPage(ctx.db, where, query);
 }
 
-async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: ContributorListQuery }) {
-  const { db, user, scope, query } = opts;
-  const where = contributorFilters(user, scope, query);
+async function findPage(db: Db, where: SQL | undefined, query: ContributorListQuery) {
   const { limit, offset } = pageOf(query);
   const order =
     !query.sort && isNameQuery(query.q)
@@ -206,14 +223,9 @@ async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: 
  * The export's rows in keyset chunks (short statements), same filters and scope as the list. The sort
  * is checked here, before the first byte. Callers: GET /api/contributors/export (EXPORT, with scope).
  */
-export function exportContributorBatches(opts: {
-  db: Db;
-  user: CurrentUser;
-  scope: Scope;
-  query: Partial<ContributorListQuery>;
-}) {
-  const keyset = keysetOf(opts.query.sort, sortable, 'id');
-  const where = contributorFilters(opts.user, opts.scope, opts.query);
+export function exportContributorBatches(ctx: RequestContext, query: Partial<ContributorListQuery>) {
+  const keyset = keysetOf(query.sort, sortable, 'id');
+  const where = filtersWithin(ctx.inScope(contributors.entityId), query);
   const chunk = async (db: Db, c: KeysetChunk) =>
     (
       await baseQuery(db)
@@ -223,29 +235,31 @@ export function exportContributorBatches(opts: {
     ).map(toContributor);
   return keysetBatches(
     keyset,
-    (c) => (isNameQuery(opts.query.q) ? withNameThreshold(opts.db, (tx) => chunk(tx, c)) : chunk(opts.db, c)),
+    (c) => (isNameQuery(query.q) ? withNameThreshold(ctx.db, (tx) => chunk(tx, c)) : chunk(ctx.db, c)),
     (r) => r.id,
     EXPORT_CHUNK_ROWS,
   );
 }
 
 /** Palette search: up to 8 matches by CUI (exact/prefix) or name. Callers: contributors READ. */
-export async function searchContributors(opts: { db: Db; user: CurrentUser; scope: Scope; q: string }) {
-  const res = await findContributors({ ...opts, query: { q: opts.q, page: 1, pageSize: 8 } });
+export async function searchContributors(ctx: RequestContext, input: { q: string }): Promise<ContributorSearchResult> {
+  const res = await findContributors(ctx, { q: input.q, page: 1, pageSize: 8 });
   return res.items.map((c) => ({ id: c.id, cui: c.cui, fullName: c.fullName, entityName: c.entityName, state: c.state }));
 }
 
-async function loadInScope(db: Db, user: CurrentUser, scope: Scope, id: number): Promise<ContributorView> {
+/** One contributor by id, limited by `inScope` when given. */
+async function loadOne(db: Db, id: number, inScope?: SQL): Promise<ContributorView> {
   const [r] = await baseQuery(db)
-    .where(and(eq(contributors.id, id), entityInScope(user.id, scope, contributors.entityId)))
+    .where(and(eq(contributors.id, id), inScope))
     .limit(1);
   if (!r) throw new AppError('NOT_FOUND', 'El afiliado no existe o no está dentro de su alcance.');
   return toContributor(r);
 }
 
-/** One contributor, within the caller's scope. */
-export const getContributor = (opts: { db: Db; user: CurrentUser; scope: Scope; id: number }) =>
-  loadInScope(opts.db, opts.user, opts.scope, opts.id);
+const loadInScope = (ctx: RequestContext, id: number) => loadOne(ctx.db, id, ctx.inScope(contributors.entityId));
+
+/** One contributor, within the caller's scope. Callers: contributors READ. */
+export const getContributor = (ctx: RequestContext, input: { id: number }) => loadInScope(ctx, input.id);
 
 /** Checks the catalogue references of a contributor; 400 naming each unknown one. */
 async function checkReferences(db: Db, data: Partial<ContributorData>, allowed: Set<number> | null) {
@@ -344,22 +358,19 @@ const values = <T extends Partial<ContributorData>>(d: T) => ({ ...d, nit: d.nit
  * Creates a contributor (CUI state PENDIENTE) and opens its CUI approval request; RENAP is consulted
  * and logged, and its silence is a warning, never a refusal. Callers: contributor-new CREATE.
  */
-export async function createContributor(opts: {
-  db: Db;
-  actor: Actor;
-  user: CurrentUser;
-  scope: Scope;
-  allowed: Set<number> | null;
-  adapter: RenapAdapter;
-  data: z.output<typeof contributorInputSchema>;
-}) {
-  const { db, actor, data } = opts;
-  if (opts.allowed && data.entityId == null) {
+export async function createContributor(
+  ctx: RequestContext,
+  input: { adapter: RenapAdapter; data: z.output<typeof contributorInputSchema> },
+) {
+  const { db, actor } = ctx;
+  const { data } = input;
+  const allowed = await entityIdsInScope(ctx);
+  if (allowed && data.entityId == null) {
     throw new AppError('VALIDATION', undefined, [{ path: 'entityId', message: 'Seleccione una entidad de su alcance.' }]);
   }
-  await checkReferences(db, data, opts.allowed);
-  await duplicateCui(db, data.cui, opts.allowed);
-  const outcome = await lookupRenap({ db, adapter: opts.adapter, actor, cui: data.cui, purpose: 'alta de afiliado' });
+  await checkReferences(db, data, allowed);
+  await duplicateCui(db, data.cui, allowed);
+  const outcome = await lookupRenap({ db, adapter: input.adapter, actor, cui: data.cui, purpose: 'alta de afiliado' });
   const verdict = renapVerdict(outcome, data);
   const id = await db
     .transaction(async (tx) => {
@@ -379,70 +390,64 @@ export async function createContributor(opts: {
         .values({ contributorId: row.id, kind: 'ALTA', proposedCui: row.cui, requestedBy: actor.id })
         .returning({ id: cuiApprovalRequests.id });
       const scopeEntityId = row.entityId;
-      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'contributor', entityId: row.id, after: row, scopeEntityId });
-      await writeAudit(tx, actor, {
-        action: 'CUI_REQUEST',
-        entityType: 'cui_approval_request',
-        entityId: req.id,
-        after: { contributorId: row.id, kind: 'ALTA', proposedCui: row.cui },
-        scopeEntityId,
-      });
+      await ctx.audit({ action: 'CREATE', entityType: 'contributor', entityId: row.id, after: row, scopeEntityId }, tx);
+      await ctx.audit(
+        {
+          action: 'CUI_REQUEST',
+          entityType: 'cui_approval_request',
+          entityId: req.id,
+          after: { contributorId: row.id, kind: 'ALTA', proposedCui: row.cui },
+          scopeEntityId,
+        },
+        tx,
+      );
       await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'ALTA', cui: row.cui });
       return row.id;
     })
-    .catch(uniqueToDuplicate(data.cui, opts.allowed));
-  return { contributor: await loadInScope(db, opts.user, 'ALL', id), warnings: verdict.warnings };
+    .catch((err) => {
+      // A concurrent registration of the same CUI won: a scoped user learns no more than duplicateCui says.
+      throw (
+        toAppError(err, {
+          constraints: allowed ? { contributors_cui_key: { path: 'cui', message: OUT_OF_SCOPE_CUI } } : undefined,
+        }) ?? err
+      );
+    });
+  return { contributor: await loadOne(db, id), warnings: verdict.warnings };
 }
-
-const uniqueToDuplicate = (cui: string, allowed: Set<number> | null) => async (err: unknown) => {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  if (code === '23505' && allowed)
-    throw new AppError('DUPLICATE', OUT_OF_SCOPE_CUI, [{ path: 'cui', message: OUT_OF_SCOPE_CUI }]);
-  if (code === '23505') {
-    throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
-      { path: 'cui', message: 'Ya existe un afiliado con este CUI.' },
-    ]);
-  }
-  throw err;
-};
 
 /**
  * Updates a contributor. A different CUI is not applied: it opens a CAMBIO request that a second
  * person approves. Callers: contributors UPDATE, within scope.
  */
-export async function updateContributor(opts: {
-  db: Db;
-  actor: Actor;
-  user: CurrentUser;
-  scope: Scope;
-  allowed: Set<number> | null;
-  adapter: RenapAdapter;
-  id: number;
-  data: z.output<typeof contributorUpdateSchema>;
-}) {
-  const { db, actor, id } = opts;
-  const before = await loadInScope(db, opts.user, opts.scope, id);
-  const { cui: newCui, ...fields } = opts.data;
+export async function updateContributor(
+  ctx: RequestContext,
+  input: { adapter: RenapAdapter; id: number; data: z.output<typeof contributorUpdateSchema> },
+) {
+  const { db, actor } = ctx;
+  const { id } = input;
+  const before = await loadInScope(ctx, id);
+  const allowed = await entityIdsInScope(ctx);
+  const { cui: newCui, ...fields } = input.data;
   // Without an entity the contributor would leave every scoped user's reach, the editor's included.
-  if (opts.allowed && fields.entityId === null) {
+  if (allowed && fields.entityId === null) {
     throw new AppError('VALIDATION', undefined, [
       { path: 'entityId', message: 'Seleccione una entidad de su alcance: el afiliado no puede quedar sin entidad.' },
     ]);
   }
-  await checkReferences(db, fields, opts.allowed);
+  await checkReferences(db, fields, allowed);
   const warnings: string[] = [];
   let approvalRequestId: number | null = null;
   const cuiChanges = !!newCui && newCui !== before.cui;
   if (cuiChanges) {
-    await duplicateCui(db, newCui, opts.allowed);
+    await duplicateCui(db, newCui, allowed);
     const [open] = await db
       .select({ id: cuiApprovalRequests.id })
       .from(cuiApprovalRequests)
       .where(and(eq(cuiApprovalRequests.contributorId, id), eq(cuiApprovalRequests.state, 'PENDIENTE')));
-    if (open) throw new AppError('CONFLICT', 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.');
+    if (open) throw new AppError('CONFLICT', PENDING_CUI_REQUEST);
   }
   const renapCui = cuiChanges ? newCui : before.cui;
-  const outcome = await lookupRenap({ db, adapter: opts.adapter, actor, cui: renapCui, purpose: 'edición de afiliado' });
+  const outcome = await lookupRenap({ db, adapter: input.adapter, actor, cui: renapCui, purpose: 'edición de afiliado' });
   const verdict = renapVerdict(outcome, fields);
   warnings.push(...verdict.warnings);
   await db
@@ -460,58 +465,44 @@ export async function updateContributor(opts: {
         .returning();
       // The row belongs to the entity after the change (the one whose users now reach the contributor).
       const scopeEntityId = row.entityId;
-      await writeAudit(tx, actor, {
-        action: 'UPDATE',
-        entityType: 'contributor',
-        entityId: id,
-        before,
-        after: row,
-        scopeEntityId,
-      });
+      await ctx.audit({ action: 'UPDATE', entityType: 'contributor', entityId: id, before, after: row, scopeEntityId }, tx);
       if (cuiChanges) {
         const [req] = await tx
           .insert(cuiApprovalRequests)
           .values({ contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui, requestedBy: actor.id })
           .returning({ id: cuiApprovalRequests.id });
         approvalRequestId = req.id;
-        await writeAudit(tx, actor, {
-          action: 'CUI_REQUEST',
-          entityType: 'cui_approval_request',
-          entityId: req.id,
-          after: { contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui },
-          scopeEntityId,
-        });
+        await ctx.audit(
+          {
+            action: 'CUI_REQUEST',
+            entityType: 'cui_approval_request',
+            entityId: req.id,
+            after: { contributorId: id, kind: 'CAMBIO', currentCui: before.cui, proposedCui: newCui },
+            scopeEntityId,
+          },
+          tx,
+        );
         await notifyCuiApprovers(tx, { requesterId: actor.id, kind: 'CAMBIO', cui: newCui });
       }
     })
-    .catch(async (err) => {
-      const code =
-        (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-      if (code === '23505')
-        throw new AppError('CONFLICT', 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.');
-      throw err;
+    .catch((err) => {
+      throw toAppError(err) ?? err;
     });
   if (cuiChanges) warnings.push('El cambio de CUI quedó pendiente de aprobación por otra persona.');
-  return { contributor: await loadInScope(db, opts.user, 'ALL', id), warnings, approvalRequestId };
+  return { contributor: await loadOne(db, id), warnings, approvalRequestId };
 }
 
 /** The contributor's change history from the audit log (its own rows and its CUI requests). */
-export async function contributorHistory(opts: {
-  db: Db;
-  user: CurrentUser;
-  scope: Scope;
-  id: number;
-  page: number;
-  pageSize: number;
-}) {
-  const { db, id } = opts;
-  await loadInScope(db, opts.user, opts.scope, id);
+export async function contributorHistory(ctx: RequestContext, input: { id: number } & ContributorHistoryQuery) {
+  const { db } = ctx;
+  const { id } = input;
+  await loadInScope(ctx, id);
   const requestIds = db
     .select({ id: sql<string>`${cuiApprovalRequests.id}::text` })
     .from(cuiApprovalRequests)
     .where(eq(cuiApprovalRequests.contributorId, id));
   const cond = sql`((${auditLog.entityType} = 'contributor' and ${auditLog.entityId} = ${String(id)}) or (${auditLog.entityType} = 'cui_approval_request' and ${inArray(auditLog.entityId, requestIds)}))`;
-  const { limit, offset } = pageOf(opts);
+  const { limit, offset } = pageOf(input);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(auditLog).where(cond).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
     db.select({ total: count() }).from(auditLog).where(cond),
@@ -557,9 +548,9 @@ function diffOf(before: Record<string, unknown> | null, after: Record<string, un
 }
 
 /** Overview: counts by state and type, pending approvals, recent changes. Callers: contributors READ. */
-export async function contributorOverview(opts: { db: Db; user: CurrentUser; scope: Scope }) {
-  const { db, user, scope } = opts;
-  const where = entityInScope(user.id, scope, contributors.entityId);
+export async function contributorOverview(ctx: RequestContext): Promise<ContributorOverview> {
+  const { db } = ctx;
+  const where = ctx.inScope(contributors.entityId);
   const [byState, byType, [{ pending }], recent] = await Promise.all([
     db.select({ key: contributors.state, total: count() }).from(contributors).where(where).groupBy(contributors.state),
     db
@@ -594,14 +585,14 @@ export async function listContributorTypes(db: Db) {
 }
 
 /** Options for the contributor form and filters: types, entities (in scope), municipalities, budget lines. */
-export async function contributorOptions(opts: { db: Db; user: CurrentUser; scope: Scope }) {
-  const { db } = opts;
+export async function contributorOptions(ctx: RequestContext): Promise<ContributorOptions> {
+  const { db } = ctx;
   const [types, entities, munis, lines] = await Promise.all([
     listContributorTypes(db),
     db
       .select({ id: municipalEntities.id, code: municipalEntities.code, name: municipalEntities.name })
       .from(municipalEntities)
-      .where(and(eq(municipalEntities.isActive, true), entityInScope(opts.user.id, opts.scope, municipalEntities.id)))
+      .where(and(eq(municipalEntities.isActive, true), ctx.inScope(municipalEntities.id)))
       .orderBy(municipalEntities.name),
     db
       .select({
@@ -628,15 +619,30 @@ export async function contributorOptions(opts: { db: Db; user: CurrentUser; scop
  * may save the form: contributor-new CREATE or contributors UPDATE, so a clerk who cannot read the
  * catalogues still gets them. Entities are those of the broader scope of the two grants.
  */
-export async function contributorFormOptions(opts: { db: Db; user: CurrentUser }) {
-  const held = [
-    scopeFor(opts.user.permissions, 'contributor-new', 'CREATE'),
-    scopeFor(opts.user.permissions, 'contributors', 'UPDATE'),
-  ].filter((s): s is Scope => !!s);
+export async function contributorFormOptions(ctx: RequestContext): Promise<ContributorOptions> {
+  const grants: [Resource, 'CREATE' | 'UPDATE'][] = [
+    ['contributor-new', 'CREATE'],
+    ['contributors', 'UPDATE'],
+  ];
+  const held = grants
+    .map(([resource, action]) => ({ resource, action, scope: ctx.scopeFor(resource, action) }))
+    .filter((g): g is { resource: Resource; action: 'CREATE' | 'UPDATE'; scope: Scope } => !!g.scope);
   if (held.length === 0) throw new AppError('FORBIDDEN');
-  if (opts.user.mustChangePassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
-  const scope = held.reduce((a, b) => (scopeRank[b] > scopeRank[a] ? b : a));
-  return contributorOptions({ db: opts.db, user: opts.user, scope });
+  if (ctx.user.mustChangePassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
+  const broadest = held.reduce((a, b) => (scopeRank[b.scope] > scopeRank[a.scope] ? b : a));
+  return contributorOptions(withPermission(ctx, broadest.resource, broadest.action));
+}
+
+/**
+ * RENAP's data for the contributor form (to prefill or compare), with the municipality the CUI was
+ * registered in. Callers: contributors READ.
+ */
+export async function lookupContributorRenap(
+  ctx: RequestContext,
+  input: { adapter: RenapAdapter; cui: string },
+): Promise<ContributorRenapLookup> {
+  const res = await lookupForScreen(ctx, input);
+  return { ...res, municipalityId: await municipalityOfCui(ctx.db, input.cui) };
 }
 
 /** The municipality id a CUI was registered in (digits 10–13), to prefill the form. */

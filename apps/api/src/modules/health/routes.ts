@@ -1,12 +1,6 @@
+import { healthSchema } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-
-const healthSchema = z.object({
-  status: z.enum(['ok', 'error']),
-  database: z.enum(['pglite', 'postgresql']),
-  version: z.string(),
-});
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

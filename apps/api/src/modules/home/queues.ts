@@ -1,18 +1,11 @@
-import type { Action, CurrentUser, Resource } from '@aporta/domain';
-import { scopeFor } from '@aporta/domain';
-import type { Db } from '../../db/client.ts';
-
-/** What a work queue's count receives: the database and the signed-in user. */
-export interface QueueContext {
-  db: Db;
-  user: CurrentUser;
-}
+import type { Action, Resource, WorkQueue } from '@aporta/domain';
+import { type RequestContext, withPermission } from '../../platform/context.ts';
 
 /**
  * A work queue of the home page ("what waits for me"). Each module registers its queues from its own
  * folder with `registerWorkQueue`, as statistics panels and palette providers are registered; later
  * modules add planillas to review and overdue orders. `count` runs in SQL within the user's data scope
- * for `permission`.
+ * for `permission`: the context it receives carries that permission's scope (`ctx.inScope`).
  */
 export interface WorkQueueDefinition {
   id: string;
@@ -21,7 +14,7 @@ export interface WorkQueueDefinition {
   permission: { resource: Resource; action: Action };
   /** The screen that works the queue (a path of the web app). */
   link: string;
-  count(ctx: QueueContext): Promise<number>;
+  count(ctx: RequestContext): Promise<number>;
 }
 
 const queues: WorkQueueDefinition[] = [];
@@ -34,10 +27,13 @@ export function registerWorkQueue(queue: WorkQueueDefinition): void {
 export const workQueues = (): readonly WorkQueueDefinition[] => queues;
 
 /** The queues the user may see, in registration order, with their counts. Callers: any signed-in user. */
-export async function findWorkQueues(ctx: QueueContext) {
-  const visible = queues.filter((q) => !!scopeFor(ctx.user.permissions, q.permission.resource, q.permission.action));
-  const out: { id: string; title: string; link: string; count: number }[] = [];
+export async function findWorkQueues(ctx: RequestContext): Promise<{ items: WorkQueue[] }> {
+  const visible = queues.filter((q) => !!ctx.scopeFor(q.permission.resource, q.permission.action));
+  const items: WorkQueue[] = [];
   // One at a time: the embedded database has one connection.
-  for (const q of visible) out.push({ id: q.id, title: q.title, link: q.link, count: await q.count(ctx) });
-  return out;
+  for (const q of visible) {
+    const count = await q.count(withPermission(ctx, q.permission.resource, q.permission.action));
+    items.push({ id: q.id, title: q.title, link: q.link, count });
+  }
+  return { items };
 }

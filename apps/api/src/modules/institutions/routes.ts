@@ -1,14 +1,14 @@
 import {
-  ceilingOf,
-  exportFormatSchema,
   idParamsSchema,
+  institutionExportQuerySchema,
   institutionInputSchema,
   institutionListQuerySchema,
+  institutionOptionsSchema,
   institutionSchema,
   listResponse,
+  noContentSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import {
@@ -35,7 +35,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(institutionSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => findInstitutions({ db: app.db, query: request.query }),
+    async (request) => findInstitutions(request.ctx, request.query),
   );
 
   app.get(
@@ -45,9 +45,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['institutions'],
         summary: 'Exportar instituciones (xlsx o csv)',
-        querystring: institutionListQuerySchema
-          .omit({ page: true, pageSize: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: institutionExportQuerySchema,
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -56,7 +54,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'instituciones',
         sheetName: 'Instituciones',
-        batches: institutionBatches(app.db, request.query),
+        batches: institutionBatches(request.ctx, request.query),
         columns: [
           { header: 'Código', value: (i) => i.code, width: 16 },
           { header: 'Nombre', value: (i) => i.name, width: 40 },
@@ -76,16 +74,10 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['institutions'],
         summary: 'Roles y entidades municipales que se pueden asignar',
-        response: {
-          200: z.object({
-            roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
-            entities: z.array(z.object({ id: z.number(), code: z.string(), name: z.string() })),
-          }),
-          ...errorResponses(401, 403),
-        },
+        response: { 200: institutionOptionsSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => institutionOptions(app.db, ceilingOf(request.auth!.user)),
+    async (request) => institutionOptions(request.ctx),
   );
 
   app.get(
@@ -99,7 +91,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: institutionSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getInstitution({ db: app.db, id: request.params.id }),
+    async (request) => getInstitution(request.ctx, request.params),
   );
 
   app.post(
@@ -113,15 +105,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: institutionSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(
-        await createInstitution({
-          db: app.db,
-          actor: request.auth!.actor,
-          ceiling: ceilingOf(request.auth!.user),
-          data: request.body,
-        }),
-      ),
+    async (request, reply) => reply.status(201).send(await createInstitution(request.ctx, request.body)),
   );
 
   app.put(
@@ -136,14 +120,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: institutionSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      updateInstitution({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-        data: request.body,
-      }),
+    async (request) => updateInstitution(request.ctx, { id: request.params.id, data: request.body }),
   );
 
   app.delete(
@@ -154,16 +131,11 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['institutions'],
         summary: 'Eliminar una institución sin usuarios',
         params,
-        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: noContentSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await deleteInstitution({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-      });
+      await deleteInstitution(request.ctx, request.params);
       return reply.status(204).send(null);
     },
   );

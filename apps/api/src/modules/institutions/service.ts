@@ -1,17 +1,28 @@
-import type { institutionListQuerySchema } from '@aporta/domain';
-import { AppError, type Ceiling, type InstitutionInput, type InstitutionRecord, SYSTEM_INSTITUTION } from '@aporta/domain';
+import {
+  AppError,
+  type Ceiling,
+  ceilingOf,
+  type InstitutionInput,
+  type InstitutionListQuery,
+  type InstitutionOptions,
+  type InstitutionRecord,
+  SYSTEM_INSTITUTION,
+} from '@aporta/domain';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, municipalEntities, roles, userInstitutions } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
-import { isUniqueViolation } from '../auth/service.ts';
 import { roleNames } from '../roles/service.ts';
 import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
 import { assertSuperAdminRemains } from '../users/service.ts';
 
-type Query = z.infer<typeof institutionListQuerySchema>;
+type Query = InstitutionListQuery;
+
+registerConstraintRules({
+  institutions_code_unique: { path: 'code', message: 'Ya existe una institución con ese código.' },
+});
 
 const sortable = {
   id: institutions.id,
@@ -65,8 +76,11 @@ const select = (db: Db) =>
   db.select(columns).from(institutions).leftJoin(municipalEntities, eq(municipalEntities.id, institutions.entityId));
 
 /** Paginated institutions with their default roles and how many users belong. Holders of institutions: READ. */
-export async function findInstitutions(opts: { db: Db; query: Query }): Promise<{ items: InstitutionRecord[]; total: number }> {
-  const { db, query } = opts;
+export async function findInstitutions(
+  ctx: RequestContext,
+  query: Query,
+): Promise<{ items: InstitutionRecord[]; total: number }> {
+  const { db } = ctx;
   const where = filters(query);
   const [rows, [{ total }]] = await Promise.all([
     select(db)
@@ -80,7 +94,8 @@ export async function findInstitutions(opts: { db: Db; query: Query }): Promise<
 }
 
 /** Institutions in pages for the export. Holders of institutions: EXPORT. */
-export function institutionBatches(db: Db, query: Omit<Query, 'page' | 'pageSize'>) {
+export function institutionBatches(ctx: RequestContext, query: Omit<Query, 'page' | 'pageSize'>) {
+  const { db } = ctx;
   const where = filters(query);
   return keysetBatches(
     keysetOf(query.sort, sortable, 'name'),
@@ -96,12 +111,15 @@ export function institutionBatches(db: Db, query: Omit<Query, 'page' | 'pageSize
   );
 }
 
-/** One institution. Holders of institutions: READ. */
-export async function getInstitution(opts: { db: Db; id: number }): Promise<InstitutionRecord> {
-  const rows = await select(opts.db).where(eq(institutions.id, opts.id));
+async function loadInstitution(db: Db, id: number): Promise<InstitutionRecord> {
+  const rows = await select(db).where(eq(institutions.id, id));
   if (!rows[0]) throw new AppError('NOT_FOUND', 'La institución no existe.');
-  return (await withRoles(opts.db, rows))[0];
+  return (await withRoles(db, rows))[0];
 }
+
+/** One institution. Holders of institutions: READ. */
+export const getInstitution = (ctx: RequestContext, input: { id: number }): Promise<InstitutionRecord> =>
+  loadInstitution(ctx.db, input.id);
 
 /**
  * Refuses default roles beyond the actor's ceiling: every member of the institution would receive them.
@@ -115,9 +133,10 @@ async function assertRolesWithinCeiling(db: Db, ceiling: Ceiling, roleIds: reado
  * Roles (with `assignable`: within the actor's ceiling) and municipal entities the institution form
  * offers. Holders of institutions: READ.
  */
-export async function institutionOptions(db: Db, ceiling: Ceiling) {
+export async function institutionOptions(ctx: RequestContext): Promise<InstitutionOptions> {
+  const { db } = ctx;
   const [roleRows, entities] = await Promise.all([
-    assignableRoles(db, ceiling),
+    assignableRoles(db, ceilingOf(ctx.user)),
     db
       .select({ id: municipalEntities.id, code: municipalEntities.code, name: municipalEntities.name })
       .from(municipalEntities)
@@ -175,7 +194,8 @@ async function validate(db: Db, data: InstitutionInput, exceptId?: number) {
 
 const snapshot = (i: Pick<InstitutionRecord, 'code' | 'name' | 'kind' | 'entityId' | 'isActive'> & { roles: string[] }) => i;
 
-async function save(db: Db, actor: Actor, id: number | null, data: InstitutionInput): Promise<number> {
+async function save(ctx: RequestContext, id: number | null, data: InstitutionInput): Promise<number> {
+  const { db } = ctx;
   await validate(db, data, id ?? undefined);
   const values = { code: data.code, name: data.name, kind: data.kind, entityId: data.entityId, isActive: data.isActive };
   try {
@@ -186,7 +206,7 @@ async function save(db: Db, actor: Actor, id: number | null, data: InstitutionIn
         const [r] = await tx.insert(institutions).values(values).returning({ id: institutions.id });
         instId = r.id;
       } else {
-        before = await getInstitution({ db: tx, id });
+        before = await loadInstitution(tx, id);
         instId = id;
         await tx
           .update(institutions)
@@ -196,77 +216,67 @@ async function save(db: Db, actor: Actor, id: number | null, data: InstitutionIn
       }
       if (data.roleIds.length)
         await tx.insert(institutionRoles).values(data.roleIds.map((roleId) => ({ institutionId: instId, roleId })));
-      const after = await getInstitution({ db: tx, id: instId });
-      await writeAudit(tx, actor, {
-        action: id === null ? 'CREATE' : 'UPDATE',
-        entityType: 'institution',
-        entityId: instId,
-        before: before ? snapshot({ ...before, roles: before.roles.map((r) => r.name) }) : null,
-        after: snapshot({ ...after, roles: after.roles.map((r) => r.name) }),
-      });
+      const after = await loadInstitution(tx, instId);
+      await ctx.audit(
+        {
+          action: id === null ? 'CREATE' : 'UPDATE',
+          entityType: 'institution',
+          entityId: instId,
+          before: before ? snapshot({ ...before, roles: before.roles.map((r) => r.name) }) : null,
+          after: snapshot({ ...after, roles: after.roles.map((r) => r.name) }),
+        },
+        tx,
+      );
       return instId;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw duplicateCode();
-    throw err;
+    rethrowDbError(err);
   }
 }
 
 /** Creates an institution with its default roles. Holders of institutions: CREATE. */
-export async function createInstitution(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  data: InstitutionInput;
-}): Promise<InstitutionRecord> {
+export async function createInstitution(ctx: RequestContext, data: InstitutionInput): Promise<InstitutionRecord> {
   await assertRolesWithinCeiling(
-    opts.db,
-    opts.ceiling,
-    opts.data.roleIds,
+    ctx.db,
+    ceilingOf(ctx.user),
+    data.roleIds,
     'La institución, por sus roles predeterminados,',
     'roleIds',
   );
-  const id = await save(opts.db, opts.actor, null, opts.data);
-  return getInstitution({ db: opts.db, id });
+  const id = await save(ctx, null, data);
+  return loadInstitution(ctx.db, id);
 }
 
 /** Updates an institution and replaces its default roles. SISTEMA is fixed. Holders of institutions: UPDATE. */
-export async function updateInstitution(opts: {
-  db: Db;
-  actor: Actor;
-  id: number;
-  ceiling: Ceiling;
-  data: InstitutionInput;
-}): Promise<InstitutionRecord> {
-  const current = await getInstitution({ db: opts.db, id: opts.id });
+export async function updateInstitution(
+  ctx: RequestContext,
+  input: { id: number; data: InstitutionInput },
+): Promise<InstitutionRecord> {
+  const { db } = ctx;
+  const ceiling = ceilingOf(ctx.user);
+  const current = await loadInstitution(db, input.id);
   if (current.code === SYSTEM_INSTITUTION) throw refuseSystem();
   await assertRolesWithinCeiling(
-    opts.db,
-    opts.ceiling,
+    db,
+    ceiling,
     current.roles.map((r) => r.id),
     `No puede modificar ni eliminar la institución "${current.name}": sus roles predeterminados`,
   );
-  await assertRolesWithinCeiling(
-    opts.db,
-    opts.ceiling,
-    opts.data.roleIds,
-    'La institución, por sus roles predeterminados,',
-    'roleIds',
-  );
-  await save(opts.db, opts.actor, opts.id, opts.data);
-  return getInstitution({ db: opts.db, id: opts.id });
+  await assertRolesWithinCeiling(db, ceiling, input.data.roleIds, 'La institución, por sus roles predeterminados,', 'roleIds');
+  await save(ctx, input.id, input.data);
+  return loadInstitution(db, input.id);
 }
 
 /** Deletes an institution nobody belongs to. Holders of institutions: DELETE. */
-export async function deleteInstitution(opts: { db: Db; actor: Actor; ceiling: Ceiling; id: number }): Promise<void> {
-  const { db, actor, id } = opts;
-  await db.transaction(async (tx) => {
+export async function deleteInstitution(ctx: RequestContext, input: { id: number }): Promise<void> {
+  const { id } = input;
+  await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${institutions} where ${institutions.id} = ${id} for update`);
-    const inst = await getInstitution({ db: tx, id });
+    const inst = await loadInstitution(tx, id);
     if (inst.code === SYSTEM_INSTITUTION) throw refuseSystem();
     await assertRolesWithinCeiling(
       tx,
-      opts.ceiling,
+      ceilingOf(ctx.user),
       inst.roles.map((r) => r.id),
       `No puede modificar ni eliminar la institución "${inst.name}": sus roles predeterminados`,
     );
@@ -277,12 +287,15 @@ export async function deleteInstitution(opts: { db: Db; actor: Actor; ceiling: C
       );
     }
     await tx.delete(institutions).where(eq(institutions.id, id));
-    await writeAudit(tx, actor, {
-      action: 'DELETE',
-      entityType: 'institution',
-      entityId: id,
-      before: snapshot({ ...inst, roles: inst.roles.map((r) => r.name) }),
-    });
+    await ctx.audit(
+      {
+        action: 'DELETE',
+        entityType: 'institution',
+        entityId: id,
+        before: snapshot({ ...inst, roles: inst.roles.map((r) => r.name) }),
+      },
+      tx,
+    );
     await assertSuperAdminRemains(tx);
   });
 }

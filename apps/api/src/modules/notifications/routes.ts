@@ -22,13 +22,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationListSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) =>
-      findNotifications({
-        db: app.db,
-        userId: request.auth!.user.id,
-        unreadOnly: request.query.unread === 'true',
-        limit: request.query.limit,
-      }),
+    async (request) => findNotifications(request.ctx, request.query),
   );
 
   app.post(
@@ -42,7 +36,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => markNotificationsRead({ db: app.db, userId: request.auth!.user.id, selection: request.body }),
+    async (request) => markNotificationsRead(request.ctx, request.body),
   );
 
   app.post(
@@ -56,7 +50,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => deleteNotifications({ db: app.db, userId: request.auth!.user.id, selection: request.body }),
+    async (request) => deleteNotifications(request.ctx, request.body),
   );
 
   app.delete(
@@ -70,7 +64,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationActionResultSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) =>
-      deleteNotifications({ db: app.db, userId: request.auth!.user.id, selection: { ids: [request.params.id] } }),
+    async (request) => deleteNotifications(request.ctx, { ids: [request.params.id] }),
   );
 };

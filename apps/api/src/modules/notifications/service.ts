@@ -4,11 +4,13 @@ import {
   type Notification,
   type NotificationIds,
   type NotificationList,
+  type NotificationListQuery,
   newNotificationSchema,
 } from '@aporta/domain';
 import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
 
 type Row = typeof notifications.$inferSelect;
 
@@ -31,16 +33,17 @@ async function unreadCount(db: Db, userId: number): Promise<number> {
 }
 
 /** The signed-in user's notifications, newest first, with the total and the unread count. */
-export async function findNotifications(opts: {
-  db: Db;
-  userId: number;
-  unreadOnly?: boolean;
-  limit: number;
-}): Promise<NotificationList> {
-  const { db, userId } = opts;
-  const where = and(eq(notifications.userId, userId), opts.unreadOnly ? isNull(notifications.readAt) : undefined);
+export async function findNotifications(ctx: RequestContext, query: NotificationListQuery): Promise<NotificationList> {
+  const { db } = ctx;
+  const userId = ctx.user.id;
+  const where = and(eq(notifications.userId, userId), query.unread === 'true' ? isNull(notifications.readAt) : undefined);
   const [items, [{ total }], unread] = await Promise.all([
-    db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(opts.limit),
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(query.limit),
     db.select({ total: count() }).from(notifications).where(where),
     unreadCount(db, userId),
   ]);
@@ -54,27 +57,25 @@ const target = (userId: number, sel: NotificationIds): SQL =>
  * Marks some or all of the user's notifications read. Ids that are not the user's, or no longer
  * exist, are simply not affected: acting twice on the same item answers cleanly.
  */
-export async function markNotificationsRead(opts: {
-  db: Db;
-  userId: number;
-  selection: NotificationIds;
-}): Promise<{ affected: number; unread: number }> {
-  const rows = await opts.db
+export async function markNotificationsRead(
+  ctx: RequestContext,
+  selection: NotificationIds,
+): Promise<{ affected: number; unread: number }> {
+  const rows = await ctx.db
     .update(notifications)
     .set({ readAt: new Date() })
-    .where(and(target(opts.userId, opts.selection), isNull(notifications.readAt)))
+    .where(and(target(ctx.user.id, selection), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
-  return { affected: rows.length, unread: await unreadCount(opts.db, opts.userId) };
+  return { affected: rows.length, unread: await unreadCount(ctx.db, ctx.user.id) };
 }
 
 /** Deletes some or all of the user's notifications; already deleted ids count as nothing to do. */
-export async function deleteNotifications(opts: {
-  db: Db;
-  userId: number;
-  selection: NotificationIds;
-}): Promise<{ affected: number; unread: number }> {
-  const rows = await opts.db.delete(notifications).where(target(opts.userId, opts.selection)).returning({ id: notifications.id });
-  return { affected: rows.length, unread: await unreadCount(opts.db, opts.userId) };
+export async function deleteNotifications(
+  ctx: RequestContext,
+  selection: NotificationIds,
+): Promise<{ affected: number; unread: number }> {
+  const rows = await ctx.db.delete(notifications).where(target(ctx.user.id, selection)).returning({ id: notifications.id });
+  return { affected: rows.length, unread: await unreadCount(ctx.db, ctx.user.id) };
 }
 
 /**

@@ -1,14 +1,14 @@
-import { currentUserSchema, idParamsSchema, profileUpdateSchema, refSchema, sessionSchema } from '@aporta/domain';
+import {
+  idParamsSchema,
+  noContentSchema,
+  profileSchema,
+  profileUpdateSchema,
+  revokedSessionsSchema,
+  sessionListSchema,
+} from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { getProfile, listOwnSessions, revokeOtherSessions, revokeOwnSession, updateProfile } from './service.ts';
-
-const profileSchema = currentUserSchema.extend({
-  roles: z.array(refSchema),
-  lastLoginAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
 
 /** Own profile and sessions: any signed-in user, also while a password change is pending. */
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,7 +18,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'authenticated' },
       schema: { tags: ['profile'], summary: 'Mi perfil', response: { 200: profileSchema, ...errorResponses(401) } },
     },
-    async (request) => getProfile({ db: app.db, auth: request.auth! }),
+    async (request) => getProfile(request.ctx),
   );
 
   app.put(
@@ -32,7 +32,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: profileSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => updateProfile({ db: app.db, auth: request.auth!, data: request.body }),
+    async (request) => updateProfile(request.ctx, request.body),
   );
 
   app.get(
@@ -42,10 +42,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Mis sesiones abiertas',
-        response: { 200: z.array(sessionSchema), ...errorResponses(401) },
+        response: { 200: sessionListSchema, ...errorResponses(401) },
       },
     },
-    async (request) => listOwnSessions({ db: app.db, auth: request.auth! }),
+    async (request) => listOwnSessions(request.ctx),
   );
 
   app.delete(
@@ -56,11 +56,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['profile'],
         summary: 'Cerrar una de mis sesiones',
         params: idParamsSchema,
-        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+        response: { 204: noContentSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
-      await revokeOwnSession({ db: app.db, auth: request.auth!, id: request.params.id });
+      await revokeOwnSession(request.ctx, request.params);
       return reply.status(204).send(null);
     },
   );
@@ -72,9 +72,9 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Cerrar mis otras sesiones',
-        response: { 200: z.object({ revoked: z.number().int() }), ...errorResponses(401) },
+        response: { 200: revokedSessionsSchema, ...errorResponses(401) },
       },
     },
-    async (request) => revokeOtherSessions({ db: app.db, auth: request.auth! }),
+    async (request) => revokeOtherSessions(request.ctx),
   );
 };

@@ -1,15 +1,13 @@
-import { AppError, type ProfileUpdate, type SessionInfo } from '@aporta/domain';
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { roles, sessions, userRoles, users } from '../../db/schema/index.ts';
-import { writeAudit } from '../../platform/audit.ts';
-import { type AuthContext, loadCurrentUser, revokeAllSessions } from '../auth/service.ts';
-import { openSessionsOf } from '../users/service.ts';
+import { AppError, type Profile, type ProfileUpdate, type RevokedSessions, type SessionInfo } from '@aporta/domain';
+import { asc, eq } from 'drizzle-orm';
+import { roles, userRoles, users } from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { loadCurrentUser, openSessionsOf, revokeAllSessions, revokeSession } from '../../platform/session.ts';
 
 /** The caller's own record: the current user plus roles and dates. Any signed-in user. */
-export async function getProfile(opts: { db: Db; auth: AuthContext }) {
-  const { db, auth } = opts;
-  const [row] = await db.select().from(users).where(eq(users.id, auth.user.id));
+export async function getProfile(ctx: RequestContext): Promise<Profile> {
+  const { db } = ctx;
+  const [row] = await db.select().from(users).where(eq(users.id, ctx.user.id));
   const roleRows = await db
     .select({ id: roles.id, name: roles.name })
     .from(userRoles)
@@ -25,27 +23,29 @@ export async function getProfile(opts: { db: Db; auth: AuthContext }) {
 }
 
 /** Updates the caller's own name (the e-mail is the account's identity: only an administrator changes it). */
-export async function updateProfile(opts: { db: Db; auth: AuthContext; data: ProfileUpdate }) {
-  const { db, auth, data } = opts;
-  await db.transaction(async (tx) => {
+export async function updateProfile(ctx: RequestContext, data: ProfileUpdate): Promise<Profile> {
+  await ctx.db.transaction(async (tx) => {
     await tx
       .update(users)
       .set({ firstName: data.firstName, lastName: data.lastName, updatedAt: new Date() })
-      .where(eq(users.id, auth.user.id));
-    await writeAudit(tx, auth.actor, {
-      action: 'UPDATE_PROFILE',
-      entityType: 'user',
-      entityId: auth.user.id,
-      before: { firstName: auth.user.firstName, lastName: auth.user.lastName },
-      after: data,
-    });
+      .where(eq(users.id, ctx.user.id));
+    await ctx.audit(
+      {
+        action: 'UPDATE_PROFILE',
+        entityType: 'user',
+        entityId: ctx.user.id,
+        before: { firstName: ctx.user.firstName, lastName: ctx.user.lastName },
+        after: data,
+      },
+      tx,
+    );
   });
-  return getProfile({ db, auth });
+  return getProfile(ctx);
 }
 
 /** The caller's open sessions, the current one marked. Any signed-in user. */
-export async function listOwnSessions(opts: { db: Db; auth: AuthContext }): Promise<SessionInfo[]> {
-  const rows = await openSessionsOf(opts.db, opts.auth.user.id);
+export async function listOwnSessions(ctx: RequestContext): Promise<SessionInfo[]> {
+  const rows = await openSessionsOf(ctx.db, ctx.user.id);
   return rows.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
@@ -53,35 +53,25 @@ export async function listOwnSessions(opts: { db: Db; auth: AuthContext }): Prom
     expiresAt: s.expiresAt.toISOString(),
     ip: s.ip,
     userAgent: s.userAgent,
-    isCurrent: s.id === opts.auth.sessionId,
+    isCurrent: s.id === ctx.sessionId,
   }));
 }
 
 /** Ends one of the caller's own sessions; someone else's session is "not found". Any signed-in user. */
-export async function revokeOwnSession(opts: { db: Db; auth: AuthContext; id: number }): Promise<void> {
-  const { db, auth, id } = opts;
-  await db.transaction(async (tx) => {
-    const rows = await tx
-      .update(sessions)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(sessions.id, id), eq(sessions.userId, auth.user.id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
-    if (rows.length === 0) throw new AppError('NOT_FOUND', 'La sesión no existe o ya fue cerrada.');
-    await writeAudit(tx, auth.actor, { action: 'REVOKE_SESSION', entityType: 'session', entityId: id });
+export async function revokeOwnSession(ctx: RequestContext, input: { id: number }): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    if (!(await revokeSession(tx, { userId: ctx.user.id, sessionId: input.id }))) {
+      throw new AppError('NOT_FOUND', 'La sesión no existe o ya fue cerrada.');
+    }
+    await ctx.audit({ action: 'REVOKE_SESSION', entityType: 'session', entityId: input.id }, tx);
   });
 }
 
 /** "Cerrar mis otras sesiones": every session of the caller but the current one. Any signed-in user. */
-export async function revokeOtherSessions(opts: { db: Db; auth: AuthContext }): Promise<{ revoked: number }> {
-  const { db, auth } = opts;
-  return db.transaction(async (tx) => {
-    const revoked = await revokeAllSessions(tx, auth.user.id, auth.sessionId);
-    await writeAudit(tx, auth.actor, {
-      action: 'REVOKE_OTHER_SESSIONS',
-      entityType: 'user',
-      entityId: auth.user.id,
-      after: { revoked },
-    });
+export async function revokeOtherSessions(ctx: RequestContext): Promise<RevokedSessions> {
+  return ctx.db.transaction(async (tx) => {
+    const revoked = await revokeAllSessions(tx, ctx.user.id, ctx.sessionId);
+    await ctx.audit({ action: 'REVOKE_OTHER_SESSIONS', entityType: 'user', entityId: ctx.user.id, after: { revoked } }, tx);
     return { revoked };
   });
 }

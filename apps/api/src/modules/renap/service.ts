@@ -1,18 +1,17 @@
 import {
-  type CurrentUser,
   contributorFullName,
-  type ListQuery,
+  type RenapLookupLog,
+  type RenapLookupQuery,
   type RenapLookupResponse,
   type RenapPerson,
   type RenapResult,
-  type Resource,
 } from '@aporta/domain';
 import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contributors, renapLookups } from '../../db/schema/index.ts';
 import type { Actor } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import { pageOf } from '../../platform/list.ts';
-import { entityScopeCondition } from '../../platform/scope.ts';
 import { type RenapAdapter, RenapUnavailableError } from './adapter.ts';
 
 export interface RenapOutcome {
@@ -64,27 +63,28 @@ export async function lookupRenap(opts: {
 }
 
 /**
- * The RENAP screen's lookup: the registry data and whether a contributor has that CUI — named only
- * when that contributor lies within the caller's scope for `resource` READ (else null: never reveal
- * another entity's contributor).
+ * A screen's RENAP lookup: the registry data and whether a contributor has that CUI — named only when
+ * that contributor lies within the route's scope (else null: never reveal another entity's
+ * contributor). Callers: renap READ, contributors READ.
  */
-export async function lookupForScreen(opts: {
-  db: Db;
-  adapter: RenapAdapter;
-  actor: Actor;
-  user: CurrentUser;
-  resource: Resource;
-  cui: string;
-}): Promise<RenapLookupResponse> {
-  const outcome = await lookupRenap({ ...opts, purpose: 'consulta' });
-  const inScope = entityScopeCondition(opts.user, opts.resource, 'READ', contributors.entityId);
-  const [c] = await opts.db
+export async function lookupForScreen(
+  ctx: RequestContext,
+  input: { adapter: RenapAdapter; cui: string },
+): Promise<RenapLookupResponse> {
+  const outcome = await lookupRenap({
+    db: ctx.db,
+    adapter: input.adapter,
+    actor: ctx.actor,
+    cui: input.cui,
+    purpose: 'consulta',
+  });
+  const [c] = await ctx.db
     .select()
     .from(contributors)
-    .where(and(eq(contributors.cui, opts.cui), inScope))
+    .where(and(eq(contributors.cui, input.cui), ctx.inScope(contributors.entityId)))
     .limit(1);
   return {
-    cui: opts.cui,
+    cui: input.cui,
     ...outcome,
     contributor: c ? { id: c.id, fullName: contributorFullName(c), cuiState: c.cuiState } : null,
   };
@@ -95,18 +95,17 @@ export async function lookupForScreen(opts: {
  * `renap` sees the lookups of CUIs of contributors within its scope, and the lookups it made itself.
  * Callers: renap READ.
  */
-export async function findRenapLookups(opts: {
-  db: Db;
-  user: CurrentUser;
-  query: ListQuery & { cui?: string; from?: string; to?: string };
-}) {
-  const { db, query } = opts;
+export async function findRenapLookups(
+  ctx: RequestContext,
+  query: RenapLookupQuery,
+): Promise<{ items: RenapLookupLog[]; total: number }> {
+  const { db } = ctx;
   const where: (SQL | undefined)[] = [];
-  const inScope = entityScopeCondition(opts.user, 'renap', 'READ', contributors.entityId);
+  const inScope = ctx.inScope(contributors.entityId);
   if (inScope) {
     where.push(
       or(
-        eq(renapLookups.userId, opts.user.id),
+        eq(renapLookups.userId, ctx.user.id),
         sql`exists (select 1 from ${contributors} where ${contributors.cui} = ${renapLookups.cui} and ${inScope})`,
       ),
     );

@@ -1,14 +1,13 @@
 import {
-  ceilingOf,
-  exportFormatSchema,
   idParamsSchema,
   listResponse,
+  noContentSchema,
+  roleExportQuerySchema,
   roleInputSchema,
   roleListQuerySchema,
   roleSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { createRole, deleteRole, findRoles, getRole, roleBatches, updateRole } from './service.ts';
@@ -27,7 +26,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(roleSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => findRoles({ db: app.db, query: request.query }),
+    async (request) => findRoles(request.ctx, request.query),
   );
 
   app.get(
@@ -37,9 +36,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['roles'],
         summary: 'Exportar roles (xlsx o csv)',
-        querystring: roleListQuerySchema
-          .omit({ page: true, pageSize: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: roleExportQuerySchema,
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -48,7 +45,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'roles',
         sheetName: 'Roles',
-        batches: roleBatches(app.db, request.query),
+        batches: roleBatches(request.ctx, request.query),
         columns: [
           { header: 'Nombre', value: (r) => r.name, width: 28 },
           { header: 'Descripción', value: (r) => r.description, width: 40 },
@@ -70,7 +67,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getRole({ db: app.db, id: request.params.id }),
+    async (request) => getRole(request.ctx, request.params),
   );
 
   app.post(
@@ -84,15 +81,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: roleSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(
-        await createRole({
-          db: app.db,
-          actor: request.auth!.actor,
-          ceiling: ceilingOf(request.auth!.user),
-          data: request.body,
-        }),
-      ),
+    async (request, reply) => reply.status(201).send(await createRole(request.ctx, request.body)),
   );
 
   app.put(
@@ -107,14 +96,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: roleSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      updateRole({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-        data: request.body,
-      }),
+    async (request) => updateRole(request.ctx, { id: request.params.id, data: request.body }),
   );
 
   app.delete(
@@ -125,11 +107,11 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['roles'],
         summary: 'Eliminar un rol que nadie usa',
         params,
-        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: noContentSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await deleteRole({ db: app.db, actor: request.auth!.actor, ceiling: ceilingOf(request.auth!.user), id: request.params.id });
+      await deleteRole(request.ctx, request.params);
       return reply.status(204).send(null);
     },
   );

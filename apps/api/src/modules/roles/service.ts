@@ -1,11 +1,22 @@
-import { AppError, type Ceiling, type Grant, type ListQuery, type RoleInput, type RoleRecord, sortGrants } from '@aporta/domain';
+import {
+  AppError,
+  type Ceiling,
+  ceilingOf,
+  type Grant,
+  type ListQuery,
+  type RoleInput,
+  type RoleRecord,
+  sortGrants,
+} from '@aporta/domain';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, roleGrants, roles, userRoles } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
-import { isUniqueViolation } from '../auth/service.ts';
 import { assertWithinCeiling } from '../users/privilege.ts';
+
+registerConstraintRules({ roles_name_unique: { path: 'name', message: 'Ya existe un rol con ese nombre.' } });
 
 const sortable = { id: roles.id, name: roles.name, description: roles.description, updatedAt: roles.updatedAt };
 
@@ -49,8 +60,8 @@ async function withGrants(db: Db, rows: Row[]): Promise<RoleRecord[]> {
 }
 
 /** Paginated roles with their grants and how many users and institutions use them. Holders of roles: READ. */
-export async function findRoles(opts: { db: Db; query: ListQuery }): Promise<{ items: RoleRecord[]; total: number }> {
-  const { db, query } = opts;
+export async function findRoles(ctx: RequestContext, query: ListQuery): Promise<{ items: RoleRecord[]; total: number }> {
+  const { db } = ctx;
   const where = filters(query);
   const [rows, [{ total }]] = await Promise.all([
     db
@@ -66,7 +77,8 @@ export async function findRoles(opts: { db: Db; query: ListQuery }): Promise<{ i
 }
 
 /** Roles in pages for the export. Holders of roles: EXPORT. */
-export function roleBatches(db: Db, query: Omit<ListQuery, 'page' | 'pageSize'>) {
+export function roleBatches(ctx: RequestContext, query: Omit<ListQuery, 'page' | 'pageSize'>) {
+  const { db } = ctx;
   const where = filters(query);
   return keysetBatches(
     keysetOf(query.sort, sortable, 'name'),
@@ -84,12 +96,14 @@ export function roleBatches(db: Db, query: Omit<ListQuery, 'page' | 'pageSize'>)
   );
 }
 
-/** One role. Holders of roles: READ. */
-export async function getRole(opts: { db: Db; id: number }): Promise<RoleRecord> {
-  const rows = await opts.db.select(columns).from(roles).where(eq(roles.id, opts.id));
+async function loadRole(db: Db, id: number): Promise<RoleRecord> {
+  const rows = await db.select(columns).from(roles).where(eq(roles.id, id));
   if (!rows[0]) throw new AppError('NOT_FOUND', 'El rol no existe.');
-  return (await withGrants(opts.db, rows))[0];
+  return (await withGrants(db, rows))[0];
 }
+
+/** One role. Holders of roles: READ. */
+export const getRole = (ctx: RequestContext, input: { id: number }): Promise<RoleRecord> => loadRole(ctx.db, input.id);
 
 const duplicateName = () =>
   new AppError('DUPLICATE', 'Ya existe un rol con ese nombre.', [{ path: 'name', message: 'Ya existe un rol con ese nombre.' }]);
@@ -113,7 +127,8 @@ const snapshot = (r: Pick<RoleRecord, 'name' | 'description' | 'grants'>) => ({
   grants: r.grants.map((g) => `${g.resource}:${g.action}:${g.scope}`),
 });
 
-async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): Promise<number> {
+async function save(ctx: RequestContext, id: number | null, data: RoleInput): Promise<number> {
+  const { db } = ctx;
   await assertNameFree(db, data.name, id ?? undefined);
   try {
     return await db.transaction(async (tx) => {
@@ -123,7 +138,7 @@ async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): P
         const [r] = await tx.insert(roles).values({ name: data.name, description: data.description }).returning({ id: roles.id });
         roleId = r.id;
       } else {
-        before = await getRole({ db: tx, id });
+        before = await loadRole(tx, id);
         roleId = id;
         await tx
           .update(roles)
@@ -132,18 +147,20 @@ async function save(db: Db, actor: Actor, id: number | null, data: RoleInput): P
         await tx.delete(roleGrants).where(eq(roleGrants.roleId, id));
       }
       if (data.grants.length) await tx.insert(roleGrants).values(data.grants.map((g) => ({ roleId, ...g })));
-      await writeAudit(tx, actor, {
-        action: id === null ? 'CREATE' : 'UPDATE',
-        entityType: 'role',
-        entityId: roleId,
-        before: before ? snapshot(before) : null,
-        after: snapshot({ ...data, grants: sortGrants(data.grants) }),
-      });
+      await ctx.audit(
+        {
+          action: id === null ? 'CREATE' : 'UPDATE',
+          entityType: 'role',
+          entityId: roleId,
+          before: before ? snapshot(before) : null,
+          after: snapshot({ ...data, grants: sortGrants(data.grants) }),
+        },
+        tx,
+      );
       return roleId;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw duplicateName();
-    throw err;
+    rethrowDbError(err);
   }
 }
 
@@ -153,37 +170,32 @@ function assertRoleWithinCeiling(ceiling: Ceiling, role: RoleRecord): void {
 }
 
 /** Creates a role with its grants, none beyond the actor's own. Holders of roles: CREATE. */
-export async function createRole(opts: { db: Db; actor: Actor; ceiling: Ceiling; data: RoleInput }): Promise<RoleRecord> {
-  assertWithinCeiling(opts.ceiling, opts.data.grants, 'El rol', 'grants');
-  const id = await save(opts.db, opts.actor, null, opts.data);
-  return getRole({ db: opts.db, id });
+export async function createRole(ctx: RequestContext, data: RoleInput): Promise<RoleRecord> {
+  assertWithinCeiling(ceilingOf(ctx.user), data.grants, 'El rol', 'grants');
+  const id = await save(ctx, null, data);
+  return loadRole(ctx.db, id);
 }
 
 /**
  * Replaces a role's name, description and grants, within the actor's ceiling. Holders of roles: UPDATE. Grants never make or
  * unmake a super administrator (that is membership of SISTEMA), so no role edit can remove the last one.
  */
-export async function updateRole(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  id: number;
-  data: RoleInput;
-}): Promise<RoleRecord> {
-  assertRoleWithinCeiling(opts.ceiling, await getRole({ db: opts.db, id: opts.id }));
-  assertWithinCeiling(opts.ceiling, opts.data.grants, 'El rol', 'grants');
-  await save(opts.db, opts.actor, opts.id, opts.data);
-  return getRole({ db: opts.db, id: opts.id });
+export async function updateRole(ctx: RequestContext, input: { id: number; data: RoleInput }): Promise<RoleRecord> {
+  const ceiling = ceilingOf(ctx.user);
+  assertRoleWithinCeiling(ceiling, await loadRole(ctx.db, input.id));
+  assertWithinCeiling(ceiling, input.data.grants, 'El rol', 'grants');
+  await save(ctx, input.id, input.data);
+  return loadRole(ctx.db, input.id);
 }
 
 /** Deletes a role nobody uses; a role held by users or institutions must be reassigned first. Holders of roles: DELETE. */
-export async function deleteRole(opts: { db: Db; actor: Actor; ceiling: Ceiling; id: number }): Promise<void> {
-  const { db, actor, id } = opts;
-  await db.transaction(async (tx) => {
+export async function deleteRole(ctx: RequestContext, input: { id: number }): Promise<void> {
+  const { id } = input;
+  await ctx.db.transaction(async (tx) => {
     // Lock the role so a concurrent assignment cannot slip in between the count and the delete.
     await tx.execute(sql`select id from ${roles} where ${roles.id} = ${id} for update`);
-    const role = await getRole({ db: tx, id });
-    assertRoleWithinCeiling(opts.ceiling, role);
+    const role = await loadRole(tx, id);
+    assertRoleWithinCeiling(ceilingOf(ctx.user), role);
     if (role.userCount > 0) {
       throw new AppError(
         'CONFLICT',
@@ -197,7 +209,7 @@ export async function deleteRole(opts: { db: Db; actor: Actor; ceiling: Ceiling;
       );
     }
     await tx.delete(roles).where(eq(roles.id, id));
-    await writeAudit(tx, actor, { action: 'DELETE', entityType: 'role', entityId: id, before: snapshot(role) });
+    await ctx.audit({ action: 'DELETE', entityType: 'role', entityId: id, before: snapshot(role) }, tx);
   });
 }
 

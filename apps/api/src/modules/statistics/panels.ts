@@ -1,5 +1,4 @@
 import type { CurrentUser, Resource, StatisticsPanel } from '@aporta/domain';
-import { scopeFor } from '@aporta/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -13,7 +12,7 @@ import {
   regions,
   users,
 } from '../../db/schema/index.ts';
-import { entityScopeCondition } from '../../platform/scope.ts';
+import type { RequestContext } from '../../platform/context.ts';
 
 /** What a panel receives: the database, the user, and their entity scope for the statistics screen. */
 export interface PanelContext {
@@ -45,11 +44,12 @@ export function registerStatisticsPanel(panel: PanelDefinition): void {
 
 export const statisticsPanels = (): readonly PanelDefinition[] => panels;
 
-export const panelVisible = (p: PanelDefinition, user: CurrentUser) =>
-  !p.resource || !!scopeFor(user.permissions, p.resource, 'READ');
+/** A panel with its own resource shows only to who also reads that resource. */
+export const panelVisible = (p: PanelDefinition, ctx: RequestContext) => !p.resource || !!ctx.scopeFor(p.resource, 'READ');
 
-export function statisticsEntityScope(user: CurrentUser): PanelContext['entityScope'] {
-  return (column) => entityScopeCondition(user, 'statistics', 'READ', column) ?? sql`true`;
+/** The statistics route's scope as a condition on an entity id column (true for ALL). */
+export function statisticsEntityScope(ctx: RequestContext): PanelContext['entityScope'] {
+  return (column) => ctx.inScope(column) ?? sql`true`;
 }
 
 const rowsOf = async (db: Db, query: SQL) => {

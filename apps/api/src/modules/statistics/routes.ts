@@ -1,6 +1,5 @@
-import { statisticsPanelSchema } from '@aporta/domain';
+import { statisticsPanelListSchema } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { loadStatistics } from './service.ts';
 
@@ -12,9 +11,9 @@ export const statisticsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['statistics'],
         summary: 'Paneles de estadísticas',
-        response: { 200: z.array(statisticsPanelSchema), ...errorResponses(401, 403) },
+        response: { 200: statisticsPanelListSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => loadStatistics({ db: app.db, user: request.auth!.user }),
+    async (request) => loadStatistics(request.ctx),
   );
 };

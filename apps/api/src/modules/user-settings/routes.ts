@@ -15,7 +15,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: layoutSettingsOutputSchema, ...errorResponses(401) },
       },
     },
-    async (request) => getLayoutSettings({ db: app.db, userId: request.auth!.user.id }),
+    async (request) => getLayoutSettings(request.ctx),
   );
 
   app.put(
@@ -29,6 +29,6 @@ export const userSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: layoutSettingsOutputSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => saveLayoutSettings({ db: app.db, userId: request.auth!.user.id, data: request.body }),
+    async (request) => saveLayoutSettings(request.ctx, request.body),
   );
 };

@@ -2,7 +2,7 @@ import { AppError, type Ceiling, describeGrants, type Grant, grantsBeyond, grant
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, roleGrants, roles, users } from '../../db/schema/index.ts';
-import { loadCurrentUser } from '../auth/service.ts';
+import { loadCurrentUser } from '../../platform/session.ts';
 
 /**
  * The privilege ceiling on the server: every service that assigns permissions (users, roles,

@@ -1,19 +1,18 @@
 import {
-  ceilingOf,
-  exportFormatSchema,
+  createdUserSchema,
   idParamsSchema,
   listResponse,
   oneTimePasswordSchema,
+  revokedSessionsSchema,
+  userExportQuerySchema,
   userInputSchema,
   userListQuerySchema,
+  userOptionsSchema,
   userSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { users } from '../../db/schema/index.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { userScopeCondition } from '../../platform/scope.ts';
 import {
   createUser,
   findUsers,
@@ -30,16 +29,6 @@ const params = idParamsSchema;
 const dateTime = (iso: string | null) => (iso ? new Date(iso) : null);
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Data scope of the writes on one user (edit, activate, reset password, revoke sessions): a user
-  // outside the caller's scope for that permission is answered 404, as the get does.
-  app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config.access;
-    const id = (request.params as { id?: unknown } | undefined)?.id;
-    if (typeof access !== 'object' || access.resource !== 'users' || typeof id !== 'number') return;
-    const within = userScopeCondition(request.auth!.user, 'users', access.action, users.id);
-    if (within) await getUser({ db: app.db, id, within });
-  });
-
   app.get(
     '/api/users',
     {
@@ -51,8 +40,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(userSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) =>
-      findUsers({ db: app.db, query: request.query, within: userScopeCondition(request.auth!.user, 'users', 'READ', users.id) }),
+    async (request) => findUsers(request.ctx, request.query),
   );
 
   app.get(
@@ -62,9 +50,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Exportar usuarios (xlsx o csv)',
-        querystring: userListQuerySchema
-          .omit({ page: true, pageSize: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: userExportQuerySchema,
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -73,7 +59,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'usuarios',
         sheetName: 'Usuarios',
-        batches: userBatches(app.db, request.query, userScopeCondition(request.auth!.user, 'users', 'EXPORT', users.id)),
+        batches: userBatches(request.ctx, request.query),
         columns: [
           { header: 'Correo electrónico', value: (u) => u.email, width: 32 },
           { header: 'Nombre', value: (u) => u.firstName, width: 20 },
@@ -94,18 +80,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Roles e instituciones (assignable: si el usuario actual puede asignarlos)',
-        response: {
-          200: z.object({
-            roles: z.array(z.object({ id: z.number(), name: z.string(), assignable: z.boolean() })),
-            institutions: z.array(
-              z.object({ id: z.number(), code: z.string(), name: z.string(), isActive: z.boolean(), assignable: z.boolean() }),
-            ),
-          }),
-          ...errorResponses(401, 403),
-        },
+        response: { 200: userOptionsSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => userOptions(app.db, ceilingOf(request.auth!.user)),
+    async (request) => userOptions(request.ctx),
   );
 
   app.get(
@@ -119,8 +97,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) =>
-      getUser({ db: app.db, id: request.params.id, within: userScopeCondition(request.auth!.user, 'users', 'READ', users.id) }),
+    async (request) => getUser(request.ctx, request.params),
   );
 
   app.post(
@@ -131,21 +108,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Crear un usuario (devuelve una contraseña de un solo uso)',
         body: userInputSchema,
-        response: { 201: z.object({ user: userSchema, password: z.string() }), ...errorResponses(400, 401, 403, 409) },
+        response: { 201: createdUserSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) =>
       reply
         .status(201)
         .header('cache-control', 'no-store')
-        .send(
-          await createUser({
-            db: app.db,
-            actor: request.auth!.actor,
-            ceiling: ceilingOf(request.auth!.user),
-            data: request.body,
-          }),
-        ),
+        .send(await createUser(request.ctx, request.body)),
   );
 
   app.put(
@@ -160,14 +130,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      updateUser({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-        data: request.body,
-      }),
+    async (request) => updateUser(request.ctx, { id: request.params.id, data: request.body }),
   );
 
   for (const [path, isActive, summary] of [
@@ -180,14 +143,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { access: { resource: 'users', action: 'UPDATE' } },
         schema: { tags: ['users'], summary, params, response: { 200: userSchema, ...errorResponses(400, 401, 403, 404, 409) } },
       },
-      async (request) =>
-        setUserActive({
-          db: app.db,
-          actor: request.auth!.actor,
-          ceiling: ceilingOf(request.auth!.user),
-          id: request.params.id,
-          isActive,
-        }),
+      async (request) => setUserActive(request.ctx, { id: request.params.id, isActive }),
     );
   }
 
@@ -205,12 +161,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // The one-time password must not linger in a cache or proxy.
       reply.header('cache-control', 'no-store');
-      return resetUserPassword({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-      });
+      return resetUserPassword(request.ctx, request.params);
     },
   );
 
@@ -222,15 +173,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Cerrar todas las sesiones de un usuario',
         params,
-        response: { 200: z.object({ revoked: z.number().int() }), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: revokedSessionsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) =>
-      revokeUserSessions({
-        db: app.db,
-        actor: request.auth!.actor,
-        ceiling: ceilingOf(request.auth!.user),
-        id: request.params.id,
-      }),
+    async (request) => revokeUserSessions(request.ctx, request.params),
   );
 };

@@ -1,5 +1,13 @@
-import { AppError, type Ceiling, SYSTEM_INSTITUTION, type UserInput, type UserListQuery, type UserRecord } from '@aporta/domain';
-import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  AppError,
+  ceilingOf,
+  SYSTEM_INSTITUTION,
+  type UserInput,
+  type UserListQuery,
+  type UserOptions,
+  type UserRecord,
+} from '@aporta/domain';
+import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   institutionRoles,
@@ -11,11 +19,18 @@ import {
   userRoles,
   users,
 } from '../../db/schema/index.ts';
-import { type Actor, writeAudit } from '../../platform/audit.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
-import { clearLoginFailures, duplicateEmail, isUniqueViolation, revokeAllSessions } from '../auth/service.ts';
+import { usersInScope } from '../../platform/scope.ts';
+import { revokeAllSessions } from '../../platform/session.ts';
+import { clearLoginFailures, duplicateEmail } from '../auth/service.ts';
 import { assertCanActOn, assertCanAssign, assignableRoleIds } from './privilege.ts';
+
+registerConstraintRules({
+  users_email_key: { path: 'email', message: 'Ya existe una cuenta con ese correo electrónico.' },
+});
 
 const sortable = {
   id: users.id,
@@ -122,14 +137,10 @@ async function withRelations(db: Db, rows: BaseRow[]): Promise<UserRecord[]> {
   }));
 }
 
-/** Paginated, filtered, sorted users; `within` is the caller's data scope (userScopeCondition). Holders of users: READ. */
-export async function findUsers(opts: {
-  db: Db;
-  query: UserListQuery;
-  within?: SQL;
-}): Promise<{ items: UserRecord[]; total: number }> {
-  const { db, query } = opts;
-  const where = and(filters(query), opts.within);
+/** Paginated, filtered, sorted users within the caller's data scope. Holders of users: READ. */
+export async function findUsers(ctx: RequestContext, query: UserListQuery): Promise<{ items: UserRecord[]; total: number }> {
+  const { db } = ctx;
+  const where = and(filters(query), usersInScope(ctx, users.id));
   const [rows, [{ total }]] = await Promise.all([
     db
       .select(baseColumns)
@@ -144,8 +155,9 @@ export async function findUsers(opts: {
 }
 
 /** The same filters in keyset chunks, for the export (sort checked here). Holders of users: EXPORT. */
-export function userBatches(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize'>, within?: SQL) {
-  const where = and(filters(query), within);
+export function userBatches(ctx: RequestContext, query: Omit<UserListQuery, 'page' | 'pageSize'>) {
+  const { db } = ctx;
+  const where = and(filters(query), usersInScope(ctx, users.id));
   return keysetBatches(
     keysetOf(query.sort, sortable, 'email'),
     async (c) =>
@@ -162,21 +174,32 @@ export function userBatches(db: Db, query: Omit<UserListQuery, 'page' | 'pageSiz
   );
 }
 
-/** One user. Holders of users: READ. */
-export async function getUser(opts: { db: Db; id: number; within?: SQL }): Promise<UserRecord> {
-  const rows = await opts.db
+/** One user by id, limited by `within` when given; NOT_FOUND otherwise. */
+async function loadUser(db: Db, id: number, within?: SQL): Promise<UserRecord> {
+  const rows = await db
     .select(baseColumns)
     .from(users)
-    .where(and(eq(users.id, opts.id), opts.within));
+    .where(and(eq(users.id, id), within));
   if (!rows[0]) throw new AppError('NOT_FOUND', 'El usuario no existe.');
-  return (await withRelations(opts.db, rows))[0];
+  return (await withRelations(db, rows))[0];
 }
+
+/**
+ * One user within the route's scope. A user outside it is answered 404, as if it did not exist; the
+ * writes on one user go through it too, so a scoped administrator never edits someone beyond reach.
+ */
+const loadInScope = (ctx: RequestContext, id: number) => loadUser(ctx.db, id, usersInScope(ctx, users.id));
+
+/** One user. Holders of users: READ. */
+export const getUser = (ctx: RequestContext, input: { id: number }): Promise<UserRecord> => loadInScope(ctx, input.id);
 
 /**
  * Roles and institutions for the user form and the list filters; `assignable` says whether the actor may
  * give it (the privilege ceiling): the form offers only those. Holders of users: READ.
  */
-export async function userOptions(db: Db, ceiling: Ceiling) {
+export async function userOptions(ctx: RequestContext): Promise<UserOptions> {
+  const { db } = ctx;
+  const ceiling = ceilingOf(ctx.user);
   const [roleRows, instRows, defaults] = await Promise.all([
     db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name)),
     db
@@ -277,15 +300,10 @@ const snapshot = (u: UserRecord) => ({
  * Creates a user with a one-time password that must be changed at the first sign-in; the password is
  * returned once, for the administrator to hand over, and never stored in clear. Holders of users: CREATE.
  */
-export async function createUser(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  data: UserInput;
-}): Promise<{ user: UserRecord; password: string }> {
-  const { db, actor, data } = opts;
+export async function createUser(ctx: RequestContext, data: UserInput): Promise<{ user: UserRecord; password: string }> {
+  const { db } = ctx;
   await assertIdsExist(db, data);
-  await assertCanAssign(db, opts.ceiling, data);
+  await assertCanAssign(db, ceilingOf(ctx.user), data);
   await assertEmailFree(db, data.email);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -303,31 +321,26 @@ export async function createUser(opts: {
         })
         .returning({ id: users.id });
       await setRelations(tx, u.id, data);
-      const created = await getUser({ db: tx, id: u.id });
-      await writeAudit(tx, actor, { action: 'CREATE', entityType: 'user', entityId: u.id, after: snapshot(created) });
+      const created = await loadUser(tx, u.id);
+      await ctx.audit({ action: 'CREATE', entityType: 'user', entityId: u.id, after: snapshot(created) }, tx);
       return u.id;
     });
-    return { user: await getUser({ db, id }), password };
+    return { user: await loadUser(db, id), password };
   } catch (err) {
-    if (isUniqueViolation(err)) throw duplicateEmail();
-    throw err;
+    rethrowDbError(err);
   }
 }
 
 /** Updates a user's data, roles and institutions; deactivating revokes their sessions. Holders of users: UPDATE. */
-export async function updateUser(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  id: number;
-  data: UserInput;
-}): Promise<UserRecord> {
-  const { db, actor, id, data } = opts;
-  const before = await getUser({ db, id });
-  await assertCanActOn(db, opts.ceiling, id);
+export async function updateUser(ctx: RequestContext, input: { id: number; data: UserInput }): Promise<UserRecord> {
+  const { db } = ctx;
+  const { id, data } = input;
+  const ceiling = ceilingOf(ctx.user);
+  const before = await loadInScope(ctx, id);
+  await assertCanActOn(db, ceiling, id);
   await assertIdsExist(db, data);
-  await assertCanAssign(db, opts.ceiling, data);
-  if (id === actor.id && !data.isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+  await assertCanAssign(db, ceiling, data);
+  if (id === ctx.user.id && !data.isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
   await assertEmailFree(db, data.email, id);
   try {
     await db.transaction(async (tx) => {
@@ -344,34 +357,25 @@ export async function updateUser(opts: {
       await setRelations(tx, id, data);
       await assertSuperAdminRemains(tx);
       if (before.isActive && !data.isActive) await revokeAllSessions(tx, id);
-      const after = await getUser({ db: tx, id });
-      await writeAudit(tx, actor, {
-        action: 'UPDATE',
-        entityType: 'user',
-        entityId: id,
-        before: snapshot(before),
-        after: snapshot(after),
-      });
+      const after = await loadUser(tx, id);
+      await ctx.audit(
+        { action: 'UPDATE', entityType: 'user', entityId: id, before: snapshot(before), after: snapshot(after) },
+        tx,
+      );
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw duplicateEmail();
-    throw err;
+    rethrowDbError(err);
   }
-  return getUser({ db, id });
+  return loadUser(db, id);
 }
 
 /** Activates or deactivates an account; deactivating revokes all its sessions. Holders of users: UPDATE. */
-export async function setUserActive(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  id: number;
-  isActive: boolean;
-}): Promise<UserRecord> {
-  const { db, actor, id, isActive } = opts;
-  const before = await getUser({ db, id });
-  await assertCanActOn(db, opts.ceiling, id);
-  if (id === actor.id && !isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+export async function setUserActive(ctx: RequestContext, input: { id: number; isActive: boolean }): Promise<UserRecord> {
+  const { db } = ctx;
+  const { id, isActive } = input;
+  const before = await loadInScope(ctx, id);
+  await assertCanActOn(db, ceilingOf(ctx.user), id);
+  if (id === ctx.user.id && !isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
     let revoked = 0;
@@ -379,30 +383,29 @@ export async function setUserActive(opts: {
       await assertSuperAdminRemains(tx);
       revoked = await revokeAllSessions(tx, id);
     }
-    await writeAudit(tx, actor, {
-      action: isActive ? 'ACTIVATE' : 'DEACTIVATE',
-      entityType: 'user',
-      entityId: id,
-      before: { isActive: before.isActive },
-      after: { isActive, revokedSessions: revoked },
-    });
+    await ctx.audit(
+      {
+        action: isActive ? 'ACTIVATE' : 'DEACTIVATE',
+        entityType: 'user',
+        entityId: id,
+        before: { isActive: before.isActive },
+        after: { isActive, revokedSessions: revoked },
+      },
+      tx,
+    );
   });
-  return getUser({ db, id });
+  return loadUser(db, id);
 }
 
 /**
  * Gives a user a new one-time password (returned once), unlocks the account and ends its sessions; the
  * user must change it at the next sign-in. Holders of users: UPDATE.
  */
-export async function resetUserPassword(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  id: number;
-}): Promise<{ password: string }> {
-  const { db, actor, id } = opts;
-  const target = await getUser({ db, id });
-  await assertCanActOn(db, opts.ceiling, id);
+export async function resetUserPassword(ctx: RequestContext, input: { id: number }): Promise<{ password: string }> {
+  const { db } = ctx;
+  const { id } = input;
+  const target = await loadInScope(ctx, id);
+  await assertCanActOn(db, ceilingOf(ctx.user), id);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
@@ -416,38 +419,20 @@ export async function resetUserPassword(opts: {
       .where(eq(users.id, id));
     await clearLoginFailures(tx, target.email);
     const revoked = await revokeAllSessions(tx, id);
-    await writeAudit(tx, actor, {
-      action: 'RESET_PASSWORD',
-      entityType: 'user',
-      entityId: id,
-      after: { revokedSessions: revoked },
-    });
+    await ctx.audit({ action: 'RESET_PASSWORD', entityType: 'user', entityId: id, after: { revokedSessions: revoked } }, tx);
   });
   return { password };
 }
 
 /** Ends every open session of a user. Holders of users: UPDATE. */
-export async function revokeUserSessions(opts: {
-  db: Db;
-  actor: Actor;
-  ceiling: Ceiling;
-  id: number;
-}): Promise<{ revoked: number }> {
-  const { db, actor, id } = opts;
-  await getUser({ db, id });
-  await assertCanActOn(db, opts.ceiling, id);
+export async function revokeUserSessions(ctx: RequestContext, input: { id: number }): Promise<{ revoked: number }> {
+  const { db } = ctx;
+  const { id } = input;
+  await loadInScope(ctx, id);
+  await assertCanActOn(db, ceilingOf(ctx.user), id);
   return db.transaction(async (tx) => {
     const revoked = await revokeAllSessions(tx, id);
-    await writeAudit(tx, actor, { action: 'REVOKE_SESSIONS', entityType: 'user', entityId: id, after: { revoked } });
+    await ctx.audit({ action: 'REVOKE_SESSIONS', entityType: 'user', entityId: id, after: { revoked } }, tx);
     return { revoked };
   });
-}
-
-/** Open sessions of a user (not revoked, not expired). */
-export async function openSessionsOf(db: Db, userId: number) {
-  return db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
-    .orderBy(sql`${sessions.lastSeenAt} desc`);
 }

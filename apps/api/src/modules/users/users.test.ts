@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, institutions, loginFailures, roles, users } from '../../db/schema/index.ts';
+import { countActiveSessions } from '../../platform/session.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
-import { countActiveSessions } from '../auth/service.ts';
 
 let t: TestApp;
 let admin: TestUser;

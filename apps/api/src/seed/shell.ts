@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
-import { notifyUsers } from '../../modules/notifications/service.ts';
-import type { Db } from '../client.ts';
-import { notifications, users } from '../schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { notifications, users } from '../db/schema/index.ts';
+import { notifyUsers } from '../modules/notifications/service.ts';
 
 /**
  * Demo only (DEMO_DATA): a few notifications for every user, so the bell shows what real ones look

@@ -1,9 +1,9 @@
 import { type Action, type Grant, type Resource, resourceKeys, resources, type Scope, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { systemActor, writeAudit } from '../../platform/audit.ts';
-import { hashPassword } from '../../platform/passwords.ts';
-import type { Db } from '../client.ts';
-import { institutions, roleGrants, roles, userInstitutions, userRoles, users } from '../schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { institutions, roleGrants, roles, userInstitutions, userRoles, users } from '../db/schema/index.ts';
+import { systemActor, writeAudit } from '../platform/audit.ts';
+import { hashPassword } from '../platform/passwords.ts';
 
 const every = (filter: (r: Resource, a: Action) => boolean = () => true, scope: Scope = 'ALL'): Grant[] =>
   resourceKeys.flatMap((r) =>

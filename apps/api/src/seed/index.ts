@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { SYSTEM_INSTITUTION } from '@aporta/domain';
 import { count, sql } from 'drizzle-orm';
-import { systemActor, writeAudit } from '../../platform/audit.ts';
-import { hashPassword } from '../../platform/passwords.ts';
-import type { Db } from '../client.ts';
-import { departments, institutions, municipalities, settings, userInstitutions, users } from '../schema/index.ts';
-import { initialSettings } from '../settings.ts';
+import type { Db } from '../db/client.ts';
+import { departments, institutions, municipalities, settings, userInstitutions, users } from '../db/schema/index.ts';
+import { initialSettings } from '../db/settings.ts';
+import { systemActor, writeAudit } from '../platform/audit.ts';
+import { hashPassword } from '../platform/passwords.ts';
 import { seedAccounts } from './accounts.ts';
 import { seedCatalogs } from './catalogs.ts';
 import { seedContributorReference } from './contributors.ts';

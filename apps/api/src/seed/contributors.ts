@@ -1,6 +1,6 @@
 import { contributorSearchName, makeCui } from '@aporta/domain';
 import { count, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 import {
   budgetLines,
   contributors,
@@ -9,7 +9,7 @@ import {
   municipalEntities,
   municipalities,
   renapPeople,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
 
 /** Contributor catalogue values every installation starts with; later edits are kept (no overwrite). */
 export async function seedContributorReference(db: Db): Promise<void> {

@@ -1,6 +1,5 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { systemActor, writeAudit } from '../../platform/audit.ts';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 import {
   budgetLines,
   classifications,
@@ -16,7 +15,8 @@ import {
   regionDelegates,
   regions,
   users,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { systemActor, writeAudit } from '../platform/audit.ts';
 
 /** The eight development regions of Guatemala (Ley Preliminar de Regionalización) and their departments. */
 export const seedRegions: { code: string; name: string; departments: string[] }[] = [
