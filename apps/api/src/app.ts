@@ -32,6 +32,7 @@ import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
+import { JobWorker } from './platform/jobs.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -66,6 +67,8 @@ export async function buildApp(opts: {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0 outside tests (a test starts `app.jobs`). */
+  startJobs?: boolean;
 }): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
@@ -131,6 +134,20 @@ export async function buildApp(opts: {
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   for (const m of modules) await app.register(m);
+
+  const jobs = new JobWorker({
+    db: database.db,
+    concurrency: Math.max(1, config.JOBS_CONCURRENCY),
+    // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
+    reclaimAllOnStart: database.kind === 'pglite',
+    log: app.log,
+  });
+  app.decorate('jobs', jobs);
+  // Runs before the database is closed by the caller: running jobs are given back to the queue.
+  app.addHook('onClose', async () => jobs.stop());
+  if (opts.startJobs ?? (config.NODE_ENV !== 'test' && config.JOBS_CONCURRENCY > 0)) {
+    app.addHook('onReady', async () => jobs.start());
+  }
 
   const hasWeb = !!config.webDist && existsSync(join(config.webDist, 'index.html'));
   if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });

@@ -40,6 +40,8 @@ const envSchema = z.object({
   RENAP_TOKEN: z.string().min(1).optional(),
   RENAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   RENAP_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  /** Background jobs run at once by this process; 0 = this process runs none (another one does). */
+  JOBS_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(32).default(2),
 });
 
 export type Env = z.infer<typeof envSchema>;
