@@ -21,6 +21,7 @@ import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { renapRoutes } from './modules/renap/routes.ts';
@@ -30,6 +31,7 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
+import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
@@ -57,6 +59,7 @@ const modules = [
   cuiApprovalRoutes,
   contributorImportRoutes,
   contributorReportRoutes,
+  jobRoutes,
 ];
 
 /**
@@ -135,8 +138,11 @@ export async function buildApp(opts: {
 
   for (const m of modules) await app.register(m);
 
+  const files = createFileStore(config);
+  app.decorate('files', files);
   const jobs = new JobWorker({
     db: database.db,
+    files,
     concurrency: Math.max(1, config.JOBS_CONCURRENCY),
     // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
     reclaimAllOnStart: database.kind === 'pglite',

@@ -107,7 +107,15 @@ const finished = (r: JobRow) => !['QUEUED', 'RUNNING'].includes(r.state);
 let ctx: RequestContext;
 const workers: JobWorker[] = [];
 const worker = (opts: Partial<ConstructorParameters<typeof JobWorker>[0]> = {}) => {
-  const w = new JobWorker({ db: t.database.db, concurrency: 4, pollMs: 50, leaseMs: 2000, retryDelayMs: 50, ...opts });
+  const w = new JobWorker({
+    db: t.database.db,
+    files: t.app.files,
+    concurrency: 4,
+    pollMs: 50,
+    leaseMs: 2000,
+    retryDelayMs: 50,
+    ...opts,
+  });
   workers.push(w);
   return w;
 };

@@ -8,6 +8,7 @@ import type { Db } from '../db/client.ts';
 import { jobs, users } from '../db/schema/index.ts';
 import { loadCurrentUser } from '../modules/auth/service.ts';
 import { createContext, type RequestContext } from './context.ts';
+import type { FileStore } from './files.ts';
 
 /**
  * Background jobs on the application's own database (docs/decisions.md, "Background jobs"): a `jobs`
@@ -36,10 +37,14 @@ export interface JobRun<P> {
   progress(p: JobProgress): Promise<void>;
   /** Aborted on cancel or shutdown. */
   signal: AbortSignal;
+  /** Where a job writes its result file (platform/files.ts). */
+  files: FileStore;
 }
 
 export interface JobDefinition<P, R = unknown> {
   kind: string;
+  /** Spanish name shown in "Procesos" ("Exportación de afiliados"). */
+  title?: string;
   run(job: JobRun<P>): Promise<R>;
   /** Runs (first one included) before the job is failed; default 3. */
   maxAttempts?: number;
@@ -69,6 +74,9 @@ export function defineJob<P, R = unknown>(def: JobDefinition<P, R>): JobDefiniti
   registry.set(def.kind, def);
   return def;
 }
+
+/** The Spanish name of a kind of job, or the kind itself when this process does not know it. */
+export const jobTitle = (kind: string): string => registry.get(kind)?.title ?? kind;
 
 /** Kinds registered in this process. */
 export const jobKinds = (): string[] => [...registry.keys()];
@@ -139,6 +147,8 @@ export async function requestCancel(db: Db, id: number): Promise<JobRow | null> 
 
 export interface JobWorkerOptions {
   db: Db;
+  /** The file store jobs write their results to. */
+  files: FileStore;
   /** Jobs run at the same time by this process. */
   concurrency: number;
   /** How often an idle worker looks for work queued by another process. */
@@ -166,6 +176,7 @@ const silentLog = { info() {}, warn() {}, error() {} };
 export class JobWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly db: Db;
+  private readonly files: FileStore;
   private readonly concurrency: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
@@ -181,6 +192,7 @@ export class JobWorker {
 
   constructor(opts: JobWorkerOptions) {
     this.db = opts.db;
+    this.files = opts.files;
     this.concurrency = Math.max(1, opts.concurrency);
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseMs = opts.leaseMs ?? 30_000;
@@ -390,6 +402,7 @@ export class JobWorker {
         attempt: row.attempts,
         progress,
         signal,
+        files: this.files,
       });
       if (signal.aborted && signal.reason !== 'cancelled') throw new JobCancelledError();
       await this.finish(row.id, {
