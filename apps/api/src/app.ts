@@ -34,6 +34,7 @@ import { errorBody, frameworkErrors, registerErrorHandling } from './platform/er
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
+import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 import { JobWorker } from './platform/jobs.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
@@ -119,6 +120,8 @@ export async function buildApp(opts: {
   // The builder's result is thrown: it needs its statusCode for the error handler to answer 429, not 500.
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database: several API processes share one limit per address.
+    store: databaseRateLimitStore(database.db),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
