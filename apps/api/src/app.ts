@@ -34,8 +34,8 @@ import { errorBody, frameworkErrors, registerErrorHandling } from './platform/er
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
-import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 import { JobWorker } from './platform/jobs.ts';
+import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());

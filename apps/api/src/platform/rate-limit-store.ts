@@ -40,7 +40,11 @@ export function databaseRateLimitStore(db: Db) {
         .from(rateLimitHits)
         .where(sql`${rateLimitHits.key} = ${this.prefix + key} and ${rateLimitHits.windowEndsAt} > now()`)
         .then(
-          ([row]) => cb(null, row ? { current: row.hits, ttl: Math.max(0, row.windowEndsAt.getTime() - Date.now()) } : { current: 0, ttl: 0 }),
+          ([row]) =>
+            cb(
+              null,
+              row ? { current: row.hits, ttl: Math.max(0, row.windowEndsAt.getTime() - Date.now()) } : { current: 0, ttl: 0 },
+            ),
           (err: Error) => cb(err),
         );
     }
