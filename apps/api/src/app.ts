@@ -71,7 +71,7 @@ export async function buildApp(opts: {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0 outside tests (a test starts `app.jobs`). */
+  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0. API tests pass false and start `app.jobs` themselves. */
   startJobs?: boolean;
 }): Promise<FastifyInstance> {
   const { config, database } = opts;
@@ -154,7 +154,7 @@ export async function buildApp(opts: {
   app.decorate('jobs', jobs);
   // Runs before the database is closed by the caller: running jobs are given back to the queue.
   app.addHook('onClose', async () => jobs.stop());
-  if (opts.startJobs ?? (config.NODE_ENV !== 'test' && config.JOBS_CONCURRENCY > 0)) {
+  if (opts.startJobs ?? config.JOBS_CONCURRENCY > 0) {
     app.addHook('onReady', async () => jobs.start());
   }
 
