@@ -30,7 +30,10 @@ test('a contributors export runs as a job: live progress, kept when leaving, dow
   await row.getByRole('button', { name: 'Descargar archivo' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^afiliados-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const lines = readFileSync(await file.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   expect(lines[0]).toContain('Nombre completo');
   expect(lines).toHaveLength(rows + 1);
   await expectAccessible(page);

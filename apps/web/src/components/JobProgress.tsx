@@ -22,7 +22,8 @@ const stateColors: Record<JobState, string> = {
 export function JobStateBadge({ state }: { state: JobState }) {
   const { t } = useTranslation();
   return (
-    <Badge color={stateColors[state]} variant="light">
+    // Tinted background, body-colour text: legible (AA) whatever the hue, light or dark.
+    <Badge color={stateColors[state]} variant="light" c="var(--mantine-color-text)">
       {t(`jobs.states.${state}`)}
     </Badge>
   );
