@@ -22,6 +22,7 @@ import { documentRoutes } from './modules/documents/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { renapRoutes } from './modules/renap/routes.ts';
@@ -31,8 +32,11 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
+import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
+import { JobWorker } from './platform/jobs.ts';
+import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -58,6 +62,7 @@ const modules = [
   contributorImportRoutes,
   contributorReportRoutes,
   documentRoutes,
+  jobRoutes,
 ];
 
 /**
@@ -68,6 +73,8 @@ export async function buildApp(opts: {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0. API tests pass false and start `app.jobs` themselves. */
+  startJobs?: boolean;
 }): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
@@ -115,6 +122,8 @@ export async function buildApp(opts: {
   // The builder's result is thrown: it needs its statusCode for the error handler to answer 429, not 500.
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database: several API processes share one limit per address.
+    store: databaseRateLimitStore(database.db),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
@@ -133,6 +142,23 @@ export async function buildApp(opts: {
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   for (const m of modules) await app.register(m);
+
+  const files = createFileStore(config);
+  app.decorate('files', files);
+  const jobs = new JobWorker({
+    db: database.db,
+    files,
+    concurrency: Math.max(1, config.JOBS_CONCURRENCY),
+    // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
+    reclaimAllOnStart: database.kind === 'pglite',
+    log: app.log,
+  });
+  app.decorate('jobs', jobs);
+  // Runs before the database is closed by the caller: running jobs are given back to the queue.
+  app.addHook('onClose', async () => jobs.stop());
+  if (opts.startJobs ?? config.JOBS_CONCURRENCY > 0) {
+    app.addHook('onReady', async () => jobs.start());
+  }
 
   const hasWeb = !!config.webDist && existsSync(join(config.webDist, 'index.html'));
   if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });

@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
+import type { FileStore } from './files.ts';
+import type { JobWorker } from './jobs.ts';
 import type { AuthContext, AuthPolicy } from './session.ts';
 
 /** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
@@ -29,6 +31,10 @@ declare module 'fastify' {
     database: Database;
     authPolicy: AuthPolicy;
     routeTable: RouteInfo[];
+    /** This process's background-job worker (started by buildApp unless in tests). */
+    jobs: JobWorker;
+    /** Where files are kept: DATA_DIR/files or an S3-compatible bucket. */
+    files: FileStore;
   }
 }
 

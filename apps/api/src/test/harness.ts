@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Grant, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -66,8 +68,11 @@ let counter = 0;
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { database, drop } = await cloneDatabase();
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '10000', ...env }), webDist: '' };
-  const app = await buildApp({ config, database });
+  // Files (export results) go to a folder of this test app, never to the repository's data folder.
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'aporta-test-data-'));
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '10000', ...env, DATA_DIR: dataDir }), webDist: '' };
+  // The job worker is off: a test that needs it starts app.jobs (and so knows when jobs run).
+  const app = await buildApp({ config, database, startJobs: false });
   await app.ready();
   const db = database.db;
 
@@ -115,6 +120,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     close: async () => {
       await app.close();
       await drop();
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

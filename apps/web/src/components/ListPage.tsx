@@ -58,6 +58,8 @@ export function ListPage<T extends object>({
   columns,
   useRows,
   exportPath,
+  exportInBackground,
+  notice,
   emptyText,
   onRowClick,
   idAccessor = 'id',
@@ -79,6 +81,10 @@ export function ListPage<T extends object>({
   /** The module's list hook, called with the whole query (a stable function: a hook). */
   useRows: (params: ListParams) => ListQueryResult<T>;
   exportPath?: string | null;
+  /** For lists that grow without bound: the export runs as a job started at `path` (see ExportButtons). */
+  exportInBackground?: { path: string; onStarted: (jobId: number) => void };
+  /** Shown between the header and the filters (a running export's progress…). */
+  notice?: ReactNode;
   emptyText?: string;
   onRowClick?: (record: T) => void;
   idAccessor?: string;
@@ -135,9 +141,10 @@ export function ListPage<T extends object>({
   return (
     <Stack>
       <PageHeader title={title} description={description}>
-        {exportPath && <ExportButtons path={exportPath} query={filterQuery} />}
+        {exportPath && <ExportButtons path={exportPath} query={filterQuery} background={exportInBackground} />}
         {actions}
       </PageHeader>
+      {notice}
       {(search || filters.length > 0) && (
         <Group align="flex-end" wrap="wrap" gap="sm" data-testid="list-filters">
           {search && (

@@ -219,6 +219,20 @@ async function findPage(db: Db, where: SQL | undefined, query: ContributorListQu
   return { items: rows.map(toContributor), total };
 }
 
+/** How many contributors the filters select in the caller's scope (a background export's total). Callers: the export job. */
+export async function countContributors(ctx: RequestContext, query: Partial<ContributorListQuery>) {
+  const where = filtersWithin(ctx.inScope(contributors.entityId), query);
+  const run = async (db: Db) =>
+    (
+      await db
+        .select({ total: count() })
+        .from(contributors)
+        .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+        .where(where)
+    )[0].total;
+  return isNameQuery(query.q) ? withNameThreshold(ctx.db, run) : run(ctx.db);
+}
+
 /**
  * The export's rows in keyset chunks (short statements), same filters and scope as the list. The sort
  * is checked here, before the first byte. Callers: GET /api/contributors/export (EXPORT, with scope).

@@ -4,8 +4,10 @@ import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { useCan } from '../../lib/useCan.ts';
+import { useTrackedJob } from '../jobs/api.ts';
 import { useContributorOptions, useFindContributors } from './api.ts';
 import { StateBadge } from './components.tsx';
 
@@ -17,6 +19,8 @@ export function ContributorListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan();
+  // Up to a million rows: the export runs as a job whose progress stays here when the user comes back.
+  const [exportJob, setExportJob] = useTrackedJob('contributors.export');
   // The filters' choices need contributors READ; without it the filters stay empty rather than failing.
   const options = useContributorOptions(can('contributors', 'READ'));
 
@@ -83,6 +87,8 @@ export function ContributorListPage() {
       columns={columns}
       useRows={useFindContributors}
       exportPath={can('contributor-list', 'EXPORT') ? '/api/contributors/export' : null}
+      exportInBackground={{ path: '/api/contributors/export-jobs', onStarted: setExportJob }}
+      notice={exportJob !== null && <JobProgress jobId={exportJob} onDismiss={() => setExportJob(null)} />}
       actions={
         can('contributor-new', 'CREATE') && (
           <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
