@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidCui } from './cui.ts';
 import { MAX_ID } from './fields.ts';
 import type { MenuItem } from './menu.ts';
+import { type AmountOptions, moneyInputSchema } from './money.ts';
 import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
 
@@ -142,6 +143,14 @@ const ref = (label: string) =>
     .positive({ error: `${label}: seleccione un valor.` })
     .max(MAX_ID, { error: `${label}: seleccione un valor.` });
 const active = z.boolean().default(true);
+
+/**
+ * The input schema of a catalogue's `money` field: what people type, read by the one amount parser
+ * (parseAmount, messages naming the field), kept as the decimal text `"1234.50"` (the JSON form of
+ * money); empty is null. The table's column must be the `money` column type (numeric(14,2) ↔ bigint).
+ */
+export const moneyFieldSchema = (label: string, opts: AmountOptions = {}) =>
+  z.preprocess((v) => (v === '' || v === undefined ? null : v), moneyInputSchema(label, opts).nullable()).optional();
 
 export const statusColors = [
   'gray',

@@ -27,9 +27,10 @@ describe('money and rate columns (issue 10)', () => {
     await t.database.db.insert(probe).values(rows);
     const back = await t.database.db.select().from(probe).orderBy(asc(probe.id));
     expect(back).toEqual(rows);
-    const [text] = (
-      await t.database.db.execute<{ amount: string }>(sql`select amount::text as amount from money_probe where id = 1`)
-    ).rows;
+    const [text] = await t.database.db
+      .select({ amount: sql<string>`${probe.amount}::text` })
+      .from(probe)
+      .where(sql`${probe.id} = 1`);
     expect(text.amount).toBe('999999999999.99');
   });
 

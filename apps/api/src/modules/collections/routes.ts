@@ -12,6 +12,8 @@ import {
   intTextSchema,
   listQuerySchema,
   listResponse,
+  moneyDecimalSchema,
+  moneyInputSchema,
   referenceOptionSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -39,8 +41,9 @@ const valueSchema = (f: FieldMeta) => {
     case 'boolean':
       return z.boolean();
     case 'number':
-    case 'money':
       return z.number().nullable();
+    case 'money':
+      return moneyDecimalSchema.nullable();
     case 'reference':
       return z.number().int().nullable();
     default:
@@ -73,6 +76,7 @@ const filtersOf = (def: CollectionDefinition) =>
         if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
         if (f.type === 'reference') return [f.name, idTextSchema.optional()];
         if (f.type === 'number') return [f.name, intTextSchema().optional()];
+        if (f.type === 'money') return [f.name, moneyInputSchema(f.label, { allowNegative: true }).optional()];
         return [f.name, z.string().max(200).optional()];
       }),
   );

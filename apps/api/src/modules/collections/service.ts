@@ -22,6 +22,7 @@ import type { ExportColumn } from '../../platform/export.ts';
 import { likePattern } from '../../platform/list.ts';
 import { entityScopeCondition, isEntityInScope } from '../../platform/scope.ts';
 import { type Collection, referenceTarget, referrersOf, registry } from './registry.ts';
+import { columnValue, columnValues, recordValue } from './values.ts';
 
 /** A list query after validation: paging, sort, search and the collection's exact-match filters. */
 export interface FindQuery {
@@ -119,8 +120,7 @@ function selection(c: Collection): Record<string, SQL | Collection['columns'][st
 function toRecord(c: Collection, row: Record<string, unknown>): CollectionRecord {
   const rec: CollectionRecord = { id: Number(row.id), label: String(row.__label ?? `#${row.id}`), labels: {} };
   for (const f of c.def.fields) {
-    const v = row[f.name];
-    rec[f.name] = v instanceof Date ? v.toISOString() : (v ?? null);
+    rec[f.name] = recordValue(f, row[f.name]);
     if (f.type === 'reference') rec.labels[f.name] = (row[refLabelKey(f.name)] as string | null) ?? null;
   }
   return rec;
@@ -158,7 +158,7 @@ function whereOf(user: CurrentUser, c: Collection, query: Partial<FindQuery>): S
   }
   for (const f of c.def.fields) {
     const v = query[f.name];
-    if (f.filterable && v !== undefined && v !== null && v !== '') conds.push(eq(c.columns[f.name], v));
+    if (f.filterable && v !== undefined && v !== null && v !== '') conds.push(eq(c.columns[f.name], columnValue(f, v)));
   }
   return and(...conds);
 }
@@ -240,6 +240,7 @@ export function exportPlan({ db, user, name, query }: Ctx & { name: string; quer
           if (f.type === 'boolean') return v ? 'Sí' : 'No';
           return v as string | number | null;
         },
+        ...(f.type === 'money' ? { money: true } : {}),
       }),
     ),
   ];
@@ -352,10 +353,16 @@ async function checkUnique(db: Db, c: Collection, data: Data, current: Data | nu
     if (!group.some((g) => g in data)) continue;
     const values = group.map((g) => (g in data ? data[g] : current?.[g]));
     if (values.some((v) => v == null)) continue;
+    const fieldOf = (g: string) => c.def.fields.find((f) => f.name === g)!;
     const [dup] = await db
       .select({ id: c.table.id })
       .from(c.table as never)
-      .where(and(...group.map((g, i) => eq(c.columns[g], values[i])), excludeId ? ne(c.table.id, excludeId) : undefined))
+      .where(
+        and(
+          ...group.map((g, i) => eq(c.columns[g], columnValue(fieldOf(g), values[i]))),
+          excludeId ? ne(c.table.id, excludeId) : undefined,
+        ),
+      )
       .limit(1);
     if (dup) throw duplicate(c, group, values);
   }
@@ -402,7 +409,7 @@ export async function createRecord({ db, user, actor, name, data }: Ctx & { acto
     return await db.transaction(async (tx) => {
       const inserted = await tx
         .insert(c.table)
-        .values(data as never)
+        .values(columnValues(c.def.fields, data) as never)
         .returning({ id: c.table.id });
       const row = inserted[0] as { id: number };
       const after = await loadOne(tx as unknown as Db, c, row.id);
@@ -439,7 +446,7 @@ export async function updateRecord({
       if (Object.keys(data).length > 0) {
         await tx
           .update(c.table)
-          .set({ ...data, ...(hasUpdatedAt(c) ? { updatedAt: new Date() } : {}) } as never)
+          .set({ ...columnValues(c.def.fields, data), ...(hasUpdatedAt(c) ? { updatedAt: new Date() } : {}) } as never)
           .where(eq(c.table.id, id));
       }
       const after = await loadOne(tx as unknown as Db, c, id);

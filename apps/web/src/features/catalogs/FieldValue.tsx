@@ -2,7 +2,7 @@ import type { CollectionRecord, FieldMeta } from '@aporta/domain';
 import { Badge, ColorSwatch, Group, Text } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatMoney } from '../../lib/format.ts';
+import { formatDate, formatMoneyDecimal } from '../../lib/format.ts';
 
 /** A record's value rendered by field type: the one place list cells and read-only views share. */
 export function FieldValue({ field, record }: { field: FieldMeta; record: CollectionRecord }) {
@@ -23,7 +23,7 @@ export function FieldValue({ field, record }: { field: FieldMeta; record: Collec
     case 'reference':
       return <Text size="sm">{record.labels[field.name] ?? ''}</Text>;
     case 'money':
-      return <Text size="sm">{formatMoney(v as number | null)}</Text>;
+      return <Text size="sm">{formatMoneyDecimal(v as string | null)}</Text>;
     case 'date':
       return <Text size="sm">{formatDate(v as string | null)}</Text>;
     case 'enum':

@@ -3,7 +3,9 @@ import {
   type CollectionRecord,
   type CollectionSchema,
   collectionDefinitions,
+  decimalToCents,
   type FieldMeta,
+  formatAmount,
   isCollectionName,
 } from '@aporta/domain';
 import { Button, Group, NumberInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
@@ -16,8 +18,15 @@ import { ReferenceSelect } from './ReferenceSelect.tsx';
 
 const emptyValue = (f: FieldMeta): unknown => {
   if (f.type === 'boolean') return f.name === 'isActive';
-  if (f.type === 'reference' || f.type === 'number' || f.type === 'money' || f.type === 'date' || f.type === 'enum') return null;
+  if (f.type === 'reference' || f.type === 'number' || f.type === 'date' || f.type === 'enum') return null;
   return '';
+};
+
+/** A stored value as the form edits it: money's decimal text `"1234.5"` as people write it, `1,234.50`. */
+const initialValue = (f: FieldMeta, v: unknown): unknown => {
+  if (v == null) return emptyValue(f);
+  if (f.type === 'money' && typeof v === 'string') return formatAmount(decimalToCents(v));
+  return v;
 };
 
 /**
@@ -46,7 +55,7 @@ export function RecordForm({
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',
     initialValues: Object.fromEntries(
-      fields.filter((f) => !f.readOnly).map((f) => [f.name, record ? (record[f.name] ?? emptyValue(f)) : emptyValue(f)]),
+      fields.filter((f) => !f.readOnly).map((f) => [f.name, record ? initialValue(f, record[f.name]) : emptyValue(f)]),
     ),
     validate: def ? zod4Resolver(def.input) : undefined,
   });
@@ -100,7 +109,8 @@ export function RecordForm({
       case 'number':
         return <NumberInput {...common} allowDecimal={false} />;
       case 'money':
-        return <NumberInput {...common} prefix="Q " thousandSeparator="," decimalScale={2} />;
+        // Text, not NumberInput: a JS number would round large amounts; the shared schema parses the text.
+        return <TextInput {...common} inputMode="decimal" leftSection="Q" autoComplete="off" />;
       case 'date':
         return <DateField {...common} onChange={(v) => form.setFieldValue(f.name, v)} />;
       default:
