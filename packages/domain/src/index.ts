@@ -14,4 +14,5 @@ export * from './parse.ts';
 export * from './people.ts';
 export * from './permissions.ts';
 export * from './privilege.ts';
+export * from './settings.ts';
 export * from './shell.ts';
