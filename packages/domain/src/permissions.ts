@@ -89,6 +89,7 @@ export const resources = {
   'planilla-audit-logs': READ_EXPORT,
   // Cross-cutting screens outside the spec's sidebar
   audit: READ_EXPORT,
+  // Administración → Parámetros: the effective-dated settings (issue 10). Not entity data: ALL only.
   settings: ['READ', 'UPDATE'],
 } as const satisfies Record<string, readonly Action[]>;
 

@@ -6,6 +6,7 @@ import {
   addDays,
   type BusinessCalendar,
   describeSettingValue,
+  guatemalaToday,
   holidayOn,
   initialSettings,
   isBusinessDay,
@@ -138,5 +139,12 @@ describe('business days (issue 10)', () => {
     expect(paymentDueDate('2026-05', initial)).toBe('2026-06-22'); // 20 June 2026 is a Saturday
     expect(paymentDueDate('2026-12', initial)).toBe('2027-01-20');
     expect(paymentDueDate('2026-08', { ...initial, 'paymentOrders.dueDay': 15 })).toBe('2026-09-16'); // 15 September: Independence
+  });
+});
+
+describe('today in Guatemala', () => {
+  it('is the calendar day at UTC−6, whatever the server zone', () => {
+    expect(guatemalaToday(new Date('2026-11-24T05:59:00Z'))).toBe('2026-11-23');
+    expect(guatemalaToday(new Date('2026-11-24T06:00:00Z'))).toBe('2026-11-24');
   });
 });

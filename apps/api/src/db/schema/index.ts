@@ -2,5 +2,6 @@ export * from './catalogs.ts';
 export * from './contributors.ts';
 export * from './login-failures.ts';
 export * from './platform.ts';
+export * from './settings.ts';
 export * from './shell.ts';
 export * from './territory.ts';

@@ -162,20 +162,3 @@ export const auditLog = pgTable(
     index('audit_scope_entity_idx').on(t.scopeEntityId),
   ],
 );
-
-/**
- * Effective-dated configuration: the value of `key` in force on a date is the row with the latest
- * `validFrom` not after it. Rows are never updated in place, so the history stays.
- */
-export const settings = pgTable(
-  'settings',
-  {
-    key: text().notNull(),
-    validFrom: date({ mode: 'string' }).notNull(),
-    value: jsonb().notNull(),
-    note: text().notNull().default(''),
-    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.validFrom] })],
-);
