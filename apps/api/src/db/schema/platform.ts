@@ -3,7 +3,6 @@ import {
   type AnyPgColumn,
   bigserial,
   boolean,
-  date,
   index,
   integer,
   jsonb,
