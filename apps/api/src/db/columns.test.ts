@@ -3,7 +3,7 @@ import { asc, sql } from 'drizzle-orm';
 import { integer, pgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
-import { money, rate } from './columns.ts';
+import { jsonValue, money, rate } from './columns.ts';
 
 const probe = pgTable('money_probe', { id: integer().primaryKey(), amount: money(), pct: rate() });
 
@@ -15,6 +15,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('money and rate columns (issue 10)', () => {
+  it('keeps any JSON value in jsonb, bare strings included', async () => {
+    const j = pgTable('json_probe', { id: integer().primaryKey(), v: jsonValue() });
+    await t.database.db.execute(sql`create table json_probe (id integer primary key, v jsonb)`);
+    const values = [
+      '7.0000',
+      '12',
+      7,
+      ['011', '022'],
+      { fixed: [{ day: '01-01', name: 'Año Nuevo' }] },
+      true,
+      'texto "con" comillas',
+    ];
+    await t.database.db.insert(j).values(values.map((v, i) => ({ id: i + 1, v })));
+    const back = await t.database.db.select().from(j).orderBy(asc(j.id));
+    expect(back.map((r) => r.v)).toEqual(values);
+  });
+
   it('write and read the extremes of numeric(14,2) and numeric(7,4) exactly', async () => {
     const rows = [
       { id: 1, amount: MAX_AMOUNT_CENTS, pct: '999.9999' },

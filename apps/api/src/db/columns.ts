@@ -28,3 +28,14 @@ export const rate = customType<{ data: Rate; driverData: string }>({
     return r.rate;
   },
 });
+
+/**
+ * jsonb for any JSON value, bare strings included (a rate setting is the string `"7.0000"`). Drizzle's
+ * own jsonb parses a string it reads once more, and both drivers (pg and PGlite) already hand jsonb over
+ * parsed: `"7.0000"` came back as the number 7. This one writes JSON text and keeps what the driver read.
+ */
+export const jsonValue = customType<{ data: unknown; driverData: unknown }>({
+  dataType: () => 'jsonb',
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (value) => value,
+});

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { jsonValue } from '../columns.ts';
 import { users } from './platform.ts';
 
 const ts = () => timestamp({ withTimezone: true });
@@ -16,7 +17,7 @@ export const settingValues = pgTable(
     id: serial().primaryKey(),
     key: text().notNull(),
     /** JSON of the key's zod schema output (rates as numeric(7,4) text), validated on write and read. */
-    value: jsonb().notNull(),
+    value: jsonValue().notNull(),
     effectiveFrom: date({ mode: 'string' }).notNull(),
     reason: text().notNull(),
     /** Scheduled for a date that was not after the day it was entered: asked for explicitly. */
