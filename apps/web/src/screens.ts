@@ -11,6 +11,7 @@ import { institutionRoutes } from './features/institutions/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
 import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
+import { settingsRoutes } from './features/settings/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
@@ -27,6 +28,7 @@ const featureScreens: RouteObject[] = [
   ...statisticsRoutes,
   ...contributorRoutes,
   ...renapRoutes,
+  ...settingsRoutes,
 ];
 
 const join = (base: string, path: string) => `${base}/${path}`.replace(/\/+/g, '/');
