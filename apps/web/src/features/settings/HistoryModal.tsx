@@ -45,7 +45,13 @@ export function HistoryModal({
   if (!setting) return null;
   return (
     <>
-      <Modal opened={!cancelling} onClose={onClose} title={t('settings.history.title', { label: setting.label })} size="xl">
+      <Modal
+        opened={!cancelling}
+        onClose={onClose}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        title={t('settings.history.title', { label: setting.label })}
+        size="xl"
+      >
         <QueryState query={history}>
           {() => {
             const data = history.data!;
@@ -72,7 +78,7 @@ export function HistoryModal({
                             <SettingValue settingKey={setting.key as SettingKey} value={e.value} compact />
                           </Table.Td>
                           <Table.Td>
-                            <Badge color={statusColor[s]} variant="light">
+                            <Badge color={statusColor[s]} variant="outline">
                               {t(`settings.status.${s}`)}
                             </Badge>
                             {e.retroactive && (
@@ -145,7 +151,14 @@ function CancelModal({ setting, entry, onClose }: { setting: SettingOverview; en
     ),
   );
   return (
-    <Modal opened onClose={onClose} title={t('settings.history.cancelTitle')} centered transitionProps={{ transition: 'fade' }}>
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      title={t('settings.history.cancelTitle')}
+      centered
+      transitionProps={{ transition: 'fade' }}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm">

@@ -205,6 +205,7 @@ export function ScheduleModal({
     <Modal
       opened
       onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       title={t('settings.form.title', { label: setting.label })}
       size={d.kind === 'calendar' ? 'xl' : 'md'}
     >

@@ -31,7 +31,7 @@ export function SettingValue({
       return (
         <Group gap={4}>
           {(value as string[]).map((code) => (
-            <Badge key={code} variant="light" radius="sm">
+            <Badge key={code} variant="outline" radius="sm">
               {code}
             </Badge>
           ))}
