@@ -55,7 +55,7 @@ describe('the settings catalogue (issue 10)', () => {
     expect(rate.safeParse('7,5').error?.issues[0].message).toMatch(/^Cuota laboral: El porcentaje "7,5" usa coma decimal/);
     expect(rate.safeParse('100.5').error?.issues[0].message).toMatch(/^Cuota laboral: .*supera el máximo de 100.00 %/);
     expect(settingValueSchema('paymentOrders.dueDay').safeParse(31).error?.issues[0].message).toBe(
-      'Día de vencimiento: El máximo es 28 día.',
+      'Día de vencimiento: El máximo es 28.',
     );
     expect(settingValueSchema('contributions.subjectBudgetLines').parse(['036', '011'])).toEqual(['011', '036']);
     expect(settingValueSchema('contributions.subjectBudgetLines').safeParse(['11']).success).toBe(false);

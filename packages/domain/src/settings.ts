@@ -36,8 +36,8 @@ const whole = (min: number, max: number, unit: string) =>
   z
     .number({ error: 'Escriba un número entero.' })
     .int({ error: 'Escriba un número entero.' })
-    .min(min, { error: `El mínimo es ${min} ${unit}.` })
-    .max(max, { error: `El máximo es ${max} ${unit}.` });
+    .min(min, { error: `El mínimo es ${min}${unit ? ` ${unit}` : ''}.` })
+    .max(max, { error: `El máximo es ${max}${unit ? ` ${unit}` : ''}.` });
 
 /** A budget line code: three digits (011, 022, 031…). */
 export const budgetLineCodeSchema = z.string().regex(/^\d{3}$/, { error: 'Cada renglón tiene tres dígitos (por ejemplo 011).' });
@@ -157,8 +157,8 @@ export const settingDefinitions = {
   'paymentOrders.dueDay': define({
     topic: 'paymentOrders',
     kind: 'integer',
-    schema: whole(1, 28, 'día'),
-    unit: 'día del mes siguiente',
+    schema: whole(1, 28, ''),
+    unit: 'del mes siguiente',
     label: 'Día de vencimiento',
     description:
       'Día del mes siguiente al período en que vence la orden de pago; si no es hábil, vence el siguiente día hábil. Hasta 28, para que exista en todos los meses.',

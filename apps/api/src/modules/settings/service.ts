@@ -69,7 +69,7 @@ export async function seedSettings(db: Db): Promise<void> {
     const value = settingDefinitions[key].initial;
     const [row] = await db
       .insert(settingValues)
-      .values({ key, value, effectiveFrom: INITIAL_SETTINGS_FROM, reason: 'Valor inicial (DOMAIN.md)' })
+      .values({ key, value, effectiveFrom: INITIAL_SETTINGS_FROM, reason: 'Valor inicial del sistema' })
       .returning({ id: settingValues.id });
     await writeAudit(db, systemActor, {
       action: 'SETTING_SCHEDULE',

@@ -116,7 +116,7 @@ describe('scheduling a value (issue 10)', () => {
     expect((await bad(RATE, { ...base, value: '150' })).details[0].message).toMatch(/^Cuota laboral: .*supera el máximo/);
     expect((await bad('paymentOrders.dueDay', { ...base, value: 31 })).details[0]).toEqual({
       path: 'value',
-      message: 'Día de vencimiento: El máximo es 28 día.',
+      message: 'Día de vencimiento: El máximo es 28.',
     });
     expect((await bad('contributions.subjectBudgetLines', { ...base, value: ['011', '11'] })).details[0].path).toMatch(/^value/);
     expect((await bad(RATE, { ...base, effectiveFrom: today })).details[0]).toMatchObject({

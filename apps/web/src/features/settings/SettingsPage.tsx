@@ -25,6 +25,52 @@ export function SettingsPage() {
   const [history, setHistory] = useState<SettingOverview | null>(null);
   const [scheduling, setScheduling] = useState<SettingOverview | null>(null);
 
+  const current = (s: SettingOverview) => (
+    <>
+      <SettingValue settingKey={s.key} value={s.current.value} compact />
+      <Text size="xs" c="dimmed">
+        {t('settings.since', { date: formatDate(s.current.effectiveFrom) })}
+      </Text>
+    </>
+  );
+  const next = (s: SettingOverview) =>
+    s.next ? (
+      <>
+        <SettingValue settingKey={s.key} value={s.next.value} compact />
+        <Text size="xs" c="dimmed">
+          {t('settings.from', { date: formatDate(s.next.effectiveFrom) })}
+        </Text>
+      </>
+    ) : (
+      <Text size="sm" c="dimmed">
+        {t('settings.noNext')}
+      </Text>
+    );
+  const actions = (s: SettingOverview) => (
+    <Group gap={4} wrap="nowrap">
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        leftSection={<IconHistory size={14} />}
+        onClick={() => setHistory(s)}
+        aria-label={t('settings.historyOf', { label: s.label })}
+      >
+        {t('settings.historyButton')}
+      </Button>
+      {canUpdate && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          leftSection={<IconCalendarPlus size={14} />}
+          onClick={() => setScheduling(s)}
+          aria-label={t('settings.scheduleOf', { label: s.label })}
+        >
+          {t('settings.scheduleButton')}
+        </Button>
+      )}
+    </Group>
+  );
+
   return (
     <Stack>
       <PageHeader title={t('settings.title')} description={t('settings.intro')} />
@@ -41,7 +87,36 @@ export function SettingsPage() {
                     <Title order={2} size="h4" mb="sm" id={`topic-${topic}`}>
                       {settingTopicLabels[topic]}
                     </Title>
-                    <Table.ScrollContainer minWidth={720}>
+                    <Stack hiddenFrom="sm" gap={0}>
+                      {rows.map((s) => (
+                        <Stack key={s.key} gap={6} py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+                          <div>
+                            <Text fw={600} size="sm">
+                              {s.label}
+                            </Text>
+                            <Text size="xs" c="dimmed">
+                              {s.description}
+                            </Text>
+                          </div>
+                          <Group gap="lg" align="flex-start">
+                            <div>
+                              <Text size="xs" c="dimmed">
+                                {t('settings.current')}
+                              </Text>
+                              {current(s)}
+                            </div>
+                            <div>
+                              <Text size="xs" c="dimmed">
+                                {t('settings.next')}
+                              </Text>
+                              {next(s)}
+                            </div>
+                          </Group>
+                          {actions(s)}
+                        </Stack>
+                      ))}
+                    </Stack>
+                    <Table.ScrollContainer minWidth={720} visibleFrom="sm">
                       <Table verticalSpacing="sm">
                         <Table.Thead>
                           <Table.Tr>
@@ -62,50 +137,9 @@ export function SettingsPage() {
                                   {s.description}
                                 </Text>
                               </Table.Td>
-                              <Table.Td data-testid="current">
-                                <SettingValue settingKey={s.key} value={s.current.value} compact />
-                                <Text size="xs" c="dimmed">
-                                  {t('settings.since', { date: formatDate(s.current.effectiveFrom) })}
-                                </Text>
-                              </Table.Td>
-                              <Table.Td data-testid="next">
-                                {s.next ? (
-                                  <>
-                                    <SettingValue settingKey={s.key} value={s.next.value} compact />
-                                    <Text size="xs" c="dimmed">
-                                      {t('settings.from', { date: formatDate(s.next.effectiveFrom) })}
-                                    </Text>
-                                  </>
-                                ) : (
-                                  <Text size="sm" c="dimmed">
-                                    {t('settings.noNext')}
-                                  </Text>
-                                )}
-                              </Table.Td>
-                              <Table.Td>
-                                <Group gap={4} wrap="nowrap">
-                                  <Button
-                                    size="compact-sm"
-                                    variant="subtle"
-                                    leftSection={<IconHistory size={14} />}
-                                    onClick={() => setHistory(s)}
-                                    aria-label={t('settings.historyOf', { label: s.label })}
-                                  >
-                                    {t('settings.historyButton')}
-                                  </Button>
-                                  {canUpdate && (
-                                    <Button
-                                      size="compact-sm"
-                                      variant="light"
-                                      leftSection={<IconCalendarPlus size={14} />}
-                                      onClick={() => setScheduling(s)}
-                                      aria-label={t('settings.scheduleOf', { label: s.label })}
-                                    >
-                                      {t('settings.scheduleButton')}
-                                    </Button>
-                                  )}
-                                </Group>
-                              </Table.Td>
+                              <Table.Td data-testid="current">{current(s)}</Table.Td>
+                              <Table.Td data-testid="next">{next(s)}</Table.Td>
+                              <Table.Td>{actions(s)}</Table.Td>
                             </Table.Tr>
                           ))}
                         </Table.Tbody>
