@@ -27,6 +27,7 @@ import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { renapRoutes } from './modules/renap/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
 import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -56,6 +57,7 @@ const modules = [
   homeRoutes,
   notificationRoutes,
   userSettingsRoutes,
+  settingsRoutes,
   renapRoutes,
   contributorRoutes,
   cuiApprovalRoutes,

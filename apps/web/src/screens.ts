@@ -12,6 +12,7 @@ import { jobRoutes } from './features/jobs/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
 import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
+import { settingsRoutes } from './features/settings/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
@@ -29,6 +30,7 @@ const featureScreens: RouteObject[] = [
   ...contributorRoutes,
   ...renapRoutes,
   ...jobRoutes,
+  ...settingsRoutes,
 ];
 
 const join = (base: string, path: string) => `${base}/${path}`.replace(/\/+/g, '/');

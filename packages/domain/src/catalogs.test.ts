@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionDefinitions, collectionNames, dcrudMenuGroup, updateInputOf } from './catalogs.ts';
+import { collectionDefinitions, collectionNames, dcrudMenuGroup, moneyFieldSchema, updateInputOf } from './catalogs.ts';
 import { isResource } from './permissions.ts';
 
 describe('collection definitions', () => {
@@ -29,5 +29,19 @@ describe('collection definitions', () => {
     expect(dcrudMenuGroup([])).toBeNull();
     const g = dcrudMenuGroup(['regions', 'nope']);
     expect(g?.subItems?.map((s) => [s.name, s.link])).toEqual([['regions', '/dcrud/regions']]);
+  });
+});
+
+describe('a catalogue money field (issue 10)', () => {
+  const schema = moneyFieldSchema('Monto máximo');
+  it('reads what people type into exact decimal text, empty as null', () => {
+    expect(schema.parse('Q 1,234.5')).toBe('1234.50');
+    expect(schema.parse('999,999,999,999.99')).toBe('999999999999.99');
+    expect(schema.parse('')).toBeNull();
+    expect(schema.parse(null)).toBeNull();
+  });
+  it('refuses the ambiguous forms naming the field', () => {
+    expect(schema.safeParse('1.234,50').error?.issues[0].message).toMatch(/^Monto máximo: El monto "1\.234,50" usa coma decimal/);
+    expect(schema.safeParse('-5').error?.issues[0].message).toMatch(/^Monto máximo: El monto no puede ser negativo/);
   });
 });

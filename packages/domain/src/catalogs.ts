@@ -3,6 +3,7 @@ import { isValidCui } from './cui.ts';
 import { idTextSchema, intTextSchema, MAX_ID } from './fields.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
 import type { MenuItem } from './menu.ts';
+import { type AmountOptions, moneyDecimalSchema, moneyInputSchema } from './money.ts';
 import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
 
@@ -143,6 +144,14 @@ const ref = (label: string) =>
     .positive({ error: `${label}: seleccione un valor.` })
     .max(MAX_ID, { error: `${label}: seleccione un valor.` });
 const active = z.boolean().default(true);
+
+/**
+ * The input schema of a catalogue's `money` field: what people type, read by the one amount parser
+ * (parseAmount, messages naming the field), kept as the decimal text `"1234.50"` (the JSON form of
+ * money); empty is null. The table's column must be the `money` column type (numeric(14,2) ↔ bigint).
+ */
+export const moneyFieldSchema = (label: string, opts: AmountOptions = {}) =>
+  z.preprocess((v) => (v === '' || v === undefined ? null : v), moneyInputSchema(label, opts).nullable()).optional();
 
 export const statusColors = [
   'gray',
@@ -549,8 +558,9 @@ const collectionValueSchema = (f: FieldMeta) => {
     case 'boolean':
       return z.boolean();
     case 'number':
-    case 'money':
       return z.number().nullable();
+    case 'money':
+      return moneyDecimalSchema.nullable();
     case 'reference':
       return z.number().int().nullable();
     default:
@@ -584,6 +594,7 @@ const collectionFiltersOf = (def: CollectionDefinition) =>
         if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
         if (f.type === 'reference') return [f.name, idTextSchema.optional()];
         if (f.type === 'number') return [f.name, intTextSchema().optional()];
+        if (f.type === 'money') return [f.name, moneyInputSchema(f.label, { allowNegative: true }).optional()];
         return [f.name, z.string().max(200).optional()];
       }),
   );

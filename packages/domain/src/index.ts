@@ -17,5 +17,6 @@ export * from './people.ts';
 export * from './permissions.ts';
 export * from './privilege.ts';
 export * from './renap.ts';
+export * from './settings.ts';
 export * from './shell.ts';
 export * from './state-machine.ts';

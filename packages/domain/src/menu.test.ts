@@ -22,11 +22,11 @@ describe('menu', () => {
         link: '',
         subItems: [
           { id: 'a', label: 'a', name: 'regions' as const, link: '/dcrud/regions' },
-          { id: 'b', label: 'b', name: 'settings' as const, link: '/dcrud/settings' },
+          { id: 'b', label: 'b', name: 'workflow' as const, link: '/dcrud/workflow' },
         ],
       },
     ];
-    expect(withoutDuplicates(menuTree, extra)[0].subItems?.map((s) => s.link)).toEqual(['/dcrud/settings']);
+    expect(withoutDuplicates(menuTree, extra)[0].subItems?.map((s) => s.link)).toEqual(['/dcrud/workflow']);
     expect(withoutDuplicates(menuTree, [{ ...extra[0], subItems: [extra[0].subItems[0]] }])).toEqual([]);
   });
 

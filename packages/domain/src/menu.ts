@@ -114,6 +114,8 @@ export const menuTree: MenuItem[] = [
     ['planillaAuditLogs', 'planilla-audit-logs', '/administrative/planilla-audit-logs'],
     // Not in the specification's menu, but the audit trail needs a way in (issue 9).
     ['audit', 'audit', '/audit'],
+    // Not in the specification's menu either: the effective-dated settings DOMAIN.md asks for (issue 10).
+    ['settings', 'settings', '/administrative/settings'],
   ]),
 ];
 

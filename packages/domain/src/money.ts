@@ -1,19 +1,39 @@
-/**
- * Money is integer cents everywhere in code. This is the one rounding function: half-up to the cent
- * (away from zero for negatives), as the institution's contribution rules require.
- */
-export type Cents = number;
+import Big from 'big.js';
+import { z } from 'zod';
 
-/** Rounds a fractional amount of cents half-up to a whole cent. */
-export function roundHalfUpCents(value: number): Cents {
-  if (!Number.isFinite(value)) throw new RangeError('Monto no finito');
-  const sign = value < 0 ? -1 : 1;
-  // The epsilon absorbs binary representation error (e.g. 1.005 * 100 = 100.49999999999999).
-  return sign * Math.floor(Math.abs(value) + 0.5 + 1e-9);
-}
+/**
+ * Money is integer cents as `bigint` everywhere in code, the decimal text `"1234.56"` in JSON (bigint
+ * is not JSON, and a JSON number is a binary float) and numeric(14,2) in SQL. Rates are percentages
+ * as exact decimal text with four decimals (`"7.0000"` is 7 %), numeric(7,4) in SQL. Arithmetic that
+ * is not a plain integer sum goes through big.js (decimal, exact, explicit rounding); nothing here
+ * ever computes money with a binary float.
+ */
+export type Cents = bigint;
+
+/**
+ * One big.js constructor of our own, so no other code can change its settings. Strict: a JS number
+ * passed by mistake throws instead of bringing binary noise in. DP only bounds divisions, which end
+ * in an explicit rounding anyway.
+ */
+const Dec = Big();
+Dec.DP = 30;
+Dec.RM = Dec.roundHalfUp;
+Dec.strict = true;
+
+const HALF_UP = 1; // Big.roundHalfUp: to the nearest, a tie away from zero.
+const DOWN = 0; // Big.roundDown: towards zero.
 
 /** The largest amount a numeric(14,2) column holds, in cents (Q 999,999,999,999.99). */
-export const MAX_AMOUNT_CENTS: Cents = 99_999_999_999_999;
+export const MAX_AMOUNT_CENTS: Cents = 99_999_999_999_999n;
+
+/**
+ * THE rounding rule: an exact decimal amount of cents (text, e.g. `"100.5"`) rounded half-up to a
+ * whole cent, a tie away from zero (`"-100.5"` → -101), as the institution's contribution rules
+ * require. Throws on text that is not a decimal number: callers pass computed values, not input.
+ */
+export function roundHalfUpCents(value: string): Cents {
+  return BigInt(new Dec(value).round(0, HALF_UP).toFixed(0));
+}
 
 export type AmountResult = { ok: true; cents: Cents } | { ok: false; message: string };
 
@@ -75,14 +95,14 @@ export function parseAmount(input: string | number, opts: AmountOptions = {}): A
   }
   if (/^\d+(?:\.\d{1,2})?$|^\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?$|^\.\d{1,2}$/.test(text)) {
     const [whole, fraction = ''] = text.replace(/,/g, '').split('.');
-    const cents = Number(`${whole || '0'}${fraction.padEnd(2, '0')}`);
+    const cents = BigInt(`${whole || '0'}${fraction.padEnd(2, '0')}`);
     if (cents > max) {
       return { ok: false, message: `El monto "${String(input).trim()}" supera el máximo permitido.` };
     }
-    if (negative && cents !== 0 && !opts.allowNegative) {
+    if (negative && cents !== 0n && !opts.allowNegative) {
       return { ok: false, message: `El monto no puede ser negativo: "${String(input).trim()}".` };
     }
-    return { ok: true, cents: negative && cents !== 0 ? -cents : cents };
+    return { ok: true, cents: negative && cents !== 0n ? -cents : cents };
   }
   if (typeof input === 'number' && /^\d+\.\d{3,}$/.test(text)) {
     return { ok: false, message: `El monto ${text} tiene más de dos decimales.` };
@@ -120,22 +140,206 @@ export function parseMoney(input: string | number): Cents | null {
   return r.ok ? r.cents : null;
 }
 
-/** Cents → the SQL numeric(14,2) text form. */
+const abs = (c: Cents): Cents => (c < 0n ? -c : c);
+
+/** Cents → the decimal text of JSON and of SQL numeric(14,2): `-1234.05`, always two decimals. */
 export function centsToDecimal(cents: Cents): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  const a = abs(cents);
+  return `${cents < 0n ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
+}
+
+const DECIMAL_MONEY = /^-?\d+(?:\.\d{1,2})?$/;
+
+/**
+ * The decimal text of JSON or SQL (`1234.5`, `-0.05`, `12`) → cents. Strict: no grouping, no currency,
+ * at most two decimals; anything else throws, because this reads what our own code or database wrote
+ * (user input goes through parseAmount). No upper bound: a SQL sum of numeric(14,2) may exceed one.
+ */
+export function decimalToCents(text: string): Cents {
+  if (!DECIMAL_MONEY.test(text)) throw new RangeError(`Monto decimal no válido: "${text}"`);
+  const negative = text.startsWith('-');
+  const [whole, fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const cents = BigInt(`${whole}${fraction.padEnd(2, '0')}`);
+  return negative ? -cents : cents;
 }
 
 /** Cents → how a Guatemalan writes it: `1,234.50` (no currency symbol). */
 export function formatAmount(cents: Cents): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const whole = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
+  const a = abs(cents);
+  const whole = String(a / 100n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents < 0n ? '-' : ''}${whole}.${String(a % 100n).padStart(2, '0')}`;
 }
 
-/** Applies a percentage rate (e.g. 7 for 7.00 %) to an amount in cents, rounded half-up. */
-export function applyRate(amount: Cents, ratePercent: number): Cents {
-  return roundHalfUpCents((amount * ratePercent) / 100);
+/** Cents → `Q 1,234.56` (`-Q 1,234.56` when negative): money as the Spanish UI and documents show it. */
+export function formatMoney(cents: Cents): string {
+  const text = formatAmount(abs(cents));
+  return cents < 0n ? `-Q ${text}` : `Q ${text}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rates
+
+/**
+ * A percentage as exact decimal text with four decimals (numeric(7,4)): `"7.0000"` is 7 %. Text, not
+ * a number, so 7.1234 % stays exactly that from the form to the database and into a calculation.
+ */
+export type Rate = string;
+
+/** The largest rate numeric(7,4) holds: 999.9999 %. */
+export const MAX_RATE: Rate = '999.9999';
+
+export type RateResult = { ok: true; rate: Rate } | { ok: false; message: string };
+
+/**
+ * THE parser of rates people type: `7`, `7.5`, `7.125`, `7.1250`, with or without `%`. Refused: a
+ * decimal comma, more than four decimals, a sign, text, more than numeric(7,4) holds (or `max`).
+ */
+export function parseRate(input: string | number, opts: { max?: Rate } = {}): RateResult {
+  const shown = `"${String(input).trim()}"`;
+  if (typeof input === 'number' && !Number.isFinite(input)) return { ok: false, message: 'El porcentaje no es un número.' };
+  const text = (typeof input === 'number' ? numberCellText(input) : input).trim().replace(/\s*%$/, '');
+  if (text === '') return { ok: false, message: 'Ingrese el porcentaje.' };
+  if (text.startsWith('-')) return { ok: false, message: `El porcentaje no puede ser negativo: ${shown}.` };
+  if (/^\d*,\d+$/.test(text)) {
+    return { ok: false, message: `El porcentaje ${shown} usa coma decimal: escríbalo con punto, por ejemplo 7.25.` };
+  }
+  if (/^\d*\.\d{5,}$/.test(text)) return { ok: false, message: `El porcentaje ${shown} tiene más de cuatro decimales.` };
+  if (!/^\d+(?:\.\d{1,4})?$|^\.\d{1,4}$/.test(text)) return { ok: false, message: `El porcentaje ${shown} no es un número.` };
+  const value = new Dec(text.startsWith('.') ? `0${text}` : text);
+  const max = new Dec(opts.max ?? MAX_RATE);
+  if (value.gt(max)) return { ok: false, message: `El porcentaje ${shown} supera el máximo de ${formatRate(max.toFixed(4))}.` };
+  return { ok: true, rate: value.toFixed(4) };
+}
+
+/** A rate as shown: `7.00 %`, `7.125 %` (two decimals at least, then the significant ones up to four). */
+export function formatRate(rate: Rate): string {
+  const [whole, fraction] = new Dec(rate).toFixed(4).split('.');
+  return `${whole}.${fraction.slice(0, 2)}${fraction.slice(2).replace(/0+$/, '')} %`;
+}
+
+/**
+ * `cents × rate %`, rounded half-up to the cent once (the contribution rule: "each rounded half-up to
+ * the cent"). Exact: 7 % of Q 1,234.57 is 8,641.99 cents → Q 86.42.
+ */
+export function applyRate(cents: Cents, rate: Rate): Cents {
+  return BigInt(new Dec(String(cents)).times(new Dec(rate)).div('100').round(0, HALF_UP).toFixed(0));
+}
+
+/**
+ * Simple interest `principal × annual rate % × days / 365`, rounded half-up once (DOMAIN: interest
+ * on an order's unpaid principal is rounded once per order and period, never day by day).
+ */
+export function simpleInterest(principal: Cents, annualRate: Rate, days: number): Cents {
+  if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`Días no válidos: ${days}`);
+  const exact = new Dec(String(principal))
+    .times(new Dec(annualRate))
+    .times(new Dec(String(days)))
+    .div('36500');
+  return BigInt(exact.round(0, HALF_UP).toFixed(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allocation
+
+const partsCount = (n: number): bigint => {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`Número de partes no válido: ${n}`);
+  return BigInt(n);
+};
+
+/**
+ * Splits `cents` into `n` parts that sum exactly to it and differ by at most one cent: the remainder
+ * cents go one each to the first parts (largest remainder; all remainders tie, so the earlier parts
+ * win). For shares and spreading an amount; a schedule whose last part absorbs the rounding is
+ * allocateLastAbsorbs.
+ */
+export function allocate(cents: Cents, n: number): Cents[] {
+  const count = partsCount(n);
+  const sign = cents < 0n ? -1n : 1n;
+  const a = abs(cents);
+  const base = a / count;
+  const extra = a % count;
+  return Array.from({ length: n }, (_, i) => sign * (base + (BigInt(i) < extra ? 1n : 0n)));
+}
+
+/**
+ * Splits `cents` in proportion to `ratios` (non-negative exact decimals: shares `"60"`, `"40"`, or
+ * `"33.3333"`), summing exactly: each part is its exact share rounded towards zero, then the cents left
+ * go one each to the parts with the largest remainders (ties to the earlier part). Largest remainder
+ * keeps every part within one cent of its exact share, which "the last part absorbs" does not.
+ */
+export function allocateByRatios(cents: Cents, ratios: readonly (string | bigint)[]): Cents[] {
+  if (ratios.length === 0) throw new RangeError('Sin proporciones para repartir.');
+  const weights = ratios.map((r) => new Dec(String(r)));
+  if (weights.some((w) => w.lt('0'))) throw new RangeError('Una proporción es negativa.');
+  const total = weights.reduce((s, w) => s.plus(w), new Dec('0'));
+  if (total.eq('0')) throw new RangeError('Las proporciones suman cero.');
+  const sign = cents < 0n ? -1n : 1n;
+  const amount = new Dec(String(abs(cents)));
+  const exact = weights.map((w) => amount.times(w).div(total));
+  const parts = exact.map((e) => BigInt(e.round(0, DOWN).toFixed(0)));
+  let left = abs(cents) - parts.reduce((s, p) => s + p, 0n);
+  const byRemainder = exact
+    .map((e, i) => ({ i, rem: e.minus(new Dec(String(parts[i]))) }))
+    .sort((x, y) => y.rem.cmp(x.rem) || x.i - y.i);
+  for (const { i } of byRemainder) {
+    if (left === 0n) break;
+    parts[i] += 1n;
+    left -= 1n;
+  }
+  return parts.map((p) => sign * p);
+}
+
+/**
+ * `n` equal parts rounded half-up to the cent, the last one absorbing the difference so the schedule
+ * sums exactly (DOMAIN: an agreement's instalments "the last instalment absorbs rounding").
+ */
+export function allocateLastAbsorbs(cents: Cents, n: number): Cents[] {
+  const count = partsCount(n);
+  const each = BigInt(new Dec(String(cents)).div(String(n)).round(0, HALF_UP).toFixed(0));
+  const parts = Array.from({ length: n }, () => each);
+  parts[n - 1] = cents - each * (count - 1n);
+  return parts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contracts
+
+const prefixed = (label: string | undefined, message: string) => (label ? `${label}: ${message}` : message);
+
+/**
+ * An amount in an API body or a form: text as people write it (parseAmount) or a JSON number read as
+ * the text a spreadsheet shows; answers the decimal text `"1234.50"`, the JSON form of money. Errors
+ * start with `label` when given, so the message names the field.
+ */
+export const moneyInputSchema = (label?: string, opts: AmountOptions = {}) =>
+  z.union([z.string(), z.number()], { error: prefixed(label, 'escriba un monto.') }).transform((v, ctx) => {
+    const r = parseAmount(v, opts);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: prefixed(label, r.message) });
+      return z.NEVER;
+    }
+    return centsToDecimal(r.cents);
+  });
+
+/** Money in API contracts: a non-negative amount in, its decimal text `"1234.50"` out. */
+export const moneySchema = moneyInputSchema();
+
+/** Money as a response carries it: decimal text with two decimals (`"-1234.05"`). */
+export const moneyDecimalSchema = z.string().regex(/^-?\d{1,12}\.\d{2}$/, { error: 'Monto decimal no válido.' });
+
+/** A rate in an API body or a form (parseRate), answered as its four-decimal text `"7.0000"`. */
+export const rateInputSchema = (label?: string, opts: { max?: Rate } = {}) =>
+  z.union([z.string(), z.number()], { error: prefixed(label, 'escriba un porcentaje.') }).transform((v, ctx) => {
+    const r = parseRate(v, opts);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: prefixed(label, r.message) });
+      return z.NEVER;
+    }
+    return r.rate;
+  });
+
+/** Rates in API contracts: a percentage typed or sent, its numeric(7,4) text out. */
+export const rateSchema = rateInputSchema();
+
+/** A rate as a response carries it: `"7.0000"`. */
+export const rateDecimalSchema = z.string().regex(/^\d{1,3}\.\d{4}$/, { error: 'Porcentaje no válido.' });

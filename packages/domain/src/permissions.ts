@@ -89,6 +89,7 @@ export const resources = {
   'planilla-audit-logs': READ_EXPORT,
   // Cross-cutting screens outside the spec's sidebar
   audit: READ_EXPORT,
+  // Administración → Parámetros: the effective-dated settings (issue 10). Not entity data: ALL only.
   settings: ['READ', 'UPDATE'],
   // Background jobs ("Procesos"): everyone sees and cancels their own; READ shows everyone's, UPDATE cancels them.
   jobs: ['READ', 'UPDATE'],

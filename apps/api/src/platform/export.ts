@@ -9,6 +9,11 @@ export interface ExportColumn<T> {
   header: string;
   value: (row: T) => string | number | boolean | Date | null | undefined;
   width?: number;
+  /**
+   * The value is money as decimal text (`"-1234.50"`): CSV writes that text as is (no formula guard for
+   * the minus sign), xlsx a number cell formatted `#,##0.00`.
+   */
+  money?: boolean;
 }
 
 const contentTypes: Record<ExportFormat, string> = {
@@ -135,7 +140,7 @@ async function writeExport<T>(
     stream.write(`${Papa.unparse([columns.map((c) => c.header)])}\r\n`);
     for await (const batch of batches()) {
       if (batch.length === 0) continue;
-      const rows = batch.map((r) => columns.map((c) => formatCsv(c.value(r))));
+      const rows = batch.map((r) => columns.map((c) => (c.money ? (c.value(r) ?? '') : formatCsv(c.value(r)))));
       stream.write(`${Papa.unparse(rows, { newline: '\r\n' })}\r\n`);
     }
     stream.end();
@@ -143,14 +148,28 @@ async function writeExport<T>(
   }
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet(opts.sheetName ?? 'Datos');
-  ws.columns = columns.map((c) => ({ header: c.header, width: c.width ?? Math.max(12, c.header.length + 2) }));
+  ws.columns = columns.map((c) => ({
+    header: c.header,
+    width: c.width ?? Math.max(12, c.header.length + 2),
+    ...(c.money ? { style: { numFmt: '#,##0.00' } } : {}),
+  }));
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
   for await (const batch of batches()) {
-    for (const r of batch) ws.addRow(columns.map((c) => c.value(r) ?? null)).commit();
+    for (const r of batch) ws.addRow(columns.map((c) => (c.money ? xlsxMoney(c.value(r)) : (c.value(r) ?? null)))).commit();
   }
   ws.commit();
   await wb.commit();
+}
+
+/**
+ * A money cell of xlsx. A spreadsheet number is an IEEE double, so this is the one place money becomes a
+ * JS number: numeric(14,2) has at most 14 significant digits and a double keeps 15, so the cell shows
+ * exactly the decimal text it came from (the same conversion Excel applies to a typed amount).
+ */
+function xlsxMoney(v: unknown): number | null {
+  if (typeof v !== 'string' || v === '') return null;
+  return Number(v);
 }
 
 /** Resolves once `stream` can take more (or is gone): the backpressure of an export. */

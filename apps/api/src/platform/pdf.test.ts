@@ -44,9 +44,9 @@ const report: ReportDefinition = {
         `${municipios[i % municipios.length]} ${i + 1}`,
         'Sacatepéquez',
         1000 + i,
-        { cents: 123_456_789 + i },
+        { cents: BigInt(123_456_789 + i) },
       ]),
-      totals: ['Total', '', 999_999, { cents: 100_000_000_000 }],
+      totals: ['Total', '', 999_999, { cents: 100_000_000_000n }],
     },
   ],
 };

@@ -1,3 +1,4 @@
+import { centsToDecimal } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import type { RequestContext } from './context.ts';
 import {
@@ -9,9 +10,9 @@ import {
   type ReportDefinition,
 } from './pdf.ts';
 
-// Amounts go to the spreadsheet as numbers so they can be summed; cents / 100 is exact to the cent
-// for every amount below 2^53 cents.
-const toCell = (v: ReportCell) => (typeof v === 'object' ? v.cents / 100 : v);
+// Amounts go to the spreadsheet as numbers so they can be summed: the exact decimal text read as a
+// double shows the same cents for every numeric(14,2) amount (at most 14 significant digits).
+const toCell = (v: ReportCell) => (typeof v === 'object' ? Number(centsToDecimal(v.cents)) : v);
 const styleAmounts = (row: ExcelJS.Row, cells: ReportCell[]) =>
   cells.forEach((v, i) => {
     if (typeof v === 'object') row.getCell(i + 1).numFmt = '#,##0.00';

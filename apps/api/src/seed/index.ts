@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { SYSTEM_INSTITUTION } from '@aporta/domain';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { departments, institutions, municipalities, settings, userInstitutions, users } from '../db/schema/index.ts';
-import { initialSettings } from '../db/settings.ts';
+import { departments, institutions, municipalities, userInstitutions, users } from '../db/schema/index.ts';
+import { seedSettings } from '../modules/settings/service.ts';
 import { systemActor, writeAudit } from '../platform/audit.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { seedAccounts } from './accounts.ts';
@@ -38,16 +38,13 @@ export async function seedReference(db: Db): Promise<void> {
         .values(rows.map((r) => ({ code: r.munCode, name: r.munName, departmentId: depId.get(r.depCode)! })));
     }
     await tx
-      .insert(settings)
-      .values(Object.entries(initialSettings).map(([key, s]) => ({ key, value: s.value, note: s.note, validFrom: '2000-01-01' })))
-      .onConflictDoNothing();
-    await tx
       .insert(institutions)
       .values([
         { code: SYSTEM_INSTITUTION, name: 'Sistema', kind: 'SISTEMA' },
         { code: 'PLAN', name: 'Plan de Prestaciones del Empleado Municipal', kind: 'INSTITUCION' },
       ])
       .onConflictDoNothing();
+    await seedSettings(tx as unknown as Db);
     await seedCatalogs(tx);
     await seedContributorReference(tx);
   });

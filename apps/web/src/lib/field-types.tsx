@@ -4,7 +4,16 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../components/DateField.tsx';
-import { displayCui, formatCui, formatDate, formatDateTime, formatMoney, formatNumber, ltr } from './format.ts';
+import {
+  displayCui,
+  formatCui,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatMoneyDecimal,
+  formatNumber,
+  ltr,
+} from './format.ts';
 
 /**
  * The field-type registry: for each kind of value the app shows, how it reads as text (cells, exports
@@ -61,13 +70,13 @@ const isNone = (v: unknown) => v === null || v === undefined || v === '';
 const str = (v: unknown) => (isNone(v) ? '' : String(v));
 
 /**
- * Money as the API sends it: integer cents (number, bigint, or the decimal digits of a bigint in JSON).
- * The one formatter for amounts in lists and forms (lib/format.ts: "Q 1,234.56").
+ * Money as the API sends it: the exact decimal text of JSON (`"1234.50"`, see money.ts), or bigint cents
+ * in code. The one formatter for amounts in lists and forms (lib/format.ts: "Q 1,234.56").
  */
 export function moneyText(v: unknown): string {
   if (isNone(v)) return '';
-  if (typeof v === 'bigint' || typeof v === 'number') return formatMoney(v);
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return formatMoney(BigInt(v));
+  if (typeof v === 'bigint') return formatMoney(v);
+  if (typeof v === 'string' || typeof v === 'number') return formatMoneyDecimal(v);
   return '';
 }
 
@@ -162,15 +171,16 @@ export const fieldTypes: Record<FieldKind, FieldType> = {
         {moneyText(v)}
       </Text>
     ),
-    // Typed in quetzales, kept as integer cents: no float ever reaches the API.
+    // Text, not a number input: a JS number would round large amounts. The API reads the text with the
+    // one amount parser (messages naming the field) and answers the exact decimal text.
     input: (p) => (
-      <NumberInput
+      <TextInput
         label={p.label}
-        value={typeof p.value === 'number' ? p.value / 100 : typeof p.value === 'string' && p.value ? Number(p.value) / 100 : ''}
-        onChange={(v) => p.onChange(typeof v === 'number' ? Math.round(v * 100) : null)}
-        prefix="Q "
-        thousandSeparator=","
-        decimalScale={2}
+        value={isNone(p.value) ? '' : String(p.value)}
+        onChange={(e) => p.onChange(e.currentTarget.value || null)}
+        leftSection="Q"
+        inputMode="decimal"
+        autoComplete="off"
         required={p.required}
         disabled={p.disabled}
         error={p.error}

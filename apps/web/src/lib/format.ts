@@ -1,5 +1,5 @@
 import { formatCui as formatCuiDigits } from '@aporta/domain/cui';
-import { parseMoney } from '@aporta/domain/money';
+import { centsToDecimal, formatMoney as formatQuetzales, parseMoney } from '@aporta/domain/money';
 import i18n from 'i18next';
 
 /*
@@ -72,16 +72,19 @@ export function formatNumber(value: number, opts: { fractionDigits?: number; lan
   }).format(value);
 }
 
-/** Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise. Empty for none. */
+/**
+ * Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise.
+ * Empty for none. Exact at any size: Intl formats the decimal text, never cents / 100 as a float.
+ */
 export function formatMoney(cents: number | bigint | null | undefined, language?: string): string {
   if (cents === null || cents === undefined) return '';
-  const n = typeof cents === 'bigint' ? Number(cents) / 100 : cents / 100;
+  if (typeof cents === 'number' && !Number.isSafeInteger(cents)) return '';
+  const c = BigInt(cents);
   const l = lang(language);
-  if (l === 'es') {
-    const abs = esNumber(2).format(Math.abs(n));
-    return n < 0 ? `-Q ${abs}` : `Q ${abs}`;
-  }
-  return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'symbol' }).format(n);
+  if (l === 'es') return formatQuetzales(c);
+  return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'symbol' }).format(
+    centsToDecimal(c) as `${number}`,
+  );
 }
 
 /**

@@ -4,5 +4,6 @@ export * from './jobs.ts';
 export * from './login-failures.ts';
 export * from './platform.ts';
 export * from './records.ts';
+export * from './settings.ts';
 export * from './shell.ts';
 export * from './territory.ts';

@@ -3,7 +3,6 @@ import {
   type AnyPgColumn,
   bigserial,
   boolean,
-  date,
   index,
   integer,
   jsonb,
@@ -161,21 +160,4 @@ export const auditLog = pgTable(
     index('audit_at_idx').on(t.at),
     index('audit_scope_entity_idx').on(t.scopeEntityId),
   ],
-);
-
-/**
- * Effective-dated configuration: the value of `key` in force on a date is the row with the latest
- * `validFrom` not after it. Rows are never updated in place, so the history stays.
- */
-export const settings = pgTable(
-  'settings',
-  {
-    key: text().notNull(),
-    validFrom: date({ mode: 'string' }).notNull(),
-    value: jsonb().notNull(),
-    note: text().notNull().default(''),
-    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.validFrom] })],
 );

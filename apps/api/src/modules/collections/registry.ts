@@ -18,6 +18,7 @@ import {
   regions,
   users,
 } from '../../db/schema/index.ts';
+import { isMoneyColumn } from './values.ts';
 
 /**
  * The collection registry: one declaration per catalogue binding the shared definition (fields, input
@@ -59,6 +60,9 @@ const bind = (
     def.fields.map((f) => {
       const col = byKey[f.name];
       if (!col) throw new Error(`La colección ${name} declara el campo ${f.name}, que su tabla no tiene`);
+      if (f.type === 'money' && !isMoneyColumn(col)) {
+        throw new Error(`La colección ${name}: el campo de dinero ${f.name} debe usar la columna money (db/columns.ts)`);
+      }
       return [f.name, col];
     }),
   );

@@ -21,6 +21,7 @@ import type { ExportColumn } from '../../platform/export.ts';
 import { likePattern } from '../../platform/list.ts';
 import { isEntityInScope } from '../../platform/scope.ts';
 import { type Collection, referenceTarget, referrersOf, registry } from './registry.ts';
+import { columnValue, columnValues, recordValue } from './values.ts';
 
 /** A list query after validation: paging, sort, search and the collection's exact-match filters. */
 export interface FindQuery {
@@ -100,8 +101,7 @@ function selection(c: Collection): Record<string, SQL | Collection['columns'][st
 function toRecord(c: Collection, row: Record<string, unknown>): CollectionRecord {
   const rec: CollectionRecord = { id: Number(row.id), label: String(row.__label ?? `#${row.id}`), labels: {} };
   for (const f of c.def.fields) {
-    const v = row[f.name];
-    rec[f.name] = v instanceof Date ? v.toISOString() : (v ?? null);
+    rec[f.name] = recordValue(f, row[f.name]);
     if (f.type === 'reference') rec.labels[f.name] = (row[refLabelKey(f.name)] as string | null) ?? null;
   }
   return rec;
@@ -140,7 +140,7 @@ function whereOf(ctx: RequestContext, c: Collection, query: Partial<FindQuery>):
   }
   for (const f of c.def.fields) {
     const v = query[f.name];
-    if (f.filterable && v !== undefined && v !== null && v !== '') conds.push(eq(c.columns[f.name], v));
+    if (f.filterable && v !== undefined && v !== null && v !== '') conds.push(eq(c.columns[f.name], columnValue(f, v)));
   }
   return and(...conds);
 }
@@ -224,6 +224,7 @@ export function exportPlan(ctx: RequestContext, { name, query }: { name: string;
           if (f.type === 'boolean') return v ? 'Sí' : 'No';
           return v as string | number | null;
         },
+        ...(f.type === 'money' ? { money: true } : {}),
       }),
     ),
   ];
@@ -329,10 +330,16 @@ async function checkUnique(db: Db, c: Collection, data: Data, current: Data | nu
     if (!group.some((g) => g in data)) continue;
     const values = group.map((g) => (g in data ? data[g] : current?.[g]));
     if (values.some((v) => v == null)) continue;
+    const fieldOf = (g: string) => c.def.fields.find((f) => f.name === g)!;
     const [dup] = await db
       .select({ id: c.table.id })
       .from(c.table as never)
-      .where(and(...group.map((g, i) => eq(c.columns[g], values[i])), excludeId ? ne(c.table.id, excludeId) : undefined))
+      .where(
+        and(
+          ...group.map((g, i) => eq(c.columns[g], columnValue(fieldOf(g), values[i]))),
+          excludeId ? ne(c.table.id, excludeId) : undefined,
+        ),
+      )
       .limit(1);
     if (dup) throw duplicate(c, group, values);
   }
@@ -376,7 +383,7 @@ export async function createRecord(ctx: RequestContext, { name, data }: { name: 
     return await db.transaction(async (tx) => {
       const inserted = await tx
         .insert(c.table)
-        .values(data as never)
+        .values(columnValues(c.def.fields, data) as never)
         .returning({ id: c.table.id });
       const row = inserted[0] as { id: number };
       const after = await loadOne(tx as unknown as Db, c, row.id);
@@ -410,7 +417,7 @@ export async function updateRecord(ctx: RequestContext, { name, id, data }: { na
       if (Object.keys(data).length > 0) {
         await tx
           .update(c.table)
-          .set({ ...data, ...(hasUpdatedAt(c) ? { updatedAt: new Date() } : {}) } as never)
+          .set({ ...columnValues(c.def.fields, data), ...(hasUpdatedAt(c) ? { updatedAt: new Date() } : {}) } as never)
           .where(eq(c.table.id, id));
       }
       const after = await loadOne(tx as unknown as Db, c, id);

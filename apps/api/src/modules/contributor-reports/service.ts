@@ -2,9 +2,10 @@ import {
   AppError,
   type ContributorListQuery,
   type ContributorState,
+  centsToDecimal,
   contributorStates,
   cuiApprovalMachine,
-  parseMoney,
+  decimalToCents,
 } from '@aporta/domain';
 import { count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -85,8 +86,7 @@ export async function contributorReport(ctx: RequestContext, input: { kind: Repo
       contributors.state,
     );
   const byKey = new Map<string, ReportRow>();
-  const cents = (s: string) => Math.round(Number(s) * 100);
-  const salaryCents = new Map<string, number>();
+  const salaryCents = new Map<string, bigint>();
   for (const r of rows) {
     let row = byKey.get(r.key);
     if (!row) {
@@ -95,10 +95,10 @@ export async function contributorReport(ctx: RequestContext, input: { kind: Repo
     }
     row[r.state] += r.n;
     row.total += r.n;
-    salaryCents.set(r.key, (salaryCents.get(r.key) ?? 0) + cents(r.salary));
+    salaryCents.set(r.key, (salaryCents.get(r.key) ?? 0n) + decimalToCents(r.salary));
   }
   const items = [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
-  for (const row of items) row.salaryTotal = ((salaryCents.get(row.key) ?? 0) / 100).toFixed(2);
+  for (const row of items) row.salaryTotal = centsToDecimal(salaryCents.get(row.key) ?? 0n);
   const totals: ReportRow = {
     key: 'TOTAL',
     label: 'Total',
@@ -109,13 +109,13 @@ export async function contributorReport(ctx: RequestContext, input: { kind: Repo
     total: 0,
     salaryTotal: '0.00',
   };
-  let totalCents = 0;
+  let totalCents = 0n;
   for (const row of items) {
     for (const s of contributorStates) totals[s] += row[s];
     totals.total += row.total;
-    totalCents += salaryCents.get(row.key) ?? 0;
+    totalCents += salaryCents.get(row.key) ?? 0n;
   }
-  totals.salaryTotal = (totalCents / 100).toFixed(2);
+  totals.salaryTotal = centsToDecimal(totalCents);
   return { kind, title: reportTitles[kind], items, totals };
 }
 
@@ -178,7 +178,7 @@ export async function contributorReportDocument(
     r.INACTIVO,
     r.FALLECIDO,
     r.total,
-    { cents: parseMoney(r.salaryTotal) ?? 0 },
+    { cents: decimalToCents(r.salaryTotal) },
   ];
   return {
     kind: `contributor-report-${input.kind}`,

@@ -21,7 +21,7 @@ export const contributorExportColumns: ExportColumn<ContributorView>[] = [
   { header: 'Departamento', value: (c) => c.departmentName },
   { header: 'Renglón', value: (c) => c.budgetLineCode },
   { header: 'Fecha de ingreso', value: (c) => c.hireDate },
-  { header: 'Salario', value: (c) => (c.salary == null ? null : Number(c.salary)) },
+  { header: 'Salario', value: (c) => c.salary ?? null, money: true },
 ];
 
 /** Export files are temporary: kept this long, then removed from storage. */

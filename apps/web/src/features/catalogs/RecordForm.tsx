@@ -3,7 +3,9 @@ import {
   type CollectionRecord,
   type CollectionSchema,
   collectionDefinitions,
+  decimalToCents,
   type FieldMeta,
+  formatAmount,
   isCollectionName,
 } from '@aporta/domain';
 import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
@@ -17,8 +19,15 @@ import { ReferenceSelect } from './ReferenceSelect.tsx';
 
 const emptyValue = (f: FieldMeta): unknown => {
   if (f.type === 'boolean') return f.name === 'isActive';
-  if (f.type === 'reference' || f.type === 'number' || f.type === 'money' || f.type === 'date' || f.type === 'enum') return null;
+  if (f.type === 'reference' || f.type === 'number' || f.type === 'date' || f.type === 'enum') return null;
   return '';
+};
+
+/** A stored value as the form edits it: money's decimal text `"1234.5"` as people write it, `1,234.50`. */
+const initialValue = (f: FieldMeta, v: unknown): unknown => {
+  if (v == null) return emptyValue(f);
+  if (f.type === 'money' && typeof v === 'string') return formatAmount(decimalToCents(v));
+  return v;
 };
 
 /**
@@ -47,7 +56,7 @@ export function RecordForm({
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',
     initialValues: Object.fromEntries(
-      fields.filter((f) => !f.readOnly).map((f) => [f.name, record ? (record[f.name] ?? emptyValue(f)) : emptyValue(f)]),
+      fields.filter((f) => !f.readOnly).map((f) => [f.name, record ? initialValue(f, record[f.name]) : emptyValue(f)]),
     ),
     validate: def ? zod4Resolver(def.input) : undefined,
   });

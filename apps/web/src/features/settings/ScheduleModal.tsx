@@ -1,0 +1,383 @@
+import {
+  addDays,
+  type BusinessCalendar,
+  excessPaymentPolicies,
+  excessPaymentPolicyLabels,
+  type SettingKey,
+  type SettingOverview,
+  scheduleSettingSchema,
+  settingDefinitions,
+  settingValueSchema,
+} from '@aporta/domain/settings';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateField.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { showApiError } from '../../lib/form-errors.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useScheduleSetting } from './useSettings.ts';
+
+/** A calendar as the editor holds it: fixed days and half days typed as dd/mm. */
+interface CalendarDraft {
+  fixed: { id: number; day: string; name: string }[];
+  dated: { id: number; date: string | null; name: string }[];
+  halfDays: { id: number; day: string; name: string }[];
+}
+
+/** Rows being edited need a stable key: their position changes when one above is removed. */
+let lastRowId = 0;
+const rowId = () => ++lastRowId;
+
+interface FormValues {
+  value: unknown;
+  effectiveFrom: string | null;
+  retroactive: boolean;
+  reason: string;
+}
+
+const toDayMonth = (md: string) => md.split('-').reverse().join('/');
+/** `dd/mm` (or d/m) → `MM-DD`; anything else is left for the schema to refuse. */
+const fromDayMonth = (text: string) => {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\s*$/.exec(text);
+  return m ? `${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}` : text;
+};
+
+const draftOf = (c: BusinessCalendar): CalendarDraft => ({
+  fixed: c.fixed.map((h) => ({ id: rowId(), day: toDayMonth(h.day), name: h.name })),
+  dated: c.dated.map((h) => ({ id: rowId(), date: h.date, name: h.name })),
+  halfDays: c.halfDays.map((h) => ({ id: rowId(), day: toDayMonth(h.day), name: h.name })),
+});
+const calendarOf = (d: CalendarDraft) => ({
+  fixed: d.fixed.map((h) => ({ day: fromDayMonth(h.day), name: h.name })),
+  dated: d.dated.map((h) => ({ date: h.date ?? '', name: h.name })),
+  halfDays: d.halfDays.map((h) => ({ day: fromDayMonth(h.day), name: h.name })),
+});
+
+/** The form's value as the API takes it. */
+const apiValue = (key: SettingKey, value: unknown) =>
+  settingDefinitions[key].kind === 'calendar' ? calendarOf(value as CalendarDraft) : value;
+
+const initialValue = (s: SettingOverview): unknown => {
+  const v = (s.next ?? s.current).value;
+  if (s.kind === 'calendar') return draftOf(v as BusinessCalendar);
+  // "7.5000" is edited as "7.5", "7.0000" as "7".
+  if (s.kind === 'rate') return (v as string).replace(/\.?0+$/, '');
+  return v;
+};
+
+/**
+ * Schedules a new value of one setting from a date, with a reason. The value's input follows its kind;
+ * it is validated by the same schema the server applies. A date not after today is refused unless the
+ * change is marked retroactive.
+ */
+export function ScheduleModal({
+  setting,
+  today,
+  onClose,
+}: {
+  setting: SettingOverview | null;
+  today: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const schedule = useScheduleSetting();
+  const form = useForm<FormValues>({
+    mode: 'controlled',
+    initialValues: { value: null, effectiveFrom: null, retroactive: false, reason: '' },
+    validate: (values) => {
+      if (!setting) return {};
+      const errors: Record<string, string> = {};
+      const v = settingValueSchema(setting.key).safeParse(apiValue(setting.key, values.value));
+      if (!v.success) errors.value = v.error.issues[0]?.message ?? '';
+      const rest = scheduleSettingSchema.safeParse({ ...values, value: null, effectiveFrom: values.effectiveFrom ?? '' });
+      if (!rest.success) for (const i of rest.error.issues) errors[String(i.path[0])] ??= i.message;
+      if (!values.effectiveFrom) errors.effectiveFrom = t('settings.form.dateRequired');
+      else if (!values.retroactive && values.effectiveFrom <= today) errors.effectiveFrom = t('settings.form.mustBeFuture');
+      return errors;
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when another setting is opened.
+  useEffect(() => {
+    if (!setting) return;
+    form.setValues({ value: initialValue(setting), effectiveFrom: null, retroactive: false, reason: '' });
+    form.clearErrors();
+  }, [setting?.key]);
+
+  if (!setting) return null;
+  const d = settingDefinitions[setting.key];
+  const label = t('settings.form.value');
+
+  const submit = form.onSubmit((values) => {
+    const body = {
+      value: apiValue(setting.key, values.value),
+      effectiveFrom: values.effectiveFrom ?? '',
+      reason: values.reason,
+      retroactive: values.retroactive,
+    };
+    schedule.mutate(
+      { key: setting.key, body },
+      {
+        onSuccess: () => {
+          notifySuccess(t('settings.form.scheduled'));
+          onClose();
+        },
+        onError: (err) => {
+          // A value's error may name a part of it (value.fixed.2.day): it belongs to the value field.
+          if (err instanceof ApiError) {
+            const valueErrors = err.details.filter((x) => x.path === 'value' || x.path.startsWith('value.'));
+            if (valueErrors.length) form.setFieldError('value', valueErrors.map((x) => x.message).join(' '));
+            const rest = new ApiError(
+              err.status,
+              err.code,
+              err.message,
+              err.details.filter((x) => !valueErrors.includes(x)),
+            );
+            if (valueErrors.length && rest.details.length === 0 && err.code === 'VALIDATION') return;
+            showApiError(rest, form, ['effectiveFrom', 'reason', 'retroactive'], { notify: 'non-validation' });
+            return;
+          }
+          showApiError(err);
+        },
+      },
+    );
+  });
+
+  const valueInput = () => {
+    const props = form.getInputProps('value');
+    switch (d.kind) {
+      case 'rate':
+        return (
+          <TextInput
+            {...props}
+            label={label}
+            required
+            inputMode="decimal"
+            rightSection="%"
+            description={t('settings.form.rateHint')}
+          />
+        );
+      case 'integer':
+        return <NumberInput {...props} label={label} required allowDecimal={false} allowNegative={false} description={d.unit} />;
+      case 'budgetLines':
+        return (
+          <TagsInput {...props} label={label} required description={t('settings.form.budgetLinesHint')} splitChars={[',', ' ']} />
+        );
+      case 'choice':
+        return (
+          <Select
+            {...props}
+            label={label}
+            required
+            allowDeselect={false}
+            data={excessPaymentPolicies.map((p) => ({ value: p, label: excessPaymentPolicyLabels[p] }))}
+          />
+        );
+      case 'calendar':
+        return (
+          <CalendarEditor
+            value={form.values.value as CalendarDraft}
+            onChange={(v) => form.setFieldValue('value', v)}
+            error={form.errors.value}
+          />
+        );
+    }
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      title={t('settings.form.title', { label: setting.label })}
+      size={d.kind === 'calendar' ? 'xl' : 'md'}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {setting.description}
+          </Text>
+          {valueInput()}
+          <DateField
+            label={t('settings.form.effectiveFrom')}
+            required
+            minDate={form.values.retroactive ? undefined : addDays(today, 1)}
+            {...form.getInputProps('effectiveFrom')}
+            onChange={(v) => form.setFieldValue('effectiveFrom', v)}
+          />
+          <Checkbox label={t('settings.form.retroactive')} {...form.getInputProps('retroactive', { type: 'checkbox' })} />
+          {form.values.retroactive && (
+            <Alert color="orange" variant="light">
+              {t('settings.form.retroactiveWarning')}
+            </Alert>
+          )}
+          <Textarea
+            label={t('settings.form.reason')}
+            required
+            autosize
+            minRows={2}
+            maxLength={500}
+            {...form.getInputProps('reason')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('settings.cancel')}
+            </Button>
+            <Button type="submit" loading={schedule.isPending}>
+              {t('settings.form.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function CalendarEditor({
+  value,
+  onChange,
+  error,
+}: {
+  value: CalendarDraft;
+  onChange: (v: CalendarDraft) => void;
+  error?: unknown;
+}) {
+  const { t } = useTranslation();
+  if (!value) return null;
+  const set = <K extends keyof CalendarDraft>(k: K, rows: CalendarDraft[K]) => onChange({ ...value, [k]: rows });
+  const dayRows = (k: 'fixed' | 'halfDays') => (
+    <Stack gap={6}>
+      <Text size="sm" fw={600}>
+        {t(`settings.calendar.${k}`)}
+      </Text>
+      {value[k].map((row, i) => (
+        <Group key={row.id} gap="xs" wrap="nowrap" align="flex-end">
+          <TextInput
+            aria-label={t('settings.calendar.day')}
+            placeholder="dd/mm"
+            w={90}
+            value={row.day}
+            onChange={(e) =>
+              set(
+                k,
+                value[k].map((r, j) => (j === i ? { ...r, day: e.currentTarget.value } : r)),
+              )
+            }
+          />
+          <TextInput
+            aria-label={t('settings.calendar.name')}
+            style={{ flex: 1 }}
+            value={row.name}
+            onChange={(e) =>
+              set(
+                k,
+                value[k].map((r, j) => (j === i ? { ...r, name: e.currentTarget.value } : r)),
+              )
+            }
+          />
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={t('settings.calendar.remove')}
+            onClick={() =>
+              set(
+                k,
+                value[k].filter((_, j) => j !== i),
+              )
+            }
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      ))}
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<IconPlus size={14} />}
+        onClick={() => set(k, [...value[k], { id: rowId(), day: '', name: '' }])}
+      >
+        {t('settings.calendar.add')}
+      </Button>
+    </Stack>
+  );
+  return (
+    <Stack gap="md">
+      {dayRows('fixed')}
+      <Stack gap={6}>
+        <Text size="sm" fw={600}>
+          {t('settings.calendar.dated')}
+        </Text>
+        {value.dated.map((row, i) => (
+          <Group key={row.id} gap="xs" wrap="nowrap" align="flex-end">
+            <DateField
+              aria-label={t('settings.calendar.date')}
+              w={150}
+              value={row.date}
+              onChange={(v) =>
+                set(
+                  'dated',
+                  value.dated.map((r, j) => (j === i ? { ...r, date: v } : r)),
+                )
+              }
+            />
+            <TextInput
+              aria-label={t('settings.calendar.name')}
+              style={{ flex: 1 }}
+              value={row.name}
+              onChange={(e) =>
+                set(
+                  'dated',
+                  value.dated.map((r, j) => (j === i ? { ...r, name: e.currentTarget.value } : r)),
+                )
+              }
+            />
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('settings.calendar.remove')}
+              onClick={() =>
+                set(
+                  'dated',
+                  value.dated.filter((_, j) => j !== i),
+                )
+              }
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Group>
+        ))}
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => set('dated', [...value.dated, { id: rowId(), date: null, name: '' }])}
+        >
+          {t('settings.calendar.add')}
+        </Button>
+      </Stack>
+      {dayRows('halfDays')}
+      {typeof error === 'string' && error && (
+        <Alert color="red" variant="light">
+          {error}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,523 @@
+import { z } from 'zod';
+import { dateSchema, isCalendarDate } from './fields.ts';
+import { formatRate, type Rate, rateInputSchema } from './money.ts';
+
+/**
+ * The catalogue of effective-dated settings: every value DOMAIN.md marks *(config)*, with its type,
+ * unit, Spanish label and description, and the initial value the seed installs from 2000-01-01. The
+ * institution's legal values were not available, so nothing in the code may hard-code them: rules
+ * read them from `settingsAt(date)` (apps/api/src/modules/settings/service.ts).
+ *
+ * A value is stored as JSON (rates as their numeric(7,4) text, `"7.0000"`), validated by its key's
+ * schema when it is scheduled and again whenever it is read.
+ */
+
+export const settingTopics = ['contributions', 'paymentOrders', 'agreements', 'pensions', 'calendar'] as const;
+export type SettingTopic = (typeof settingTopics)[number];
+
+export const settingTopicLabels: Record<SettingTopic, string> = {
+  contributions: 'Cuotas y planillas',
+  paymentOrders: 'Órdenes de pago y pagos',
+  agreements: 'Convenios de pago',
+  pensions: 'Clases pasivas y supervivencia',
+  calendar: 'Calendario de días hábiles',
+};
+
+/** How a value is typed in and shown: chooses the input of the screen and the formatter. */
+export const settingKinds = ['rate', 'integer', 'budgetLines', 'choice', 'calendar'] as const;
+export type SettingKind = (typeof settingKinds)[number];
+
+// ─── Value schemas ─────────────────────────────────────────────────────────────────────────────────
+
+/** A percentage setting: typed as people write it (parseRate), kept as numeric(7,4) text, at most 100 %. */
+const percent = rateInputSchema(undefined, { max: '100.0000' });
+
+const whole = (min: number, max: number, unit: string) =>
+  z
+    .number({ error: 'Escriba un número entero.' })
+    .int({ error: 'Escriba un número entero.' })
+    .min(min, { error: `El mínimo es ${min}${unit ? ` ${unit}` : ''}.` })
+    .max(max, { error: `El máximo es ${max}${unit ? ` ${unit}` : ''}.` });
+
+/** A budget line code: three digits (011, 022, 031…). */
+export const budgetLineCodeSchema = z.string().regex(/^\d{3}$/, { error: 'Cada renglón tiene tres dígitos (por ejemplo 011).' });
+
+const budgetLines = z
+  .array(budgetLineCodeSchema, { error: 'Escriba los renglones presupuestarios.' })
+  .min(1, { error: 'Indique al menos un renglón.' })
+  .max(100)
+  .refine((v) => new Set(v).size === v.length, { error: 'Hay renglones repetidos.' })
+  .transform((v) => [...v].sort());
+
+/** `MM-DD`, a day that exists in some year (29 February included). */
+const monthDaySchema = z
+  .string()
+  .regex(/^\d{2}-\d{2}$/, { error: 'Día no válido (mm-dd).' })
+  .refine((v) => isCalendarDate(`2024-${v}`), { error: 'Ese día no existe.' });
+
+const holidayName = z
+  .string({ error: 'Escriba el nombre del feriado.' })
+  .trim()
+  .min(1, { error: 'Escriba el nombre del feriado.' })
+  .max(80, { error: 'El nombre del feriado admite 80 caracteres.' });
+
+/**
+ * The business-day calendar: holidays on the same day every year (`fixed`), holidays of one year
+ * (`dated`: Holy Thursday and Friday, entered per year) and half days (`halfDays`: 24 and 31 December),
+ * which count as business days and are listed so screens and documents can say so.
+ */
+export const businessCalendarSchema = z
+  .object({
+    fixed: z.array(z.object({ day: monthDaySchema, name: holidayName })).max(60),
+    dated: z.array(z.object({ date: dateSchema, name: holidayName })).max(500),
+    halfDays: z.array(z.object({ day: monthDaySchema, name: holidayName })).max(60),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    for (const [list, key] of [
+      [c.fixed, 'day'],
+      [c.halfDays, 'day'],
+    ] as const) {
+      for (const h of list) {
+        if (seen.has(h[key])) ctx.addIssue({ code: 'custom', message: `El día ${h[key]} está repetido en el calendario.` });
+        seen.add(h[key]);
+      }
+    }
+    const dates = new Set<string>();
+    for (const h of c.dated) {
+      if (dates.has(h.date)) ctx.addIssue({ code: 'custom', message: `La fecha ${h.date} está repetida en el calendario.` });
+      dates.add(h.date);
+    }
+  })
+  .transform((c) => ({
+    fixed: [...c.fixed].sort((a, b) => a.day.localeCompare(b.day)),
+    dated: [...c.dated].sort((a, b) => a.date.localeCompare(b.date)),
+    halfDays: [...c.halfDays].sort((a, b) => a.day.localeCompare(b.day)),
+  }));
+export type BusinessCalendar = z.output<typeof businessCalendarSchema>;
+
+export const excessPaymentPolicies = ['REFUSE', 'CREDIT'] as const;
+export const excessPaymentPolicyLabels: Record<(typeof excessPaymentPolicies)[number], string> = {
+  REFUSE: 'Se rechaza el excedente',
+  CREDIT: 'Queda como saldo a favor de la entidad',
+};
+
+// ─── The catalogue ─────────────────────────────────────────────────────────────────────────────────
+
+interface Definition<S extends z.ZodType> {
+  topic: SettingTopic;
+  kind: SettingKind;
+  schema: S;
+  /** Spanish unit shown beside the value (`%`, `días`, `cuotas`…); empty when the kind says it all. */
+  unit: string;
+  label: string;
+  description: string;
+  initial: z.output<S>;
+}
+
+const define = <S extends z.ZodType>(d: Definition<S>) => d;
+
+export const settingDefinitions = {
+  'contributions.employeeRate': define({
+    topic: 'contributions',
+    kind: 'rate',
+    schema: percent,
+    unit: '%',
+    label: 'Cuota laboral',
+    description: 'Porcentaje del salario que se descuenta al empleado en cada línea de planilla sujeta a cuota.',
+    initial: '7.0000',
+  }),
+  'contributions.employerRate': define({
+    topic: 'contributions',
+    kind: 'rate',
+    schema: percent,
+    unit: '%',
+    label: 'Cuota patronal',
+    description: 'Porcentaje del salario que aporta la entidad municipal en cada línea sujeta a cuota.',
+    initial: '7.0000',
+  }),
+  'contributions.subjectBudgetLines': define({
+    topic: 'contributions',
+    kind: 'budgetLines',
+    schema: budgetLines,
+    unit: '',
+    label: 'Renglones sujetos a cuota',
+    description: 'Renglones presupuestarios cuyos salarios pagan cuota laboral y patronal; los demás (029 y otros) no.',
+    initial: ['011', '021', '022', '031', '035', '036'],
+  }),
+  'planillas.salaryChangeWarningRate': define({
+    topic: 'contributions',
+    kind: 'rate',
+    schema: percent,
+    unit: '%',
+    label: 'Cambio de salario que genera advertencia',
+    description: 'Variación del salario respecto del período anterior a partir de la cual la revisión muestra una advertencia.',
+    initial: '20.0000',
+  }),
+  'paymentOrders.dueDay': define({
+    topic: 'paymentOrders',
+    kind: 'integer',
+    schema: whole(1, 28, ''),
+    unit: 'del mes siguiente',
+    label: 'Día de vencimiento',
+    description:
+      'Día del mes siguiente al período en que vence la orden de pago; si no es hábil, vence el siguiente día hábil. Hasta 28, para que exista en todos los meses.',
+    initial: 20,
+  }),
+  'paymentOrders.annualInterestRate': define({
+    topic: 'paymentOrders',
+    kind: 'rate',
+    schema: percent,
+    unit: '% anual',
+    label: 'Interés por mora',
+    description:
+      'Interés simple anual sobre el capital no pagado desde el día siguiente al vencimiento (capital × tasa × días / 365).',
+    initial: '12.0000',
+  }),
+  'payments.excessPolicy': define({
+    topic: 'paymentOrders',
+    kind: 'choice',
+    schema: z.enum(excessPaymentPolicies, { error: 'Elija qué hacer con el excedente.' }),
+    unit: '',
+    label: 'Pago que excede el saldo',
+    description: 'Qué ocurre con lo que un pago cubre de más sobre los saldos de las órdenes que nombra.',
+    initial: 'REFUSE' as (typeof excessPaymentPolicies)[number],
+  }),
+  'agreements.adminChargeRate': define({
+    topic: 'agreements',
+    kind: 'rate',
+    schema: percent,
+    unit: '%',
+    label: 'Cargo administrativo',
+    description: 'Porcentaje que se suma a capital e intereses al formar la deuda de un convenio.',
+    initial: '5.0000',
+  }),
+  'agreements.downPaymentRate': define({
+    topic: 'agreements',
+    kind: 'rate',
+    schema: percent,
+    unit: '%',
+    label: 'Enganche',
+    description: 'Porcentaje de la deuda del convenio que se paga al firmarlo.',
+    initial: '10.0000',
+  }),
+  'agreements.maxInstalments': define({
+    topic: 'agreements',
+    kind: 'integer',
+    schema: whole(1, 120, 'cuotas'),
+    unit: 'cuotas',
+    label: 'Máximo de cuotas',
+    description: 'Número máximo de cuotas mensuales iguales de un convenio (la última absorbe el redondeo).',
+    initial: 36,
+  }),
+  'agreements.overdueInstalmentsForDefault': define({
+    topic: 'agreements',
+    kind: 'integer',
+    schema: whole(1, 12, 'cuotas'),
+    unit: 'cuotas vencidas',
+    label: 'Cuotas vencidas para incumplimiento',
+    description: 'Cuotas vencidas con las que el convenio pasa a INCUMPLIDO y el saldo se vuelve exigible.',
+    initial: 2,
+  }),
+  'agreements.maxRestructurings': define({
+    topic: 'agreements',
+    kind: 'integer',
+    schema: whole(0, 10, 'reestructuraciones'),
+    unit: 'reestructuraciones',
+    label: 'Reestructuraciones permitidas',
+    description: 'Veces que un mismo convenio puede reestructurarse.',
+    initial: 2,
+  }),
+  'survival.windowDaysAfterBirthday': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(1, 365, 'días'),
+    unit: 'días',
+    label: 'Plazo de supervivencia',
+    description: 'Días después del cumpleaños del pensionado dentro de los cuales debe presentar la supervivencia.',
+    initial: 30,
+  }),
+  'survival.graceDays': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(0, 365, 'días'),
+    unit: 'días',
+    label: 'Gracia de supervivencia',
+    description: 'Días adicionales al plazo antes de suspender la pensión por falta de supervivencia.',
+    initial: 30,
+  }),
+  'pensions.orphanEndAge': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(1, 30, 'años'),
+    unit: 'años',
+    label: 'Fin de la pensión de orfandad',
+    description: 'Edad a la que termina la pensión de orfandad.',
+    initial: 18,
+  }),
+  'pensions.orphanStudyingEndAge': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(1, 30, 'años'),
+    unit: 'años',
+    label: 'Fin de la orfandad con estudios',
+    description: 'Edad a la que termina la pensión de orfandad mientras se presente cada año la constancia de estudios.',
+    initial: 25,
+  }),
+  'calendar.holidays': define({
+    topic: 'calendar',
+    kind: 'calendar',
+    schema: businessCalendarSchema,
+    unit: '',
+    label: 'Feriados y medios días',
+    description:
+      'Sábados, domingos y estos feriados no son días hábiles. Los medios días cuentan como hábiles. La Semana Santa se ingresa por año.',
+    initial: {
+      fixed: [
+        { day: '01-01', name: 'Año Nuevo' },
+        { day: '05-01', name: 'Día del Trabajo' },
+        { day: '06-30', name: 'Día del Ejército' },
+        { day: '09-15', name: 'Día de la Independencia' },
+        { day: '10-20', name: 'Día de la Revolución' },
+        { day: '11-01', name: 'Día de Todos los Santos' },
+        { day: '12-25', name: 'Navidad' },
+      ],
+      dated: [
+        { date: '2026-04-02', name: 'Jueves Santo' },
+        { date: '2026-04-03', name: 'Viernes Santo' },
+        { date: '2027-03-25', name: 'Jueves Santo' },
+        { date: '2027-03-26', name: 'Viernes Santo' },
+      ],
+      halfDays: [
+        { day: '12-24', name: 'Nochebuena (medio día)' },
+        { day: '12-31', name: 'Fin de año (medio día)' },
+      ],
+    },
+  }),
+} as const;
+
+export type SettingDefinitions = typeof settingDefinitions;
+export type SettingKey = keyof SettingDefinitions;
+export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
+export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], { error: 'Parámetro desconocido.' });
+export const isSettingKey = (k: string): k is SettingKey => Object.hasOwn(settingDefinitions, k);
+
+/** The typed value of every setting on one date. */
+export type SettingsSnapshot = { [K in SettingKey]: z.output<SettingDefinitions[K]['schema']> };
+
+/** The date the initial values take effect from: before any data the institution keeps. */
+export const INITIAL_SETTINGS_FROM = '2000-01-01';
+
+/**
+ * Today in Guatemala (UTC−6 all year), `YYYY-MM-DD`: the day that decides whether a value is in force,
+ * whatever the server's time zone.
+ */
+export function guatemalaToday(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Guatemala',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/** The initial value of every setting, as the seed installs it. */
+export const initialSettings = (): SettingsSnapshot =>
+  Object.fromEntries(settingKeys.map((k) => [k, settingDefinitions[k].initial])) as SettingsSnapshot;
+
+/**
+ * The schema of one key's value, for a body or a form. Messages start with the setting's label so they
+ * name the field.
+ */
+export function settingValueSchema(key: SettingKey): z.ZodType<unknown> {
+  const d = settingDefinitions[key] as Definition<z.ZodType>;
+  return z.unknown().transform((v, ctx) => {
+    const r = d.schema.safeParse(v);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) {
+      ctx.addIssue({ code: 'custom', message: `${d.label}: ${issue.message}`, path: issue.path as PropertyKey[] });
+    }
+    return z.NEVER;
+  });
+}
+
+// ─── What a calculation stores ───────────────────────────────────────────────────────────────────────
+
+/** The settings in force on a date, with the date each value took effect (which row was used). */
+export interface SettingsAt {
+  asOf: string;
+  values: SettingsSnapshot;
+  effectiveFrom: Record<SettingKey, string>;
+}
+
+/**
+ * What a calculation stores beside its result: the date it was computed for and, for each setting it
+ * used, the value and the date that value took effect. Self-contained (the value itself, not only a
+ * reference), so a stored calculation explains itself even after the settings change.
+ */
+export const settingsUsedSchema = z.object({
+  asOf: dateSchema,
+  values: z.record(z.string(), z.object({ value: z.unknown(), from: dateSchema })),
+});
+export type SettingsUsed = z.infer<typeof settingsUsedSchema>;
+
+/** The compact record of the settings `keys` a calculation took from `s`. */
+export function settingsUsed(s: SettingsAt, keys: readonly SettingKey[]): SettingsUsed {
+  return {
+    asOf: s.asOf,
+    values: Object.fromEntries(keys.map((k) => [k, { value: s.values[k], from: s.effectiveFrom[k] }])),
+  };
+}
+
+// ─── Business days ─────────────────────────────────────────────────────────────────────────────────
+
+const toUtc = (iso: string) => {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d));
+};
+const toIso = (d: Date) => d.toISOString().slice(0, 10);
+
+/** `iso` plus `days` calendar days (negative goes back). */
+export function addDays(iso: string, days: number): string {
+  const d = toUtc(iso);
+  d.setUTCDate(d.getUTCDate() + days);
+  return toIso(d);
+}
+
+/** The holiday on `iso`, if any (its name); half days are not holidays. */
+export function holidayOn(iso: string, cal: BusinessCalendar): string | null {
+  const md = iso.slice(5);
+  return cal.fixed.find((h) => h.day === md)?.name ?? cal.dated.find((h) => h.date === iso)?.name ?? null;
+}
+
+/** Monday to Friday and not a holiday of the calendar. Half days (24 and 31 December) are business days. */
+export function isBusinessDay(iso: string, cal: BusinessCalendar): boolean {
+  const weekday = toUtc(iso).getUTCDay();
+  return weekday !== 0 && weekday !== 6 && holidayOn(iso, cal) === null;
+}
+
+/**
+ * The first business day on or after `iso`: a due date that falls on a weekend or holiday moves here
+ * (DOMAIN: "moved to the next business day").
+ */
+export function nextBusinessDay(iso: string, cal: BusinessCalendar): string {
+  let d = iso;
+  // A year has far fewer than 366 consecutive non-business days; the bound only guards a corrupt calendar.
+  for (let i = 0; i < 366; i++, d = addDays(d, 1)) if (isBusinessDay(d, cal)) return d;
+  throw new RangeError(`No hay días hábiles después de ${iso}.`);
+}
+
+/** The date `n` business days after `iso` (before it when `n` is negative); `n = 0` is `iso` itself. */
+export function addBusinessDays(iso: string, n: number, cal: BusinessCalendar): string {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`Días no válidos: ${n}`);
+  const step = n < 0 ? -1 : 1;
+  let d = iso;
+  for (let left = Math.abs(n); left > 0; ) {
+    d = addDays(d, step);
+    if (isBusinessDay(d, cal)) left -= 1;
+  }
+  return d;
+}
+
+/**
+ * Due date of a payment order for `period` (`YYYY-MM`): the configured day of the following month,
+ * moved to the next business day.
+ */
+export function paymentDueDate(period: string, s: Pick<SettingsSnapshot, 'paymentOrders.dueDay' | 'calendar.holidays'>): string {
+  const [y, m] = period.split('-').map(Number);
+  const next = new Date(Date.UTC(y, m, s['paymentOrders.dueDay']));
+  return nextBusinessDay(toIso(next), s['calendar.holidays']);
+}
+
+// ─── API contracts ─────────────────────────────────────────────────────────────────────────────────
+
+/** One stored value of a setting (scheduled, in force, superseded or cancelled) as the API answers it. */
+export const settingValueEntrySchema = z.object({
+  id: z.number().int(),
+  value: z.unknown(),
+  effectiveFrom: z.string(),
+  reason: z.string(),
+  retroactive: z.boolean(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  cancelledBy: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+});
+export type SettingValueEntry = z.infer<typeof settingValueEntrySchema>;
+
+/** One row of the settings screen: the definition, the value in force today and the next scheduled one. */
+export const settingOverviewSchema = z.object({
+  key: settingKeySchema,
+  topic: z.enum(settingTopics),
+  kind: z.enum(settingKinds),
+  unit: z.string(),
+  label: z.string(),
+  description: z.string(),
+  current: settingValueEntrySchema,
+  next: settingValueEntrySchema.nullable(),
+});
+export type SettingOverview = z.infer<typeof settingOverviewSchema>;
+
+export const settingsOverviewSchema = z.object({ today: z.string(), items: z.array(settingOverviewSchema) });
+export type SettingsOverview = z.infer<typeof settingsOverviewSchema>;
+
+export const settingHistorySchema = z.object({
+  key: settingKeySchema,
+  today: z.string(),
+  items: z.array(settingValueEntrySchema),
+});
+export type SettingHistory = z.infer<typeof settingHistorySchema>;
+
+const reasonSchema = (label: string) =>
+  z
+    .string({ error: `${label}: escriba el motivo.` })
+    .trim()
+    .min(5, { error: `${label}: escriba el motivo (al menos 5 caracteres).` })
+    .max(500, { error: `${label}: máximo 500 caracteres.` });
+
+/**
+ * Scheduling a value: from a date, with a reason. A date not after today is a retroactive change: it
+ * must be asked for explicitly (`retroactive: true`); calculations already stored keep the values they
+ * recorded, only new calculations of those dates see it.
+ */
+export const scheduleSettingSchema = z.object({
+  value: z.unknown(),
+  effectiveFrom: dateSchema,
+  reason: reasonSchema('Motivo'),
+  retroactive: z.boolean().default(false),
+});
+export type ScheduleSettingInput = z.input<typeof scheduleSettingSchema>;
+
+export const cancelSettingSchema = z.object({ reason: reasonSchema('Motivo de la anulación') });
+export type CancelSettingInput = z.infer<typeof cancelSettingSchema>;
+
+export const settingKeyParamsSchema = z.object({ key: settingKeySchema });
+export const settingValueParamsSchema = z.object({
+  key: settingKeySchema,
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, { error: 'Identificador no válido.' })
+    .transform(Number),
+});
+
+// ─── Display ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A value in words for lists, exports and the audit trail (the web app formats richer by kind). */
+export function describeSettingValue(key: SettingKey, value: unknown): string {
+  const d = settingDefinitions[key];
+  switch (d.kind) {
+    case 'rate':
+      return `${formatRate(value as Rate).replace(' %', '')} ${d.unit}`;
+    case 'integer':
+      return `${value} ${d.unit}`;
+    case 'budgetLines':
+      return (value as string[]).join(', ');
+    case 'choice':
+      return excessPaymentPolicyLabels[value as keyof typeof excessPaymentPolicyLabels] ?? String(value);
+    case 'calendar': {
+      const c = value as BusinessCalendar;
+      return `${c.fixed.length} feriados fijos, ${c.dated.length} por año, ${c.halfDays.length} medios días`;
+    }
+  }
+}
