@@ -6,6 +6,7 @@ export * from './contributors.ts';
 export * from './cui.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './imports.ts';
 export * from './list.ts';
 export * from './menu.ts';
 export * from './money.ts';

@@ -1,0 +1,73 @@
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { municipalEntities } from './catalogs.ts';
+import { users } from './platform.ts';
+
+const ts = () => timestamp({ withTimezone: true });
+
+/**
+ * One upload of any import kind (contributors, planillas…): its file, where it is (status, phase,
+ * progress, counts) and who may see it. Its rows wait in import_rows until committed or discarded.
+ */
+export const importBatches = pgTable(
+  'import_batches',
+  {
+    id: uuid().primaryKey(),
+    /** The module's import kind (`contributors`); decides columns, validator and commit. */
+    kind: text().notNull(),
+    fileName: text().notNull(),
+    format: text({ enum: ['xlsx', 'csv'] }).notNull(),
+    status: text({ enum: ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] }).notNull(),
+    /** While VALIDANDO: LECTURA (the upload request reads the file) or VALIDACION (the job validates). */
+    phase: text({ enum: ['LECTURA', 'VALIDACION'] }),
+    totalRows: integer().notNull().default(0),
+    processedRows: integer().notNull().default(0),
+    validRows: integer().notNull().default(0),
+    errorRows: integer().notNull().default(0),
+    warningRows: integer().notNull().default(0),
+    committedRows: integer().notNull().default(0),
+    message: text(),
+    /** Template column key → spreadsheet column letter, as the file had them: the cell of every issue. */
+    layout: jsonb().$type<Record<string, string>>(),
+    /** What the kind needs besides the rows (e.g. a planilla's period); validated by the kind. */
+    params: jsonb(),
+    /** The one municipal entity the whole batch is for (a planilla), or null (rows name theirs). */
+    scopeEntityId: integer().references(() => municipalEntities.id),
+    createdBy: integer().references(() => users.id),
+    createdAt: ts().notNull().defaultNow(),
+    updatedAt: ts().notNull().defaultNow(),
+    committedBy: integer().references(() => users.id),
+    committedAt: ts(),
+  },
+  (t) => [
+    index('import_batches_created_by_idx').on(t.createdBy, t.kind, t.createdAt),
+    index('import_batches_status_idx').on(t.status),
+  ],
+);
+
+/**
+ * One row of a batch: the cells as read (`raw`: text, or a number for a number cell), then, once
+ * validated, the normalised value (`data`, valid rows), the blocking `errors` and the `warnings`.
+ * `is_valid` is null until the row is validated, which is what lets a validation resume after a restart.
+ */
+export const importRows = pgTable(
+  'import_rows',
+  {
+    batchId: uuid()
+      .notNull()
+      .references(() => importBatches.id, { onDelete: 'cascade' }),
+    rowNumber: integer().notNull(),
+    isValid: boolean(),
+    /** The row's identity within the file (a CUI): repeated keys are exceptions. */
+    key: text(),
+    /** The municipal entity the row writes to, when it names one: the scope of the preview and commit. */
+    entityId: integer(),
+    raw: jsonb(),
+    data: jsonb(),
+    errors: jsonb(),
+    warnings: jsonb(),
+  },
+  (t) => [
+    primaryKey({ name: 'import_rows_pkey', columns: [t.batchId, t.rowNumber] }),
+    index('import_rows_valid_idx').on(t.batchId, t.isValid, t.rowNumber),
+  ],
+);
