@@ -30,6 +30,7 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
+import { stopBackgroundRuns } from './platform/imports/background.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
 
@@ -100,6 +101,9 @@ export async function buildApp(opts: {
   });
 
   registerErrorHandling(app);
+  // Background runs (import validations) stop between two chunks before the database closes; an
+  // unfinished one resumes at the next start (platform/imports/pipeline.ts, recoverImports).
+  app.addHook('onClose', () => stopBackgroundRuns(database.db));
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

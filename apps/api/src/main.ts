@@ -9,9 +9,9 @@ import { seedContributorDemo } from './db/seed/contributors.ts';
 import { ensureAdmin, seedReference } from './db/seed/index.ts';
 import { seedShellDemo } from './db/seed/shell.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
-import { recoverInterruptedImports } from './modules/contributor-imports/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
+import { recoverImports } from './platform/imports/pipeline.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 
 const usage = `Uso: aporta <comando>
@@ -72,9 +72,6 @@ async function seed(config: Config, database: Database) {
 async function serve(config: Config) {
   const database = await prepare(config);
   await seed(config, database);
-  // Uploads a killed process left VALIDANDO are marked failed, so their uploaders can discard them.
-  const interrupted = await recoverInterruptedImports(database.db);
-  if (interrupted.length) say(`Cargas masivas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
   const stopBackups = database.kind === 'pglite' ? serveBackups(config.dataDir, database) : () => {};
   say('Iniciando el servidor HTTP…');
   const app = await buildApp({
@@ -89,6 +86,11 @@ async function serve(config: Config) {
         : {}),
     },
   });
+  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone),
+  // the others resume their validation where it stopped. Before listening, so none is seen stuck.
+  const recovered = await recoverImports(database.db, (err) => app.log.error({ err }, 'import validation failed'));
+  if (recovered.failed.length) say(`Cargas interrumpidas marcadas como fallidas: ${recovered.failed.length}.`);
+  if (recovered.resumed.length) say(`Validaciones de cargas reanudadas: ${recovered.resumed.length}.`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

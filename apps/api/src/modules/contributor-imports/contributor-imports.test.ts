@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
+import { backgroundIdle } from '../../platform/imports/background.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { contributorFixtures, newCui } from '../contributors/fixtures.ts';
 
@@ -38,8 +39,20 @@ function multipart(fileName: string, content: Buffer, type = 'application/octet-
   };
 }
 
-const upload = (fileName: string, content: Buffer, token = clerk.token, id?: string) =>
+const post = (fileName: string, content: Buffer, token = clerk.token, id?: string) =>
   t.request({ method: 'POST', url: `/api/contributor-imports${id ? `?id=${id}` : ''}`, token, ...multipart(fileName, content) });
+
+/**
+ * Uploads and, once the upload is accepted (201, the validation continues in the background), waits for
+ * the validation and answers the batch as GET /api/contributor-imports/:id then shows it.
+ */
+async function upload(fileName: string, content: Buffer, token = clerk.token, id?: string) {
+  const res = await post(fileName, content, token, id);
+  if (res.statusCode !== 201) return res;
+  expect(res.json()).toMatchObject({ status: 'VALIDANDO', phase: 'VALIDACION' });
+  await backgroundIdle(t.database.db);
+  return t.request({ method: 'GET', url: `/api/contributor-imports/${res.json().id}`, token });
+}
 
 const header = 'CUI;NIT;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;ENTIDAD;RENGLON;SALARIO;MUNICIPIO';
 const goodLine = (cui = newCui()) =>
@@ -70,7 +83,7 @@ describe('bulk upload', () => {
     ];
     const id = randomUUID();
     const res = await upload('afiliados.csv', Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8'), clerk.token, id);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, status: 'VALIDADO', totalRows: 14, validRows: 11, errorRows: 3, format: 'csv' });
 
     const errs = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
@@ -168,7 +181,7 @@ describe('bulk upload', () => {
       '0904',
     ]);
     const res = await upload('libro.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ format: 'xlsx', validRows: 1, errorRows: 1 });
     const errs = await t.request({
       method: 'GET',
@@ -386,7 +399,7 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { xlsxRows } = await import('./reader.ts');
+    const { xlsxRows } = await import('../../platform/imports/reader.ts');
     const dir = await mkdtemp(join(tmpdir(), 'aporta-two-sheets-'));
     try {
       for (const helpFirst of [false, true]) {
@@ -413,19 +426,28 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     }
     // And through the upload: the data sheet is found behind the help sheet.
     const res = await upload('dos-hojas.xlsx', await twoSheetBook(true, [newCui(), newCui()]));
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ validRows: 2, errorRows: 0 });
   });
 });
 
 describe('an upload interrupted by a restart (issue 9)', () => {
   it('is marked failed at start-up with the reason, listed for its uploader, and can be discarded', async () => {
-    const { contributorImports } = await import('../../db/schema/index.ts');
-    const { recoverInterruptedImports, INTERRUPTED_IMPORT_MESSAGE } = await import('./service.ts');
+    const { importBatches } = await import('../../db/schema/index.ts');
+    const { recoverImports, INTERRUPTED_IMPORT_MESSAGE } = await import('../../platform/imports/pipeline.ts');
+    const recoverInterruptedImports = async (db: typeof t.database.db) => (await recoverImports(db)).failed;
     const id = randomUUID();
-    await t.database.db
-      .insert(contributorImports)
-      .values({ id, fileName: 'grande.xlsx', format: 'xlsx', status: 'VALIDANDO', createdBy: clerk.id, processedRows: 4000 });
+    // Cut while the upload request was still reading the file: the file is gone, so it cannot resume.
+    await t.database.db.insert(importBatches).values({
+      id,
+      kind: 'contributors',
+      fileName: 'grande.xlsx',
+      format: 'xlsx',
+      status: 'VALIDANDO',
+      phase: 'LECTURA',
+      createdBy: clerk.id,
+      processedRows: 4000,
+    });
     // While validating, it cannot be discarded (the validation would overwrite the discard).
     const early = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/discard`, token: clerk.token });
     expect(early.statusCode).toBe(409);
