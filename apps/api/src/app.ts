@@ -30,8 +30,8 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
-import { stopBackgroundRuns } from './platform/imports/background.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
+import { stopBackgroundRuns } from './platform/imports/background.ts';
 import { registerInputGuard } from './platform/input.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.

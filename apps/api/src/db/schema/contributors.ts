@@ -5,7 +5,6 @@ import {
   date,
   index,
   integer,
-  jsonb,
   numeric,
   pgTable,
   serial,

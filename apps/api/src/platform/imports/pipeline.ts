@@ -13,7 +13,7 @@ import {
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { importBatches, importRows, users } from '../../db/schema/index.ts';
+import { importBatches, importChunks, importRows, users } from '../../db/schema/index.ts';
 import { loadCurrentUser } from '../../modules/auth/service.ts';
 import { createContext, type RequestContext } from '../context.ts';
 import type { ExportColumn } from '../export.ts';
@@ -26,11 +26,17 @@ import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type Sheet
  * Rows per staging insert and per validation chunk. Each chunk is one short transaction: the embedded
  * database has one connection, and requests run between chunks (bench/README.md).
  */
-export const IMPORT_CHUNK_ROWS = 1000;
+export const IMPORT_CHUNK_ROWS = 2000;
 
 /** A staged cell: text, or a number for a number cell (so the validator can tell `1980` typed from a number). */
 type RawValue = string | number;
 type RawRow = Record<string, RawValue>;
+/** A row as read, waiting in import_chunks: its number, cells, and what the reader alone saw. */
+interface StagedRow {
+  n: number;
+  raw: RawRow;
+  errors?: ImportIssue[];
+}
 
 export const toBatch = (r: BatchRecord): ImportBatch => ({
   id: r.id,
@@ -111,9 +117,14 @@ export async function stageUpload(
     const message = err instanceof AppError ? err.message : 'No se pudo leer el archivo.';
     await failBatch(db, id, message);
     if (err instanceof AppError) throw err;
-    throw new AppError('VALIDATION', 'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.', undefined, {
-      cause: err,
-    });
+    throw new AppError(
+      'VALIDATION',
+      'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.',
+      undefined,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -142,16 +153,15 @@ const isFormula = (c: Cell): c is { formula: true } => c !== null && typeof c ==
 async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenerator<SheetRow>) {
   let map: (string | null)[] | null = null;
   const layout: Record<string, string> = {};
-  let pending: { row_number: number; raw: RawRow; errors: ImportIssue[] | null }[] = [];
+  let pending: StagedRow[] = [];
+  let chunk = 0;
   let totalRows = 0;
   const headerOf = new Map(kind.columns.map((c) => [c.key, c.header]));
 
   const flush = async () => {
     if (!pending.length) return;
-    await db.execute(sql`
-      insert into ${importRows} (batch_id, row_number, raw, errors)
-      select ${id}::uuid, x.row_number, x.raw, x.errors
-      from jsonb_to_recordset(${JSON.stringify(pending)}::jsonb) as x(row_number int, raw jsonb, errors jsonb)`);
+    chunk += 1;
+    await db.insert(importChunks).values({ batchId: id, chunk, rows: JSON.stringify(pending) });
     pending = [];
     await db.update(importBatches).set({ processedRows: totalRows, updatedAt: new Date() }).where(eq(importBatches.id, id));
     await yieldToEventLoop();
@@ -189,7 +199,7 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
     }
     const extra = row.cells.slice(map.length).some((c) => c != null && cellText(c).trim() !== '');
     if (extra) errors.push({ column: OUTSIDE_TEMPLATE_COLUMN, message: 'Hay datos en columnas sin encabezado.' });
-    pending.push({ row_number: row.rowNumber, raw, errors: errors.length ? errors : null });
+    pending.push(errors.length ? { n: row.rowNumber, raw, errors } : { n: row.rowNumber, raw });
     if (pending.length >= IMPORT_CHUNK_ROWS) await flush();
   }
   if (!map) throw new AppError('VALIDATION', 'El archivo no tiene filas: descargue la plantilla y llénela.');
@@ -233,6 +243,7 @@ function checkHeaderRow(kind: ImportKind, row: SheetRow): (string | null)[] {
 
 async function failBatch(db: Db, id: string, message: string) {
   await db.transaction(async (tx) => {
+    await tx.delete(importChunks).where(eq(importChunks.batchId, id));
     await tx.delete(importRows).where(eq(importRows.batchId, id));
     await tx
       .update(importBatches)
@@ -245,9 +256,9 @@ async function failBatch(db: Db, id: string, message: string) {
 // Validation: a job over the staged rows, in chunks, resumable
 
 /**
- * Validates the staged rows of a batch, chunk by chunk: each chunk's results and the batch's counts are
- * written in one short transaction, so a run stopped anywhere (cancel, shutdown, a killed process)
- * resumes from the first row not yet validated and never counts a row twice. A failure marks the batch
+ * Validates the staged rows of a batch, chunk by chunk: each chunk's rows, its removal from the staging
+ * and the batch's counts are written in one short transaction, so a run stopped anywhere (cancel,
+ * shutdown, a killed process) resumes at the first chunk left and never counts a row twice. A failure marks the batch
  * FALLIDO with the reason. Runs as a background job started by `stageUpload` or `recoverImports`.
  */
 export async function validateBatch(job: JobRunLike<{ batchId: string }>): Promise<{ validRows: number; errorRows: number }> {
@@ -255,7 +266,7 @@ export async function validateBatch(job: JobRunLike<{ batchId: string }>): Promi
   const { db } = ctx;
   const id = job.payload.batchId;
   const [batch] = await db.select().from(importBatches).where(eq(importBatches.id, id));
-  if (!batch || batch.status !== 'VALIDANDO' || batch.phase !== 'VALIDACION') {
+  if (batch?.status !== 'VALIDANDO' || batch.phase !== 'VALIDACION') {
     return { validRows: batch?.validRows ?? 0, errorRows: batch?.errorRows ?? 0 };
   }
   const kind = importKind(batch.kind);
@@ -320,38 +331,36 @@ async function validateChunks(job: JobRunLike<{ batchId: string }>, kind: Import
   }
   const uniqueHeader = kind.uniqueKey ? kind.columns.find((c) => c.key === kind.uniqueKey!.column)!.header : '';
   let processed = batch.processedRows;
-  let last = 0;
   for (;;) {
     await job.progress({ done: processed, total: batch.totalRows, phase: 'VALIDACION' });
     if (job.signal.aborted) return;
-    const staged = await db
-      .select({ rowNumber: importRows.rowNumber, raw: importRows.raw, errors: importRows.errors })
-      .from(importRows)
-      .where(and(eq(importRows.batchId, id), sql`${importRows.isValid} is null`, sql`${importRows.rowNumber} > ${last}`))
-      .orderBy(asc(importRows.rowNumber))
-      .limit(IMPORT_CHUNK_ROWS);
-    if (!staged.length) return;
-    last = staged[staged.length - 1].rowNumber;
+    const [next] = await db
+      .select()
+      .from(importChunks)
+      .where(eq(importChunks.batchId, id))
+      .orderBy(asc(importChunks.chunk))
+      .limit(1);
+    if (!next) return;
+    const staged = JSON.parse(next.rows) as StagedRow[];
     const inputs: RowInput[] = staged.map((s) => {
-      const raw = (s.raw ?? {}) as RawRow;
       const values: Record<string, string> = {};
       const numberCells = new Set<string>();
-      for (const [k, v] of Object.entries(raw)) {
+      for (const [k, v] of Object.entries(s.raw)) {
         values[k] = cellText(v);
         if (typeof v === 'number') numberCells.add(k);
       }
-      return { rowNumber: s.rowNumber, values, numberCells };
+      return { rowNumber: s.n, values, numberCells };
     });
     const chunk = kind.prefetch ? await kind.prefetch(ctx, inputs, lookups) : undefined;
     let valid = 0;
     let warned = 0;
     const results = inputs.map((input, i) => {
-      const staged_ = (staged[i].errors as ImportIssue[] | null) ?? [];
+      const read = staged[i].errors ?? [];
       const out: RowOutcome<unknown> = kind.validateRow(input, lookups, chunk);
       const errors = [
-        ...staged_.filter((e) => e.column !== OUTSIDE_TEMPLATE_COLUMN),
+        ...read.filter((e) => e.column !== OUTSIDE_TEMPLATE_COLUMN),
         ...out.errors,
-        ...staged_.filter((e) => e.column === OUTSIDE_TEMPLATE_COLUMN),
+        ...read.filter((e) => e.column === OUTSIDE_TEMPLATE_COLUMN),
       ];
       const key = out.key ? out.key.slice(0, 100) : null;
       if (!errors.length && kind.uniqueKey && key) {
@@ -365,25 +374,28 @@ async function validateChunks(job: JobRunLike<{ batchId: string }>, kind: Import
       const isValid = errors.length === 0 && out.data !== undefined;
       if (isValid) valid += 1;
       if (isValid && warnings.length) warned += 1;
+      // Valid rows keep only their normalised value; exceptions keep their cells for the exceptions file.
       return {
         row_number: input.rowNumber,
         is_valid: isValid,
         key,
         entity_id: out.entityId ?? null,
         data: isValid ? out.data : null,
+        raw: isValid ? null : staged[i].raw,
         errors: errors.length ? errors : isValid ? null : [{ column: '', message: 'Fila no válida.' }],
         warnings: warnings.length ? warnings : null,
       };
     });
     processed += results.length;
+    // The chunk's rows, the chunk's removal and the counts commit together: a stop between two chunks
+    // (or a killed process) resumes at the first chunk left, no row validated twice or lost.
     await db.transaction(async (tx) => {
-      // Valid rows keep only their normalised value; exceptions keep their cells for the exceptions file.
       await tx.execute(sql`
-        update ${importRows} r set is_valid = x.is_valid, key = x.key, entity_id = x.entity_id, data = x.data,
-          raw = case when x.is_valid then null else r.raw end, errors = x.errors, warnings = x.warnings
+        insert into ${importRows} (batch_id, row_number, is_valid, key, entity_id, data, raw, errors, warnings)
+        select ${id}::uuid, x.row_number, x.is_valid, x.key, x.entity_id, x.data, x.raw, x.errors, x.warnings
         from jsonb_to_recordset(${JSON.stringify(results)}::jsonb)
-          as x(row_number int, is_valid boolean, key text, entity_id int, data jsonb, errors jsonb, warnings jsonb)
-        where r.batch_id = ${id}::uuid and r.row_number = x.row_number`);
+          as x(row_number int, is_valid boolean, key text, entity_id int, data jsonb, raw jsonb, errors jsonb, warnings jsonb)`);
+      await tx.delete(importChunks).where(and(eq(importChunks.batchId, id), eq(importChunks.chunk, next.chunk)));
       await tx
         .update(importBatches)
         .set({
@@ -550,7 +562,12 @@ export async function exceptionsExport(ctx: RequestContext, kind: ImportKind, id
  * every row or none. Refuses (409) a batch not VALIDADO, one without valid rows, and valid rows whose
  * entity has left the caller's scope since the upload. Callers: the module's commit route (CREATE).
  */
-export async function commitBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
+export async function commitBatch(
+  ctx: RequestContext,
+  kind: ImportKind,
+  id: string,
+  onError?: (err: unknown) => void,
+): Promise<ImportBatch> {
   await loadBatch(ctx, kind, id);
   const batch = await ctx.db.transaction(async (tx) => {
     const [b] = await tx.select().from(importBatches).where(eq(importBatches.id, id)).for('update');
@@ -570,7 +587,9 @@ export async function commitBatch(ctx: RequestContext, kind: ImportKind, id: str
       const outside = await tx
         .select({ rowNumber: importRows.rowNumber })
         .from(importRows)
-        .where(and(eq(importRows.batchId, id), eq(importRows.isValid, true), isNotNull(importRows.entityId), sql`not (${inScope})`))
+        .where(
+          and(eq(importRows.batchId, id), eq(importRows.isValid, true), isNotNull(importRows.entityId), sql`not (${inScope})`),
+        )
         .orderBy(asc(importRows.rowNumber))
         .limit(20);
       if (outside.length) {
@@ -599,7 +618,9 @@ export async function commitBatch(ctx: RequestContext, kind: ImportKind, id: str
     );
     return done;
   });
-  if (kind.afterCommit) await kind.afterCommit(ctx, batch);
+  // Maintenance after the commit (ANALYZE) runs after the answer: the user waits for their rows, not for it.
+  const after = kind.afterCommit;
+  if (after) runInBackground(ctx, batch, () => after(ctx, batch), onError ?? (() => {}));
   return toBatch(batch);
 }
 
@@ -610,6 +631,7 @@ export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: st
   if (b.status === 'DESCARTADO') throw new AppError('CONFLICT', 'Esta carga ya fue descartada.');
   if (b.status === 'VALIDANDO') throw new AppError('CONFLICT', 'La carga aún se está validando; espere a que termine.');
   const done = await ctx.db.transaction(async (tx) => {
+    await tx.delete(importChunks).where(eq(importChunks.batchId, id));
     await tx.delete(importRows).where(eq(importRows.batchId, id));
     const [d] = await tx
       .update(importBatches)
@@ -617,7 +639,13 @@ export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: st
       .where(and(eq(importBatches.id, id), ne(importBatches.status, 'VALIDANDO')))
       .returning();
     await ctx.audit(
-      { action: 'IMPORT_DISCARD', entityType: kind.auditEntityType, entityId: id, before: { status: b.status }, scopeEntityId: b.scopeEntityId },
+      {
+        action: 'IMPORT_DISCARD',
+        entityType: kind.auditEntityType,
+        entityId: id,
+        before: { status: b.status },
+        scopeEntityId: b.scopeEntityId,
+      },
       tx,
     );
     return d;
@@ -655,7 +683,10 @@ export async function recoverImports(
       )
       .returning({ id: importBatches.id });
     const ids = marked.map((m) => m.id);
-    if (ids.length) await tx.delete(importRows).where(inArray(importRows.batchId, ids));
+    if (ids.length) {
+      await tx.delete(importChunks).where(inArray(importChunks.batchId, ids));
+      await tx.delete(importRows).where(inArray(importRows.batchId, ids));
+    }
     return ids;
   });
   const waiting = await db
@@ -667,7 +698,11 @@ export async function recoverImports(
     const kind = importKind(b.kind);
     const ctx = kind && b.createdBy != null ? await uploaderContext(db, b.createdBy, kind) : null;
     if (!ctx) {
-      await failBatch(db, b.id, 'La validación no pudo reanudarse tras el reinicio (el usuario ya no tiene el permiso). Vuelva a cargar el archivo.');
+      await failBatch(
+        db,
+        b.id,
+        'La validación no pudo reanudarse tras el reinicio (el usuario ya no tiene el permiso). Vuelva a cargar el archivo.',
+      );
       failed.push(b.id);
       continue;
     }
@@ -680,7 +715,7 @@ export async function recoverImports(
 /** The context of a batch's uploader as it is now, with the CREATE scope of the kind's resource. */
 async function uploaderContext(db: Db, userId: number, kind: ImportKind): Promise<RequestContext | null> {
   const [row] = await db.select().from(users).where(eq(users.id, userId));
-  if (!row || !row.isActive) return null;
+  if (!row?.isActive) return null;
   const user = await loadCurrentUser(db, row);
   const scope = scopeFor(user.permissions, kind.resource, 'CREATE');
   if (!scope) return null;
