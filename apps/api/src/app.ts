@@ -21,6 +21,7 @@ import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { renapRoutes } from './modules/renap/routes.ts';
@@ -30,9 +31,11 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
+import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
-import { stopBackgroundRuns } from './platform/imports/background.ts';
+import { stopBackgroundTasks } from './platform/imports/background.ts';
 import { registerInputGuard } from './platform/input.ts';
+import { JobWorker } from './platform/jobs.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -57,6 +60,7 @@ const modules = [
   cuiApprovalRoutes,
   contributorImportRoutes,
   contributorReportRoutes,
+  jobRoutes,
 ];
 
 /**
@@ -67,6 +71,8 @@ export async function buildApp(opts: {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0 outside tests (a test starts `app.jobs`). */
+  startJobs?: boolean;
 }): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
@@ -101,9 +107,8 @@ export async function buildApp(opts: {
   });
 
   registerErrorHandling(app);
-  // Background runs (import validations) stop between two chunks before the database closes; an
-  // unfinished one resumes at the next start (platform/imports/pipeline.ts, recoverImports).
-  app.addHook('onClose', () => stopBackgroundRuns(database.db));
+  // Maintenance started after a response (ANALYZE after a bulk commit) ends before the database closes.
+  app.addHook('onClose', () => stopBackgroundTasks(database.db));
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -135,6 +140,23 @@ export async function buildApp(opts: {
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   for (const m of modules) await app.register(m);
+
+  const files = createFileStore(config);
+  app.decorate('files', files);
+  const jobs = new JobWorker({
+    db: database.db,
+    files,
+    concurrency: Math.max(1, config.JOBS_CONCURRENCY),
+    // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
+    reclaimAllOnStart: database.kind === 'pglite',
+    log: app.log,
+  });
+  app.decorate('jobs', jobs);
+  // Runs before the database is closed by the caller: running jobs are given back to the queue.
+  app.addHook('onClose', async () => jobs.stop());
+  if (opts.startJobs ?? (config.NODE_ENV !== 'test' && config.JOBS_CONCURRENCY > 0)) {
+    app.addHook('onReady', async () => jobs.start());
+  }
 
   const hasWeb = !!config.webDist && existsSync(join(config.webDist, 'index.html'));
   if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });

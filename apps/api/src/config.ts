@@ -40,6 +40,19 @@ const envSchema = z.object({
   RENAP_TOKEN: z.string().min(1).optional(),
   RENAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   RENAP_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  /** Background jobs run at once by this process; 0 = this process runs none (another one does). */
+  /** S3-compatible file storage; without S3_BUCKET files are kept in DATA_DIR/files. */
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.url({ error: 'debe ser una URL http(s)' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]*$/, { error: 'solo letras, números, . _ - y /' })
+    .optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  JOBS_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(32).default(2),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -86,11 +86,10 @@ async function serve(config: Config) {
         : {}),
     },
   });
-  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone),
-  // the others resume their validation where it stopped. Before listening, so none is seen stuck.
-  const recovered = await recoverImports(database.db, (err) => app.log.error({ err }, 'import validation failed'));
-  if (recovered.failed.length) say(`Cargas interrumpidas marcadas como fallidas: ${recovered.failed.length}.`);
-  if (recovered.resumed.length) say(`Validaciones de cargas reanudadas: ${recovered.resumed.length}.`);
+  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone);
+  // the others resume when the job worker takes their validation job back. Before listening.
+  const interrupted = await recoverImports(database.db);
+  if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

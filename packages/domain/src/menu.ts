@@ -55,6 +55,8 @@ export const menuTree: MenuItem[] = [
       ['renap', 'renap', '/renap', 'id'],
       ['signatureAdmin', 'signature-admin', '/administradorFirma', 'signature'],
       ['autoSignature', 'auto-signature', '/firmaAutomatica', 'writing-sign'],
+      // Not in the specification's menu: long work (exports, imports) runs as jobs the user follows here (issue 10).
+      ['jobs', 'jobs', '/procesos', 'progress'],
     ] satisfies Leaf[]
   ).map((l) => leaf(l)),
   group('workflow', 'git-merge', [

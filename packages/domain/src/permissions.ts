@@ -90,6 +90,8 @@ export const resources = {
   // Cross-cutting screens outside the spec's sidebar
   audit: READ_EXPORT,
   settings: ['READ', 'UPDATE'],
+  // Background jobs ("Procesos"): everyone sees and cancels their own; READ shows everyone's, UPDATE cancels them.
+  jobs: ['READ', 'UPDATE'],
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof resources;

@@ -4,6 +4,8 @@ import type { Database, Db } from '../db/client.ts';
 import type { AuthContext, AuthPolicy } from '../modules/auth/service.ts';
 import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
+import type { FileStore } from './files.ts';
+import type { JobWorker } from './jobs.ts';
 
 /** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
 export type Access = 'public' | 'authenticated' | Permission;
@@ -29,6 +31,10 @@ declare module 'fastify' {
     database: Database;
     authPolicy: AuthPolicy;
     routeTable: RouteInfo[];
+    /** This process's background-job worker (started by buildApp unless in tests). */
+    jobs: JobWorker;
+    /** Where files are kept: DATA_DIR/files or an S3-compatible bucket. */
+    files: FileStore;
   }
 }
 

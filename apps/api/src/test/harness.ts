@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Grant, SYSTEM_INSTITUTION } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -66,7 +68,9 @@ let counter = 0;
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { database, drop } = await cloneDatabase();
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '10000', ...env }), webDist: '' };
+  // Files (export results) go to a folder of this test app, never to the repository's data folder.
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'aporta-test-data-'));
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '10000', ...env, DATA_DIR: dataDir }), webDist: '' };
   const app = await buildApp({ config, database });
   await app.ready();
   const db = database.db;
@@ -115,6 +119,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     close: async () => {
       await app.close();
       await drop();
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

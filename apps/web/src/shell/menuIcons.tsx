@@ -16,6 +16,7 @@ import {
   IconLockAccess,
   IconOld,
   IconPoint,
+  IconProgress,
   IconReceipt,
   IconReportMoney,
   IconSettings,
@@ -53,6 +54,7 @@ const icons: Record<string, Icon> = {
   settings: IconSettings,
   'building-bank': IconBuildingBank,
   database: IconDatabase,
+  progress: IconProgress,
 };
 
 /** Names the map knows; a menu icon outside it would render as a plain dot. */

@@ -26,6 +26,8 @@ export const importBatches = pgTable(
     warningRows: integer().notNull().default(0),
     committedRows: integer().notNull().default(0),
     message: text(),
+    /** The background job validating the rows (jobs.id): the batch follows it when it fails or is cancelled. */
+    jobId: integer(),
     /** Template column key → spreadsheet column letter, as the file had them: the cell of every issue. */
     layout: jsonb().$type<Record<string, string>>(),
     /** What the kind needs besides the rows (e.g. a planilla's period); validated by the kind. */

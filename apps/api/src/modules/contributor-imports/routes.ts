@@ -129,7 +129,6 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
           id: request.query.id,
           fileName: file.filename || 'archivo',
           path,
-          onError: (err) => app.log.error({ err }, 'import validation failed'),
         });
         return reply.status(201).send(result);
       } finally {
@@ -214,7 +213,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => commitImport(request.ctx, { id: request.params.id }),
+    async (request) =>
+      commitImport(request.ctx, { id: request.params.id, onError: (err) => app.log.error({ err }, 'after commit') }),
   );
 
   app.post(

@@ -14,13 +14,13 @@ import {
 import { contributorImportKind as kind } from './kind.ts';
 
 /**
- * Reads an uploaded file (on disk, ≤ 20 MB) into a batch and starts its validation in the background;
- * answers the batch (VALIDANDO) at once. File-level refusals are thrown here. Callers:
+ * Reads an uploaded file (on disk, ≤ 20 MB) into a batch and queues its validation job; answers the
+ * batch (VALIDANDO, phase VALIDACION) without waiting for it. File-level refusals are thrown here. Callers:
  * contributor-bulk-upload CREATE.
  */
 export function validateImport(
   ctx: RequestContext,
-  input: { id?: string; fileName: string; path: string; onError?: (err: unknown) => void },
+  input: { id?: string; fileName: string; path: string },
 ): Promise<ImportBatch> {
   return stageUpload(ctx, kind, input);
 }
@@ -67,7 +67,8 @@ export const importExceptions = (ctx: RequestContext, input: { id: string }) => 
  * Commits the valid rows of a validated upload in ONE transaction: every contributor, its CUI approval
  * request and its audit row, or nothing. Callers: contributor-bulk-upload CREATE (the uploader).
  */
-export const commitImport = (ctx: RequestContext, input: { id: string }) => commitBatch(ctx, kind, input.id);
+export const commitImport = (ctx: RequestContext, input: { id: string; onError?: (err: unknown) => void }) =>
+  commitBatch(ctx, kind, input.id, input.onError);
 
 /** Discards a validated or failed upload. Callers: contributor-bulk-upload CREATE (the uploader). */
 export const discardImport = (ctx: RequestContext, input: { id: string }) => discardBatch(ctx, kind, input.id);

@@ -7,9 +7,9 @@ import {
   contributorUpdateSchema,
   cuiSchema,
   exportFormatSchema,
-  formatCui,
   idParamsSchema,
   intTextSchema,
+  jobStartedSchema,
   listResponse,
   type Resource,
   renapLookupResponseSchema,
@@ -24,6 +24,7 @@ import { errorResponses } from '../../platform/http.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { lookupForScreen } from '../renap/service.ts';
+import { contributorExportColumns, startContributorExport } from './export-job.ts';
 import {
   type ContributorView,
   contributorFormOptions,
@@ -105,24 +106,28 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         filename: 'afiliados',
         sheetName: 'Afiliados',
-        columns: [
-          { header: 'CUI', value: (c) => formatCui(c.cui), width: 18 },
-          { header: 'NIT', value: (c) => c.nit },
-          { header: 'Nombre completo', value: (c) => c.fullName, width: 36 },
-          { header: 'Fecha de nacimiento', value: (c) => c.birthDate },
-          { header: 'Sexo', value: (c) => c.sex },
-          { header: 'Tipo', value: (c) => c.typeName },
-          { header: 'Estado', value: (c) => c.state },
-          { header: 'Estado del CUI', value: (c) => c.cuiState },
-          { header: 'Entidad', value: (c) => c.entityName, width: 30 },
-          { header: 'Municipio', value: (c) => c.municipalityName },
-          { header: 'Departamento', value: (c) => c.departmentName },
-          { header: 'Renglón', value: (c) => c.budgetLineCode },
-          { header: 'Fecha de ingreso', value: (c) => c.hireDate },
-          { header: 'Salario', value: (c) => (c.salary == null ? null : Number(c.salary)) },
-        ],
+        columns: contributorExportColumns,
         batches: exportContributorBatches(ctx),
       });
+    },
+  );
+
+  app.post(
+    '/api/contributors/export-jobs',
+    {
+      config: { access: { resource: 'contributor-list', action: 'EXPORT' } },
+      schema: {
+        tags: ['contributors'],
+        summary: 'Exportar afiliados en segundo plano (proceso con avance; el archivo se descarga del proceso)',
+        querystring: contributorListQuerySchema
+          .omit({ page: true, pageSize: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
+        response: { 202: jobStartedSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      return reply.status(202).send(await startContributorExport(request.ctx, { format, query }));
     },
   );
 

@@ -202,6 +202,20 @@ async function findPage(opts: { db: Db; user: CurrentUser; scope: Scope; query: 
   return { items: rows.map(toContributor), total };
 }
 
+/** How many contributors the filters select (a background export's total). Callers: the export job. */
+export async function countContributors(opts: { db: Db; user: CurrentUser; scope: Scope; query: Partial<ContributorListQuery> }) {
+  const where = contributorFilters(opts.user, opts.scope, opts.query);
+  const run = async (db: Db) =>
+    (
+      await db
+        .select({ total: count() })
+        .from(contributors)
+        .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+        .where(where)
+    )[0].total;
+  return isNameQuery(opts.query.q) ? withNameThreshold(opts.db, run) : run(opts.db);
+}
+
 /**
  * The export's rows in keyset chunks (short statements), same filters and scope as the list. The sort
  * is checked here, before the first byte. Callers: GET /api/contributors/export (EXPORT, with scope).

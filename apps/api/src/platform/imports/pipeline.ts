@@ -9,16 +9,15 @@ import {
   type ImportIssue,
   numberCellText,
   OUTSIDE_TEMPLATE_COLUMN,
-  scopeFor,
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { importBatches, importChunks, importRows, users } from '../../db/schema/index.ts';
-import { loadCurrentUser } from '../../modules/auth/service.ts';
-import { createContext, type RequestContext } from '../context.ts';
+import { importBatches, importChunks, importRows, jobs as jobsTable, users } from '../../db/schema/index.ts';
+import type { RequestContext } from '../context.ts';
 import type { ExportColumn } from '../export.ts';
+import { defineJob, enqueueJob, JobCancelledError, type JobRun } from '../jobs.ts';
 import { keysetBatches } from '../list.ts';
-import { type JobRunLike, runInBackground } from './background.ts';
+import { afterResponse } from './background.ts';
 import { type BatchRecord, type ImportKind, importKind, type RowInput, type RowOutcome } from './kind.ts';
 import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type SheetRow, sniffFile, xlsxRows } from './reader.ts';
 
@@ -77,7 +76,6 @@ export async function stageUpload(
     path: string;
     scopeEntityId?: number | null;
     params?: unknown;
-    onError?: (err: unknown) => void;
   },
 ): Promise<ImportBatch> {
   const { db, actor } = ctx;
@@ -106,12 +104,16 @@ export async function stageUpload(
       ).missing.length === 0;
     const rows = format === 'xlsx' ? xlsxRows(opts.path, { isDataSheet }) : csvRows(opts.path);
     const { totalRows, layout } = await stageRows(db, kind, id, rows);
-    const [staged] = await db
-      .update(importBatches)
-      .set({ phase: 'VALIDACION', totalRows, processedRows: 0, layout, updatedAt: new Date() })
-      .where(eq(importBatches.id, id))
-      .returning();
-    runInBackground(ctx, { batchId: id }, validateBatch, opts.onError ?? (() => {}));
+    // The batch moves to its validation and the job exists together, or neither does.
+    const staged = await db.transaction(async (tx) => {
+      const job = await enqueueJob(ctx, validateImportJob, { batchId: id }, { tx });
+      const [b] = await tx
+        .update(importBatches)
+        .set({ phase: 'VALIDACION', jobId: job.id, totalRows, processedRows: 0, layout, updatedAt: new Date() })
+        .where(eq(importBatches.id, id))
+        .returning();
+      return b;
+    });
     return toBatch(staged);
   } catch (err) {
     const message = err instanceof AppError ? err.message : 'No se pudo leer el archivo.';
@@ -255,13 +257,16 @@ async function failBatch(db: Db, id: string, message: string) {
 // ---------------------------------------------------------------------------------------------------
 // Validation: a job over the staged rows, in chunks, resumable
 
+/** What a batch whose validation job was cancelled says. */
+export const CANCELLED_IMPORT_MESSAGE = 'La validación se canceló. Descarte esta carga y vuelva a cargar el archivo.';
+
 /**
  * Validates the staged rows of a batch, chunk by chunk: each chunk's rows, its removal from the staging
- * and the batch's counts are written in one short transaction, so a run stopped anywhere (cancel,
- * shutdown, a killed process) resumes at the first chunk left and never counts a row twice. A failure marks the batch
- * FALLIDO with the reason. Runs as a background job started by `stageUpload` or `recoverImports`.
+ * and the batch's counts are written in one short transaction, so a run stopped anywhere (shutdown, a
+ * killed process) resumes at the first chunk left when the job runs again and never counts a row twice.
+ * A failure or a cancel marks the batch FALLIDO with the reason. The job `stageUpload` enqueues.
  */
-export async function validateBatch(job: JobRunLike<{ batchId: string }>): Promise<{ validRows: number; errorRows: number }> {
+export async function validateBatch(job: JobRun<{ batchId: string }>): Promise<{ validRows: number; errorRows: number }> {
   const { ctx } = job;
   const { db } = ctx;
   const id = job.payload.batchId;
@@ -273,7 +278,7 @@ export async function validateBatch(job: JobRunLike<{ batchId: string }>): Promi
   try {
     if (!kind) throw new AppError('INTERNAL', `Tipo de carga desconocido: ${batch.kind}.`);
     await validateChunks(job, kind, batch);
-    if (job.signal.aborted) return { validRows: 0, errorRows: 0 };
+    await job.progress({ done: batch.totalRows, total: batch.totalRows, phase: 'Cerrando la validación' });
     const done = await db.transaction(async (tx) => {
       if (kind.afterValidation) await kind.afterValidation(ctx, tx, batch);
       const [b] = await tx
@@ -297,17 +302,31 @@ export async function validateBatch(job: JobRunLike<{ batchId: string }>): Promi
     });
     return { validRows: done?.validRows ?? 0, errorRows: done?.errorRows ?? 0 };
   } catch (err) {
-    if (job.signal.aborted) throw err;
-    const message =
-      err instanceof AppError && err.code !== 'INTERNAL'
-        ? err.message
-        : 'La validación falló por un error inesperado. Descarte esta carga y vuelva a cargar el archivo.';
+    const { signal } = job;
+    // A shutdown or a lost lease: the job runs again and resumes at the first chunk left.
+    if (signal.aborted && signal.reason !== 'cancelled') throw err;
+    if (err instanceof JobCancelledError || signal.reason === 'cancelled') {
+      await failBatch(db, id, CANCELLED_IMPORT_MESSAGE);
+      throw err;
+    }
+    const known = err instanceof AppError && err.code !== 'INTERNAL';
+    const message = known
+      ? err.message
+      : 'La validación falló por un error inesperado. Descarte esta carga y vuelva a cargar el archivo.';
     await failBatch(db, id, message);
-    throw err;
+    // An AppError fails the job with this message at once: retrying a batch already failed is pointless.
+    throw known ? err : new AppError('VALIDATION', message, undefined, { cause: err });
   }
 }
 
-async function validateChunks(job: JobRunLike<{ batchId: string }>, kind: ImportKind, batch: BatchRecord) {
+/** The validation of an import batch, as a background job (Procesos shows it with its progress). */
+export const validateImportJob = defineJob<{ batchId: string }, { validRows: number; errorRows: number }>({
+  kind: 'imports.validate',
+  title: 'Validación de carga masiva',
+  run: validateBatch,
+});
+
+async function validateChunks(job: JobRun<{ batchId: string }>, kind: ImportKind, batch: BatchRecord) {
   const { ctx } = job;
   const { db } = ctx;
   const id = batch.id;
@@ -332,8 +351,8 @@ async function validateChunks(job: JobRunLike<{ batchId: string }>, kind: Import
   const uniqueHeader = kind.uniqueKey ? kind.columns.find((c) => c.key === kind.uniqueKey!.column)!.header : '';
   let processed = batch.processedRows;
   for (;;) {
-    await job.progress({ done: processed, total: batch.totalRows, phase: 'VALIDACION' });
-    if (job.signal.aborted) return;
+    // Also where a cancel or a shutdown is noticed (it throws): always between two chunks.
+    await job.progress({ done: processed, total: batch.totalRows, phase: 'Validando filas' });
     const [next] = await db
       .select()
       .from(importChunks)
@@ -439,6 +458,10 @@ export async function loadBatch(ctx: RequestContext, kind: ImportKind, id: strin
 
 /** Status and progress of a batch (polled while it validates). */
 export async function getBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
+  const b = await loadBatch(ctx, kind, id);
+  if (b.status !== 'VALIDANDO' || !(await settleStalledImports(ctx.db, { createdBy: b.createdBy ?? undefined })).includes(id)) {
+    return toBatch(b);
+  }
   return toBatch(await loadBatch(ctx, kind, id));
 }
 
@@ -447,6 +470,7 @@ export async function getBatch(ctx: RequestContext, kind: ImportKind, id: string
  * first: what an upload screen offers to open or discard when the user comes back.
  */
 export async function findOpenBatches(ctx: RequestContext, kind: ImportKind): Promise<ImportBatch[]> {
+  if (ctx.actor.id != null) await settleStalledImports(ctx.db, { createdBy: ctx.actor.id });
   const rows = await ctx.db
     .select()
     .from(importBatches)
@@ -620,7 +644,7 @@ export async function commitBatch(
   });
   // Maintenance after the commit (ANALYZE) runs after the answer: the user waits for their rows, not for it.
   const after = kind.afterCommit;
-  if (after) runInBackground(ctx, batch, () => after(ctx, batch), onError ?? (() => {}));
+  if (after) afterResponse(ctx.db, () => after(ctx, batch), onError ?? (() => {}));
   return toBatch(batch);
 }
 
@@ -656,68 +680,36 @@ export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: st
 // ---------------------------------------------------------------------------------------------------
 // Restart
 
-/** What a batch whose upload was cut by a restart says: its file is gone. */
+/** What a batch cut by a restart says: its file is gone. */
 export const INTERRUPTED_IMPORT_MESSAGE =
   'El proceso se interrumpió (reinicio del servidor) antes de terminar la validación. Descarte esta carga y vuelva a cargar el archivo.';
 
 /**
- * At start-up, before the server listens (one API process per database, as PGlite requires and the
- * README deploys): a batch still reading its file (the upload request died with the process) is marked
- * FALLIDO with the reason and its partial rows deleted, so its uploader sees why and can discard it; a
- * batch whose rows were all staged resumes its validation from the first row not yet validated, as its
- * uploader (with the scope they hold now; without the permission any more, it fails). Never stuck.
+ * Batches left VALIDANDO that can never finish, marked FALLIDO with the reason (their staged rows
+ * deleted) so their uploader can discard them: still reading their file when the process stopped (the
+ * upload request died with it, and the file with the request), or whose validation job has ended
+ * without validating them (failed after its attempts, cancelled, gone). A validation whose job is
+ * queued or running is left alone: the job resumes it. Runs at start-up (before listening) and when an
+ * uploader looks at their batches, so none is ever shown stuck.
  */
-export async function recoverImports(
-  db: Db,
-  onError: (err: unknown) => void = () => {},
-): Promise<{ failed: string[]; resumed: string[] }> {
-  const failed = await db.transaction(async (tx) => {
-    const marked = await tx
-      .update(importBatches)
-      .set({ status: 'FALLIDO', phase: null, message: INTERRUPTED_IMPORT_MESSAGE, updatedAt: new Date() })
-      .where(
-        and(
-          eq(importBatches.status, 'VALIDANDO'),
-          or(sql`${importBatches.phase} is null`, ne(importBatches.phase, 'VALIDACION')),
-        ),
-      )
-      .returning({ id: importBatches.id });
-    const ids = marked.map((m) => m.id);
-    if (ids.length) {
-      await tx.delete(importChunks).where(inArray(importChunks.batchId, ids));
-      await tx.delete(importRows).where(inArray(importRows.batchId, ids));
-    }
-    return ids;
-  });
-  const waiting = await db
-    .select()
-    .from(importBatches)
-    .where(and(eq(importBatches.status, 'VALIDANDO'), eq(importBatches.phase, 'VALIDACION')));
-  const resumed: string[] = [];
-  for (const b of waiting) {
-    const kind = importKind(b.kind);
-    const ctx = kind && b.createdBy != null ? await uploaderContext(db, b.createdBy, kind) : null;
-    if (!ctx) {
-      await failBatch(
-        db,
-        b.id,
-        'La validación no pudo reanudarse tras el reinicio (el usuario ya no tiene el permiso). Vuelva a cargar el archivo.',
-      );
-      failed.push(b.id);
-      continue;
-    }
-    runInBackground(ctx, { batchId: b.id }, validateBatch, onError);
-    resumed.push(b.id);
-  }
-  return { failed, resumed };
+export async function settleStalledImports(db: Db, opts: { startup?: boolean; createdBy?: number } = {}): Promise<string[]> {
+  const mine = opts.createdBy != null ? sql`and b.created_by = ${opts.createdBy}` : sql``;
+  // Only at start-up is a batch still reading known to be orphaned: in a running server its request may be live.
+  const reading = opts.startup ? sql`or b.phase is null or b.phase <> 'VALIDACION'` : sql``;
+  const stalled = rowsOf<{ id: string; message: string }>(
+    await db.execute(sql`
+      select b.id, case
+          when b.phase is distinct from 'VALIDACION' then ${INTERRUPTED_IMPORT_MESSAGE}
+          when j.state = 'CANCELLED' then ${CANCELLED_IMPORT_MESSAGE}
+          when j.state = 'FAILED' and j.error is not null then j.error
+          else ${INTERRUPTED_IMPORT_MESSAGE} end as message
+      from ${importBatches} b left join ${jobsTable} j on j.id = b.job_id
+      where b.status = 'VALIDANDO' ${mine}
+        and ((b.phase = 'VALIDACION' and (j.id is null or j.state in ('DONE', 'FAILED', 'CANCELLED'))) ${reading})`),
+  );
+  for (const s of stalled) await failBatch(db, s.id, s.message);
+  return stalled.map((s) => s.id);
 }
 
-/** The context of a batch's uploader as it is now, with the CREATE scope of the kind's resource. */
-async function uploaderContext(db: Db, userId: number, kind: ImportKind): Promise<RequestContext | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId));
-  if (!row?.isActive) return null;
-  const user = await loadCurrentUser(db, row);
-  const scope = scopeFor(user.permissions, kind.resource, 'CREATE');
-  if (!scope) return null;
-  return createContext({ db, user, actor: { id: user.id, email: user.email, ip: null }, scope });
-}
+/** At start-up: see `settleStalledImports`. Returns the ids marked FALLIDO. */
+export const recoverImports = (db: Db) => settleStalledImports(db, { startup: true });

@@ -12,6 +12,7 @@ CREATE TABLE "import_batches" (
 	"warning_rows" integer DEFAULT 0 NOT NULL,
 	"committed_rows" integer DEFAULT 0 NOT NULL,
 	"message" text,
+	"job_id" integer,
 	"layout" jsonb,
 	"params" jsonb,
 	"scope_entity_id" integer,

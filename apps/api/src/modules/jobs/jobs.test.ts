@@ -1,0 +1,176 @@
+import { formatCui, type Job } from '@aporta/domain';
+import { and, count, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, contributors, storedFiles } from '../../db/schema/index.ts';
+import { seedContributorDemo } from '../../db/seed/contributors.ts';
+import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+
+let t: TestApp;
+let exporter: TestUser;
+let other: TestUser;
+let watcher: TestUser;
+let rows: number;
+
+const poll = async (token: string, id: number, until: (j: Job) => boolean, timeoutMs = 60_000): Promise<Job> => {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.request({ method: 'GET', url: `/api/jobs/${id}`, token });
+    expect(res.statusCode).toBe(200);
+    const job = res.json() as Job;
+    if (until(job)) return job;
+    if (Date.now() > end) throw new Error(`job ${id} stuck: ${res.body}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+const finished = (j: Job) => ['DONE', 'FAILED', 'CANCELLED'].includes(j.state);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // Enough rows for several export chunks (100 rows each).
+  await seedContributorDemo(t.database.db, { people: 8000, contributors: 450 });
+  [{ n: rows }] = await t.database.db.select({ n: count() }).from(contributors);
+  exporter = await t.createUser({ grants: [{ resource: 'contributor-list', action: 'EXPORT', scope: 'ALL' }] });
+  other = await t.createUser({ grants: [{ resource: 'contributor-list', action: 'EXPORT', scope: 'ALL' }] });
+  watcher = await t.createUser({ grants: [{ resource: 'jobs', action: 'READ', scope: 'ALL' }] });
+}, 120_000);
+afterAll(async () => {
+  await t.close();
+});
+
+describe('Procesos API and the background contributors export', () => {
+  it('exports every contributor to a csv file with progress, downloadable by its starter only', async () => {
+    expect(rows).toBeGreaterThan(300);
+    const start = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv', token: exporter.token });
+    expect(start.statusCode).toBe(202);
+    const { jobId } = start.json();
+    const queued = await poll(exporter.token, jobId, () => true);
+    expect(queued).toMatchObject({ state: 'QUEUED', title: 'Exportación de afiliados', canCancel: true, hasFile: false });
+
+    await t.app.jobs.start();
+    const done = await poll(exporter.token, jobId, finished);
+    await t.app.jobs.stop();
+    expect(done).toMatchObject({ state: 'DONE', done: rows, total: rows, hasFile: true, canCancel: false, error: null });
+    expect(done.result).toMatchObject({ rows, filename: expect.stringMatching(/^afiliados-\d{4}-\d{2}-\d{2}\.csv$/) });
+
+    const file = await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: exporter.token });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('text/csv');
+    expect(file.headers['content-disposition']).toMatch(/attachment; filename="afiliados-.*\.csv"/);
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toContain('Nombre completo');
+    expect(lines).toHaveLength(rows + 1);
+    const [first] = await t.database.db.select().from(contributors).orderBy(contributors.id).limit(1);
+    expect(lines[1]).toContain(formatCui(first.cui));
+
+    // Someone else: not told the job exists; a Procesos reader sees it but cannot download its data.
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}`, token: other.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: other.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}`, token: watcher.token })).json()).toMatchObject({
+      hasFile: false,
+      userEmail: exporter.email,
+    });
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: watcher.token })).statusCode).toBe(403);
+  });
+
+  it('writes an xlsx with the filters applied', async () => {
+    const [c] = await t.database.db.select().from(contributors).limit(1);
+    const start = await t.request({
+      method: 'POST',
+      url: `/api/contributors/export-jobs?format=xlsx&q=${c.cui}`,
+      token: exporter.token,
+    });
+    await t.app.jobs.start();
+    const job = await poll(exporter.token, start.json().jobId, finished);
+    await t.app.jobs.stop();
+    expect(job).toMatchObject({ state: 'DONE', done: 1, total: 1 });
+    const file = await t.request({ method: 'GET', url: `/api/jobs/${job.id}/file`, token: exporter.token });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.rawPayload as never);
+    const ws = wb.worksheets[0];
+    expect(ws.name).toBe('Afiliados');
+    expect(ws.rowCount).toBe(2);
+    expect(String(ws.getRow(2).getCell(1).value)).toBe(formatCui(c.cui));
+  });
+
+  it('refuses a bad sort before any job exists, and answers 403 without EXPORT', async () => {
+    const bad = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?sort=password', token: exporter.token });
+    expect(bad.statusCode).toBe(400);
+    const noGrant = await t.request({ method: 'POST', url: '/api/contributors/export-jobs', token: watcher.token });
+    expect(noGrant.statusCode).toBe(403);
+  });
+
+  it('lists my jobs; everyone’s only with the Procesos permission', async () => {
+    const mine = await t.request({ method: 'GET', url: '/api/jobs', token: exporter.token });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json().total).toBeGreaterThanOrEqual(2);
+    expect(mine.json().items.every((j: Job) => j.userId === exporter.id)).toBe(true);
+    expect((await t.request({ method: 'GET', url: '/api/jobs', token: other.token })).json().total).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/api/jobs?scope=all', token: other.token })).statusCode).toBe(403);
+    const all = await t.request({
+      method: 'GET',
+      url: `/api/jobs?scope=all&userId=${exporter.id}&state=DONE`,
+      token: watcher.token,
+    });
+    expect(all.statusCode).toBe(200);
+    expect(all.json().total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('cancels a queued job (audited), refuses to cancel it twice, and leaves no file', async () => {
+    const { jobId } = (await t.request({ method: 'POST', url: '/api/contributors/export-jobs', token: exporter.token })).json();
+    expect((await t.request({ method: 'POST', url: `/api/jobs/${jobId}/cancel`, token: other.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'POST', url: `/api/jobs/${jobId}/cancel`, token: watcher.token })).statusCode).toBe(403);
+    const res = await t.request({ method: 'POST', url: `/api/jobs/${jobId}/cancel`, token: exporter.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ state: 'CANCELLED', canCancel: false, hasFile: false });
+    const again = await t.request({ method: 'POST', url: `/api/jobs/${jobId}/cancel`, token: exporter.token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toMatch(/ya terminó/);
+    const audits = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'job'), eq(auditLog.entityId, String(jobId)), eq(auditLog.action, 'CANCEL')));
+    expect(audits).toHaveLength(1);
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: exporter.token })).statusCode).toBe(404);
+  });
+
+  it('cancels a running export: it stops at its next chunk and removes the partial file', async () => {
+    const filesBefore = (await t.database.db.select({ n: count() }).from(storedFiles))[0].n;
+    const { jobId } = (
+      await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=xlsx', token: exporter.token })
+    ).json();
+    await t.app.jobs.start();
+    await poll(exporter.token, jobId, (j) => (j.state === 'RUNNING' && j.done > 0) || finished(j));
+    const res = await t.request({ method: 'POST', url: `/api/jobs/${jobId}/cancel`, token: exporter.token });
+    const job = await poll(exporter.token, jobId, finished);
+    await t.app.jobs.stop();
+    // On a fast machine the export may end before the cancel is seen; then it is DONE and cancel said 409.
+    if (res.statusCode === 200) {
+      expect(job.state).toBe('CANCELLED');
+      expect((await t.database.db.select({ n: count() }).from(storedFiles))[0].n).toBe(filesBefore);
+    } else {
+      expect(res.statusCode).toBe(409);
+      expect(job.state).toBe('DONE');
+    }
+  });
+
+  it('says the file is gone once storage lost it', async () => {
+    const { jobId } = (
+      await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv&state=INACTIVO', token: exporter.token })
+    ).json();
+    await t.app.jobs.start();
+    const job = await poll(exporter.token, jobId, finished);
+    await t.app.jobs.stop();
+    const [file] = await t.database.db
+      .select()
+      .from(storedFiles)
+      .where(eq(storedFiles.id, (job.result as { fileId: number }).fileId));
+    await t.app.files.delete(file.key);
+    const res = await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: exporter.token });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toMatch(/ya no está disponible/);
+  });
+});

@@ -1,0 +1,131 @@
+import type { Readable } from 'node:stream';
+import { AppError, type Job, type JobListQuery } from '@aporta/domain';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { jobs, storedFiles, users } from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { FileNotFoundError, type FileStore } from '../../platform/files.ts';
+import { isActiveState, type JobRow, jobTitle, requestCancel } from '../../platform/jobs.ts';
+
+/** The result of a job that wrote a file (an export): the stored file to download. */
+export interface FileResult {
+  fileId: number;
+}
+
+const fileIdOf = (result: unknown): number | null => {
+  const id = (result as Partial<FileResult> | null)?.fileId;
+  return typeof id === 'number' && Number.isInteger(id) ? id : null;
+};
+
+const mayReadAll = (ctx: RequestContext) => !!ctx.scopeFor('jobs', 'READ');
+const mayCancelAny = (ctx: RequestContext) => !!ctx.scopeFor('jobs', 'UPDATE');
+
+function toJob(ctx: RequestContext, row: JobRow, userEmail: string): Job {
+  const own = row.userId === ctx.user.id;
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: jobTitle(row.kind),
+    state: row.state,
+    done: row.done,
+    total: row.total,
+    phase: row.phase,
+    result: row.result ?? null,
+    error: row.error,
+    attempts: row.attempts,
+    maxAttempts: row.maxAttempts,
+    userId: row.userId,
+    userEmail,
+    // The file holds data in its starter's scope: only they download it.
+    hasFile: own && row.state === 'DONE' && fileIdOf(row.result) !== null,
+    canCancel: isActiveState(row.state) && (own || mayCancelAny(ctx)),
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The jobs "Procesos" lists, newest first: one's own, or everyone's (`scope=all`) for holders of
+ * `jobs` READ. Any signed-in user.
+ */
+export async function findJobs(ctx: RequestContext, query: JobListQuery): Promise<{ items: Job[]; total: number }> {
+  const all = query.scope === 'all';
+  if (all && !mayReadAll(ctx)) throw new AppError('FORBIDDEN');
+  const conditions: (SQL | undefined)[] = [
+    all ? (query.userId ? eq(jobs.userId, query.userId) : undefined) : eq(jobs.userId, ctx.user.id),
+    query.state ? eq(jobs.state, query.state) : undefined,
+  ];
+  const where = and(...conditions);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select({ job: jobs, email: users.email })
+      .from(jobs)
+      .innerJoin(users, eq(users.id, jobs.userId))
+      .where(where)
+      .orderBy(desc(jobs.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    ctx.db.select({ total: count() }).from(jobs).where(where),
+  ]);
+  return { items: rows.map((r) => toJob(ctx, r.job, r.email)), total };
+}
+
+/** One job, if the caller started it or may read everyone's; otherwise NOT_FOUND (its existence is not told). */
+async function visibleJob(ctx: RequestContext, id: number): Promise<{ job: JobRow; email: string }> {
+  const [row] = await ctx.db
+    .select({ job: jobs, email: users.email })
+    .from(jobs)
+    .innerJoin(users, eq(users.id, jobs.userId))
+    .where(eq(jobs.id, id));
+  if (!row || (row.job.userId !== ctx.user.id && !mayReadAll(ctx))) throw new AppError('NOT_FOUND', 'El proceso no existe.');
+  return row;
+}
+
+/** What the progress component polls. Any signed-in user, for their own jobs (everyone's with `jobs` READ). */
+export async function getJob(ctx: RequestContext, id: number): Promise<Job> {
+  const { job, email } = await visibleJob(ctx, id);
+  return toJob(ctx, job, email);
+}
+
+/**
+ * Cancels a queued job at once, a running one at its next progress report. The starter, or a holder
+ * of `jobs` UPDATE for anyone's. Audited.
+ */
+export async function cancelJob(ctx: RequestContext, id: number): Promise<Job> {
+  const { job, email } = await visibleJob(ctx, id);
+  if (job.userId !== ctx.user.id && !mayCancelAny(ctx)) throw new AppError('FORBIDDEN');
+  if (!isActiveState(job.state)) throw new AppError('CONFLICT', 'El proceso ya terminó; no se puede cancelar.');
+  const updated = await ctx.db.transaction(async (tx) => {
+    const row = await requestCancel(tx, id);
+    await ctx.audit(
+      { action: 'CANCEL', entityType: 'job', entityId: id, before: { state: job.state }, after: { state: row?.state } },
+      tx,
+    );
+    return row;
+  });
+  return toJob(ctx, updated ?? job, email);
+}
+
+/** The result file of a finished job, for the user who started it. */
+export async function openJobFile(
+  ctx: RequestContext,
+  store: FileStore,
+  id: number,
+): Promise<{ body: Readable; size: number; filename: string; contentType: string }> {
+  const { job } = await visibleJob(ctx, id);
+  const fileId = fileIdOf(job.result);
+  if (job.userId !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien inició el proceso puede descargar su archivo.');
+  if (job.state !== 'DONE' || fileId === null)
+    throw new AppError('NOT_FOUND', 'Este proceso no tiene un archivo para descargar.');
+  const [file] = await ctx.db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
+  const gone = () => new AppError('NOT_FOUND', 'El archivo de este proceso ya no está disponible; vuelva a generarlo.');
+  if (!file) throw gone();
+  try {
+    const { body, size } = await store.get(file.key);
+    return { body, size, filename: file.filename, contentType: file.contentType };
+  } catch (err) {
+    if (err instanceof FileNotFoundError) throw gone();
+    throw err;
+  }
+}

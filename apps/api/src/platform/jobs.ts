@@ -1,0 +1,475 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { AppError, type Permission, type Scope, scopeFor } from '@aporta/domain';
+import { and, asc, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { jobs, users } from '../db/schema/index.ts';
+import { loadCurrentUser } from '../modules/auth/service.ts';
+import { createContext, type RequestContext } from './context.ts';
+import type { FileStore } from './files.ts';
+
+/**
+ * Background jobs on the application's own database (docs/decisions.md, "Background jobs"): a `jobs`
+ * table, claimed with `FOR UPDATE SKIP LOCKED` so one job is taken by exactly one worker of any
+ * process, held under a lease the worker renews; a lease that runs out (the process died) puts the job
+ * back in the queue, or fails it once its attempts are spent — a job is never left RUNNING.
+ */
+
+export type JobState = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED' | 'CANCELLED';
+
+export interface JobProgress {
+  done: number;
+  total: number | null;
+  phase: string;
+}
+
+export interface JobRun<P> {
+  /** The user who started the job, with the scope of the permission it was started under. */
+  ctx: RequestContext;
+  /** JSON-serialisable. */
+  payload: P;
+  jobId: number;
+  /** 1 on the first run; more when the job is retried after a failure or a crash (resume from a checkpoint). */
+  attempt: number;
+  /** Reports progress and heartbeats; throws JobCancelledError once the job has been cancelled. */
+  progress(p: JobProgress): Promise<void>;
+  /** Aborted on cancel or shutdown. */
+  signal: AbortSignal;
+  /** Where a job writes its result file (platform/files.ts). */
+  files: FileStore;
+}
+
+export interface JobDefinition<P, R = unknown> {
+  kind: string;
+  /** Spanish name shown in "Procesos" ("Exportación de afiliados"). */
+  title?: string;
+  run(job: JobRun<P>): Promise<R>;
+  /** Runs (first one included) before the job is failed; default 3. */
+  maxAttempts?: number;
+  /**
+   * The permission the job needs. Checked again when the job starts (the user may have lost it since
+   * enqueueing: the job then fails with "No autorizado"), and its scope is the job context's scope.
+   * Without it, the scope the user had when enqueueing is kept.
+   */
+  permission?: Permission;
+}
+
+/** Thrown by `progress()` once the job is cancelled; the worker records CANCELLED. */
+export class JobCancelledError extends Error {
+  constructor() {
+    super('Proceso cancelado.');
+    this.name = 'JobCancelledError';
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds definitions of every payload type.
+const registry = new Map<string, JobDefinition<any, any>>();
+
+/** Registers a job kind (at module load) so workers of this process may run it. */
+export function defineJob<P, R = unknown>(def: JobDefinition<P, R>): JobDefinition<P, R> {
+  const existing = registry.get(def.kind);
+  if (existing && existing !== def) throw new Error(`Job kind "${def.kind}" is defined twice`);
+  registry.set(def.kind, def);
+  return def;
+}
+
+/** The Spanish name of a kind of job, or the kind itself when this process does not know it. */
+export const jobTitle = (kind: string): string => registry.get(kind)?.title ?? kind;
+
+/** Kinds registered in this process. */
+export const jobKinds = (): string[] => [...registry.keys()];
+
+/** Wakes the workers of this process when a job is enqueued (other processes find it by polling). */
+const wakeups = new EventEmitter();
+wakeups.setMaxListeners(0);
+
+/**
+ * Queues a job run as `ctx.user`. Pass `tx` to enqueue inside the transaction that prepares its input:
+ * the job exists only if the transaction commits. Any caller allowed to start the work.
+ */
+export async function enqueueJob<P>(
+  ctx: RequestContext,
+  def: JobDefinition<P>,
+  payload: P,
+  opts: { tx?: Db } = {},
+): Promise<{ id: number }> {
+  if (registry.get(def.kind) !== def) throw new Error(`Job kind "${def.kind}" is not defined with defineJob`);
+  const db = opts.tx ?? ctx.db;
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      kind: def.kind,
+      payload: (payload ?? {}) as object,
+      userId: ctx.user.id,
+      scope: ctx.scope,
+      maxAttempts: Math.max(1, def.maxAttempts ?? 3),
+    })
+    .returning({ id: jobs.id });
+  await ctx.audit({ action: 'CREATE', entityType: 'job', entityId: row.id, after: { kind: def.kind } }, db);
+  // In a transaction the row is not visible yet; the next poll finds it in any case.
+  setImmediate(() => wakeups.emit('enqueued'));
+  return { id: row.id };
+}
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** Spanish messages recorded on a job. */
+export const jobMessages = {
+  interrupted: 'El proceso se interrumpió (el servidor se detuvo o dejó de responder) y se agotaron los reintentos.',
+  unexpected: 'El proceso falló por un error inesperado. Intente de nuevo; si el problema continúa, avise al administrador.',
+  unauthorized: 'No autorizado: el usuario que inició el proceso ya no tiene el permiso necesario.',
+  unknownKind: 'Este tipo de proceso no existe en esta versión de la aplicación.',
+} as const;
+
+/**
+ * Asks a job to stop: a queued one is cancelled at once; a running one at its next progress report or
+ * heartbeat. Returns the row after the change, or null when the job does not exist. Finished jobs are
+ * left as they are. The caller checks who may cancel it.
+ */
+export async function requestCancel(db: Db, id: number): Promise<JobRow | null> {
+  const [row] = await db
+    .update(jobs)
+    .set({
+      state: sql`CASE WHEN ${jobs.state} = 'QUEUED' THEN 'CANCELLED' ELSE ${jobs.state} END`,
+      finishedAt: sql`CASE WHEN ${jobs.state} = 'QUEUED' THEN now() ELSE ${jobs.finishedAt} END`,
+      phase: sql`CASE WHEN ${jobs.state} = 'QUEUED' THEN 'Cancelado' ELSE ${jobs.phase} END`,
+      cancelRequestedAt: sql`coalesce(${jobs.cancelRequestedAt}, now())`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobs.id, id), inArray(jobs.state, ['QUEUED', 'RUNNING'])))
+    .returning();
+  if (row) return row;
+  const [current] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return current ?? null;
+}
+
+export interface JobWorkerOptions {
+  db: Db;
+  /** The file store jobs write their results to. */
+  files: FileStore;
+  /** Jobs run at the same time by this process. */
+  concurrency: number;
+  /** How often an idle worker looks for work queued by another process. */
+  pollMs?: number;
+  /** How long a claim lasts without a heartbeat. */
+  leaseMs?: number;
+  /** How long `stop()` waits for running jobs to notice the shutdown before leaving them to their lease. */
+  shutdownGraceMs?: number;
+  /**
+   * Take back every RUNNING job on start, not only those whose lease ran out: true for the embedded
+   * database, which only one process can open, so whatever is RUNNING was left by a previous run.
+   */
+  reclaimAllOnStart?: boolean;
+  /** First wait before retrying a job after an unexpected error; doubles with each attempt. Default 5 s. */
+  retryDelayMs?: number;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+const silentLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * Runs queued jobs of the kinds registered in this process. Started by `buildApp` (JOBS_CONCURRENCY),
+ * stopped by its onClose hook; tests start one explicitly.
+ */
+export class JobWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly db: Db;
+  private readonly files: FileStore;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly graceMs: number;
+  private readonly log: NonNullable<JobWorkerOptions['log']>;
+  private readonly reclaimAll: boolean;
+  private readonly retryDelayMs: number;
+  private readonly running = new Map<number, { promise: Promise<void>; controller: AbortController }>();
+  private loopPromise: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private lastReap = 0;
+
+  constructor(opts: JobWorkerOptions) {
+    this.db = opts.db;
+    this.files = opts.files;
+    this.concurrency = Math.max(1, opts.concurrency);
+    this.pollMs = opts.pollMs ?? 1000;
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.graceMs = opts.shutdownGraceMs ?? 5000;
+    this.reclaimAll = opts.reclaimAllOnStart ?? false;
+    this.retryDelayMs = opts.retryDelayMs ?? 5000;
+    this.log = opts.log ?? silentLog;
+  }
+
+  get isRunning(): boolean {
+    return this.loopPromise !== null;
+  }
+
+  /** Jobs this worker is running now. */
+  get activeJobIds(): number[] {
+    return [...this.running.keys()];
+  }
+
+  async start(): Promise<void> {
+    if (this.loopPromise) return;
+    this.stopping = false;
+    if (this.reclaimAll) await this.reap(true);
+    const onEnqueued = () => this.wake?.();
+    wakeups.on('enqueued', onEnqueued);
+    this.loopPromise = this.loop().finally(() => wakeups.off('enqueued', onEnqueued));
+  }
+
+  /**
+   * Stops claiming, asks running jobs to stop (their signal aborts) and gives them back to the queue
+   * without spending an attempt. A job that does not stop within the grace period keeps its lease
+   * until it runs out, and is then retried by whichever process is alive.
+   */
+  async stop(): Promise<void> {
+    if (!this.loopPromise) return;
+    this.stopping = true;
+    this.wake?.();
+    for (const { controller } of this.running.values()) controller.abort('shutdown');
+    const all = Promise.allSettled([...this.running.values()].map((r) => r.promise));
+    await Promise.race([all, new Promise((r) => setTimeout(r, this.graceMs).unref())]);
+    await this.loopPromise;
+    this.loopPromise = null;
+  }
+
+  /**
+   * Crash simulation for tests: stops claiming and forgets running jobs without touching their rows,
+   * as a killed process would (their leases run out).
+   */
+  async abandon(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    for (const { controller } of this.running.values()) controller.abort('abandoned');
+    this.running.clear();
+    await this.loopPromise;
+    this.loopPromise = null;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        if (Date.now() - this.lastReap > Math.min(this.leaseMs / 2, 10_000)) await this.reap(false);
+        if (this.running.size < this.concurrency) {
+          const row = await this.claim();
+          if (row) {
+            this.launch(row);
+            continue;
+          }
+        }
+      } catch (err) {
+        if (this.stopping) break;
+        this.log.error({ err }, 'job worker: claim failed');
+      }
+      await this.sleep(this.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  /** Expired leases: back to the queue, or FAILED/CANCELLED when no attempt is left or a cancel was asked. */
+  async reap(all: boolean): Promise<number> {
+    this.lastReap = Date.now();
+    const finalState = sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL THEN 'CANCELLED'
+      WHEN ${jobs.attempts} >= ${jobs.maxAttempts} THEN 'FAILED' ELSE 'QUEUED' END`;
+    const rows = await this.db
+      .update(jobs)
+      .set({
+        state: finalState as SQL<JobState>,
+        error: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL AND ${jobs.attempts} >= ${jobs.maxAttempts}
+          THEN ${jobMessages.interrupted} ELSE ${jobs.error} END`,
+        finishedAt: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL OR ${jobs.attempts} >= ${jobs.maxAttempts}
+          THEN now() ELSE NULL END`,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(jobs.state, 'RUNNING'), all ? undefined : lt(jobs.leaseExpiresAt, sql`now()`)))
+      .returning({ id: jobs.id, state: jobs.state });
+    for (const r of rows) this.log.warn({ jobId: r.id, state: r.state }, 'job lease expired: taken back');
+    if (rows.some((r) => r.state === 'QUEUED')) this.wake?.();
+    return rows.length;
+  }
+
+  private async claim(): Promise<JobRow | null> {
+    const kinds = jobKinds();
+    if (kinds.length === 0) return null;
+    const next = this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.state, 'QUEUED'), lte(jobs.runAfter, sql`now()`), inArray(jobs.kind, kinds)))
+      .orderBy(asc(jobs.runAfter), asc(jobs.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [row] = await this.db
+      .update(jobs)
+      .set({
+        state: 'RUNNING',
+        attempts: sql`${jobs.attempts} + 1`,
+        leaseOwner: this.owner,
+        leaseExpiresAt: sql`now() + ${this.leaseMs} * interval '1 millisecond'`,
+        heartbeatAt: sql`now()`,
+        startedAt: sql`coalesce(${jobs.startedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
+      // The state is checked again: a row changed by another claim between the sub-select and the update.
+      .where(and(sql`${jobs.id} = (${next})`, eq(jobs.state, 'QUEUED')))
+      .returning();
+    return row ?? null;
+  }
+
+  private launch(row: JobRow): void {
+    const controller = new AbortController();
+    const promise = this.execute(row, controller)
+      .catch((err) => this.log.error({ err, jobId: row.id }, 'job worker: could not record the outcome of a job'))
+      .finally(() => {
+        if (this.running.get(row.id)?.promise === promise) this.running.delete(row.id);
+        this.wake?.();
+      });
+    this.running.set(row.id, { promise, controller });
+  }
+
+  /** Renews the lease; false when it was lost (another worker took the job back). Aborts on cancel. */
+  private async touch(id: number, controller: AbortController, progress?: JobProgress): Promise<boolean> {
+    const [row] = await this.db
+      .update(jobs)
+      .set({
+        heartbeatAt: sql`now()`,
+        leaseExpiresAt: sql`now() + ${this.leaseMs} * interval '1 millisecond'`,
+        updatedAt: sql`now()`,
+        ...(progress ? { done: progress.done, total: progress.total, phase: progress.phase.slice(0, 200) } : {}),
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'RUNNING')))
+      .returning({ cancelRequestedAt: jobs.cancelRequestedAt });
+    if (!row) {
+      if (!controller.signal.aborted) controller.abort('lease-lost');
+      return false;
+    }
+    if (row.cancelRequestedAt && !controller.signal.aborted) controller.abort('cancelled');
+    return true;
+  }
+
+  private async execute(row: JobRow, controller: AbortController): Promise<void> {
+    const { signal } = controller;
+    const heartbeat = setInterval(
+      () => {
+        this.touch(row.id, controller).catch((err) => this.log.warn({ err, jobId: row.id }, 'job heartbeat failed'));
+      },
+      Math.max(50, Math.min(this.leaseMs / 3, 2000)),
+    );
+    heartbeat.unref();
+    let lastWrite = 0;
+    let lastPhase = '';
+    const progress = async (p: JobProgress) => {
+      const now = Date.now();
+      // Throttled: a job may report every row; the embedded database needs only a few writes a second.
+      const final = p.total != null && p.done >= p.total;
+      if (now - lastWrite >= 250 || p.phase !== lastPhase || final) {
+        lastWrite = now;
+        lastPhase = p.phase;
+        await this.touch(row.id, controller, {
+          done: Math.max(0, Math.trunc(p.done)),
+          total: p.total == null ? null : Math.max(0, Math.trunc(p.total)),
+          phase: p.phase,
+        });
+      }
+      if (signal.aborted) throw new JobCancelledError();
+    };
+    try {
+      const def = registry.get(row.kind);
+      if (!def) throw new AppError('BAD_REQUEST', jobMessages.unknownKind);
+      const ctx = await this.contextFor(row, def);
+      const result = await def.run({
+        ctx,
+        payload: row.payload as never,
+        jobId: row.id,
+        attempt: row.attempts,
+        progress,
+        signal,
+        files: this.files,
+      });
+      if (signal.aborted && signal.reason !== 'cancelled') throw new JobCancelledError();
+      await this.finish(row.id, {
+        state: 'DONE',
+        result: (result ?? null) as object | null,
+        error: null,
+        phase: 'Terminado',
+        done: sql`greatest(${jobs.done}, coalesce(${jobs.total}, ${jobs.done}))`,
+      });
+    } catch (err) {
+      const reason = signal.aborted ? signal.reason : null;
+      if (reason === 'abandoned' || reason === 'lease-lost') return;
+      if (reason === 'shutdown') {
+        // Given back without spending an attempt: the next process starts it again.
+        await this.finish(row.id, {
+          state: 'QUEUED',
+          attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+          phase: 'En espera (reinicio del servidor)',
+          finishedAt: null,
+        });
+        return;
+      }
+      if (reason === 'cancelled' || err instanceof JobCancelledError) {
+        await this.finish(row.id, { state: 'CANCELLED', phase: 'Cancelado' });
+        return;
+      }
+      if (err instanceof AppError) {
+        await this.finish(row.id, { state: 'FAILED', error: err.message, phase: 'Falló' });
+        return;
+      }
+      this.log.error({ err, jobId: row.id, kind: row.kind }, 'job failed');
+      if (row.attempts < row.maxAttempts) {
+        await this.finish(row.id, {
+          state: 'QUEUED',
+          runAfter: sql`now() + ${this.retryDelayMs * 2 ** Math.max(0, row.attempts - 1)} * interval '1 millisecond'`,
+          phase: 'Reintento programado',
+          finishedAt: null,
+        });
+      } else {
+        await this.finish(row.id, { state: 'FAILED', error: jobMessages.unexpected, phase: 'Falló' });
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Records the outcome, only while this worker still holds the lease. */
+  private async finish(id: number, set: Partial<Record<keyof JobRow, unknown>>): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({ finishedAt: sql`now()`, ...set, leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` } as never)
+      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'RUNNING')));
+  }
+
+  /** The context of the user who started the job, with their permissions as they are now. */
+  private async contextFor(row: JobRow, def: JobDefinition<unknown>): Promise<RequestContext> {
+    const [u] = await this.db.select().from(users).where(eq(users.id, row.userId));
+    if (!u?.isActive) throw new AppError('FORBIDDEN', jobMessages.unauthorized);
+    const user = await loadCurrentUser(this.db, u);
+    let scope: Scope | null = row.scope;
+    if (def.permission) {
+      scope = scopeFor(user.permissions, def.permission.resource, def.permission.action);
+      if (!scope) throw new AppError('FORBIDDEN', jobMessages.unauthorized);
+    }
+    return createContext({ db: this.db, user, actor: { id: user.id, email: user.email, ip: null }, scope });
+  }
+}
+
+/** Jobs not finished and not claimed: what a user sees as "en espera". */
+export const isActiveState = (s: JobState): boolean => s === 'QUEUED' || s === 'RUNNING';
