@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { idSchema, idTextSchema, isCalendarDate } from './fields.ts';
-import { listQuerySchema } from './list.ts';
-import { centsToDecimal, parseAmount } from './money.ts';
-import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 import {
   checkHeaders,
   type HeaderCheck,
@@ -13,6 +10,9 @@ import {
   importBatchSchema,
   importIssueSchema,
 } from './imports.ts';
+import { listQuerySchema } from './list.ts';
+import { centsToDecimal, parseAmount } from './money.ts';
+import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 import { parseCellDate } from './parse.ts';
 
 export const contributorStates = ['ACTIVO', 'INACTIVO', 'FALLECIDO'] as const;

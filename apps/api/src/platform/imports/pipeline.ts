@@ -12,7 +12,7 @@ import {
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { importBatches, importChunks, importRows, jobs as jobsTable, users } from '../../db/schema/index.ts';
+import { importBatches, importChunks, importRows, jobs as jobsTable } from '../../db/schema/index.ts';
 import type { RequestContext } from '../context.ts';
 import type { ExportColumn } from '../export.ts';
 import { defineJob, enqueueJob, JobCancelledError, type JobRun } from '../jobs.ts';
