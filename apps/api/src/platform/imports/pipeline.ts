@@ -409,12 +409,18 @@ async function validateChunks(job: JobRun<{ batchId: string }>, kind: ImportKind
     // The chunk's rows, the chunk's removal and the counts commit together: a stop between two chunks
     // (or a killed process) resumes at the first chunk left, no row validated twice or lost.
     await db.transaction(async (tx) => {
+      // Taking the chunk first makes a second run of the same job (a lease taken back while the first was
+      // still alive) skip it instead of writing its rows twice.
+      const taken = await tx
+        .delete(importChunks)
+        .where(and(eq(importChunks.batchId, id), eq(importChunks.chunk, next.chunk)))
+        .returning({ chunk: importChunks.chunk });
+      if (!taken.length) return;
       await tx.execute(sql`
         insert into ${importRows} (batch_id, row_number, is_valid, key, entity_id, data, raw, errors, warnings)
         select ${id}::uuid, x.row_number, x.is_valid, x.key, x.entity_id, x.data, x.raw, x.errors, x.warnings
         from jsonb_to_recordset(${JSON.stringify(results)}::jsonb)
           as x(row_number int, is_valid boolean, key text, entity_id int, data jsonb, raw jsonb, errors jsonb, warnings jsonb)`);
-      await tx.delete(importChunks).where(and(eq(importChunks.batchId, id), eq(importChunks.chunk, next.chunk)));
       await tx
         .update(importBatches)
         .set({
