@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { formatCui } from '@aporta/domain';
 import archiver from 'archiver';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
@@ -298,6 +298,81 @@ describe('bulk upload', () => {
     expect(rows).toHaveLength(0);
     const status = await t.request({ method: 'GET', url: `/api/contributor-imports/${res.json().id}`, token: clerk.token });
     expect(status.json().status).toBe('VALIDADO');
+  });
+});
+
+describe('scope of a bulk upload (issue 10)', () => {
+  it('a scoped uploader writes only to entities in scope; a CUI held outside it is not named; a narrowed scope stops the commit', async () => {
+    const { attachUserToEntity } = await import('../contributors/fixtures.ts');
+    const scoped = await t.createUser({
+      grants: [
+        { resource: 'contributor-bulk-upload', action: 'READ', scope: 'ENTITY' },
+        { resource: 'contributor-bulk-upload', action: 'CREATE', scope: 'ENTITY' },
+      ],
+    });
+    await attachUserToEntity(t.database.db, scoped.id, fx.entityA.id);
+    const elsewhere = newCui();
+    await t.database.db.insert(contributors).values({
+      cui: elsewhere,
+      firstName: 'Otra',
+      firstSurname: 'Entidad',
+      birthDate: '1990-01-01',
+      sex: 'F',
+      typeId: fx.typeId,
+      entityId: fx.entityB.id,
+    });
+    const row = (cui: string, entity: string) =>
+      `${formatCui(cui)};576937-K;Ana;López;01/05/1990;F;ACTIVO;${entity};011;100;0904`;
+    const res = await upload(
+      'alcance.csv',
+      Buffer.from(
+        [
+          header,
+          row(newCui(), fx.entityA.code),
+          row(newCui(), fx.entityB.code),
+          row(newCui(), ''),
+          row(elsewhere, fx.entityA.code),
+        ].join('\n'),
+      ),
+      scoped.token,
+    );
+    expect(res.json()).toMatchObject({ status: 'VALIDADO', validRows: 1, errorRows: 3 });
+    const errs = await t.request({
+      method: 'GET',
+      url: `/api/contributor-imports/${res.json().id}/rows?kind=error`,
+      token: scoped.token,
+    });
+    expect(errs.json().items.map((r: { rowNumber: number; errors: unknown[] }) => [r.rowNumber, r.errors])).toEqual([
+      [3, [{ column: 'ENTIDAD', cell: 'H3', message: 'No tiene acceso a esa entidad.' }]],
+      [4, [{ column: 'ENTIDAD', cell: 'H4', message: 'Indique una entidad de su alcance.' }]],
+      [
+        5,
+        [
+          {
+            column: 'CUI',
+            cell: 'A5',
+            message: 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.',
+          },
+        ],
+      ],
+    ]);
+    // Moved to entity B before confirming: the valid row of A is no longer theirs to write.
+    await t.database.db.execute(sql`delete from user_institutions where user_id = ${scoped.id}`);
+    await attachUserToEntity(t.database.db, scoped.id, fx.entityB.id);
+    const valid = await t.request({
+      method: 'GET',
+      url: `/api/contributor-imports/${res.json().id}/rows?kind=valid`,
+      token: scoped.token,
+    });
+    expect(valid.json().total).toBe(0);
+    const commit = await t.request({
+      method: 'POST',
+      url: `/api/contributor-imports/${res.json().id}/commit`,
+      token: scoped.token,
+    });
+    expect(commit.statusCode).toBe(409);
+    expect(commit.json().error.details[0]).toMatchObject({ row: 2, path: 'entidad' });
+    expect(await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id))).toHaveLength(0);
   });
 });
 
