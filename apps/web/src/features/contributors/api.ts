@@ -141,13 +141,24 @@ export const useDecideCui = () =>
     onSuccess: invalidate,
   });
 
-export const useImport = (id: string | null, poll: boolean) =>
+/**
+ * An upload's batch, polled while it is being read or validated (and while `uploading`, before the
+ * batch exists): the validation runs as a background job the user may leave and come back to.
+ */
+export const useImport = (id: string | null, uploading: boolean) =>
   useQuery({
     queryKey: ['contributor-imports', id],
     queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
     enabled: !!id,
-    refetchInterval: poll ? 700 : false,
+    refetchInterval: (q) => (uploading || q.state.data?.status === 'VALIDANDO' ? 700 : false),
     retry: false,
+  });
+
+/** The caller's unfinished uploads (validating, waiting for confirmation, failed). */
+export const useOpenImports = () =>
+  useQuery({
+    queryKey: ['contributor-imports', 'open'],
+    queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
   });
 
 export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>
