@@ -36,6 +36,7 @@ import type { Access, RouteInfo } from './platform/http.ts';
 import { stopBackgroundTasks } from './platform/imports/background.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
+import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -71,7 +72,7 @@ export async function buildApp(opts: {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0 outside tests (a test starts `app.jobs`). */
+  /** Start the background-job worker; default: JOBS_CONCURRENCY > 0. API tests pass false and start `app.jobs` themselves. */
   startJobs?: boolean;
 }): Promise<FastifyInstance> {
   const { config, database } = opts;
@@ -122,6 +123,8 @@ export async function buildApp(opts: {
   // The builder's result is thrown: it needs its statusCode for the error handler to answer 429, not 500.
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database: several API processes share one limit per address.
+    store: databaseRateLimitStore(database.db),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
@@ -154,7 +157,7 @@ export async function buildApp(opts: {
   app.decorate('jobs', jobs);
   // Runs before the database is closed by the caller: running jobs are given back to the queue.
   app.addHook('onClose', async () => jobs.stop());
-  if (opts.startJobs ?? (config.NODE_ENV !== 'test' && config.JOBS_CONCURRENCY > 0)) {
+  if (opts.startJobs ?? config.JOBS_CONCURRENCY > 0) {
     app.addHook('onReady', async () => jobs.start());
   }
 

@@ -8,6 +8,7 @@ import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
+import { jobRoutes } from './features/jobs/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
 import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
@@ -27,6 +28,7 @@ const featureScreens: RouteObject[] = [
   ...statisticsRoutes,
   ...contributorRoutes,
   ...renapRoutes,
+  ...jobRoutes,
 ];
 
 const join = (base: string, path: string) => `${base}/${path}`.replace(/\/+/g, '/');
@@ -84,10 +86,11 @@ const guard = (routes: RouteObject[], base = ''): RouteObject[] =>
   });
 
 /**
- * Screens every signed-in user may open whatever their grants: one's own profile and sessions are
- * `authenticated` routes on the server (docs/decisions.md); the `profile` grant only shows the menu entry.
+ * Screens every signed-in user may open whatever their grants: one's own profile and sessions, and
+ * one's own background jobs (Procesos), are `authenticated` routes on the server (docs/decisions.md);
+ * the `profile` and `jobs` grants only show the menu entry (and `jobs` READ everyone's jobs).
  */
-export const openToEverySignedInUser: ReadonlySet<Resource> = new Set<Resource>(['profile']);
+export const openToEverySignedInUser: ReadonlySet<Resource> = new Set<Resource>(['profile', 'jobs']);
 
 /** The permission of each menu link: a screen the menu names opens only for holders of it. */
 const linkResource = new Map<string, Resource>(

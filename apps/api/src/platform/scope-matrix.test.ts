@@ -282,6 +282,29 @@ const cases: Record<string, Case> = {
       () => [B.cui],
     ),
   },
+  'POST /api/contributors/export-jobs': {
+    // The background export runs with the starter's scope: its file holds the same rows as the direct one.
+    check: async (ctx) => {
+      const start = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv', token: ctx.user.token });
+      expect(start.statusCode, start.body).toBe(202);
+      const { jobId } = start.json();
+      await t.app.jobs.start();
+      try {
+        for (let i = 0; ; i++) {
+          const job = (await get(ctx.user.token, `/api/jobs/${jobId}`)).json();
+          if (job.state === 'DONE') break;
+          expect(['QUEUED', 'RUNNING'], JSON.stringify(job)).toContain(job.state);
+          expect(i).toBeLessThan(600);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await t.app.jobs.stop();
+      }
+      const text = await textOf(await get(ctx.user.token, `/api/jobs/${jobId}/file`));
+      expect(text).toContain(A.cui);
+      expect(text).not.toContain(B.cui);
+    },
+  },
   'GET /api/contributors/search': {
     check: shows(
       () => '/api/contributors/search?q=Alcance',

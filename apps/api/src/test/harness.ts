@@ -71,7 +71,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   // Files (export results) go to a folder of this test app, never to the repository's data folder.
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'aporta-test-data-'));
   const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '10000', ...env, DATA_DIR: dataDir }), webDist: '' };
-  const app = await buildApp({ config, database });
+  // The job worker is off: a test that needs it starts app.jobs (and so knows when jobs run).
+  const app = await buildApp({ config, database, startJobs: false });
   await app.ready();
   const db = database.db;
 

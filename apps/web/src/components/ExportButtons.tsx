@@ -2,6 +2,7 @@ import { Button, Group } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileTypeCsv, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { startJob } from '../features/jobs/api.ts';
 import type { RequestOptions } from '../lib/api.ts';
 import { downloadFile } from '../lib/download.ts';
 import { notifyError } from '../lib/notify.ts';
@@ -13,23 +14,31 @@ const labels = { xlsx: 'common.exportXlsx', csv: 'common.exportCsv', pdf: 'commo
 
 /**
  * Export buttons of a list or report: each downloads `path?format=…` with the screen's current
- * filters (`query`), showing a loader while it runs and a notification if it fails.
+ * filters (`query`), showing a loader while it runs and a notification if it fails. With `background`,
+ * a list that can grow without bound (contributors) starts a job instead (POST `background.path`) and
+ * the screen shows its progress (<JobProgress>); see docs/decisions.md for which lists do.
  */
 export function ExportButtons({
   path,
   query,
   formats = ['xlsx', 'csv'],
+  background,
 }: {
   path: string;
   query: RequestOptions['query'];
   formats?: readonly ExportFormat[];
+  background?: { path: string; onStarted: (jobId: number) => void };
 }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const run = async (format: ExportFormat) => {
     setBusy(format);
     try {
-      await downloadFile(path, { ...query, format });
+      if (background) {
+        background.onStarted(await startJob(background.path, { ...query, format }));
+      } else {
+        await downloadFile(path, { ...query, format });
+      }
     } catch (err) {
       notifyError(err);
     } finally {

@@ -8,10 +8,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { JobProgress } from '../../components/JobProgress.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useListState } from '../../lib/useListState.ts';
+import { useTrackedJob } from '../jobs/api.ts';
 import { useContributorOptions, useFindContributors } from './api.ts';
 import { Cui, StateBadge } from './components.tsx';
 
@@ -24,6 +26,8 @@ export function ContributorListPage() {
   const sort = list.q && list.sortStatus.columnAccessor === 'updatedAt' ? undefined : list.filterQuery.sort;
   const filterQuery = { ...filters, q: list.filterQuery.q, sort };
   const can = useCan();
+  // Up to a million rows: the export runs as a job whose progress stays here when the user comes back.
+  const [exportJob, setExportJob] = useTrackedJob('contributors.export');
   // The filters' choices need contributors READ; without it the filters stay empty rather than failing.
   const options = useContributorOptions(can('contributors', 'READ'));
   const found = useFindContributors({ ...filterQuery, ...list.pageQuery });
@@ -36,13 +40,20 @@ export function ContributorListPage() {
   return (
     <>
       <PageHeader title={t('contributors.list.title')} mb="md">
-        {can('contributor-list', 'EXPORT') && <ExportButtons path="/api/contributors/export" query={filterQuery} />}
+        {can('contributor-list', 'EXPORT') && (
+          <ExportButtons
+            path="/api/contributors/export"
+            query={filterQuery}
+            background={{ path: '/api/contributors/export-jobs', onStarted: setExportJob }}
+          />
+        )}
         {can('contributor-new', 'CREATE') && (
           <Button component={Link} to="/contributors/new" leftSection={<IconPlus size={16} />}>
             {t('contributors.new')}
           </Button>
         )}
       </PageHeader>
+      {exportJob !== null && <JobProgress jobId={exportJob} onDismiss={() => setExportJob(null)} />}
       <Card withBorder mb="md">
         <Group grow align="end" wrap="wrap">
           <TextInput
