@@ -98,6 +98,8 @@ export const importBatchSchema = z.object({
   format: z.string(),
   status: importStatusSchema,
   phase: importPhaseSchema.nullable(),
+  /** The background job validating the rows (GET /api/jobs/:id), once the file is read. */
+  jobId: z.number().int().nullable(),
   /** Rows read from the file (known once the reading ends; rows read so far while reading). */
   totalRows: z.number().int(),
   /** Rows read (LECTURA) or validated (VALIDACION) so far: the progress. */

@@ -44,6 +44,7 @@ export const toBatch = (r: BatchRecord): ImportBatch => ({
   format: r.format,
   status: r.status,
   phase: r.status === 'VALIDANDO' ? (r.phase ?? 'LECTURA') : null,
+  jobId: r.jobId,
   totalRows: r.totalRows,
   processedRows: r.processedRows,
   validRows: r.validRows,

@@ -20,6 +20,7 @@ import { DataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { JobProgress } from '../../components/JobProgress.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
@@ -311,17 +312,17 @@ export function BulkUploadPage() {
                   <Progress value={(uploadFraction ?? 0) * 100} aria-label={t('contributors.upload.uploadProgress')} />
                 </Stack>
               )}
-              {(reading || current?.status === 'VALIDANDO') && (
+              {(reading || (current?.status === 'VALIDANDO' && !current.jobId)) && (
                 <WorkProgress
                   testId="validation-progress"
                   label={t('contributors.upload.validationProgress')}
-                  phase={
-                    current?.phase === 'VALIDACION' ? t('contributors.upload.validatingRows') : t('contributors.upload.reading')
-                  }
+                  phase={t('contributors.upload.reading')}
                   done={current?.processedRows ?? 0}
-                  total={current?.phase === 'VALIDACION' ? current.totalRows : null}
+                  total={null}
                 />
               )}
+              {/* The rows are validated by a background job: its progress, and cancel with confirmation. */}
+              {current?.status === 'VALIDANDO' && current.jobId != null && <JobProgress jobId={current.jobId} />}
               {current?.status === 'VALIDANDO' && (
                 <Text size="sm" c="dimmed">
                   {t('contributors.upload.leaveHint')}
