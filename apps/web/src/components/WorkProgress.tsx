@@ -46,7 +46,6 @@ export function WorkProgress({
         striped={!finished && !known}
         color={color ?? (finished ? 'green' : 'blue')}
         aria-label={label}
-        aria-valuetext={known ? `${percent} %` : undefined}
       />
     </Stack>
   );
