@@ -113,6 +113,13 @@ test('a large upload shows its validation live, is found again after leaving the
     await expect(page.getByTestId('upload-errors')).toHaveText('1');
     await expect(page.getByText('El dígito verificador del CUI no es válido.')).toBeVisible();
     await page.screenshot({ path: '../.test-output/imports-resumed.png', fullPage: true });
+    // The same screen on a phone, light and dark (for review; the assertions above are what is tested).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '../.test-output/imports-390-light.png', fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await expect(page.getByTestId('upload-valid')).toBeVisible();
+    await page.screenshot({ path: '../.test-output/imports-390-dark.png', fullPage: true });
     await context.close();
   } finally {
     await killed(server);
