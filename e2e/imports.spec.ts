@@ -115,10 +115,11 @@ test('a large upload shows its validation live, is found again after leaving the
     await page.screenshot({ path: '../.test-output/imports-resumed.png', fullPage: true });
     // The same screen on a phone, light and dark (for review; the assertions above are what is tested).
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: '../.test-output/imports-390-light.png', fullPage: true });
-    await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await expect(page.getByTestId('upload-valid')).toBeVisible();
+    await page.screenshot({ path: '../.test-output/imports-390-light.png', fullPage: true });
+    await page.getByRole('button', { name: 'Modo oscuro' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
     await page.screenshot({ path: '../.test-output/imports-390-dark.png', fullPage: true });
     await context.close();
   } finally {
