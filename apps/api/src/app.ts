@@ -35,6 +35,7 @@ import { registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
+import { stopBackgroundTasks } from './platform/imports/background.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
 import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
@@ -111,6 +112,8 @@ export async function buildApp(opts: {
   });
 
   registerErrorHandling(app);
+  // Maintenance started after a response (ANALYZE after a bulk commit) ends before the database closes.
+  app.addHook('onClose', () => stopBackgroundTasks(database.db));
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

@@ -4,9 +4,9 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
-import { recoverInterruptedImports } from './modules/contributor-imports/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
+import { recoverImports } from './platform/imports/pipeline.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 import { seedAccountsDemo } from './seed/accounts.ts';
 import { seedCatalogDemo } from './seed/catalogs.ts';
@@ -72,9 +72,6 @@ async function seed(config: Config, database: Database) {
 async function serve(config: Config) {
   const database = await prepare(config);
   await seed(config, database);
-  // Uploads a killed process left VALIDANDO are marked failed, so their uploaders can discard them.
-  const interrupted = await recoverInterruptedImports(database.db);
-  if (interrupted.length) say(`Cargas masivas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
   const stopBackups = database.kind === 'pglite' ? serveBackups(config.dataDir, database) : () => {};
   say('Iniciando el servidor HTTP…');
   const app = await buildApp({
@@ -89,6 +86,10 @@ async function serve(config: Config) {
         : {}),
     },
   });
+  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone);
+  // the others resume when the job worker takes their validation job back. Before listening.
+  const interrupted = await recoverImports(database.db);
+  if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,5 +1,15 @@
 import { z } from 'zod';
+import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, nitSchema } from './fields.ts';
+import {
+  checkHeaders,
+  type HeaderCheck,
+  type ImportBatch,
+  type ImportColumn,
+  type ImportIssue,
+  importBatchSchema,
+  importIssueSchema,
+} from './imports.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
 import { parseCellDate } from './parse.ts';
@@ -430,41 +440,12 @@ export const importColumns = [
   { key: 'budgetLine', header: 'RENGLON', required: false },
   { key: 'hireDate', header: 'FECHA_INGRESO', required: false },
   { key: 'salary', header: 'SALARIO', required: false },
-] as const;
+] as const satisfies readonly ImportColumn[];
 export type ImportColumnKey = (typeof importColumns)[number]['key'];
 export type ImportRawRow = Partial<Record<ImportColumnKey, string>>;
 
-/** Header text as compared: upper case, no accents, spaces and dashes as underscores. */
-export const normalizeHeader = (h: string): string =>
-  h
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-
 /** Which template columns a header row lacks and which it has that the template does not. */
-export function checkImportHeaders(headers: string[]): {
-  missing: string[];
-  unknown: string[];
-  duplicated: string[];
-  map: (ImportColumnKey | null)[];
-} {
-  const byHeader = new Map<string, ImportColumnKey>(importColumns.map((c) => [c.header, c.key]));
-  const seen = new Set<string>();
-  const unknown: string[] = [];
-  const duplicated: string[] = [];
-  const map = headers.map((h) => {
-    const n = normalizeHeader(h);
-    const key = byHeader.get(n) ?? null;
-    if (!key) unknown.push(h);
-    else if (seen.has(key)) duplicated.push(h);
-    if (key) seen.add(key);
-    return key;
-  });
-  const missing = importColumns.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
-  return { missing, unknown, duplicated, map };
-}
+export const checkImportHeaders = (headers: string[]): HeaderCheck<ImportColumnKey> => checkHeaders(importColumns, headers);
 
 /** Catalogue lookups a row is checked against (codes as written in the file → ids). */
 export interface ImportCatalogues {
@@ -476,12 +457,8 @@ export interface ImportCatalogues {
   allowedEntityIds?: ReadonlySet<number> | null;
 }
 
-export interface ImportRowError {
-  column: string;
-  /** The spreadsheet cell (`U5`) when the problem is in one cell of a template column. */
-  cell?: string;
-  message: string;
-}
+/** A problem in one row of a bulk upload (the pipeline's issue: column, cell, message). */
+export type ImportRowError = ImportIssue;
 
 export type ImportRowResult = { ok: true; data: ContributorData } | { ok: false; errors: ImportRowError[] };
 
@@ -590,30 +567,16 @@ export function validateImportRow(
   return { ok: true, data: parsed.data };
 }
 
-export const importStatuses = ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] as const;
-export const importStatusSchema = z.enum(importStatuses);
-
-export const contributorImportSchema = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  format: z.string(),
-  status: importStatusSchema,
-  totalRows: z.number().int(),
-  processedRows: z.number().int(),
-  validRows: z.number().int(),
-  errorRows: z.number().int(),
-  message: z.string().nullable(),
-  createdAt: z.string(),
-  committedAt: z.string().nullable(),
-  committedRows: z.number().int(),
-});
-export type ContributorImport = z.infer<typeof contributorImportSchema>;
+/** A contributors bulk upload: an import batch of kind `contributors`. */
+export const contributorImportSchema = importBatchSchema;
+export type ContributorImport = ImportBatch;
 
 export const importRowSchema = z.object({
   rowNumber: z.number().int(),
   cui: z.string(),
   name: z.string(),
-  errors: z.array(z.object({ column: z.string(), cell: z.string().optional(), message: z.string() })),
+  errors: z.array(importIssueSchema),
+  warnings: z.array(importIssueSchema),
 });
 export type ImportRow = z.infer<typeof importRowSchema>;
 

@@ -7,6 +7,7 @@ export * from './cui.ts';
 export * from './documents.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './imports.ts';
 export * from './jobs.ts';
 export * from './list.ts';
 export * from './menu.ts';

@@ -5,7 +5,6 @@ import {
   date,
   index,
   integer,
-  jsonb,
   numeric,
   pgTable,
   serial,
@@ -16,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { budgetLines, municipalEntities } from './catalogs.ts';
+import { importBatches } from './imports.ts';
 import { users } from './platform.ts';
 import { municipalities } from './territory.ts';
 
@@ -31,52 +31,6 @@ export const contributorTypes = pgTable('contributor_types', {
   createdAt: ts().notNull().defaultNow(),
   updatedAt: ts().notNull().defaultNow(),
 });
-
-/** A bulk upload: its validated rows wait in contributor_import_rows until committed or discarded. */
-export const contributorImports = pgTable(
-  'contributor_imports',
-  {
-    id: uuid().primaryKey(),
-    fileName: text().notNull(),
-    format: text({ enum: ['xlsx', 'csv'] }).notNull(),
-    status: text({ enum: ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] }).notNull(),
-    totalRows: integer().notNull().default(0),
-    processedRows: integer().notNull().default(0),
-    validRows: integer().notNull().default(0),
-    errorRows: integer().notNull().default(0),
-    committedRows: integer().notNull().default(0),
-    message: text(),
-    createdBy: integer().references(() => users.id),
-    createdAt: ts().notNull().defaultNow(),
-    committedBy: integer().references(() => users.id),
-    committedAt: ts(),
-  },
-  (t) => [index('contributor_imports_created_by_idx').on(t.createdBy, t.createdAt)],
-);
-
-/**
- * One row of an upload: the normalised contributor (`data`) when valid, or the cells as read (`raw`)
- * with the problems per column (`errors`). Kept in the database so commit needs no re-upload and any
- * API process can serve it.
- */
-export const contributorImportRows = pgTable(
-  'contributor_import_rows',
-  {
-    importId: uuid()
-      .notNull()
-      .references(() => contributorImports.id, { onDelete: 'cascade' }),
-    rowNumber: integer().notNull(),
-    isValid: boolean().notNull(),
-    cui: text().notNull().default(''),
-    data: jsonb(),
-    raw: jsonb(),
-    errors: jsonb(),
-  },
-  (t) => [
-    uniqueIndex('contributor_import_rows_pk').on(t.importId, t.rowNumber),
-    index('contributor_import_rows_valid_idx').on(t.importId, t.isValid),
-  ],
-);
 
 export const contributors = pgTable(
   'contributors',
@@ -114,7 +68,8 @@ export const contributors = pgTable(
       .default('PENDIENTE'),
     renapCheckedAt: ts(),
     renapResult: text(),
-    importId: uuid().references(() => contributorImports.id),
+    /** The import batch that created the contributor (bulk upload). */
+    importId: uuid().references(() => importBatches.id),
     createdBy: integer().references(() => users.id),
     createdAt: ts().notNull().defaultNow(),
     updatedAt: ts().notNull().defaultNow(),

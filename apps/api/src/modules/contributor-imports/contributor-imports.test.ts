@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { formatCui } from '@aporta/domain';
 import archiver from 'archiver';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
@@ -22,6 +22,8 @@ beforeAll(async () => {
     ],
   });
   fx = await contributorFixtures(t.database.db);
+  // Validation is a background job: this app's worker runs it.
+  await t.app.jobs.start();
 });
 afterAll(() => t.close());
 
@@ -38,8 +40,29 @@ function multipart(fileName: string, content: Buffer, type = 'application/octet-
   };
 }
 
-const upload = (fileName: string, content: Buffer, token = clerk.token, id?: string) =>
+const post = (fileName: string, content: Buffer, token = clerk.token, id?: string) =>
   t.request({ method: 'POST', url: `/api/contributor-imports${id ? `?id=${id}` : ''}`, token, ...multipart(fileName, content) });
+
+/**
+ * Uploads and, once the upload is accepted (201, the validation continues in the background), waits for
+ * the validation and answers the batch as GET /api/contributor-imports/:id then shows it.
+ */
+async function upload(fileName: string, content: Buffer, token = clerk.token, id?: string) {
+  const res = await post(fileName, content, token, id);
+  if (res.statusCode !== 201) return res;
+  expect(res.json()).toMatchObject({ status: 'VALIDANDO', phase: 'VALIDACION' });
+  return waitForValidation(res.json().id, token);
+}
+
+/** GET /api/contributor-imports/:id until the batch leaves VALIDANDO (its job is done). */
+async function waitForValidation(id: string, token = clerk.token) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}`, token });
+    if (res.json().status !== 'VALIDANDO' || Date.now() > deadline) return res;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const header = 'CUI;NIT;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;ENTIDAD;RENGLON;SALARIO;MUNICIPIO';
 const goodLine = (cui = newCui()) =>
@@ -70,7 +93,7 @@ describe('bulk upload', () => {
     ];
     const id = randomUUID();
     const res = await upload('afiliados.csv', Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8'), clerk.token, id);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, status: 'VALIDADO', totalRows: 14, validRows: 11, errorRows: 3, format: 'csv' });
 
     const errs = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
@@ -168,7 +191,7 @@ describe('bulk upload', () => {
       '0904',
     ]);
     const res = await upload('libro.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ format: 'xlsx', validRows: 1, errorRows: 1 });
     const errs = await t.request({
       method: 'GET',
@@ -275,6 +298,81 @@ describe('bulk upload', () => {
     expect(rows).toHaveLength(0);
     const status = await t.request({ method: 'GET', url: `/api/contributor-imports/${res.json().id}`, token: clerk.token });
     expect(status.json().status).toBe('VALIDADO');
+  });
+});
+
+describe('scope of a bulk upload (issue 10)', () => {
+  it('a scoped uploader writes only to entities in scope; a CUI held outside it is not named; a narrowed scope stops the commit', async () => {
+    const { attachUserToEntity } = await import('../contributors/fixtures.ts');
+    const scoped = await t.createUser({
+      grants: [
+        { resource: 'contributor-bulk-upload', action: 'READ', scope: 'ENTITY' },
+        { resource: 'contributor-bulk-upload', action: 'CREATE', scope: 'ENTITY' },
+      ],
+    });
+    await attachUserToEntity(t.database.db, scoped.id, fx.entityA.id);
+    const elsewhere = newCui();
+    await t.database.db.insert(contributors).values({
+      cui: elsewhere,
+      firstName: 'Otra',
+      firstSurname: 'Entidad',
+      birthDate: '1990-01-01',
+      sex: 'F',
+      typeId: fx.typeId,
+      entityId: fx.entityB.id,
+    });
+    const row = (cui: string, entity: string) =>
+      `${formatCui(cui)};576937-K;Ana;López;01/05/1990;F;ACTIVO;${entity};011;100;0904`;
+    const res = await upload(
+      'alcance.csv',
+      Buffer.from(
+        [
+          header,
+          row(newCui(), fx.entityA.code),
+          row(newCui(), fx.entityB.code),
+          row(newCui(), ''),
+          row(elsewhere, fx.entityA.code),
+        ].join('\n'),
+      ),
+      scoped.token,
+    );
+    expect(res.json()).toMatchObject({ status: 'VALIDADO', validRows: 1, errorRows: 3 });
+    const errs = await t.request({
+      method: 'GET',
+      url: `/api/contributor-imports/${res.json().id}/rows?kind=error`,
+      token: scoped.token,
+    });
+    expect(errs.json().items.map((r: { rowNumber: number; errors: unknown[] }) => [r.rowNumber, r.errors])).toEqual([
+      [3, [{ column: 'ENTIDAD', cell: 'H3', message: 'No tiene acceso a esa entidad.' }]],
+      [4, [{ column: 'ENTIDAD', cell: 'H4', message: 'Indique una entidad de su alcance.' }]],
+      [
+        5,
+        [
+          {
+            column: 'CUI',
+            cell: 'A5',
+            message: 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.',
+          },
+        ],
+      ],
+    ]);
+    // Moved to entity B before confirming: the valid row of A is no longer theirs to write.
+    await t.database.db.execute(sql`delete from user_institutions where user_id = ${scoped.id}`);
+    await attachUserToEntity(t.database.db, scoped.id, fx.entityB.id);
+    const valid = await t.request({
+      method: 'GET',
+      url: `/api/contributor-imports/${res.json().id}/rows?kind=valid`,
+      token: scoped.token,
+    });
+    expect(valid.json().total).toBe(0);
+    const commit = await t.request({
+      method: 'POST',
+      url: `/api/contributor-imports/${res.json().id}/commit`,
+      token: scoped.token,
+    });
+    expect(commit.statusCode).toBe(409);
+    expect(commit.json().error.details[0]).toMatchObject({ row: 2, path: 'entidad' });
+    expect(await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id))).toHaveLength(0);
   });
 });
 
@@ -386,7 +484,7 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { xlsxRows } = await import('./reader.ts');
+    const { xlsxRows } = await import('../../platform/imports/reader.ts');
     const dir = await mkdtemp(join(tmpdir(), 'aporta-two-sheets-'));
     try {
       for (const helpFirst of [false, true]) {
@@ -413,19 +511,28 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     }
     // And through the upload: the data sheet is found behind the help sheet.
     const res = await upload('dos-hojas.xlsx', await twoSheetBook(true, [newCui(), newCui()]));
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ validRows: 2, errorRows: 0 });
   });
 });
 
 describe('an upload interrupted by a restart (issue 9)', () => {
   it('is marked failed at start-up with the reason, listed for its uploader, and can be discarded', async () => {
-    const { contributorImports } = await import('../../db/schema/index.ts');
-    const { recoverInterruptedImports, INTERRUPTED_IMPORT_MESSAGE } = await import('./service.ts');
+    const { importBatches } = await import('../../db/schema/index.ts');
+    const { recoverImports, INTERRUPTED_IMPORT_MESSAGE } = await import('../../platform/imports/pipeline.ts');
+    const recoverInterruptedImports = recoverImports;
     const id = randomUUID();
-    await t.database.db
-      .insert(contributorImports)
-      .values({ id, fileName: 'grande.xlsx', format: 'xlsx', status: 'VALIDANDO', createdBy: clerk.id, processedRows: 4000 });
+    // Cut while the upload request was still reading the file: the file is gone, so it cannot resume.
+    await t.database.db.insert(importBatches).values({
+      id,
+      kind: 'contributors',
+      fileName: 'grande.xlsx',
+      format: 'xlsx',
+      status: 'VALIDANDO',
+      phase: 'LECTURA',
+      createdBy: clerk.id,
+      processedRows: 4000,
+    });
     // While validating, it cannot be discarded (the validation would overwrite the discard).
     const early = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/discard`, token: clerk.token });
     expect(early.statusCode).toBe(409);

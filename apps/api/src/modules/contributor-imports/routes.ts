@@ -18,17 +18,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { scopeOf } from '../contributors/routes.ts';
-import { IMPORT_LIMITS } from './reader.ts';
+import { IMPORT_LIMITS } from '../../platform/imports/reader.ts';
 import {
   commitImport,
   discardImport,
-  type ExceptionRow,
-  exceptionRowBatches,
   findImportRows,
   findOpenImports,
   getImport,
-  loadImport,
+  importExceptions,
   templateCatalogues,
   validateImport,
 } from './service.ts';
@@ -61,7 +58,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
           .header('content-disposition', 'attachment; filename="plantilla-afiliados.csv"');
         return reply.send(Buffer.from(`\uFEFF${importColumns.map((c) => c.header).join(';')}\r\n`, 'utf8') as never);
       }
-      const { types, lines } = await templateCatalogues(app.db);
+      const { types, lines } = await templateCatalogues(request.ctx);
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet('Afiliados');
       ws.columns = importColumns.map((c) => ({
@@ -111,7 +108,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { resource: 'contributor-bulk-upload', action: 'CREATE' } },
       schema: {
         tags: ['contributor-imports'],
-        summary: 'Cargar y validar un archivo de afiliados (multipart, campo "file")',
+        summary:
+          'Cargar un archivo de afiliados (multipart, campo "file"): se lee y su validación sigue en segundo plano (consulte GET /api/contributor-imports/:id)',
         consumes: ['multipart/form-data'],
         querystring: z.object({ id: z.uuid().optional() }),
         response: { 201: contributorImportSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
@@ -127,12 +125,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         await pipeline(file.file, createWriteStream(path));
         if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El archivo supera el máximo de 20 MB.');
-        const { user, actor } = request.auth!;
-        const result = await validateImport({
-          db: app.db,
-          actor,
-          user,
-          scope: scopeOf(user, 'contributor-bulk-upload', 'CREATE'),
+        const result = await validateImport(request.ctx, {
           id: request.query.id,
           fileName: file.filename || 'archivo',
           path,
@@ -154,7 +147,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(contributorImportSchema), ...errorResponses(401, 403) },
       },
     },
-    async (request) => findOpenImports({ db: app.db, actor: request.auth!.actor }),
+    async (request) => findOpenImports(request.ctx),
   );
 
   app.get(
@@ -168,7 +161,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+    async (request) => getImport(request.ctx, { id: request.params.id }),
   );
 
   app.get(
@@ -183,7 +176,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listResponse(importRowSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => findImportRows({ db: app.db, actor: request.auth!.actor, id: request.params.id, query: request.query }),
+    async (request) => findImportRows(request.ctx, { id: request.params.id, query: request.query }),
   );
 
   app.get(
@@ -198,26 +191,13 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const imp = await loadImport(app.db, request.auth!.actor, request.params.id);
-      type Ex = ExceptionRow;
-      return sendExport<Ex>(reply, {
+      const { columns, batches } = await importExceptions(request.ctx, { id: request.params.id });
+      return sendExport(reply, {
         format: 'xlsx',
         filename: 'excepciones-afiliados',
         sheetName: 'Excepciones',
-        columns: [
-          ...importColumns.map((c) => ({
-            header: c.header,
-            value: (r: Ex) => r.raw[c.key] ?? null,
-            width: Math.max(14, c.header.length + 4),
-          })),
-          { header: 'FILA_ORIGINAL', value: (r: Ex) => r.rowNumber },
-          {
-            header: 'ERRORES',
-            value: (r: Ex) => r.errors.map((e) => `${e.column}${e.cell ? ` (${e.cell})` : ''}: ${e.message}`).join(' | '),
-            width: 80,
-          },
-        ],
-        batches: exceptionRowBatches(app.db, imp.id),
+        columns,
+        batches,
       });
     },
   );
@@ -233,7 +213,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => commitImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+    async (request) =>
+      commitImport(request.ctx, { id: request.params.id, onError: (err) => app.log.error({ err }, 'after commit') }),
   );
 
   app.post(
@@ -247,6 +228,6 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => discardImport({ db: app.db, actor: request.auth!.actor, id: request.params.id }),
+    async (request) => discardImport(request.ctx, { id: request.params.id }),
   );
 };

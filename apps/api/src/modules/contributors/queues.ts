@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
-import { contributorImports, contributors, cuiApprovalRequests } from '../../db/schema/index.ts';
+import { contributors, cuiApprovalRequests, importBatches } from '../../db/schema/index.ts';
 import { registerWorkQueue } from '../home/queues.ts';
 
 /**
@@ -36,8 +36,14 @@ registerWorkQueue({
   count: async (ctx) => {
     const [row] = await ctx.db
       .select({ n: count() })
-      .from(contributorImports)
-      .where(and(eq(contributorImports.createdBy, ctx.user.id), inArray(contributorImports.status, ['VALIDADO', 'FALLIDO'])));
+      .from(importBatches)
+      .where(
+        and(
+          eq(importBatches.kind, 'contributors'),
+          eq(importBatches.createdBy, ctx.user.id),
+          inArray(importBatches.status, ['VALIDADO', 'FALLIDO']),
+        ),
+      );
     return row?.n ?? 0;
   },
 });

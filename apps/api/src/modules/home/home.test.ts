@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contributorImports, cuiApprovalRequests } from '../../db/schema/index.ts';
+import { cuiApprovalRequests, importBatches } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
 
@@ -80,15 +80,16 @@ describe('home work queues', () => {
   it('counts the user own uploads waiting for a decision (validated or failed), not others or finished ones', async () => {
     const clerk = await t.createUser({ grants: [{ resource: 'contributor-bulk-upload', action: 'CREATE', scope: 'ALL' }] });
     const other = await t.createUser({ grants: [{ resource: 'contributor-bulk-upload', action: 'CREATE', scope: 'ALL' }] });
-    const upload = (createdBy: number, status: (typeof contributorImports.$inferInsert)['status']) => ({
+    const upload = (createdBy: number, status: (typeof importBatches.$inferInsert)['status']) => ({
       id: crypto.randomUUID(),
+      kind: 'contributors',
       fileName: 'a.xlsx',
       format: 'xlsx' as const,
       status,
       createdBy,
     });
     await t.database.db
-      .insert(contributorImports)
+      .insert(importBatches)
       .values([
         upload(clerk.id, 'VALIDADO'),
         upload(clerk.id, 'FALLIDO'),

@@ -16,21 +16,23 @@ import {
   Text,
 } from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { JobProgress } from '../../components/JobProgress.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
-import { ApiError, api } from '../../lib/api.ts';
+import { WorkProgress } from '../../components/WorkProgress.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { queryClient } from '../../lib/query.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows } from './api.ts';
+import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows, useOpenImports } from './api.ts';
 import { Cui } from './components.tsx';
 import { contributorImportKeys } from './keys.ts';
 
@@ -83,15 +85,19 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
 const statusColor: Record<string, string> = { VALIDANDO: 'blue.9', VALIDADO: 'green.9', FALLIDO: 'red.9' };
 
 /**
- * The uploader's unfinished uploads: validated ones waiting for confirmation (open them) and failed
- * ones, e.g. interrupted by a server restart (discard them). Hidden when there are none.
+ * The uploader's unfinished uploads: ones still validating or waiting for confirmation (open them) and
+ * failed ones, e.g. interrupted by a server restart (discard them). Hidden when there are none.
  */
-function PendingImports({ currentId, onOpen }: { currentId: string | null; onOpen: (imp: ContributorImport) => void }) {
+function PendingImports({
+  pending,
+  currentId,
+  onOpen,
+}: {
+  pending: ReturnType<typeof useOpenImports>;
+  currentId: string | null;
+  onOpen: (imp: ContributorImport) => void;
+}) {
   const { t } = useTranslation();
-  const pending = useQuery({
-    queryKey: contributorImportKeys.open(),
-    queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
-  });
   const discard = useDiscardImport();
   const items = (pending.data ?? []).filter((i) => i.id !== currentId);
   if (!items.length) return null;
@@ -124,7 +130,7 @@ function PendingImports({ currentId, onOpen }: { currentId: string | null; onOpe
                 </Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    {imp.status === 'VALIDADO' && (
+                    {(imp.status === 'VALIDADO' || imp.status === 'VALIDANDO') && (
                       <Button size="xs" variant="default" onClick={() => onOpen(imp)}>
                         {t('contributors.upload.open')}
                       </Button>
@@ -160,30 +166,56 @@ function PendingImports({ currentId, onOpen }: { currentId: string | null; onOpe
 
 export function BulkUploadPage() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  // The batch on screen lives in the address (?carga=<id>): a reload, or coming back later, finds it.
+  const id = params.get('carga');
+  const setId = (next: string | null) =>
+    setParams(
+      (p) => {
+        const q = new URLSearchParams(p);
+        if (next) q.set('carga', next);
+        else q.delete('carga');
+        return q;
+      },
+      { replace: true },
+    );
   const [file, setFile] = useState<File | null>(null);
-  const [id, setId] = useState<string | null>(null);
   const [uploadFraction, setUploadFraction] = useState<number | null>(null);
-  const [result, setResult] = useState<ContributorImport | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const validating = uploadFraction !== null && !result;
-  const progress = useImport(id, validating);
+  const uploading = uploadFraction !== null;
+  const batch = useImport(id, uploading);
+  const pending = useOpenImports();
   const commit = useCommitImport();
   const discard = useDiscardImport();
   const can = useCan();
-  const current = commit.data ?? result;
+  const current = commit.data?.id === id ? commit.data : (batch.data ?? null);
+  const validating = uploading || current?.status === 'VALIDANDO';
+
+  // Coming back without a batch in the address: the newest upload still validating is shown again.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current || id || !pending.data) return;
+    resumed.current = true;
+    const running = pending.data.find((i) => i.status === 'VALIDANDO');
+    if (running) setId(running.id);
+  });
 
   const start = async () => {
     if (!file) return;
     const newId = crypto.randomUUID();
+    commit.reset();
     setId(newId);
-    setResult(null);
     setFailure(null);
     setUploadFraction(0);
     try {
-      setResult(await uploadImport(file, newId, setUploadFraction));
+      const accepted = await uploadImport(file, newId, setUploadFraction);
+      queryClient.setQueryData(contributorImportKeys.one(newId), accepted);
     } catch (err) {
       setFailure(err instanceof ApiError ? err : new ApiError(0, 'INTERNAL', t('common.unexpectedError')));
+      setId(null);
+    } finally {
       setUploadFraction(null);
+      void pending.refetch();
     }
   };
 
@@ -202,13 +234,24 @@ export function BulkUploadPage() {
   const reset = () => {
     setFile(null);
     setId(null);
-    setResult(null);
     setUploadFraction(null);
+    setFailure(null);
     commit.reset();
   };
 
-  const processed = progress.data?.processedRows ?? 0;
+  const discardCurrent = () =>
+    discard.mutate(current!.id, {
+      onSuccess: () => {
+        notifySuccess(t('contributors.upload.discarded'));
+        reset();
+        void pending.refetch();
+      },
+      onError: notifyError,
+    });
+
   if (!can('contributor-bulk-upload', 'CREATE')) return <NotAuthorizedPage />;
+  const reading = uploadFraction !== null && uploadFraction >= 1 && current?.status !== 'VALIDANDO';
+  const done = current && current.status !== 'VALIDANDO';
   return (
     <>
       <PageHeader title={t('contributors.upload.title')} mb="md">
@@ -229,11 +272,11 @@ export function BulkUploadPage() {
       </PageHeader>
       <Stack>
         <PendingImports
-          currentId={current?.id ?? null}
+          pending={pending}
+          currentId={current?.id ?? id}
           onOpen={(imp) => {
             reset();
             setId(imp.id);
-            setResult(imp);
           }}
         />
         <Card withBorder>
@@ -256,30 +299,55 @@ export function BulkUploadPage() {
               maw="100%"
               data-testid="upload-file"
             />
-            <Button leftSection={<IconUpload size={16} />} disabled={!file || validating} loading={validating} onClick={start}>
+            <Button leftSection={<IconUpload size={16} />} disabled={!file || validating} loading={uploading} onClick={start}>
               {t('contributors.upload.validate')}
             </Button>
           </Group>
-          {uploadFraction !== null && (
-            <Stack gap={4} mt="md">
-              <Text size="sm">{t('contributors.upload.uploading', { percent: Math.round(uploadFraction * 100) })}</Text>
-              <Progress value={uploadFraction * 100} aria-label={t('contributors.upload.uploadProgress')} />
-              {uploadFraction >= 1 && (
-                <>
+          {(uploading || current) && (
+            <Stack gap="sm" mt="md">
+              {uploading && (
+                <Stack gap={4}>
                   <Text size="sm">
-                    {result
-                      ? t('contributors.upload.validated', { count: result.totalRows })
-                      : t('contributors.upload.validating', { count: processed })}
+                    {t('contributors.upload.uploading', { percent: Math.round((uploadFraction ?? 0) * 100) })}
                   </Text>
-                  <Progress
-                    value={result ? 100 : 100}
-                    animated={!result}
-                    color={result ? 'green' : 'blue'}
-                    aria-label={t('contributors.upload.validationProgress')}
-                  />
-                </>
+                  <Progress value={(uploadFraction ?? 0) * 100} aria-label={t('contributors.upload.uploadProgress')} />
+                </Stack>
+              )}
+              {(reading || (current?.status === 'VALIDANDO' && !current.jobId)) && (
+                <WorkProgress
+                  testId="validation-progress"
+                  label={t('contributors.upload.validationProgress')}
+                  phase={t('contributors.upload.reading')}
+                  done={current?.processedRows ?? 0}
+                  total={null}
+                />
+              )}
+              {/* The rows are validated by a background job: its progress, and cancel with confirmation. */}
+              {current?.status === 'VALIDANDO' && current.jobId != null && <JobProgress jobId={current.jobId} />}
+              {current?.status === 'VALIDANDO' && (
+                <Text size="sm" c="dimmed">
+                  {t('contributors.upload.leaveHint')}
+                </Text>
+              )}
+              {done && current.status !== 'FALLIDO' && current.status !== 'DESCARTADO' && (
+                <WorkProgress
+                  testId="validation-progress"
+                  label={t('contributors.upload.validationProgress')}
+                  phase={t('contributors.upload.validated', { count: current.totalRows })}
+                  done={current.totalRows}
+                  total={current.totalRows}
+                  finished
+                />
               )}
             </Stack>
+          )}
+          {current?.status === 'FALLIDO' && (
+            <Alert color="red" mt="md" title={t('contributors.upload.failedTitle')} data-testid="upload-failed">
+              <Text size="sm">{current.message}</Text>
+              <Button mt="sm" size="xs" variant="default" loading={discard.isPending} onClick={discardCurrent}>
+                {t('contributors.upload.discard')}
+              </Button>
+            </Alert>
           )}
           {failure && (
             <Alert color="red" mt="md" title={t('contributors.upload.refused')} data-testid="upload-error">
@@ -295,8 +363,13 @@ export function BulkUploadPage() {
               )}
             </Alert>
           )}
+          {id && batch.isError && !uploading && !current && (
+            <QueryState query={batch}>
+              <span />
+            </QueryState>
+          )}
         </Card>
-        {current && (
+        {current && (current.status === 'VALIDADO' || current.status === 'CONFIRMADO') && (
           <>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <Card withBorder>
@@ -325,18 +398,10 @@ export function BulkUploadPage() {
               </Alert>
             ) : (
               <Group>
-                <Button
-                  disabled={current.validRows === 0 || current.status !== 'VALIDADO'}
-                  loading={commit.isPending}
-                  onClick={confirmCommit}
-                >
+                <Button disabled={current.validRows === 0} loading={commit.isPending} onClick={confirmCommit}>
                   {t('contributors.upload.commitN', { count: current.validRows })}
                 </Button>
-                <Button
-                  variant="default"
-                  disabled={current.status !== 'VALIDADO'}
-                  onClick={() => discard.mutate(current.id, { onSuccess: () => reset(), onError: notifyError })}
-                >
+                <Button variant="default" loading={discard.isPending} onClick={discardCurrent}>
                   {t('contributors.upload.discard')}
                 </Button>
               </Group>

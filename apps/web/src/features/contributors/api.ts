@@ -123,7 +123,7 @@ export const useCuiReview = (id: number | null) =>
 
 export const useCuiHistory = (id: number) =>
   useQuery({
-    queryKey: ['cui-approvals', 'history', id],
+    queryKey: cuiApprovalKeys.history(id),
     queryFn: () => api<{ items: StateTransition[] }>(`/api/cui-approvals/${id}/history`),
   });
 
@@ -136,13 +136,24 @@ export const useDecideCui = () =>
     onSettled: invalidate,
   });
 
-export const useImport = (id: string | null, poll: boolean) =>
+/**
+ * An upload's batch, polled while it is being read or validated (and while `uploading`, before the
+ * batch exists): the validation runs as a background job the user may leave and come back to.
+ */
+export const useImport = (id: string | null, uploading: boolean) =>
   useQuery({
     queryKey: contributorImportKeys.one(id),
     queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
     enabled: !!id,
-    refetchInterval: poll ? 700 : false,
+    refetchInterval: (q) => (uploading || q.state.data?.status === 'VALIDANDO' ? 700 : false),
     retry: false,
+  });
+
+/** The caller's unfinished uploads (validating, waiting for confirmation, failed). */
+export const useOpenImports = () =>
+  useQuery({
+    queryKey: contributorImportKeys.open(),
+    queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
   });
 
 export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>

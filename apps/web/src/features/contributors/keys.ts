@@ -14,6 +14,7 @@ export const cuiApprovalKeys = {
   all: ['cui-approvals'] as const,
   list: (query: unknown) => [...cuiApprovalKeys.all, 'list', query] as const,
   review: (id: number | null) => [...cuiApprovalKeys.all, 'review', id] as const,
+  history: (id: number | null) => [...cuiApprovalKeys.all, 'history', id] as const,
 };
 
 export const contributorImportKeys = {

@@ -2,6 +2,7 @@ import { isJobFinished, type Job, type JobStarted } from '@aporta/domain/jobs';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { api, type RequestOptions } from '../../lib/api.ts';
+import { jobKeys } from './keys.ts';
 
 /** How often a running job is asked for its progress. */
 const POLL_MS = 1000;
@@ -11,7 +12,7 @@ export type JobListParams = Record<string, string | number | undefined>;
 /** One job, polled while it is queued or running; polling stops once it ends. */
 export function useJob(id: number | null) {
   return useQuery({
-    queryKey: ['jobs', 'one', id],
+    queryKey: jobKeys.one(id),
     queryFn: ({ signal }) => api<Job>(`/api/jobs/${id}`, { signal }),
     enabled: id !== null,
     staleTime: 0,
@@ -22,7 +23,7 @@ export function useJob(id: number | null) {
 /** "Procesos": polled every few seconds while any listed job is still active. */
 export function useFindJobs(params: JobListParams) {
   return useQuery({
-    queryKey: ['jobs', 'list', params],
+    queryKey: jobKeys.list(params),
     queryFn: ({ signal }) => api<{ items: Job[]; total: number }>('/api/jobs', { query: params, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
@@ -35,8 +36,8 @@ export function useCancelJob() {
   return useMutation({
     mutationFn: (id: number) => api<Job>(`/api/jobs/${id}/cancel`, { method: 'POST' }),
     onSuccess: (job) => {
-      client.setQueryData(['jobs', 'one', job.id], job);
-      void client.invalidateQueries({ queryKey: ['jobs'] });
+      client.setQueryData(jobKeys.one(job.id), job);
+      void client.invalidateQueries({ queryKey: jobKeys.all });
     },
   });
 }

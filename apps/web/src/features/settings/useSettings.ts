@@ -9,19 +9,20 @@ import type {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { settingKeys } from './keys.ts';
 
-const invalidate = () => queryClient.invalidateQueries({ queryKey: ['settings'] });
+const invalidate = () => queryClient.invalidateQueries({ queryKey: settingKeys.all });
 
 export function useSettingsOverview() {
   return useQuery({
-    queryKey: ['settings', 'overview'],
+    queryKey: settingKeys.overview(),
     queryFn: ({ signal }) => api<SettingsOverview>('/api/settings', { signal }),
   });
 }
 
 export function useSettingHistory(key: SettingKey | null) {
   return useQuery({
-    queryKey: ['settings', 'history', key],
+    queryKey: settingKeys.history(key),
     queryFn: ({ signal }) => api<SettingHistory>(`/api/settings/${key}/history`, { signal }),
     enabled: key !== null,
   });

@@ -1,0 +1,722 @@
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import {
+  AppError,
+  checkHeaders,
+  columnLetter,
+  IMPORT_EXCEPTION_COLUMNS,
+  type ImportBatch,
+  type ImportIssue,
+  numberCellText,
+  OUTSIDE_TEMPLATE_COLUMN,
+} from '@aporta/domain';
+import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { importBatches, importChunks, importRows, jobs as jobsTable } from '../../db/schema/index.ts';
+import type { RequestContext } from '../context.ts';
+import type { ExportColumn } from '../export.ts';
+import { defineJob, enqueueJob, JobCancelledError, type JobRun } from '../jobs.ts';
+import { keysetBatches } from '../list.ts';
+import { afterResponse } from './background.ts';
+import { type BatchRecord, type ImportKind, importKind, type RowInput, type RowOutcome } from './kind.ts';
+import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type SheetRow, sniffFile, xlsxRows } from './reader.ts';
+
+/**
+ * Rows per staging insert and per validation chunk. Each chunk is one short transaction: the embedded
+ * database has one connection, and requests run between chunks (bench/README.md).
+ */
+export const IMPORT_CHUNK_ROWS = 2000;
+
+/** A staged cell: text, or a number for a number cell (so the validator can tell `1980` typed from a number). */
+type RawValue = string | number;
+type RawRow = Record<string, RawValue>;
+/** A row as read, waiting in import_chunks: its number, cells, and what the reader alone saw. */
+interface StagedRow {
+  n: number;
+  raw: RawRow;
+  errors?: ImportIssue[];
+}
+
+export const toBatch = (r: BatchRecord): ImportBatch => ({
+  id: r.id,
+  kind: r.kind,
+  fileName: r.fileName,
+  format: r.format,
+  status: r.status,
+  phase: r.status === 'VALIDANDO' ? (r.phase ?? 'LECTURA') : null,
+  jobId: r.jobId,
+  totalRows: r.totalRows,
+  processedRows: r.processedRows,
+  validRows: r.validRows,
+  errorRows: r.errorRows,
+  warningRows: r.warningRows,
+  message: r.message,
+  createdAt: r.createdAt.toISOString(),
+  committedAt: r.committedAt?.toISOString() ?? null,
+  committedRows: r.committedRows,
+});
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+// ---------------------------------------------------------------------------------------------------
+// Upload: sniffing, guards, header, staging
+
+/**
+ * Reads an uploaded file (already on disk, within the size limit) into the batch's staged rows, then
+ * starts its validation as a background run and answers the batch (VALIDANDO, phase VALIDACION).
+ * Refuses the whole file (nothing stored) for what no row can fix: not a spreadsheet, a zip bomb, no or
+ * wrong header, too many rows; everything else is a row exception found by the validation.
+ * Callers: a module's upload route (its CREATE permission), with the route's context.
+ */
+export async function stageUpload(
+  ctx: RequestContext,
+  kind: ImportKind,
+  opts: {
+    id?: string;
+    fileName: string;
+    path: string;
+    scopeEntityId?: number | null;
+    params?: unknown;
+  },
+): Promise<ImportBatch> {
+  const { db, actor } = ctx;
+  const format: FileKind = await sniffFile(opts.path, opts.fileName);
+  if (format === 'xlsx') await guardXlsx(opts.path);
+  if (opts.scopeEntityId != null) await assertEntityInScope(ctx, opts.scopeEntityId);
+  const id = opts.id ?? randomUUID();
+  const [existing] = await db.select({ id: importBatches.id }).from(importBatches).where(eq(importBatches.id, id));
+  if (existing) throw new AppError('DUPLICATE', 'Ya existe una carga con ese identificador.');
+  await db.insert(importBatches).values({
+    id,
+    kind: kind.kind,
+    fileName: opts.fileName.slice(0, 200),
+    format,
+    status: 'VALIDANDO',
+    phase: 'LECTURA',
+    scopeEntityId: opts.scopeEntityId ?? null,
+    params: opts.params ?? null,
+    createdBy: actor.id,
+  });
+  try {
+    const isDataSheet = (cells: Cell[]) =>
+      checkHeaders(
+        kind.columns,
+        cells.map((c) => cellText(c).trim()),
+      ).missing.length === 0;
+    const rows = format === 'xlsx' ? xlsxRows(opts.path, { isDataSheet }) : csvRows(opts.path);
+    const { totalRows, layout } = await stageRows(db, kind, id, rows);
+    // The batch moves to its validation and the job exists together, or neither does.
+    const staged = await db.transaction(async (tx) => {
+      const job = await enqueueJob(ctx, validateImportJob, { batchId: id }, { tx });
+      const [b] = await tx
+        .update(importBatches)
+        .set({ phase: 'VALIDACION', jobId: job.id, totalRows, processedRows: 0, layout, updatedAt: new Date() })
+        .where(eq(importBatches.id, id))
+        .returning();
+      return b;
+    });
+    return toBatch(staged);
+  } catch (err) {
+    const message = err instanceof AppError ? err.message : 'No se pudo leer el archivo.';
+    await failBatch(db, id, message);
+    if (err instanceof AppError) throw err;
+    throw new AppError(
+      'VALIDATION',
+      'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.',
+      undefined,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+async function assertEntityInScope(ctx: RequestContext, entityId: number) {
+  const cond = ctx.inScope(sql`${entityId}::int`);
+  if (!cond) return;
+  const ok = rowsOf(await ctx.db.execute(sql`select 1 as ok where ${cond}`)).length > 0;
+  if (!ok) throw new AppError('FORBIDDEN', 'No tiene acceso a esa entidad.');
+}
+
+/**
+ * A cell as the text a validator reads: a number as Excel shows it (15 significant digits, no
+ * exponent: numberCellText), a real date cell as its ISO day. A number is never turned into a date.
+ */
+function cellText(c: Cell | RawValue | undefined): string {
+  if (c == null) return '';
+  if (typeof c === 'string') return c;
+  if (typeof c === 'number') return numberCellText(c);
+  if (c instanceof Date) return c.toISOString().slice(0, 10);
+  return '';
+}
+
+const isFormula = (c: Cell): c is { formula: true } => c !== null && typeof c === 'object' && !(c instanceof Date);
+
+/** Header row checks (whole-file refusals) and the staging of every data row, in chunks. */
+async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenerator<SheetRow>) {
+  let map: (string | null)[] | null = null;
+  const layout: Record<string, string> = {};
+  let pending: StagedRow[] = [];
+  let chunk = 0;
+  let totalRows = 0;
+  const headerOf = new Map(kind.columns.map((c) => [c.key, c.header]));
+
+  const flush = async () => {
+    if (!pending.length) return;
+    chunk += 1;
+    await db.insert(importChunks).values({ batchId: id, chunk, rows: JSON.stringify(pending) });
+    pending = [];
+    await db.update(importBatches).set({ processedRows: totalRows, updatedAt: new Date() }).where(eq(importBatches.id, id));
+    await yieldToEventLoop();
+  };
+
+  for await (const row of rows) {
+    if (!map) {
+      map = checkHeaderRow(kind, row);
+      map.forEach((key, i) => {
+        if (key) layout[key] = columnLetter(i);
+      });
+      continue;
+    }
+    if (row.cells.every((c) => c == null || (typeof c === 'string' && c.trim() === ''))) continue;
+    totalRows += 1;
+    if (totalRows > IMPORT_LIMITS.maxRows) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `El archivo tiene más de ${IMPORT_LIMITS.maxRows.toLocaleString('es-GT')} filas; divídalo en varios archivos.`,
+      );
+    }
+    // Problems the reader alone sees (a formula, data outside the template) are staged with the row;
+    // the validator's own issues join them.
+    const raw: RawRow = {};
+    const errors: ImportIssue[] = [];
+    for (let i = 0; i < map.length; i++) {
+      const key = map[i];
+      if (!key) continue;
+      const c = row.cells[i] ?? null;
+      if (isFormula(c)) {
+        errors.push({ column: headerOf.get(key)!, message: 'La celda contiene una fórmula; pegue solo valores.' });
+        raw[key] = '';
+      } else if (typeof c === 'number') raw[key] = c;
+      else raw[key] = cellText(c);
+    }
+    const extra = row.cells.slice(map.length).some((c) => c != null && cellText(c).trim() !== '');
+    if (extra) errors.push({ column: OUTSIDE_TEMPLATE_COLUMN, message: 'Hay datos en columnas sin encabezado.' });
+    pending.push(errors.length ? { n: row.rowNumber, raw, errors } : { n: row.rowNumber, raw });
+    if (pending.length >= IMPORT_CHUNK_ROWS) await flush();
+  }
+  if (!map) throw new AppError('VALIDATION', 'El archivo no tiene filas: descargue la plantilla y llénela.');
+  await flush();
+  return { totalRows, layout };
+}
+
+/** The header row against the kind's columns: refuses an empty, merged, formula or mismatched header. */
+function checkHeaderRow(kind: ImportKind, row: SheetRow): (string | null)[] {
+  const headers = row.cells.map((c) => cellText(c).trim());
+  const lastNamed = headers.reduce((last, h, i) => (h ? i : last), -1);
+  if (lastNamed < 0) {
+    throw new AppError('VALIDATION', 'La primera fila está vacía: debe contener los encabezados de la plantilla.', [
+      { path: 'archivo', row: row.rowNumber, message: 'Fila de encabezados vacía.' },
+    ]);
+  }
+  if (row.cells.some(isFormula)) {
+    throw new AppError('VALIDATION', 'La fila de encabezados contiene fórmulas; escriba los nombres de columna.');
+  }
+  const gaps = headers.slice(0, lastNamed + 1).flatMap((h, i) => (h ? [] : [columnLetter(i)]));
+  if (gaps.length) {
+    throw new AppError('VALIDATION', `La fila de encabezados tiene celdas vacías o combinadas (columnas ${gaps.join(', ')}).`, [
+      { path: 'encabezados', row: row.rowNumber, message: `Celdas vacías: ${gaps.join(', ')}` },
+    ]);
+  }
+  const check = checkHeaders(kind.columns, headers.slice(0, lastNamed + 1));
+  if (check.missing.length || check.unknown.length || check.duplicated.length) {
+    const parts = [
+      check.missing.length ? `faltan ${check.missing.join(', ')}` : '',
+      check.unknown.length ? `no se reconocen ${check.unknown.join(', ')}` : '',
+      check.duplicated.length ? `están repetidas ${check.duplicated.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new AppError('VALIDATION', `Las columnas no coinciden con la plantilla: ${parts.join('; ')}.`, [
+      ...check.missing.map((c) => ({ path: c, message: 'Columna obligatoria faltante.' })),
+      ...check.unknown.map((c) => ({ path: c, message: 'Columna desconocida.' })),
+      ...check.duplicated.map((c) => ({ path: c, message: 'Columna repetida.' })),
+    ]);
+  }
+  return check.map;
+}
+
+async function failBatch(db: Db, id: string, message: string) {
+  await db.transaction(async (tx) => {
+    await tx.delete(importChunks).where(eq(importChunks.batchId, id));
+    await tx.delete(importRows).where(eq(importRows.batchId, id));
+    await tx
+      .update(importBatches)
+      .set({ status: 'FALLIDO', phase: null, message, updatedAt: new Date() })
+      .where(eq(importBatches.id, id));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validation: a job over the staged rows, in chunks, resumable
+
+/** What a batch whose validation job was cancelled says. */
+export const CANCELLED_IMPORT_MESSAGE = 'La validación se canceló. Descarte esta carga y vuelva a cargar el archivo.';
+
+/**
+ * Validates the staged rows of a batch, chunk by chunk: each chunk's rows, its removal from the staging
+ * and the batch's counts are written in one short transaction, so a run stopped anywhere (shutdown, a
+ * killed process) resumes at the first chunk left when the job runs again and never counts a row twice.
+ * A failure or a cancel marks the batch FALLIDO with the reason. The job `stageUpload` enqueues.
+ */
+export async function validateBatch(job: JobRun<{ batchId: string }>): Promise<{ validRows: number; errorRows: number }> {
+  const { ctx } = job;
+  const { db } = ctx;
+  const id = job.payload.batchId;
+  const [batch] = await db.select().from(importBatches).where(eq(importBatches.id, id));
+  if (batch?.status !== 'VALIDANDO' || batch.phase !== 'VALIDACION') {
+    return { validRows: batch?.validRows ?? 0, errorRows: batch?.errorRows ?? 0 };
+  }
+  const kind = importKind(batch.kind);
+  try {
+    if (!kind) throw new AppError('INTERNAL', `Tipo de carga desconocido: ${batch.kind}.`);
+    await validateChunks(job, kind, batch);
+    await job.progress({ done: batch.totalRows, total: batch.totalRows, phase: 'Cerrando la validación' });
+    const done = await db.transaction(async (tx) => {
+      if (kind.afterValidation) await kind.afterValidation(ctx, tx, batch);
+      const [b] = await tx
+        .update(importBatches)
+        .set({ status: 'VALIDADO', phase: null, updatedAt: new Date() })
+        .where(and(eq(importBatches.id, id), eq(importBatches.status, 'VALIDANDO')))
+        .returning();
+      if (b) {
+        await ctx.audit(
+          {
+            action: 'IMPORT_VALIDATE',
+            entityType: kind.auditEntityType,
+            entityId: id,
+            after: { fileName: b.fileName, totalRows: b.totalRows, validRows: b.validRows, errorRows: b.errorRows },
+            scopeEntityId: b.scopeEntityId,
+          },
+          tx,
+        );
+      }
+      return b;
+    });
+    return { validRows: done?.validRows ?? 0, errorRows: done?.errorRows ?? 0 };
+  } catch (err) {
+    const { signal } = job;
+    // A shutdown or a lost lease: the job runs again and resumes at the first chunk left.
+    if (signal.aborted && signal.reason !== 'cancelled') throw err;
+    if (err instanceof JobCancelledError || signal.reason === 'cancelled') {
+      await failBatch(db, id, CANCELLED_IMPORT_MESSAGE);
+      throw err;
+    }
+    const known = err instanceof AppError && err.code !== 'INTERNAL';
+    const message = known
+      ? err.message
+      : 'La validación falló por un error inesperado. Descarte esta carga y vuelva a cargar el archivo.';
+    await failBatch(db, id, message);
+    // An AppError fails the job with this message at once: retrying a batch already failed is pointless.
+    throw known ? err : new AppError('VALIDATION', message, undefined, { cause: err });
+  }
+}
+
+/** The validation of an import batch, as a background job (Procesos shows it with its progress). */
+export const validateImportJob = defineJob<{ batchId: string }, { validRows: number; errorRows: number }>({
+  kind: 'imports.validate',
+  title: 'Validación de carga masiva',
+  run: validateBatch,
+});
+
+async function validateChunks(job: JobRun<{ batchId: string }>, kind: ImportKind, batch: BatchRecord) {
+  const { ctx } = job;
+  const { db } = ctx;
+  const id = batch.id;
+  const layout = batch.layout ?? {};
+  const headerToKey = new Map(kind.columns.map((c) => [c.header, c.key]));
+  const cellOf = (column: string, rowNumber: number) => {
+    const key = headerToKey.get(column);
+    const letter = key ? layout[key] : undefined;
+    return letter ? `${letter}${rowNumber}` : undefined;
+  };
+  const lookups = await kind.prepare(ctx, batch);
+  // The first valid row of every key so far: rebuilt from the rows already validated when resuming.
+  const seen = new Map<string, number>();
+  if (kind.uniqueKey) {
+    const done = await db
+      .select({ key: importRows.key, first: sql<number>`min(${importRows.rowNumber})` })
+      .from(importRows)
+      .where(and(eq(importRows.batchId, id), eq(importRows.isValid, true), isNotNull(importRows.key)))
+      .groupBy(importRows.key);
+    for (const d of done) seen.set(d.key!, Number(d.first));
+  }
+  const uniqueHeader = kind.uniqueKey ? kind.columns.find((c) => c.key === kind.uniqueKey!.column)!.header : '';
+  let processed = batch.processedRows;
+  for (;;) {
+    // Also where a cancel or a shutdown is noticed (it throws): always between two chunks.
+    await job.progress({ done: processed, total: batch.totalRows, phase: 'Validando filas' });
+    const [next] = await db
+      .select()
+      .from(importChunks)
+      .where(eq(importChunks.batchId, id))
+      .orderBy(asc(importChunks.chunk))
+      .limit(1);
+    if (!next) return;
+    const staged = JSON.parse(next.rows) as StagedRow[];
+    const inputs: RowInput[] = staged.map((s) => {
+      const values: Record<string, string> = {};
+      const numberCells = new Set<string>();
+      for (const [k, v] of Object.entries(s.raw)) {
+        values[k] = cellText(v);
+        if (typeof v === 'number') numberCells.add(k);
+      }
+      return { rowNumber: s.n, values, numberCells };
+    });
+    const chunk = kind.prefetch ? await kind.prefetch(ctx, inputs, lookups) : undefined;
+    let valid = 0;
+    let warned = 0;
+    const results = inputs.map((input, i) => {
+      const read = staged[i].errors ?? [];
+      const out: RowOutcome<unknown> = kind.validateRow(input, lookups, chunk);
+      const errors = [
+        ...read.filter((e) => e.column !== OUTSIDE_TEMPLATE_COLUMN),
+        ...out.errors,
+        ...read.filter((e) => e.column === OUTSIDE_TEMPLATE_COLUMN),
+      ];
+      const key = out.key ? out.key.slice(0, 100) : null;
+      if (!errors.length && kind.uniqueKey && key) {
+        const first = seen.get(key);
+        if (first !== undefined) errors.push({ column: uniqueHeader, message: kind.uniqueKey.message(first) });
+        else seen.set(key, input.rowNumber);
+      }
+      for (const e of errors) e.cell ??= cellOf(e.column, input.rowNumber);
+      const warnings = out.warnings ?? [];
+      for (const w of warnings) w.cell ??= cellOf(w.column, input.rowNumber);
+      const isValid = errors.length === 0 && out.data !== undefined;
+      if (isValid) valid += 1;
+      if (isValid && warnings.length) warned += 1;
+      // Valid rows keep only their normalised value; exceptions keep their cells for the exceptions file.
+      return {
+        row_number: input.rowNumber,
+        is_valid: isValid,
+        key,
+        entity_id: out.entityId ?? null,
+        data: isValid ? out.data : null,
+        raw: isValid ? null : staged[i].raw,
+        errors: errors.length ? errors : isValid ? null : [{ column: '', message: 'Fila no válida.' }],
+        warnings: warnings.length ? warnings : null,
+      };
+    });
+    processed += results.length;
+    // The chunk's rows, the chunk's removal and the counts commit together: a stop between two chunks
+    // (or a killed process) resumes at the first chunk left, no row validated twice or lost.
+    await db.transaction(async (tx) => {
+      // Taking the chunk first makes a second run of the same job (a lease taken back while the first was
+      // still alive) skip it instead of writing its rows twice.
+      const taken = await tx
+        .delete(importChunks)
+        .where(and(eq(importChunks.batchId, id), eq(importChunks.chunk, next.chunk)))
+        .returning({ chunk: importChunks.chunk });
+      if (!taken.length) return;
+      await tx.execute(sql`
+        insert into ${importRows} (batch_id, row_number, is_valid, key, entity_id, data, raw, errors, warnings)
+        select ${id}::uuid, x.row_number, x.is_valid, x.key, x.entity_id, x.data, x.raw, x.errors, x.warnings
+        from jsonb_to_recordset(${JSON.stringify(results)}::jsonb)
+          as x(row_number int, is_valid boolean, key text, entity_id int, data jsonb, raw jsonb, errors jsonb, warnings jsonb)`);
+      await tx
+        .update(importBatches)
+        .set({
+          processedRows: sql`${importBatches.processedRows} + ${results.length}`,
+          validRows: sql`${importBatches.validRows} + ${valid}`,
+          errorRows: sql`${importBatches.errorRows} + ${results.length - valid}`,
+          warningRows: sql`${importBatches.warningRows} + ${warned}`,
+          updatedAt: new Date(),
+        })
+        .where(eq(importBatches.id, id));
+    });
+    await yieldToEventLoop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading a batch: status, open batches, preview, exceptions
+
+/**
+ * A batch is private to its uploader (it may hold people of several entities) and, when it is for one
+ * entity, only while that entity is in the caller's scope. Anything else is 404.
+ */
+function visible(ctx: RequestContext, kind: ImportKind): SQL {
+  if (ctx.actor.id == null) return sql`false`;
+  const inScope = ctx.inScope(importBatches.scopeEntityId);
+  return and(
+    eq(importBatches.kind, kind.kind),
+    eq(importBatches.createdBy, ctx.actor.id),
+    inScope ? or(sql`${importBatches.scopeEntityId} is null`, inScope) : undefined,
+  )!;
+}
+
+export async function loadBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<BatchRecord> {
+  const [b] = await ctx.db
+    .select()
+    .from(importBatches)
+    .where(and(eq(importBatches.id, id), visible(ctx, kind)));
+  if (!b) throw new AppError('NOT_FOUND', 'La carga no existe.');
+  return b;
+}
+
+/** Status and progress of a batch (polled while it validates). */
+export async function getBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
+  const b = await loadBatch(ctx, kind, id);
+  if (b.status !== 'VALIDANDO' || !(await settleStalledImports(ctx.db, { createdBy: b.createdBy ?? undefined })).includes(id)) {
+    return toBatch(b);
+  }
+  return toBatch(await loadBatch(ctx, kind, id));
+}
+
+/**
+ * The caller's unfinished batches of a kind (validating, waiting for a decision, or failed), newest
+ * first: what an upload screen offers to open or discard when the user comes back.
+ */
+export async function findOpenBatches(ctx: RequestContext, kind: ImportKind): Promise<ImportBatch[]> {
+  if (ctx.actor.id != null) await settleStalledImports(ctx.db, { createdBy: ctx.actor.id });
+  const rows = await ctx.db
+    .select()
+    .from(importBatches)
+    .where(and(visible(ctx, kind), inArray(importBatches.status, ['VALIDANDO', 'VALIDADO', 'FALLIDO'])))
+    .orderBy(desc(importBatches.createdAt))
+    .limit(20);
+  return rows.map(toBatch);
+}
+
+export interface PreviewRow {
+  rowNumber: number;
+  key: string | null;
+  /** The normalised value (valid rows) or the cells as read (exceptions). */
+  values: Record<string, unknown>;
+  errors: ImportIssue[];
+  warnings: ImportIssue[];
+}
+
+/**
+ * One page of a batch's valid rows or exceptions, by row number. Valid rows are limited to entities in
+ * the caller's scope (a scope narrowed since the upload hides them; the commit refuses them).
+ */
+export async function findBatchRows(
+  ctx: RequestContext,
+  kind: ImportKind,
+  id: string,
+  query: { kind: 'valid' | 'error'; page: number; pageSize: number },
+): Promise<{ items: PreviewRow[]; total: number }> {
+  const { db } = ctx;
+  await loadBatch(ctx, kind, id);
+  const valid = query.kind === 'valid';
+  const scope = valid ? ctx.inScope(importRows.entityId) : undefined;
+  const cond = and(
+    eq(importRows.batchId, id),
+    eq(importRows.isValid, valid),
+    scope ? or(sql`${importRows.entityId} is null`, scope) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(importRows)
+      .where(cond)
+      .orderBy(asc(importRows.rowNumber))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ total: count() }).from(importRows).where(cond),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      rowNumber: r.rowNumber,
+      key: r.key,
+      values: ((r.data ?? r.raw ?? {}) as Record<string, unknown>) ?? {},
+      errors: (r.errors as ImportIssue[] | null) ?? [],
+      warnings: (r.warnings as ImportIssue[] | null) ?? [],
+    })),
+    total,
+  };
+}
+
+interface ExceptionRow {
+  rowNumber: number;
+  raw: RawRow;
+  errors: ImportIssue[];
+}
+
+/**
+ * The exceptions file of a batch: the template's columns as they were read, the row number and the
+ * reasons (column, cell, Spanish message), read in keyset chunks for `sendExport`. The two extra columns
+ * are accepted on upload, so the corrected file goes back as it is.
+ */
+export async function exceptionsExport(ctx: RequestContext, kind: ImportKind, id: string) {
+  const batch = await loadBatch(ctx, kind, id);
+  const byRow = { column: importRows.rowNumber, id: importRows.rowNumber, descending: false };
+  const batches = keysetBatches<ExceptionRow>(
+    byRow,
+    async (c) => {
+      const rows = await ctx.db
+        .select({ rowNumber: importRows.rowNumber, raw: importRows.raw, errors: importRows.errors })
+        .from(importRows)
+        .where(and(eq(importRows.batchId, batch.id), eq(importRows.isValid, false), c.after))
+        .orderBy(...c.order)
+        .limit(c.limit);
+      return rows.map((r) => ({
+        rowNumber: r.rowNumber,
+        raw: (r.raw ?? {}) as RawRow,
+        errors: (r.errors ?? []) as ImportIssue[],
+      }));
+    },
+    (r) => r.rowNumber,
+  );
+  const columns: ExportColumn<ExceptionRow>[] = [
+    ...kind.columns.map((c) => ({
+      header: c.header,
+      // Text as the uploader saw it: a 13-digit CUI typed as a number stays 13 digits, not 1.58756E+12.
+      value: (r: ExceptionRow) => (r.raw[c.key] === undefined ? null : cellText(r.raw[c.key])),
+      width: Math.max(14, c.header.length + 4),
+    })),
+    { header: IMPORT_EXCEPTION_COLUMNS.row, value: (r: ExceptionRow) => r.rowNumber },
+    {
+      header: IMPORT_EXCEPTION_COLUMNS.errors,
+      value: (r: ExceptionRow) => r.errors.map((e) => `${e.column}${e.cell ? ` (${e.cell})` : ''}: ${e.message}`).join(' | '),
+      width: 80,
+    },
+  ];
+  return { batch, columns, batches };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Commit, discard
+
+/**
+ * Commits the valid rows of a validated batch in ONE transaction through the kind's set-based SQL:
+ * every row or none. Refuses (409) a batch not VALIDADO, one without valid rows, and valid rows whose
+ * entity has left the caller's scope since the upload. Callers: the module's commit route (CREATE).
+ */
+export async function commitBatch(
+  ctx: RequestContext,
+  kind: ImportKind,
+  id: string,
+  onError?: (err: unknown) => void,
+): Promise<ImportBatch> {
+  await loadBatch(ctx, kind, id);
+  const batch = await ctx.db.transaction(async (tx) => {
+    const [b] = await tx.select().from(importBatches).where(eq(importBatches.id, id)).for('update');
+    if (b.status !== 'VALIDADO') {
+      throw new AppError(
+        'CONFLICT',
+        b.status === 'CONFIRMADO'
+          ? 'Esta carga ya fue confirmada.'
+          : b.status === 'VALIDANDO'
+            ? 'La carga aún se está validando; espere a que termine.'
+            : 'La carga no está lista para confirmarse.',
+      );
+    }
+    if (b.validRows === 0) throw new AppError('CONFLICT', 'La carga no tiene filas válidas que confirmar.');
+    const inScope = ctx.inScope(importRows.entityId);
+    if (inScope) {
+      const outside = await tx
+        .select({ rowNumber: importRows.rowNumber })
+        .from(importRows)
+        .where(
+          and(eq(importRows.batchId, id), eq(importRows.isValid, true), isNotNull(importRows.entityId), sql`not (${inScope})`),
+        )
+        .orderBy(asc(importRows.rowNumber))
+        .limit(20);
+      if (outside.length) {
+        throw new AppError(
+          'CONFLICT',
+          'Ya no tiene acceso a la entidad de algunas filas; vuelva a cargar el archivo. No se guardó ninguna fila.',
+          outside.map((r) => ({ path: 'entidad', row: r.rowNumber, message: 'Entidad fuera de su alcance.' })),
+        );
+      }
+    }
+    const n = await kind.commit(ctx, tx, b);
+    const [done] = await tx
+      .update(importBatches)
+      .set({ status: 'CONFIRMADO', committedRows: n, committedAt: new Date(), committedBy: ctx.actor.id, updatedAt: new Date() })
+      .where(eq(importBatches.id, id))
+      .returning();
+    await ctx.audit(
+      {
+        action: 'IMPORT_COMMIT',
+        entityType: kind.auditEntityType,
+        entityId: id,
+        after: { committedRows: n },
+        scopeEntityId: b.scopeEntityId,
+      },
+      tx,
+    );
+    return done;
+  });
+  // Maintenance after the commit (ANALYZE) runs after the answer: the user waits for their rows, not for it.
+  const after = kind.afterCommit;
+  if (after) afterResponse(ctx.db, () => after(ctx, batch), onError ?? (() => {}));
+  return toBatch(batch);
+}
+
+/** Discards a validated or failed batch: its staged rows are deleted, nothing was committed. */
+export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
+  const b = await loadBatch(ctx, kind, id);
+  if (b.status === 'CONFIRMADO') throw new AppError('CONFLICT', 'Esta carga ya fue confirmada.');
+  if (b.status === 'DESCARTADO') throw new AppError('CONFLICT', 'Esta carga ya fue descartada.');
+  if (b.status === 'VALIDANDO') throw new AppError('CONFLICT', 'La carga aún se está validando; espere a que termine.');
+  const done = await ctx.db.transaction(async (tx) => {
+    await tx.delete(importChunks).where(eq(importChunks.batchId, id));
+    await tx.delete(importRows).where(eq(importRows.batchId, id));
+    const [d] = await tx
+      .update(importBatches)
+      .set({ status: 'DESCARTADO', phase: null, updatedAt: new Date() })
+      .where(and(eq(importBatches.id, id), ne(importBatches.status, 'VALIDANDO')))
+      .returning();
+    await ctx.audit(
+      {
+        action: 'IMPORT_DISCARD',
+        entityType: kind.auditEntityType,
+        entityId: id,
+        before: { status: b.status },
+        scopeEntityId: b.scopeEntityId,
+      },
+      tx,
+    );
+    return d;
+  });
+  return toBatch(done);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Restart
+
+/** What a batch cut by a restart says: its file is gone. */
+export const INTERRUPTED_IMPORT_MESSAGE =
+  'El proceso se interrumpió (reinicio del servidor) antes de terminar la validación. Descarte esta carga y vuelva a cargar el archivo.';
+
+/**
+ * Batches left VALIDANDO that can never finish, marked FALLIDO with the reason (their staged rows
+ * deleted) so their uploader can discard them: still reading their file when the process stopped (the
+ * upload request died with it, and the file with the request), or whose validation job has ended
+ * without validating them (failed after its attempts, cancelled, gone). A validation whose job is
+ * queued or running is left alone: the job resumes it. Runs at start-up (before listening) and when an
+ * uploader looks at their batches, so none is ever shown stuck.
+ */
+export async function settleStalledImports(db: Db, opts: { startup?: boolean; createdBy?: number } = {}): Promise<string[]> {
+  const mine = opts.createdBy != null ? sql`and b.created_by = ${opts.createdBy}` : sql``;
+  // Only at start-up is a batch still reading known to be orphaned: in a running server its request may be live.
+  const reading = opts.startup ? sql`or b.phase is null or b.phase <> 'VALIDACION'` : sql``;
+  const stalled = rowsOf<{ id: string; message: string }>(
+    await db.execute(sql`
+      select b.id, case
+          when b.phase is distinct from 'VALIDACION' then ${INTERRUPTED_IMPORT_MESSAGE}
+          when j.state = 'CANCELLED' then ${CANCELLED_IMPORT_MESSAGE}
+          when j.state = 'FAILED' and j.error is not null then j.error
+          else ${INTERRUPTED_IMPORT_MESSAGE} end as message
+      from ${importBatches} b left join ${jobsTable} j on j.id = b.job_id
+      where b.status = 'VALIDANDO' ${mine}
+        and ((b.phase = 'VALIDACION' and (j.id is null or j.state in ('DONE', 'FAILED', 'CANCELLED'))) ${reading})`),
+  );
+  for (const s of stalled) await failBatch(db, s.id, s.message);
+  return stalled.map((s) => s.id);
+}
+
+/** At start-up: see `settleStalledImports`. Returns the ids marked FALLIDO. */
+export const recoverImports = (db: Db) => settleStalledImports(db, { startup: true });

@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { E2E_ADMIN, E2E_PORT } from './constants.mjs';
+import { expect, signIn, test } from './fixtures.ts';
+
+/**
+ * The bulk upload across a server restart: this spec runs its own server (its own port and embedded
+ * database, no demo data) so it can kill it in the middle of a validation and start it again.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const port = E2E_PORT + 50;
+const base = `http://127.0.0.1:${port}`;
+
+function startServer(dataDir: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/api/src/main.ts'), 'serve'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+  });
+}
+
+async function waitForHealth(timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A valid CUI (DOMAIN.md rule) of municipality 0101 from a serial. */
+function cui(serial: number): string {
+  for (let s = serial; ; s++) {
+    const body = String(10_000_000 + s);
+    let sum = 0;
+    for (let i = 0; i < 8; i++) sum += Number(body[i]) * (i + 2);
+    if (sum % 11 !== 10) return `${body}${sum % 11}0101`;
+  }
+}
+
+test('a large upload shows its validation live, is found again after leaving the page, and resumes after a server restart', async ({
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'aporta-e2e-imports-'));
+  let server = startServer(dataDir);
+  try {
+    await waitForHealth();
+    const context = await browser.newContext({ baseURL: base, locale: 'es-GT', timezoneId: 'America/Guatemala' });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto('/contributors/bulk-upload');
+    await expect(page.getByRole('heading', { name: 'Carga masiva' })).toBeVisible();
+
+    // Enough rows that the validation is still running when the server is killed.
+    const rows = 150_000;
+    const header = 'CUI;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;SALARIO';
+    const lines = Array.from({ length: rows }, (_, i) => `${cui(i * 13)};Persona${i};Reinicio;01/05/1990;F;ACTIVO;3500.00`);
+    lines[7] = '1680352240101;Mala;Verificador;01/05/1990;M;ACTIVO;100';
+    const csv = `${[header, ...lines].join('\r\n')}\r\n`;
+    await page.getByTestId('upload-file').click();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'muchos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+    await page.getByRole('button', { name: 'Cargar y validar' }).click();
+
+    // Live progress: the validation job's card, with rows done of the total.
+    const progress = page.getByTestId('job-progress');
+    await expect(progress).toBeVisible({ timeout: 60_000 });
+    await expect(progress).toContainText('Validación de carga masiva');
+    await expect(progress).toContainText(/de 150,000/, { timeout: 30_000 });
+    await expect(page).toHaveURL(/[?&]carga=/);
+    await page.screenshot({ path: '../.test-output/imports-progress.png', fullPage: true });
+
+    const uploadUrl = page.url();
+    // Leaving and coming back (without the address of the upload): the screen opens it again.
+    await page.goto('/contributors/list');
+    await page.goto('/contributors/bulk-upload');
+    await expect(page).toHaveURL(uploadUrl);
+    await expect(progress).toBeVisible();
+
+    // The server dies in the middle of the validation, and starts again on the same database.
+    await killed(server);
+    server = startServer(dataDir);
+    await waitForHealth();
+    await page.goto(uploadUrl);
+    // Resumed where it stopped (the job taken back at start), never stuck: the results of every row.
+    await expect(page.getByTestId('upload-valid')).toHaveText(String(rows - 1), { timeout: 180_000 });
+    await expect(page.getByTestId('upload-errors')).toHaveText('1');
+    await expect(page.getByText('El dígito verificador del CUI no es válido.')).toBeVisible();
+    await page.screenshot({ path: '../.test-output/imports-resumed.png', fullPage: true });
+    // The same screen on a phone, light and dark (for review; the assertions above are what is tested).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(page.getByTestId('upload-valid')).toBeVisible();
+    await page.screenshot({ path: '../.test-output/imports-390-light.png', fullPage: true });
+    await page.getByRole('button', { name: 'Modo oscuro' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await page.screenshot({ path: '../.test-output/imports-390-dark.png', fullPage: true });
+    await context.close();
+  } finally {
+    await killed(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
