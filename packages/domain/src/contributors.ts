@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, nitSchema } from './fields.ts';
 import {
   checkHeaders,
