@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateSchema, isCalendarDate } from './fields.ts';
+import { dateSchema, idTextSchema, isCalendarDate } from './fields.ts';
 import { formatRate, type Rate, rateInputSchema } from './money.ts';
 
 /**
@@ -493,13 +493,7 @@ export const cancelSettingSchema = z.object({ reason: reasonSchema('Motivo de la
 export type CancelSettingInput = z.infer<typeof cancelSettingSchema>;
 
 export const settingKeyParamsSchema = z.object({ key: settingKeySchema });
-export const settingValueParamsSchema = z.object({
-  key: settingKeySchema,
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, { error: 'Identificador no válido.' })
-    .transform(Number),
-});
+export const settingValueParamsSchema = z.object({ key: settingKeySchema, id: idTextSchema });
 
 // ─── Display ───────────────────────────────────────────────────────────────────────────────────────
 

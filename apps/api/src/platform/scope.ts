@@ -1,4 +1,4 @@
-import { type Action, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
+import type { Scope } from '@aporta/domain';
 import { type AnyColumn, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
@@ -78,10 +78,3 @@ export function usersInScope(ctx: RequestContext, userIdColumn: AnyColumn | SQL)
       where ${institutions.kind} = 'ENTIDAD' and ${inScope}
   )`;
 }
-
-/**
- * @deprecated Routes take the scope from `request.ctx.scope`; services from `ctx.scope`. Kept only until
- * the modules still calling it (contributor imports, CUI approvals, contributor reports) are converted.
- */
-export const scopeOf = (user: CurrentUser, resource: Resource, action: Action): Scope =>
-  scopeFor(user.permissions, resource, action) ?? 'ENTITY';

@@ -40,13 +40,6 @@ import {
   updateContributor,
 } from './service.ts';
 
-/**
- * @deprecated Kept for the modules not yet converted to `request.ctx` (contributor imports, CUI
- * approvals, contributor reports), which import it from here; it lives in platform/scope.ts. The lead
- * removes this line when those modules import `scopeOf` from '../../platform/scope.ts' (or stop using it).
- */
-export { scopeOf } from '../../platform/scope.ts';
-
 const idParams = idParamsSchema;
 
 export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {

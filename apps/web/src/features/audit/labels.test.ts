@@ -10,7 +10,8 @@ const apiSrc = fileURLToPath(new URL('../../../../api/src', import.meta.url));
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
+    // Test helpers (src/test/) write codes of their own that the product never shows.
+    if (e.isDirectory()) return e.name === 'test' ? [] : sources(path);
     return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [readFileSync(path, 'utf8')] : [];
   });
 const quoted = (s: string) => [...s.matchAll(/'([^']+)'/g)].map((m) => m[1]);
@@ -35,7 +36,7 @@ function writtenCodes() {
 describe('audit labels', () => {
   it('name every action and entity type the API writes, so the log never shows internal English codes', () => {
     const { actions, types } = writtenCodes();
-    expect(actions).toEqual(expect.arrayContaining(['CREATE', 'CUI_REQUEST', 'CUI_APPROVE', 'LOGIN_FAILED']));
+    expect(actions).toEqual(expect.arrayContaining(['CREATE', 'CUI_REQUEST', 'LOGIN_FAILED']));
     expect(types).toEqual(expect.arrayContaining(['cui_approval_request', 'user', 'regions']));
     const actionLabels = auditEs.audit.actions as Record<string, string>;
     const typeLabels = { ...catalogsEs.catalogs.collections, ...auditEs.audit.entityTypes } as Record<string, string>;
