@@ -1,5 +1,8 @@
+import { historyChanges, type RecordHistoryEntry } from '@aporta/domain';
+import { count, desc, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
+import { pageOf } from './list.ts';
 
 /** Who did something: a signed-in user, or the system itself (seeds, CLI). */
 export interface Actor {
@@ -33,4 +36,32 @@ export async function writeAudit(db: Db, actor: Actor, entry: AuditEntry): Promi
     ip: actor.ip ?? null,
     scopeEntityId: entry.scopeEntityId ?? null,
   });
+}
+
+/**
+ * A page of the audit rows matching `where`, newest first, each as history lines (field: before → after)
+ * without the fields in `hidden`. The one reader behind every record's history (the audit module's
+ * per-record route, the contributor page…); the caller puts the record and the scope in `where`.
+ */
+export async function auditHistoryPage(
+  db: Db,
+  where: SQL | undefined,
+  page: { page: number; pageSize: number },
+  hidden: ReadonlySet<string> = new Set(),
+): Promise<{ items: RecordHistoryEntry[]; total: number }> {
+  const { limit, offset } = pageOf(page);
+  const [rows, [{ n }]] = await Promise.all([
+    db.select().from(auditLog).where(where).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(auditLog).where(where),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      actorEmail: r.actorEmail,
+      action: r.action,
+      changes: historyChanges(r.before, r.after).filter((c) => !hidden.has(c.field)),
+    })),
+    total: Number(n),
+  };
 }

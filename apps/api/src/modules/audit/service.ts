@@ -2,13 +2,13 @@ import {
   type AuditEntry,
   type AuditFacets,
   type AuditQuery,
-  historyChanges,
   PLANILLA_ENTITY_TYPE,
   type RecordHistoryEntry,
   type RecordHistoryQuery,
 } from '@aporta/domain';
-import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/index.ts';
+import { auditHistoryPage } from '../../platform/audit.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
@@ -143,19 +143,5 @@ export async function findRecordHistory(
     eq(auditLog.entityType, input.entityType),
     eq(auditLog.entityId, input.entityId),
   );
-  const { limit, offset } = pageOf(input);
-  const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(auditLog).where(where).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
-    ctx.db.select({ n: count() }).from(auditLog).where(where),
-  ]);
-  return {
-    items: rows.map((r) => ({
-      id: r.id,
-      at: r.at.toISOString(),
-      actorEmail: r.actorEmail,
-      action: r.action,
-      changes: historyChanges(r.before, r.after),
-    })),
-    total: Number(n),
-  };
+  return auditHistoryPage(ctx.db, where, input);
 }

@@ -93,6 +93,9 @@ describe('migration 0005_nit_normal_form', () => {
     await db.update(municipalEntities).set({ nit: '8977112-0' }).where(eq(municipalEntities.id, fx.entityB.id));
     const file = new URL('../../../drizzle/0005_nit_normal_form.sql', import.meta.url);
     for (const statement of (await readFile(file, 'utf8')).split('--> statement-breakpoint')) {
+      // Replayed on today's schema: the upload staging table it also rewrote was replaced by import_rows
+      // in migrations 0012-0014, which copy its rows as they stand after this one.
+      if (statement.includes('contributor_import_rows')) continue;
       await db.execute(sql.raw(statement));
     }
     const rows = await db

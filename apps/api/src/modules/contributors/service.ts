@@ -35,6 +35,7 @@ import {
   municipalEntities,
   municipalities,
 } from '../../db/schema/index.ts';
+import { auditHistoryPage } from '../../platform/audit.ts';
 import { entityIdsInScope, type RequestContext, withPermission } from '../../platform/context.ts';
 import { registerConstraintRules, toAppError } from '../../platform/db-errors.ts';
 import {
@@ -516,21 +517,7 @@ export async function contributorHistory(ctx: RequestContext, input: { id: numbe
     .from(cuiApprovalRequests)
     .where(eq(cuiApprovalRequests.contributorId, id));
   const cond = sql`((${auditLog.entityType} = 'contributor' and ${auditLog.entityId} = ${String(id)}) or (${auditLog.entityType} = 'cui_approval_request' and ${inArray(auditLog.entityId, requestIds)}))`;
-  const { limit, offset } = pageOf(input);
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(auditLog).where(cond).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(auditLog).where(cond),
-  ]);
-  return {
-    items: rows.map((r) => ({
-      id: r.id,
-      at: r.at.toISOString(),
-      actorEmail: r.actorEmail,
-      action: r.action,
-      changes: diffOf(r.before as Record<string, unknown> | null, r.after as Record<string, unknown> | null),
-    })),
-    total,
-  };
+  return auditHistoryPage(db, cond, input, hiddenInHistory);
 }
 
 const hiddenInHistory = new Set([
@@ -547,19 +534,6 @@ const hiddenInHistory = new Set([
   'departmentName',
   'id',
 ]);
-
-function diffOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  const out: { field: string; before: string | null; after: string | null }[] = [];
-  for (const k of keys) {
-    if (hiddenInHistory.has(k)) continue;
-    const b = before?.[k] ?? null;
-    const a = after?.[k] ?? null;
-    if (before && JSON.stringify(b) === JSON.stringify(a)) continue;
-    out.push({ field: k, before: b == null ? null : String(b), after: a == null ? null : String(a) });
-  }
-  return out;
-}
 
 /** Overview: counts by state and type, pending approvals, recent changes. Callers: contributors READ. */
 export async function contributorOverview(ctx: RequestContext): Promise<ContributorOverview> {
