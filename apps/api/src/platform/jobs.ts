@@ -5,9 +5,9 @@ import { AppError, type Permission, type Scope, scopeFor } from '@aporta/domain'
 import { and, asc, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { jobs, users } from '../db/schema/index.ts';
+import { jobs, storedFiles, users } from '../db/schema/index.ts';
 import { createContext, type RequestContext } from './context.ts';
-import type { FileStore } from './files.ts';
+import { FileNotFoundError, type FileStore } from './files.ts';
 import { loadCurrentUser } from './session.ts';
 
 /**
@@ -169,6 +169,9 @@ export interface JobWorkerOptions {
 
 const silentLog = { info() {}, warn() {}, error() {} };
 
+/** How often a worker looks for expired files to remove (each process; the claim keeps them apart). */
+const PURGE_EVERY_MS = 60 * 60_000;
+
 /**
  * Runs queued jobs of the kinds registered in this process. Started by `buildApp` (JOBS_CONCURRENCY),
  * stopped by its onClose hook; tests start one explicitly.
@@ -189,6 +192,7 @@ export class JobWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
   private lastReap = 0;
+  private lastPurge = 0;
 
   constructor(opts: JobWorkerOptions) {
     this.db = opts.db;
@@ -253,6 +257,7 @@ export class JobWorker {
     while (!this.stopping) {
       try {
         if (Date.now() - this.lastReap > Math.min(this.leaseMs / 2, 10_000)) await this.reap(false);
+        if (Date.now() - this.lastPurge > PURGE_EVERY_MS) await this.purgeExpiredFiles();
         if (this.running.size < this.concurrency) {
           const row = await this.claim();
           if (row) {
@@ -281,6 +286,35 @@ export class JobWorker {
         done();
       };
     });
+  }
+
+  /**
+   * Removes the files whose time is up (exports are kept EXPORT_FILE_DAYS) from the database and the
+   * store, a batch at a time. Rows are claimed with SKIP LOCKED and deleted before their objects, so two
+   * processes never remove the same file and a download after this says the file is gone. An object
+   * that cannot be deleted stays in the store (logged); its row is gone either way.
+   */
+  async purgeExpiredFiles(now: Date = new Date()): Promise<number> {
+    this.lastPurge = Date.now();
+    let removed = 0;
+    for (;;) {
+      const expired = this.db
+        .select({ id: storedFiles.id })
+        .from(storedFiles)
+        .where(lte(storedFiles.expiresAt, now))
+        .limit(100)
+        .for('update', { skipLocked: true });
+      const rows = await this.db.delete(storedFiles).where(inArray(storedFiles.id, expired)).returning({ key: storedFiles.key });
+      for (const { key } of rows) {
+        try {
+          await this.files.delete(key);
+        } catch (err) {
+          if (!(err instanceof FileNotFoundError)) this.log.warn({ err, key }, 'expired file: could not delete it from storage');
+        }
+      }
+      removed += rows.length;
+      if (rows.length < 100 || this.stopping) return removed;
+    }
   }
 
   /** Expired leases: back to the queue, or FAILED/CANCELLED when no attempt is left or a cancel was asked. */

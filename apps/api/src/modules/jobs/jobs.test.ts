@@ -173,4 +173,28 @@ describe('Procesos API and the background contributors export', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toMatch(/ya no está disponible/);
   });
+
+  it('removes expired export files from storage and the database; the download then says the file is gone', async () => {
+    const { jobId } = (
+      await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv&state=ACTIVO', token: exporter.token })
+    ).json();
+    await t.app.jobs.start();
+    const job = await poll(exporter.token, jobId, finished);
+    await t.app.jobs.stop();
+    const fileId = (job.result as { fileId: number }).fileId;
+    const [file] = await t.database.db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
+    expect(file.expiresAt).not.toBeNull();
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: exporter.token })).statusCode).toBe(200);
+
+    // Not yet expired: kept (files of the earlier tests, older, may go).
+    await t.app.jobs.purgeExpiredFiles(new Date(file.expiresAt!.getTime() - 1000));
+    expect(await t.database.db.select().from(storedFiles).where(eq(storedFiles.id, fileId))).toHaveLength(1);
+    // Past its expiry: gone from the table and from the store.
+    expect(await t.app.jobs.purgeExpiredFiles(new Date(file.expiresAt!.getTime() + 1000))).toBeGreaterThanOrEqual(1);
+    expect(await t.database.db.select().from(storedFiles).where(eq(storedFiles.id, fileId))).toEqual([]);
+    await expect(t.app.files.get(file.key)).rejects.toThrow();
+    const res = await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: exporter.token });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toMatch(/ya no está disponible/);
+  });
 });
