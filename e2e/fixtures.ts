@@ -13,8 +13,21 @@ export async function signIn(page: Page, email = E2E_ADMIN.email, password = E2E
   await expect(page.getByTestId('user-menu')).toBeVisible();
 }
 
-/** Fails on any serious or critical accessibility violation of the current screen. */
+/**
+ * Fails on any serious or critical accessibility violation of the current screen, as the user sees it once
+ * it has settled: a toast or dialog still fading in has, for that moment, the contrast of its half-way
+ * colours (seen as a color-contrast failure of a toast on a loaded machine). Endless animations (spinners)
+ * are not waited for.
+ */
 export async function expectAccessible(page: Page) {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+    undefined,
+    { timeout: 10_000 },
+  );
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);

@@ -67,9 +67,18 @@ export function Preloader({ enabled }: { enabled: boolean }) {
   );
 }
 
-/** Shown for 1 s after a theme change (spec section 4). */
-export function ThemeSpinner({ visible }: { visible: boolean }) {
+/**
+ * Shown for 1 s after a theme change (spec section 4). The second is counted from when the spinner is on
+ * screen (the effect runs after it is drawn), then `onDone(seq)` ends the change; a newer change (seq)
+ * starts the second again.
+ */
+export function ThemeSpinner({ visible, seq, onDone }: { visible: boolean; seq: number; onDone: (seq: number) => void }) {
   const { t } = useTranslation();
+  useEffect(() => {
+    if (!visible) return;
+    const timer = setTimeout(() => onDone(seq), SHELL_TIMINGS.themeSpinnerMs);
+    return () => clearTimeout(timer);
+  }, [visible, seq, onDone]);
   if (!visible) return null;
   return (
     <div className="theme-spinner" data-testid="theme-spinner" role="status" aria-label={t('shell.settings.applyingTheme')}>

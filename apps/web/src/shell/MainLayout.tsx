@@ -31,7 +31,7 @@ export function MainLayout() {
   const { pathname } = useLocation();
   const { data: user } = useCurrentUser();
   const info = useAppInfo();
-  const { settings, themeChanging } = useLayoutState();
+  const { settings, themeChanging, themeChangeSeq } = useLayoutState();
   const width = useViewportWidth();
   const permitted = useMenu(user?.permissions);
   const menu = useMemo(() => {
@@ -150,7 +150,7 @@ export function MainLayout() {
       <CommandPalette menu={menu} />
       <BackToTop />
       <Preloader enabled={settings.preloader === 'enable'} />
-      <ThemeSpinner visible={themeChanging} />
+      <ThemeSpinner visible={themeChanging} seq={themeChangeSeq} onDone={layoutStore.endThemeChange} />
     </div>
   );
 }

@@ -19,8 +19,10 @@ const SETTINGS_URL = '/api/user-settings/layout';
 
 interface State {
   settings: LayoutSettings;
-  /** True for 1 s after a theme change (spec section 4: a spinner shows). */
+  /** True after a theme change until the spinner has been on screen for 1 s (spec section 4). */
   themeChanging: boolean;
+  /** Counts theme changes, so a change during the spinner shows it a full second again. */
+  themeChangeSeq: number;
 }
 
 function readLocal(): LayoutSettings {
@@ -32,10 +34,9 @@ function readLocal(): LayoutSettings {
   }
 }
 
-let state: State = { settings: readLocal(), themeChanging: false };
+let state: State = { settings: readLocal(), themeChanging: false, themeChangeSeq: 0 };
 const listeners = new Set<() => void>();
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
-let spinnerTimer: ReturnType<typeof setTimeout> | undefined;
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 
 function emit(next: State) {
@@ -64,18 +65,19 @@ function commit(settings: LayoutSettings, opts: { save: boolean }) {
   const prev = state.settings;
   writeLocal(settings);
   if (opts.save) saveToServer(settings);
-  let themeChanging = state.themeChanging;
+  let { themeChanging, themeChangeSeq } = state;
   if (prev.theme !== settings.theme) {
+    // The spinner itself ends the change once it has been shown for its second (ThemeSpinner): a timer
+    // started here would also count the time the page took to draw it.
     themeChanging = true;
-    clearTimeout(spinnerTimer);
-    spinnerTimer = setTimeout(() => emit({ ...state, themeChanging: false }), SHELL_TIMINGS.themeSpinnerMs);
+    themeChangeSeq += 1;
   }
   if (prev.layout !== settings.layout) {
     // Charts and tables measure themselves on resize: tell them once the new layout has settled.
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => window.dispatchEvent(new Event('resize')), SHELL_TIMINGS.resizeEventAfterLayoutChangeMs);
   }
-  emit({ settings, themeChanging });
+  emit({ settings, themeChanging, themeChangeSeq });
 }
 
 export const layoutStore = {
@@ -91,6 +93,10 @@ export const layoutStore = {
   /** "Restablecer": back to the defaults, on the server too. */
   reset() {
     commit({ ...DEFAULT_LAYOUT_SETTINGS }, { save: true });
+  },
+  /** Called by the spinner after its second on screen; a newer theme change keeps it showing. */
+  endThemeChange(seq: number) {
+    if (state.themeChanging && state.themeChangeSeq === seq) emit({ ...state, themeChanging: false });
   },
   /** Loads the signed-in user's settings from the server (their copy wins over the local mirror). */
   async load(): Promise<void> {
