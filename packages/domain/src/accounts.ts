@@ -136,6 +136,7 @@ export type UserRecord = z.infer<typeof userSchema>;
 
 /** A one-time password, shown once to the administrator who created or reset the account. */
 export const oneTimePasswordSchema = z.object({ password: z.string() });
+export type OneTimePassword = z.infer<typeof oneTimePasswordSchema>;
 
 /** How many sessions an action closed. */
 export const revokedSessionsSchema = z.object({ revoked: z.number().int() });
@@ -143,6 +144,7 @@ export type RevokedSessions = z.infer<typeof revokedSessionsSchema>;
 
 /** A user created by an administrator, with the one-time password to hand over. */
 export const createdUserSchema = z.object({ user: userSchema, password: z.string() });
+export type CreatedUser = z.infer<typeof createdUserSchema>;
 
 /** Roles and institutions of the user form; `assignable`: within the caller's privilege ceiling. */
 export const userOptionsSchema = z.object({

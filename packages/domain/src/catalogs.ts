@@ -86,6 +86,7 @@ export const collectionSchemaSchema = z.object({
 
 /** GET /api/collections answers the names the user may read, as the specification says. */
 export const collectionNamesSchema = z.array(z.string());
+export type CollectionNames = z.infer<typeof collectionNamesSchema>;
 
 export const collectionSummarySchema = z.array(
   z.object({ name: z.string(), labelKey: z.string(), label: z.string(), count: z.number().int() }),

@@ -231,6 +231,26 @@ export const contributorOverviewSchema = z.object({
 });
 export type ContributorOverview = z.infer<typeof contributorOverviewSchema>;
 
+/** One row of a contributor report (a group, or the totals): counts by state and the salaries' exact sum. */
+export const contributorReportRowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  group: z.string().nullable(),
+  ACTIVO: z.number().int(),
+  INACTIVO: z.number().int(),
+  FALLECIDO: z.number().int(),
+  total: z.number().int(),
+  salaryTotal: z.string(),
+});
+export type ContributorReportRow = z.infer<typeof contributorReportRowSchema>;
+export const contributorReportSchema = z.object({
+  kind: z.string(),
+  title: z.string(),
+  items: z.array(contributorReportRowSchema),
+  totals: contributorReportRowSchema,
+});
+export type ContributorReport = z.infer<typeof contributorReportSchema>;
+
 /** A page of a contributor's change history. */
 export const contributorHistoryQuerySchema = z.object({
   page: intTextSchema({ min: 1 }).default(1),
@@ -370,6 +390,13 @@ export const cuiApprovalSchema = z.object({
   transitions: z.array(availableTransitionSchema),
 });
 export type CuiApproval = z.infer<typeof cuiApprovalSchema>;
+
+/** A CUI request beside what RENAP says of the proposed CUI, for the person who decides it. */
+export const cuiReviewSchema = z.object({
+  request: cuiApprovalSchema,
+  renap: z.object({ result: renapResultSchema, person: renapPersonSchema.nullable(), warning: z.string().nullable() }),
+});
+export type CuiReview = z.infer<typeof cuiReviewSchema>;
 
 export const cuiApprovalListQuerySchema = listQuerySchema.extend({
   state: cuiStateSchema.optional(),

@@ -112,3 +112,4 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 export const workQueueSchema = z.object({ id: z.string(), title: z.string(), link: z.string(), count: z.number().int() });
 export type WorkQueue = z.infer<typeof workQueueSchema>;
 export const workQueueListSchema = z.object({ items: z.array(workQueueSchema) });
+export type WorkQueueList = z.infer<typeof workQueueListSchema>;

@@ -221,3 +221,6 @@ export const stateTransitionSchema = z.object({
   at: z.string(),
 });
 export type StateTransition = z.infer<typeof stateTransitionSchema>;
+/** A record's whole state history, oldest first. */
+export const stateTransitionListSchema = z.object({ items: z.array(stateTransitionSchema) });
+export type StateTransitionList = z.infer<typeof stateTransitionListSchema>;

@@ -1,4 +1,4 @@
-import { contributorListQuerySchema, type Resource } from '@aporta/domain';
+import { contributorListQuerySchema, contributorReportSchema, type Resource } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
@@ -13,17 +13,6 @@ const filtersSchema = contributorListQuerySchema.pick({
   typeId: true,
   state: true,
   cuiState: true,
-});
-
-const rowSchema = z.object({
-  key: z.string(),
-  label: z.string(),
-  group: z.string().nullable(),
-  ACTIVO: z.number().int(),
-  INACTIVO: z.number().int(),
-  FALLECIDO: z.number().int(),
-  total: z.number().int(),
-  salaryTotal: z.string(),
 });
 
 const resourceOf: Record<ReportKind, Resource> = {
@@ -44,10 +33,7 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['contributor-reports'],
           summary: `Reporte: ${reportTitles[kind].toLowerCase()}`,
           querystring: filtersSchema,
-          response: {
-            200: z.object({ kind: z.string(), title: z.string(), items: z.array(rowSchema), totals: rowSchema }),
-            ...errorResponses(400, 401, 403),
-          },
+          response: { 200: contributorReportSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) => contributorReport(request.ctx, { kind, filters: request.query }),

@@ -2,14 +2,12 @@ import {
   cuiApprovalListQuerySchema,
   cuiApprovalSchema,
   cuiDecisionSchema,
+  cuiReviewSchema,
   idParamsSchema,
   listResponse,
-  renapPersonSchema,
-  renapResultSchema,
-  stateTransitionSchema,
+  stateTransitionListSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { decideCuiApproval, findCuiApprovalHistory, findCuiApprovals, getCuiApproval, reviewCuiApproval } from './service.ts';
@@ -53,7 +51,7 @@ export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['cui-approvals'],
         summary: 'Historial de estados de una solicitud de CUI (quién, cuándo, de qué a qué, motivo)',
         params: idParams,
-        response: { 200: z.object({ items: z.array(stateTransitionSchema) }), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: stateTransitionListSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => ({ items: await findCuiApprovalHistory(request.ctx, { id: request.params.id }) }),
@@ -67,13 +65,7 @@ export const cuiApprovalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['cui-approvals'],
         summary: 'Solicitud con los datos de RENAP del CUI propuesto',
         params: idParams,
-        response: {
-          200: z.object({
-            request: cuiApprovalSchema,
-            renap: z.object({ result: renapResultSchema, person: renapPersonSchema.nullable(), warning: z.string().nullable() }),
-          }),
-          ...errorResponses(400, 401, 403, 404),
-        },
+        response: { 200: cuiReviewSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => reviewCuiApproval(request.ctx, { id: request.params.id, adapter: renapAdapterFor(app.config, app.db) }),

@@ -1,127 +1,125 @@
-import 'mantine-datatable/styles.css';
 import { type AuditEntry, auditDiff } from '@aporta/domain';
-import { Code, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { DataTable } from 'mantine-datatable';
+import { Code, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
-import { ExportButtons } from '../../components/ExportButtons.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { QueryState } from '../../components/QueryState.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { useListState } from '../../lib/useListState.ts';
 import { auditActionLabel, auditEntityLabel } from './labels.ts';
 import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
+const bases = { general: '/api/audit', planillas: '/api/audit/planillas' } as const;
+// ListPage calls its `useRows` as a hook: one per view keeps each a plain, stable hook.
+const useGeneralAudit = (params: ListParams) => useFindAudit(bases.general, params);
+const usePlanillaAudit = (params: ListParams) => useFindAudit(bases.planillas, params);
+
 /**
  * The audit trail: filter by user, entity type, record, action and dates, with each change's
- * before/after. `fixed` pins the view to one entity type (the planilla audit log), whose API route
- * enforces the same restriction.
+ * before/after. The planilla view is pinned to the planilla entity types, a restriction its API route
+ * enforces too.
  */
 export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
   const { t } = useTranslation();
-  const base = variant === 'planillas' ? '/api/audit/planillas' : '/api/audit';
-  const listState = useListState<AuditEntry>('-at');
-  const [actor, setActor] = useState('');
-  const [entityId, setEntityId] = useState('');
-  const [entityType, setEntityType] = useState<string | null>(null);
-  const [action, setAction] = useState<string | null>(null);
+  const can = useCan();
+  const base = bases[variant];
+  const facets = useAuditFacets(base);
+  // Kept here too so each date bounds the other in its calendar.
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
-  const can = useCan();
-  const [debActor] = useDebouncedValue(actor.trim(), 300);
-  const [debEntityId] = useDebouncedValue(entityId.trim(), 300);
-  const facets = useAuditFacets(base);
-  const filters = {
-    actor: debActor || undefined,
-    entityId: debEntityId || undefined,
-    entityType: variant === 'general' ? (entityType ?? undefined) : undefined,
-    action: action ?? undefined,
-    from: from ?? undefined,
-    to: to ?? undefined,
-    sort: listState.filterQuery.sort,
-  };
-  const list = useFindAudit(base, { ...filters, ...listState.pageQuery });
-  const reset =
-    <T,>(fn: (v: T) => void) =>
-    (v: T) => {
-      fn(v);
-      listState.resetPage();
-    };
-  const title = variant === 'planillas' ? t('audit.planillaTitle') : t('audit.title');
+
+  const filters: ListFilter[] = [
+    {
+      name: 'actor',
+      label: t('audit.user'),
+      kind: 'text',
+      render: (p) => (
+        <TextInput
+          label={p.label}
+          placeholder={t('audit.userPlaceholder')}
+          value={(p.value as string | null) ?? ''}
+          onChange={(e) => p.onChange(e.currentTarget.value)}
+          w={p.w}
+        />
+      ),
+    },
+    ...(variant === 'general'
+      ? [
+          {
+            name: 'entityType',
+            label: t('audit.entityType'),
+            kind: 'enum',
+            options: (facets.data?.entityTypes ?? []).map((e) => ({ value: e, label: auditEntityLabel(t, e) })),
+            w: { base: '100%', sm: 220 },
+          } satisfies ListFilter,
+        ]
+      : []),
+    { name: 'entityId', label: t('audit.record'), kind: 'text', w: { base: '100%', sm: 140 } },
+    {
+      name: 'action',
+      label: t('audit.action'),
+      kind: 'enum',
+      options: (facets.data?.actions ?? []).map((a) => ({ value: a, label: auditActionLabel(t, a) })),
+      w: { base: '100%', sm: 220 },
+    },
+    {
+      name: 'from',
+      label: t('ui.dateFrom'),
+      kind: 'date',
+      render: (p) => (
+        <DateField
+          label={p.label}
+          value={from}
+          maxDate={to ?? undefined}
+          onChange={(v) => {
+            setFrom(v);
+            p.onChange(v);
+          }}
+          w={p.w}
+        />
+      ),
+      w: { base: '100%', sm: 160 },
+    },
+    {
+      name: 'to',
+      label: t('ui.dateTo'),
+      kind: 'date',
+      render: (p) => (
+        <DateField
+          label={p.label}
+          value={to}
+          minDate={from ?? undefined}
+          onChange={(v) => {
+            setTo(v);
+            p.onChange(v);
+          }}
+          w={p.w}
+        />
+      ),
+      w: { base: '100%', sm: 160 },
+    },
+  ];
+
+  const columns: ListColumn<AuditEntry>[] = [
+    { accessor: 'at', title: t('audit.when'), sortable: true, kind: 'datetime' },
+    { accessor: 'actorEmail', title: t('audit.user'), sortable: true },
+    { accessor: 'action', title: t('audit.action'), sortable: true, render: (r) => auditActionLabel(t, r.action) },
+    { accessor: 'entityType', title: t('audit.entityType'), sortable: true, render: (r) => auditEntityLabel(t, r.entityType) },
+    { accessor: 'entityId', title: t('audit.record'), sortable: true },
+  ];
 
   return (
-    <Stack>
-      <PageHeader title={title}>
-        {can(variant === 'planillas' ? 'planilla-audit-logs' : 'audit', 'EXPORT') && (
-          <ExportButtons path={`${base}/export`} query={filters} />
-        )}
-      </PageHeader>
-      {variant === 'planillas' && <Text c="dimmed">{t('audit.planillaIntro')}</Text>}
-      <SimpleGrid cols={{ base: 1, sm: 2, md: variant === 'general' ? 6 : 5 }}>
-        <TextInput
-          label={t('audit.user')}
-          placeholder={t('audit.userPlaceholder')}
-          value={actor}
-          onChange={(e) => reset(setActor)(e.currentTarget.value)}
-        />
-        {variant === 'general' && (
-          <Select
-            label={t('audit.entityType')}
-            placeholder={t('audit.all')}
-            clearable
-            searchable
-            data={(facets.data?.entityTypes ?? []).map((e) => ({ value: e, label: auditEntityLabel(t, e) }))}
-            value={entityType}
-            onChange={reset(setEntityType)}
-          />
-        )}
-        <TextInput label={t('audit.record')} value={entityId} onChange={(e) => reset(setEntityId)(e.currentTarget.value)} />
-        <Select
-          label={t('audit.action')}
-          placeholder={t('audit.all')}
-          clearable
-          data={(facets.data?.actions ?? []).map((a) => ({ value: a, label: auditActionLabel(t, a) }))}
-          value={action}
-          onChange={reset(setAction)}
-        />
-        <DateField label={t('ui.dateFrom')} value={from} onChange={reset(setFrom)} maxDate={to ?? undefined} />
-        <DateField label={t('ui.dateTo')} value={to} onChange={reset(setTo)} minDate={from ?? undefined} />
-      </SimpleGrid>
-      <QueryState query={list} list>
-        <DataTable<AuditEntry>
-          withTableBorder
-          borderRadius="sm"
-          striped
-          minHeight={180}
-          records={list.data?.items ?? []}
-          totalRecords={list.data?.total ?? 0}
-          {...listState.tableProps}
-          fetching={list.isFetching}
-          noRecordsText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
-          rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
-          columns={[
-            { accessor: 'at', title: t('audit.when'), sortable: true, render: (r) => formatDateTime(r.at) },
-            { accessor: 'actorEmail', title: t('audit.user'), sortable: true },
-            {
-              accessor: 'action',
-              title: t('audit.action'),
-              sortable: true,
-              render: (r) => auditActionLabel(t, r.action),
-            },
-            {
-              accessor: 'entityType',
-              title: t('audit.entityType'),
-              sortable: true,
-              render: (r) => auditEntityLabel(t, r.entityType),
-            },
-            { accessor: 'entityId', title: t('audit.record'), sortable: true },
-          ]}
-        />
-      </QueryState>
-    </Stack>
+    <ListPage<AuditEntry>
+      title={variant === 'planillas' ? t('audit.planillaTitle') : t('audit.title')}
+      description={variant === 'planillas' ? t('audit.planillaIntro') : undefined}
+      defaultSort="-at"
+      search={false}
+      filters={filters}
+      columns={columns}
+      useRows={variant === 'planillas' ? usePlanillaAudit : useGeneralAudit}
+      exportPath={can(variant === 'planillas' ? 'planilla-audit-logs' : 'audit', 'EXPORT') ? `${base}/export` : null}
+      emptyText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
+      rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
+    />
   );
 }
 

@@ -1,12 +1,10 @@
-import type { AuditEntry } from '@aporta/domain';
+import type { AuditEntry, AuditFacets } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { api, type RequestOptions } from '../../lib/api.ts';
 import { auditKeys } from './keys.ts';
 
-export type AuditParams = Record<string, string | number | undefined>;
-
-export function useFindAudit(base: string, params: AuditParams) {
+export function useFindAudit(base: string, params: RequestOptions['query']) {
   return useQuery({
     queryKey: auditKeys.list(base, params),
     queryFn: ({ signal }) => api<ListResponse<AuditEntry>>(base, { query: params, signal }),
@@ -17,7 +15,7 @@ export function useFindAudit(base: string, params: AuditParams) {
 export function useAuditFacets(base: string) {
   return useQuery({
     queryKey: auditKeys.facets(base),
-    queryFn: () => api<{ entityTypes: string[]; actions: string[] }>(`${base}/facets`),
+    queryFn: () => api<AuditFacets>(`${base}/facets`),
     staleTime: 60_000,
   });
 }

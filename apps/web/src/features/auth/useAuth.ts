@@ -1,4 +1,4 @@
-import type { ChangePasswordInput, CurrentUser, RegisterInput } from '@aporta/domain';
+import type { ChangePasswordInput, CurrentUser, RegisterInput, RegisterResponse } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setUnauthorizedHandler } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -36,8 +36,7 @@ export function useCurrentUser() {
 /** Self-registration: the account stays inactive until an administrator activates it. */
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterInput) =>
-      api<{ status: 'success'; message: string }>('/api/auth/register', { method: 'POST', body }),
+    mutationFn: (body: RegisterInput) => api<RegisterResponse>('/api/auth/register', { method: 'POST', body }),
   });
 }
 

@@ -1,5 +1,6 @@
 import type {
   AuditEntry,
+  CollectionNames,
   CollectionRecord,
   CollectionSchema,
   CollectionSummary,
@@ -22,7 +23,7 @@ const base = (name: string) => `/api/collections/${encodeURIComponent(name)}`;
 export function useCollectionNames() {
   return useQuery({
     queryKey: collectionKeys.names(),
-    queryFn: () => api<string[]>('/api/collections'),
+    queryFn: () => api<CollectionNames>('/api/collections'),
     staleTime: 60_000,
   });
 }

@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { contributorStates } from '@aporta/domain';
+import { type ContributorReport, contributorStates } from '@aporta/domain';
 import { BarChart } from '@mantine/charts';
 import { Card, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -15,22 +15,12 @@ import { useContributorOptions } from './api.ts';
 import { contributorKeys } from './keys.ts';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';
-interface Row {
-  key: string;
-  label: string;
-  group: string | null;
-  ACTIVO: number;
-  INACTIVO: number;
-  FALLECIDO: number;
-  total: number;
-  salaryTotal: string;
-}
 type Filters = Partial<Record<'entityId' | 'departmentId' | 'typeId' | 'state', string>>;
 
 export const useContributorReport = (kind: Kind, filters: Filters) =>
   useQuery({
     queryKey: contributorKeys.report(kind, filters),
-    queryFn: () => api<{ title: string; items: Row[]; totals: Row }>(`/api/contributor-reports/${kind}`, { query: filters }),
+    queryFn: () => api<ContributorReport>(`/api/contributor-reports/${kind}`, { query: filters }),
     placeholderData: keepPreviousData,
   });
 

@@ -3,13 +3,15 @@ import type {
   ContributorImport,
   ContributorInput,
   ContributorListQuery,
+  ContributorOptions,
+  ContributorOverview,
+  ContributorRenapLookup,
+  ContributorSaveResponse,
   CuiApproval,
   CuiDecision,
+  CuiReview,
   ImportRow,
-  RenapLookupResponse,
-  RenapPerson,
-  RenapResult,
-  StateTransition,
+  StateTransitionList,
 } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -20,29 +22,6 @@ import { getToken } from '../../lib/session.ts';
 import { contributorImportKeys, contributorKeys, cuiApprovalKeys } from './keys.ts';
 
 type Query = Record<string, string | number | boolean | undefined | null>;
-
-export interface SaveResult {
-  contributor: Contributor;
-  warnings: string[];
-  approvalRequestId?: number | null;
-}
-export interface ContributorOptions {
-  types: { id: number; code: string; name: string }[];
-  entities: { id: number; code: string; name: string }[];
-  municipalities: { id: number; code: string; name: string; departmentName: string; departmentId: number }[];
-  budgetLines: { code: string; name: string }[];
-}
-export interface Overview {
-  total: number;
-  byState: { key: string; total: number }[];
-  byType: { key: string; total: number }[];
-  pendingApprovals: number;
-  recent: Contributor[];
-}
-export interface CuiReview {
-  request: CuiApproval;
-  renap: { result: RenapResult; person: RenapPerson | null; warning: string | null };
-}
 
 const invalidate = () => {
   void queryClient.invalidateQueries({ queryKey: contributorKeys.all });
@@ -81,13 +60,13 @@ export const useContributorFormOptions = () =>
   });
 
 export const useContributorOverview = () =>
-  useQuery({ queryKey: contributorKeys.overview(), queryFn: () => api<Overview>('/api/contributors/overview') });
+  useQuery({ queryKey: contributorKeys.overview(), queryFn: () => api<ContributorOverview>('/api/contributors/overview') });
 
 /** RENAP data for a CUI (logged on the server); only runs for a complete, valid CUI. */
 export const useRenapCheck = (cui: string | null) =>
   useQuery({
     queryKey: contributorKeys.renap(cui),
-    queryFn: () => api<RenapLookupResponse & { municipalityId: number | null }>(`/api/contributors/renap/${cui}`),
+    queryFn: () => api<ContributorRenapLookup>(`/api/contributors/renap/${cui}`),
     enabled: !!cui,
     staleTime: 60_000,
     retry: false,
@@ -96,13 +75,13 @@ export const useRenapCheck = (cui: string | null) =>
 /** Command palette: contributors by CUI (exact or prefix) or name. The shell's palette registers it. */
 export const useCreateContributor = () =>
   useMutation({
-    mutationFn: (body: ContributorInput) => api<SaveResult>('/api/contributors', { method: 'POST', body }),
+    mutationFn: (body: ContributorInput) => api<ContributorSaveResponse>('/api/contributors', { method: 'POST', body }),
     onSuccess: invalidate,
   });
 
 export const useUpdateContributor = (id: number) =>
   useMutation({
-    mutationFn: (body: ContributorInput) => api<SaveResult>(`/api/contributors/${id}`, { method: 'PUT', body }),
+    mutationFn: (body: ContributorInput) => api<ContributorSaveResponse>(`/api/contributors/${id}`, { method: 'PUT', body }),
     onSuccess: invalidate,
   });
 
@@ -124,7 +103,7 @@ export const useCuiReview = (id: number | null) =>
 export const useCuiHistory = (id: number) =>
   useQuery({
     queryKey: cuiApprovalKeys.history(id),
-    queryFn: () => api<{ items: StateTransition[] }>(`/api/cui-approvals/${id}/history`),
+    queryFn: () => api<StateTransitionList>(`/api/cui-approvals/${id}/history`),
   });
 
 /** Approve or reject; `expected` is the state the user reviewed, so a request decided meanwhile answers 409. */

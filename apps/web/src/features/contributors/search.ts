@@ -1,13 +1,7 @@
+import type { ContributorSearchResult } from '@aporta/domain';
 import { api } from '../../lib/api.ts';
 import { displayCui } from '../../lib/format.ts';
 import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
-
-interface Hit {
-  id: number;
-  cui: string;
-  fullName: string;
-  entityName: string | null;
-}
 
 // The command palette finds a contributor by CUI (exact or prefix) or by name; users without the
 // permission get a 403, which the palette leaves out.
@@ -16,7 +10,7 @@ registerSearchProvider({
   group: 'contributors.paletteGroup',
   minLength: 3,
   async search(q, { signal }) {
-    const hits = await api<Hit[]>('/api/contributors/search', { query: { q }, signal });
+    const hits = await api<ContributorSearchResult>('/api/contributors/search', { query: { q }, signal });
     return hits.map((c) => ({
       id: `contributor-${c.id}`,
       label: c.fullName,

@@ -1,4 +1,4 @@
-import type { InstitutionInput, InstitutionRecord } from '@aporta/domain';
+import type { InstitutionInput, InstitutionOptions, InstitutionRecord } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
@@ -25,10 +25,7 @@ export function useFindInstitutions(query: RequestOptions['query']) {
 export function useInstitutionOptions() {
   return useQuery({
     queryKey: institutionKeys.options(),
-    queryFn: () =>
-      api<{ roles: { id: number; name: string; assignable: boolean }[]; entities: { id: number; code: string; name: string }[] }>(
-        '/api/institutions/options',
-      ),
+    queryFn: () => api<InstitutionOptions>('/api/institutions/options'),
   });
 }
 

@@ -1,4 +1,5 @@
 import { isJobFinished, type Job, type JobStarted } from '@aporta/domain/jobs';
+import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { api, type RequestOptions } from '../../lib/api.ts';
@@ -24,7 +25,7 @@ export function useJob(id: number | null) {
 export function useFindJobs(params: JobListParams) {
   return useQuery({
     queryKey: jobKeys.list(params),
-    queryFn: ({ signal }) => api<{ items: Job[]; total: number }>('/api/jobs', { query: params, signal }),
+    queryFn: ({ signal }) => api<ListResponse<Job>>('/api/jobs', { query: params, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: (q) => (q.state.data?.items.some((j) => !isJobFinished(j.state)) ? 2 * POLL_MS : false),

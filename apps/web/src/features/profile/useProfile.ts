@@ -1,12 +1,10 @@
-import type { CurrentUser, ProfileUpdate, SessionInfo } from '@aporta/domain';
+import type { Profile, ProfileUpdate, RevokedSessions, SessionInfo } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { storeUser } from '../../lib/session.ts';
 import { authKeys } from '../auth/keys.ts';
 import { profileKeys } from './keys.ts';
-
-export type Profile = CurrentUser & { roles: { id: number; name: string }[]; lastLoginAt: string | null; createdAt: string };
 
 export function useGetProfile() {
   return useQuery({ queryKey: profileKeys.all, queryFn: () => api<Profile>('/api/profile') });
@@ -38,7 +36,7 @@ export function useRevokeOwnSession() {
 
 export function useRevokeOtherSessions() {
   return useMutation({
-    mutationFn: () => api<{ revoked: number }>('/api/profile/sessions/revoke-others', { method: 'POST' }),
+    mutationFn: () => api<RevokedSessions>('/api/profile/sessions/revoke-others', { method: 'POST' }),
     onSuccess: refreshSessions,
   });
 }

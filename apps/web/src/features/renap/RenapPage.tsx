@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupResponse } from '@aporta/domain';
+import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupLog, type RenapLookupResponse } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
@@ -16,17 +16,6 @@ import { queryClient } from '../../lib/query.ts';
 import { StateBadge } from '../contributors/components.tsx';
 import { renapKeys } from './keys.ts';
 
-interface LookupLog {
-  id: number;
-  at: string;
-  userEmail: string | null;
-  cui: string;
-  source: string;
-  result: string;
-  durationMs: number;
-  purpose: string | null;
-}
-
 export const useRenapLookup = () =>
   useMutation({
     mutationFn: (cui: string) => api<RenapLookupResponse>(`/api/renap/${cui}`),
@@ -36,7 +25,7 @@ export const useRenapLookup = () =>
 export const useRenapLookups = (page: number) =>
   useQuery({
     queryKey: renapKeys.lookupsPage(page),
-    queryFn: () => api<ListResponse<LookupLog>>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
+    queryFn: () => api<ListResponse<RenapLookupLog>>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
     placeholderData: keepPreviousData,
   });
 
@@ -134,7 +123,7 @@ export function RenapPage() {
           {t('renap.log')}
         </Text>
         <QueryState query={log} list>
-          <DataTable<LookupLog>
+          <DataTable<RenapLookupLog>
             withTableBorder
             minHeight={120}
             records={log.data?.items ?? []}

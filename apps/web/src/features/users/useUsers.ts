@@ -1,16 +1,10 @@
-import type { UserInput, UserRecord } from '@aporta/domain';
+import type { CreatedUser, OneTimePassword, RevokedSessions, UserInput, UserOptions, UserRecord } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { userKeys } from './keys.ts';
-
-export interface UserOptions {
-  /** `assignable`: within the current user's privilege ceiling (the server refuses the rest). */
-  roles: { id: number; name: string; assignable: boolean }[];
-  institutions: { id: number; code: string; name: string; isActive: boolean; assignable: boolean }[];
-}
 
 const invalidate = () =>
   Promise.all([
@@ -43,7 +37,7 @@ export function useUserOptions() {
 
 export function useCreateUser() {
   return useMutation({
-    mutationFn: (body: UserInput) => api<{ user: UserRecord; password: string }>('/api/users', { method: 'POST', body }),
+    mutationFn: (body: UserInput) => api<CreatedUser>('/api/users', { method: 'POST', body }),
     onSuccess: invalidate,
   });
 }
@@ -65,14 +59,14 @@ export function useSetUserActive() {
 
 export function useResetUserPassword() {
   return useMutation({
-    mutationFn: (id: number) => api<{ password: string }>(`/api/users/${id}/reset-password`, { method: 'POST' }),
+    mutationFn: (id: number) => api<OneTimePassword>(`/api/users/${id}/reset-password`, { method: 'POST' }),
     onSuccess: invalidate,
   });
 }
 
 export function useRevokeUserSessions() {
   return useMutation({
-    mutationFn: (id: number) => api<{ revoked: number }>(`/api/users/${id}/revoke-sessions`, { method: 'POST' }),
+    mutationFn: (id: number) => api<RevokedSessions>(`/api/users/${id}/revoke-sessions`, { method: 'POST' }),
     onSuccess: invalidate,
   });
 }
