@@ -90,7 +90,7 @@ test('a large upload shows its validation live, is found again after leaving the
 
     // Live progress: the validation job's card, with rows done of the total.
     const progress = page.getByTestId('job-progress');
-    await expect(progress).toBeVisible({ timeout: 60_000 });
+    await expect(progress).toBeVisible({ timeout: 120_000 });
     await expect(progress).toContainText('Validación de carga masiva');
     await expect(progress).toContainText(/de 150,000/, { timeout: 30_000 });
     await expect(page).toHaveURL(/[?&]carga=/);

@@ -30,6 +30,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'journeys', testIgnore: '**/imports.spec.ts' },
+    // Runs a second server of its own with a 150 000-row upload and kills it mid-validation: alone, after
+    // the journeys, so neither starves the other of the machine's cores (both timed out side by side).
+    { name: 'restart', testMatch: '**/imports.spec.ts', dependencies: ['journeys'] },
+  ],
   webServer: {
     command: 'node serve.mjs',
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
