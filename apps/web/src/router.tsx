@@ -4,6 +4,7 @@ import { authRoutes } from './features/auth/routes.tsx';
 import { getToken } from './lib/session.ts';
 import { AuthLayout } from './shell/AuthLayout.tsx';
 import { RequireAuth } from './shell/RequireAuth.tsx';
+import { RouteError } from './shell/RouteError.tsx';
 
 /** The route every signed-in screen hangs from; its children are discovered on the first navigation. */
 const APP_ROUTE_ID = 'app';
@@ -21,6 +22,7 @@ export const router = createBrowserRouter(
     {
       path: '/auth',
       element: <AuthLayout />,
+      errorElement: <RouteError />,
       children: [
         { path: 'login', element: <LoginPage /> },
         // Registration and the password change use the query cache: its providers load with them.
@@ -32,6 +34,7 @@ export const router = createBrowserRouter(
     },
     {
       id: APP_ROUTE_ID,
+      errorElement: <RouteError />,
       element: (
         <RequireAuth>
           <Outlet />

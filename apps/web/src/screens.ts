@@ -16,6 +16,7 @@ import { settingsRoutes } from './features/settings/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
+import { RouteError } from './shell/RouteError.tsx';
 
 /** Every screen of the main layout, one array per feature. A feature adds its routes here. */
 const featureScreens: RouteObject[] = [
@@ -119,7 +120,11 @@ const permissionGuard = (routes: RouteObject[]): RouteObject[] =>
     };
   });
 
-export const screens: RouteObject[] = permissionGuard(guard(featureScreens));
+/** Every screen shows a failure to load or render in place, inside the layout (RouteError). */
+export const screens: RouteObject[] = permissionGuard(guard(featureScreens)).map((r) => ({
+  ...r,
+  errorElement: createElement(RouteError),
+}));
 
 export const screenPaths: string[] = allPaths.map((p) => p.path);
 /** The paths a menu link may lead to. */
