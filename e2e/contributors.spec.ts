@@ -1,14 +1,5 @@
-import { expect, expectAccessible, signIn, test } from './fixtures.ts';
+import { expect, expectAccessible, randomCui, signIn, test } from './fixtures.ts';
 
-/** A valid CUI (DOMAIN.md rule) registered in municipality 0101, from a random serial. */
-function randomCui(): string {
-  for (;;) {
-    const body = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-    let sum = 0;
-    for (let i = 0; i < 8; i++) sum += Number(body[i]) * (i + 2);
-    if (sum % 11 !== 10) return `${body}${sum % 11}0101`;
-  }
-}
 const spaced = (c: string) => `${c.slice(0, 4)} ${c.slice(4, 9)} ${c.slice(9)}`;
 
 /** The first person of the deterministic demo RENAP registry (seed 20260101), never a demo contributor. */
@@ -35,7 +26,7 @@ test('a user registers a contributor with RENAP prefill and another person appro
   await page.getByRole('option', { name: 'Activo' }).click();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByRole('heading', { name: /Marvin .*Juárez/ })).toBeVisible();
-  await expect(page.getByText('Pendiente').first()).toBeVisible();
+  await expect(page.getByText('Pendiente').filter({ visible: true }).first()).toBeVisible();
   await expectAccessible(page);
 
   // The requester cannot approve their own request.
@@ -162,4 +153,42 @@ test('the contributor reports show totals and export xlsx and pdf', async ({ pag
     await page.getByRole('button', { name: `Exportar ${format}` }).click();
     expect((await download).suggestedFilename()).toMatch(new RegExp(`^reporte-afiliados-by-type-.*\\.${format.toLowerCase()}$`));
   }
+});
+
+test('the contributors list pages forwards and backwards by key, with the total as counted', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  await page.goto('/contributors/list');
+  const pager = page.getByTestId('list-pager');
+  // The demo data holds some hundreds of contributors: an exact total (the rule: exact up to 10 000), not
+  // "≈ n" nor "más de 10,000".
+  await expect(pager.getByText(/^Página 1 · 1–25 de \d{1,3}(,\d{3})?$/)).toBeVisible();
+  await expect(pager.getByRole('button', { name: 'Anterior' })).toBeDisabled();
+  // The rows once the page's request has answered (the list is aria-busy while it fetches).
+  const firstRow = async () => {
+    await expect(page.getByTestId('list-page')).toHaveAttribute('aria-busy', 'false');
+    return page.locator('table tbody tr').first().textContent();
+  };
+  const page1 = await firstRow();
+  for (const n of [2, 3, 4]) {
+    await pager.getByRole('button', { name: 'Siguiente' }).click();
+    await expect(pager.getByText(new RegExp(`^Página ${n} · ${(n - 1) * 25 + 1}–${n * 25} de`))).toBeVisible();
+  }
+  const page4 = await firstRow();
+  expect(page4).not.toBe(page1);
+  await pager.getByRole('button', { name: 'Anterior' }).click();
+  await expect(pager.getByText(/^Página 3 · 51–75 de/)).toBeVisible();
+  await pager.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(pager.getByText(/^Página 4 · 76–100 de/)).toBeVisible();
+  // The same page by key: the same rows.
+  await expect.poll(firstRow).toBe(page4);
+  await expectAccessible(page);
+  await pager.getByRole('button', { name: 'Primera página' }).click();
+  await expect(pager.getByText(/^Página 1 · 1–25 de/)).toBeVisible();
+  await expect.poll(firstRow).toBe(page1);
+  // A filter starts over at page 1.
+  await pager.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(pager.getByText(/^Página 2 ·/)).toBeVisible();
+  await page.getByRole('textbox', { name: 'Buscar', exact: true }).fill('maria');
+  await expect(pager.getByText(/^Página 1 ·/)).toBeVisible();
 });

@@ -33,5 +33,15 @@ export async function expectAccessible(page: Page) {
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
+/** A valid CUI (DOMAIN.md rule) registered in municipality 0101, from a random serial. */
+export function randomCui(): string {
+  for (;;) {
+    const body = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+    let sum = 0;
+    for (let i = 0; i < 8; i++) sum += Number(body[i]) * (i + 2);
+    if (sum % 11 !== 10) return `${body}${sum % 11}0101`;
+  }
+}
+
 export const test = base;
 export { expect };

@@ -32,10 +32,12 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'journeys', testIgnore: '**/imports.spec.ts' },
+    { name: 'journeys', testIgnore: ['**/imports.spec.ts', '**/export-restart.spec.ts'] },
     // Runs a second server of its own with a 150 000-row upload and kills it mid-validation: alone, after
     // the journeys, so neither starves the other of the machine's cores (both timed out side by side).
     { name: 'restart', testMatch: '**/imports.spec.ts', dependencies: ['journeys'] },
+    // The same for a 40 000-row background export, after the upload's restart (one own server at a time).
+    { name: 'restart-export', testMatch: '**/export-restart.spec.ts', dependencies: ['restart'] },
   ],
   webServer: {
     command: 'node serve.mjs',

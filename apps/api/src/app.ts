@@ -6,13 +6,14 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { contributorImportRoutes } from './modules/contributor-imports/routes.ts';
 import { contributorReportRoutes } from './modules/contributor-reports/routes.ts';
@@ -24,21 +25,29 @@ import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
+import { paymentRoutes } from './modules/payments/routes.ts';
+import { pensionRoutes } from './modules/pensions/routes.ts';
+import { planillaRoutes } from './modules/planillas/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { renapRoutes } from './modules/renap/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
+import { signingRoutes } from './modules/signing/routes.ts';
 import { statisticsRoutes } from './modules/statistics/routes.ts';
+import { templateRoutes } from './modules/template/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { registerAccessGuard } from './platform/access.ts';
+import { workflowRoutes } from './modules/workflow/routes.ts';
+import { isGuardedUrl, registerAccessGuard } from './platform/access.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
-import { stopBackgroundTasks } from './platform/imports/background.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
+import { configureLoad } from './platform/load.ts';
 import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
+import { serializerCompiler } from './platform/serialize.ts';
+import { SessionCache } from './platform/session.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -63,9 +72,16 @@ const modules = [
   contributorRoutes,
   cuiApprovalRoutes,
   contributorImportRoutes,
+  planillaRoutes,
+  paymentRoutes,
   contributorReportRoutes,
   documentRoutes,
+  signingRoutes,
   jobRoutes,
+  pensionRoutes,
+  templateRoutes,
+  chatRoutes,
+  workflowRoutes,
 ];
 
 /**
@@ -85,6 +101,9 @@ export async function buildApp(opts: {
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: false,
     frameworkErrors,
+    // Start-up work (the signing authority's keys on a first start, taking back jobs) may take longer than
+    // Fastify's 10 s on a loaded two-core machine; a slow start is not a failed one.
+    pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -92,6 +111,15 @@ export async function buildApp(opts: {
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  app.decorate(
+    'searchGate',
+    configureLoad(database.db, {
+      searchSlots: config.SEARCH_CONCURRENCY,
+      searchQueue: config.SEARCH_QUEUE,
+      searchWaitMs: config.SEARCH_WAIT_MS,
+    }),
+  );
+  app.decorate('sessionCache', await startSessionCache(app, database, config.SESSION_CACHE_SECONDS));
   app.decorate('authPolicy', {
     sessionIdleHours: config.SESSION_IDLE_HOURS,
     sessionAbsoluteDays: config.SESSION_ABSOLUTE_DAYS,
@@ -105,15 +133,13 @@ export async function buildApp(opts: {
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
-    if (!route.url.startsWith('/api')) return;
+    if (!isGuardedUrl(route.url)) return;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: (route.config as { access?: Access })?.access });
     }
   });
 
   registerErrorHandling(app);
-  // Maintenance started after a response (ANALYZE after a bulk commit) ends before the database closes.
-  app.addHook('onClose', () => stopBackgroundTasks(database.db));
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -128,7 +154,7 @@ export async function buildApp(opts: {
   await app.register(rateLimit, {
     global: false,
     // Counted in the database: several API processes share one limit per address.
-    store: databaseRateLimitStore(database.db),
+    store: databaseRateLimitStore(database.priorityDb),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, ...errorBody('RATE_LIMITED') }),
   });
   registerAccessGuard(app);
@@ -157,6 +183,8 @@ export async function buildApp(opts: {
     // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
     reclaimAllOnStart: database.kind === 'pglite',
     log: app.log,
+    // The daily jobs (scheduleDaily) run wherever jobs run; the claim on job_schedules keeps it to one process.
+    schedules: true,
   });
   app.decorate('jobs', jobs);
   // Runs before the database is closed by the caller: running jobs are given back to the queue.
@@ -169,7 +197,7 @@ export async function buildApp(opts: {
   if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
   app.setNotFoundHandler((request, reply) => {
     // Every other GET path is a screen of the single-page app.
-    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
+    if (hasWeb && request.method === 'GET' && !isGuardedUrl(request.url)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply
@@ -177,4 +205,50 @@ export async function buildApp(opts: {
       .send(errorBody('ROUTE_NOT_FOUND', `La ruta ${request.method} ${request.url.split('?')[0]} no existe.`));
   });
   return app;
+}
+
+/**
+ * The session cache of this process, emptied by every 'aporta_auth' notification (a change to sessions,
+ * users, roles, grants or institutions in any process). While the channel is down nothing is cached,
+ * and it is opened again every 5 s.
+ */
+async function startSessionCache(app: FastifyInstance, database: Database, ttlSeconds: number): Promise<SessionCache> {
+  const cache = new SessionCache(ttlSeconds);
+  if (ttlSeconds <= 0) return cache;
+  if (!database.listen) {
+    // PGlite: one process; its changes go through this process's API (the access guard clears the cache)
+    // or through a job of this process. Jobs do not change sessions or grants.
+    return cache;
+  }
+  let stop: (() => Promise<void>) | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let closed = false;
+  const open = async () => {
+    retry = null;
+    try {
+      stop = await database.listen!(
+        'aporta_auth',
+        () => cache.clear(),
+        () => {
+          cache.enabled = false;
+          cache.clear();
+          stop = null;
+          if (!closed && !retry) retry = setTimeout(open, 5_000);
+        },
+      );
+      cache.clear();
+      cache.enabled = true;
+    } catch (err) {
+      app.log.warn({ err }, 'session cache: cannot listen for changes; not caching');
+      cache.enabled = false;
+      if (!closed) retry = setTimeout(open, 5_000);
+    }
+  };
+  await open();
+  app.addHook('onClose', async () => {
+    closed = true;
+    if (retry) clearTimeout(retry);
+    await stop?.();
+  });
+  return cache;
 }

@@ -52,12 +52,34 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9._/-]*$/, { error: 'solo letras, números, . _ - y /' })
     .optional(),
   S3_FORCE_PATH_STYLE: bool.optional(),
+  /**
+   * Key that encrypts the certification authority's and the seal's private keys at rest (any string of
+   * 32+ characters); without it one is generated into DATA_DIR/signing-master.key on first start.
+   */
+  SIGNING_MASTER_KEY: z.string().min(32, { error: 'debe tener al menos 32 caracteres' }).optional(),
+  /** The address users reach the app at, printed in certificates (CRL distribution point). */
+  PUBLIC_URL: z.url({ error: 'debe ser una URL http(s)' }).optional(),
   JOBS_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(32).default(2),
+  /** PostgreSQL: connections of the main pool, and the backstop timeout of any statement (platform/load.ts). */
+  DB_POOL_SIZE: z.coerce.number({ error: 'debe ser un número' }).int().min(2).max(200).default(10),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'debe ser un número' }).int().min(1000).default(120_000),
+  /** Expensive searches (a name search) run at once per process, how many may wait and for how long. */
+  SEARCH_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(64).default(4),
+  SEARCH_QUEUE: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(1000).default(64),
+  SEARCH_WAIT_MS: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(60_000).default(5000),
+  /** A list or search asked while more than this many requests wait for a pool connection is answered 503. */
+  MAX_POOL_WAITING: z.coerce.number({ error: 'debe ser un número' }).int().min(1).default(40),
+  /** Seconds a resolved session is reused before it is read again (0: no cache); changes invalidate it at once. */
+  SESSION_CACHE_SECONDS: z.coerce.number({ error: 'debe ser un número' }).min(0).max(300).optional(),
+  /** The template's data calls (/app/{collection}) answer after the spec's simulated 500 ms, for demos. */
+  TEMPLATE_DELAY: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA' | 'SESSION_CACHE_SECONDS'> {
+  /** 30 s by default; 0 (no cache) in tests unless set, so a test that edits the database sees it at once. */
+  SESSION_CACHE_SECONDS: number;
   dataDir: string;
   demoData: boolean;
   webDist: string;
@@ -90,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Demo users have documented passwords: on by default only for the embedded database.
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
     webDist: existsSync(webDist) ? webDist : '',
+    SESSION_CACHE_SECONDS: e.SESSION_CACHE_SECONDS ?? (e.NODE_ENV === 'test' ? 0 : 30),
     version: pkg.version,
   };
 }

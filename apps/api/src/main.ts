@@ -4,15 +4,22 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
+import { settleStalledSubmits } from './modules/planillas/submit.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
+import { createFileStore } from './platform/files.ts';
 import { recoverImports } from './platform/imports/pipeline.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 import { seedAccountsDemo } from './seed/accounts.ts';
 import { seedCatalogDemo } from './seed/catalogs.ts';
 import { seedContributorDemo } from './seed/contributors.ts';
 import { ensureAdmin, seedReference } from './seed/index.ts';
+import { seedPaymentDemo } from './seed/payments.ts';
+import { seedPensionDemo } from './seed/pensions.ts';
+import { seedPlanillaDemo } from './seed/planillas.ts';
 import { seedShellDemo } from './seed/shell.ts';
+import { seedTemplate } from './seed/template.ts';
+import { seedWorkflowDemo } from './seed/workflow.ts';
 
 const usage = `Uso: aporta <comando>
   serve                          aplica migraciones, siembra datos de referencia y sirve la aplicación
@@ -39,7 +46,13 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 async function prepare(config: Config): Promise<Database> {
   const database = await step(
     config.DATABASE_URL ? 'Conectando con PostgreSQL' : `Abriendo la base de datos embebida en ${config.dataDir}`,
-    () => openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir }),
+    () =>
+      openDatabase({
+        url: config.DATABASE_URL,
+        dataDir: config.dataDir,
+        poolSize: config.DB_POOL_SIZE,
+        statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      }),
   );
   await step('Aplicando migraciones', () => database.migrate());
   return database;
@@ -54,6 +67,10 @@ async function seed(config: Config, database: Database) {
       await seedAccountsDemo(database.db);
       await seedCatalogDemo(database.db);
       await seedContributorDemo(database.db);
+      await seedPlanillaDemo(database.db);
+      await seedPaymentDemo(database.db);
+      await seedPensionDemo(database.db);
+      await seedWorkflowDemo(database.db, createFileStore(config), config.APP_TITLE);
     });
   }
   if (admin?.password) {
@@ -66,7 +83,10 @@ async function seed(config: Config, database: Database) {
   } else if (admin) {
     say(`Administrador creado: ${admin.email} (contraseña tomada de ADMIN_PASSWORD).`);
   }
-  if (config.demoData) await seedShellDemo(database.db);
+  if (config.demoData) {
+    await seedShellDemo(database.db);
+    await step('Sembrando los datos de la plantilla (CRM, comercio, aprendizaje…)', () => seedTemplate(database.db));
+  }
 }
 
 async function serve(config: Config) {
@@ -90,6 +110,9 @@ async function serve(config: Config) {
   // the others resume when the job worker takes their validation job back. Before listening.
   const interrupted = await recoverImports(database.db);
   if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
+  // Planillas left ENVIANDO whose submit job ended without sending them: back where they were, with the reason.
+  const unsent = await settleStalledSubmits(database.db);
+  if (unsent.length) say(`Envíos de planilla no terminados devueltos a su estado anterior: ${unsent.length}.`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

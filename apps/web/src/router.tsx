@@ -32,6 +32,19 @@ export const router = createBrowserRouter(
         },
       ],
     },
+    // The form builder (issue 17): standalone and open without a session, as the specification says; its
+    // code and the providers it needs load with it, never with the sign-in page.
+    {
+      path: '/form-builder',
+      errorElement: <RouteError />,
+      lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
+      children: [
+        {
+          index: true,
+          lazy: async () => ({ Component: (await import('./features/workflow/FormBuilderPage.tsx')).FormBuilderPage }),
+        },
+      ],
+    },
     {
       id: APP_ROUTE_ID,
       errorElement: <RouteError />,

@@ -9,12 +9,18 @@ import { contributorRoutes } from './features/contributors/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { jobRoutes } from './features/jobs/routes.tsx';
+import { paymentRoutes } from './features/payments/routes.tsx';
+import { pensionRoutes } from './features/pensions/routes.tsx';
+import { planillaRoutes } from './features/planillas/routes.tsx';
 import { profileRoutes } from './features/profile/routes.tsx';
 import { renapRoutes } from './features/renap/routes.tsx';
 import { roleRoutes } from './features/roles/routes.tsx';
 import { settingsRoutes } from './features/settings/routes.tsx';
+import { signingRoutes } from './features/signing/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
+import { templateRoutes } from './features/template/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
+import { workflowRoutes } from './features/workflow/routes.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
 import { RouteError } from './shell/RouteError.tsx';
 
@@ -29,9 +35,15 @@ const featureScreens: RouteObject[] = [
   ...auditRoutes,
   ...statisticsRoutes,
   ...contributorRoutes,
+  ...planillaRoutes,
+  ...paymentRoutes,
+  ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,
   ...settingsRoutes,
+  ...signingRoutes,
+  ...templateRoutes,
+  ...workflowRoutes,
 ];
 
 const join = (base: string, path: string) => `${base}/${path}`.replace(/\/+/g, '/');

@@ -111,7 +111,7 @@ export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
 /** The export of users: the list's filters plus the file format. */
 export const userExportQuerySchema = userListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 export type UserExportQuery = z.infer<typeof userExportQuerySchema>;
 
@@ -215,7 +215,7 @@ export const roleListQuerySchema = listQuerySchema;
 
 /** The export of roles: the list's filters plus the file format. */
 export const roleExportQuerySchema = roleListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 export type RoleExportQuery = z.infer<typeof roleExportQuerySchema>;
 
@@ -291,7 +291,7 @@ export type InstitutionOptions = z.infer<typeof institutionOptionsSchema>;
 
 /** The export of institutions: the list's filters plus the file format. */
 export const institutionExportQuerySchema = institutionListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 export type InstitutionExportQuery = z.infer<typeof institutionExportQuerySchema>;
 

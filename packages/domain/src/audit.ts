@@ -33,7 +33,7 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** The export of an audit view: the list's filters plus the file format. */
 export const auditExportQuerySchema = auditQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 
 /** Distinct entity types and actions present in a view, for its filter selects. */

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { collectionDefinitions, collectionNames, dcrudMenuGroup, moneyFieldSchema, updateInputOf } from './catalogs.ts';
+import { z } from 'zod';
+import {
+  catalogField,
+  collectionDefinitions,
+  collectionNames,
+  dcrudMenuGroup,
+  defineCollection,
+  fieldMetaOf,
+  moneyField,
+  moneyFieldSchema,
+  updateInputOf,
+} from './catalogs.ts';
+import { nitSchema } from './fields.ts';
 import { isResource } from './permissions.ts';
 
 describe('collection definitions', () => {
@@ -19,9 +31,11 @@ describe('collection definitions', () => {
     expect(ent.safeParse({ code: 'X1', name: 'E', classificationId: 1, municipalityId: 1, extra: 1 }).success).toBe(false);
     const bad = ent.safeParse({ code: 'X1', name: 'E', classificationId: 1, municipalityId: 1, nit: '8977112-0' });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0].message).toBe('NIT: el dígito verificador no es válido.');
-    const ok = ent.parse({ code: 'x1', name: 'E', classificationId: 1, municipalityId: 1, nit: '576937k', email: '' });
-    expect(ok).toMatchObject({ code: 'X1', nit: '576937-K', email: null, isActive: true });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ['nit'], message: 'El dígito verificador del NIT no es válido.' });
+    // The shared NIT schema (fields.ts): one stored form, without dash or leading zeros, as contributors.
+    const ok = ent.parse({ code: 'x1', name: 'E', classificationId: 1, municipalityId: 1, nit: '0576937-k', email: '' });
+    expect(ok).toMatchObject({ code: 'X1', nit: '576937K', email: null, isActive: true });
+    expect(ent.parse({ code: 'X1', name: 'E', classificationId: 1, municipalityId: 1, nit: '' }).nit).toBeNull();
     expect(updateInputOf('regions').safeParse({ name: 'Norte' }).success).toBe(true);
     expect(updateInputOf('planilla-statuses').safeParse({ code: 'X' }).success).toBe(false);
   });
@@ -43,5 +57,94 @@ describe('a catalogue money field (issue 10)', () => {
   it('refuses the ambiguous forms naming the field', () => {
     expect(schema.safeParse('1.234,50').error?.issues[0].message).toMatch(/^Monto máximo: El monto "1\.234,50" usa coma decimal/);
     expect(schema.safeParse('-5').error?.issues[0].message).toMatch(/^Monto máximo: El monto no puede ser negativo/);
+  });
+});
+
+describe('field metadata derived from the zod schema (issue 10)', () => {
+  it('derives name, label key, type, required, options and defaults from the annotated schema', () => {
+    const color = catalogField(z.enum(['red', 'blue']), { label: 'Color' });
+    expect(fieldMetaOf('things', 'color', color)).toEqual({
+      name: 'color',
+      label: 'Color',
+      labelKey: 'catalogs.fields.things.color',
+      type: 'enum',
+      options: ['red', 'blue'],
+      required: true,
+      unique: false,
+      searchable: false,
+      inList: true,
+      filterable: true,
+      readOnly: false,
+    });
+    const flag = catalogField(z.boolean().default(true), { label: 'Activo' });
+    expect(fieldMetaOf('things', 'isActive', flag)).toMatchObject({ type: 'boolean', required: false, filterable: true });
+    const order = catalogField(z.number().int(), { label: 'Orden', filterable: false });
+    expect(fieldMetaOf('things', 'sortOrder', order)).toMatchObject({ type: 'number', required: true, filterable: false });
+    const nit = catalogField(nitSchema.nullable().optional(), { label: 'NIT', type: 'nit', maxLength: 15 });
+    expect(fieldMetaOf('things', 'nit', nit)).toMatchObject({ type: 'nit', required: false, maxLength: 15 });
+    expect(fieldMetaOf('things', 'amount', moneyField('Monto'))).toMatchObject({ type: 'money', required: false });
+  });
+
+  it('annotates a copy, so one schema shared by two fields keeps each label', () => {
+    const shared = z.boolean().default(true);
+    const a = catalogField(shared, { label: 'Activa' });
+    const b = catalogField(shared, { label: 'Activo' });
+    expect([fieldMetaOf('x', 'a', a).label, fieldMetaOf('x', 'b', b).label]).toEqual(['Activa', 'Activo']);
+    expect(() => fieldMetaOf('x', 'c', shared)).toThrow(/no está declarado con catalogField/);
+    expect(() => fieldMetaOf('x', 'd', catalogField(z.string(), { label: 'Texto' }))).toThrow(/necesita un tipo/);
+  });
+
+  it('derives the input schema from the same declaration, without read-only fields', () => {
+    const def = defineCollection({
+      name: 'things',
+      label: 'Cosas',
+      displayField: 'name',
+      defaultSort: 'name',
+      shape: {
+        code: catalogField(z.enum(['A', 'B']), { label: 'Código', readOnly: true }),
+        name: catalogField(z.string().min(1), { label: 'Nombre', type: 'text', maxLength: 10 }),
+      },
+    });
+    expect(def.fields.map((f) => [f.name, f.readOnly])).toEqual([
+      ['code', true],
+      ['name', false],
+    ]);
+    expect(Object.keys(def.input.shape)).toEqual(['name']);
+    expect(def.input.safeParse({ name: 'x', code: 'A' }).success).toBe(false);
+  });
+
+  it('keeps the metadata every catalogue screen relies on', () => {
+    const ent = collectionDefinitions['municipal-entities'].fields;
+    expect(ent.map((f) => f.name)).toEqual([
+      'code',
+      'name',
+      'nit',
+      'classificationId',
+      'municipalityId',
+      'address',
+      'phone',
+      'email',
+      'bankAccount',
+      'isActive',
+    ]);
+    expect(ent.find((f) => f.name === 'municipalityId')).toMatchObject({
+      type: 'reference',
+      required: true,
+      filterable: true,
+      reference: { collection: 'municipalities', displayField: 'name' },
+    });
+    expect(ent.find((f) => f.name === 'address')).toMatchObject({ type: 'text', required: false, inList: false, maxLength: 300 });
+    expect(collectionDefinitions.departments.fields.find((f) => f.name === 'regionId')).toMatchObject({ required: false });
+    expect(collectionDefinitions['planilla-statuses'].fields[0]).toMatchObject({
+      name: 'code',
+      type: 'enum',
+      readOnly: true,
+      required: true,
+      options: ['BORRADOR', 'ENVIANDO', 'ENVIADA', 'EN_REVISION', 'APROBADA', 'OBSERVADA', 'RECHAZADA', 'PAGADA', 'ANULADA'],
+    });
+    expect(collectionDefinitions['budget-lines'].fields.find((f) => f.name === 'isSubjectToContribution')).toMatchObject({
+      type: 'boolean',
+      required: true,
+    });
   });
 });

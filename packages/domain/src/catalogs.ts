@@ -1,19 +1,22 @@
 import { z } from 'zod';
-import { isValidCui } from './cui.ts';
-import { idTextSchema, intTextSchema, MAX_ID } from './fields.ts';
+import { cuiSchema, idTextSchema, intTextSchema, MAX_ID, nitSchema as sharedNitSchema } from './fields.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
 import type { MenuItem } from './menu.ts';
 import { type AmountOptions, moneyDecimalSchema, moneyInputSchema } from './money.ts';
-import { formatNit, isValidNit, normalizeNit } from './nit.ts';
 import type { Action } from './permissions.ts';
 
 /**
  * Administrative catalogues run on one metadata-driven CRUD (the collection registry). This file holds
- * what the server and the web app share: field types, each collection's fields and input schema, and
- * the pure rules those schemas use (NIT check digit, delegate CUI).
+ * what the server and the web app share: field types and each collection's fields, declared once as an
+ * annotated zod schema from which the field metadata and the input schema are derived.
  */
 
-export const fieldTypes = ['text', 'number', 'money', 'date', 'boolean', 'enum', 'reference'] as const;
+/**
+ * `status`: an enum shown as a coloured badge (`colors`, `optionLabels`); `image`: a picture held as a
+ * `data:` URI (generated placeholders, never an external address), shown as an avatar — or, when
+ * empty, as a placeholder generated from the record's label.
+ */
+export const fieldTypes = ['text', 'number', 'money', 'date', 'boolean', 'enum', 'reference', 'nit', 'status', 'image'] as const;
 export type FieldType = (typeof fieldTypes)[number];
 
 export interface FieldMeta {
@@ -36,6 +39,12 @@ export interface FieldMeta {
   /** For `reference`: the collection whose rows it points to (or `users`) and the field shown. */
   reference?: { collection: string; displayField: string };
   maxLength?: number;
+  /** For `enum`/`status`: the Spanish label of each value (the values themselves are codes). */
+  optionLabels?: Record<string, string>;
+  /** For `status`: the badge colour of each value (a Mantine colour name). */
+  colors?: Record<string, string>;
+  /** For `number`: decimals a value may have (default none: an integer). */
+  decimals?: number;
 }
 
 /** What GET /api/collections/:name/schema answers: the metadata plus what this user may do. */
@@ -69,6 +78,9 @@ export const fieldMetaSchema: z.ZodType<FieldMeta> = z.object({
   options: z.array(z.string()).optional(),
   reference: z.object({ collection: z.string(), displayField: z.string() }).optional(),
   maxLength: z.number().int().optional(),
+  optionLabels: z.record(z.string(), z.string()).optional(),
+  colors: z.record(z.string(), z.string()).optional(),
+  decimals: z.number().int().optional(),
 });
 
 export const collectionSchemaSchema = z.object({
@@ -97,54 +109,178 @@ export type CollectionSummary = z.infer<typeof collectionSummarySchema>;
 export const referenceOptionSchema = z.object({ value: z.number().int(), label: z.string() });
 export type ReferenceOption = z.infer<typeof referenceOptionSchema>;
 
-// ─── Rules ────────────────────────────────────────────────────────────────────────────────────────
+// ─── Fields declared once: the zod schema carries the metadata ──────────────────────────────────────
 
-// ─── Field and schema builders ──────────────────────────────────────────────────────────────────────
+/**
+ * What a catalogue field says about itself besides its validation, attached to its zod schema
+ * (`catalogField`) in the `catalogFields` registry. `FieldMeta` — what the engine, the API's
+ * `/schema` and the web form read — is derived from the schema and this (`fieldMetaOf`): the name is
+ * the property's key, `required` is whether the schema accepts a missing value, an enum's options are
+ * the `z.enum` values, and booleans, enums and numbers need no `type`.
+ */
+export interface CatalogFieldAnnotation {
+  /** Spanish label (the same text the field's messages name). */
+  label: string;
+  type?: FieldType;
+  unique?: boolean;
+  searchable?: boolean;
+  /** Default true. */
+  inList?: boolean;
+  /** Default: boolean, enum and reference fields. */
+  filterable?: boolean;
+  /** Shown, never written through the form: left out of the collection's input schema. */
+  readOnly?: boolean;
+  reference?: { collection: string; displayField: string };
+  maxLength?: number;
+  optionLabels?: Record<string, string>;
+  colors?: Record<string, string>;
+  decimals?: number;
+}
 
-type FieldInit = Partial<Omit<FieldMeta, 'name' | 'label' | 'labelKey' | 'type'>>;
+/** The registry of catalogue field annotations (zod 4 registry keyed by schema instance). */
+export const catalogFields = z.registry<CatalogFieldAnnotation>();
 
-const field =
-  (collection: string) =>
-  (name: string, label: string, type: FieldType, init: FieldInit = {}): FieldMeta => ({
+/** A schema annotated as a catalogue field: a copy of `schema`, so a shared schema is never annotated twice. */
+export function catalogField<T extends z.ZodType>(schema: T, annotation: CatalogFieldAnnotation): T {
+  const copy = schema.clone() as T;
+  catalogFields.add(copy, annotation);
+  return copy;
+}
+
+/** The schema under wrappers (default, optional, nullable) and pipes (transforms): what a value is. */
+function baseOf(schema: z.ZodType): z.ZodType {
+  const def = schema.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  if (def.innerType && ['default', 'prefault', 'optional', 'nullable', 'readonly', 'catch'].includes(def.type)) {
+    return baseOf(def.innerType);
+  }
+  if (def.type === 'pipe' && def.in) return baseOf(def.in);
+  return schema;
+}
+
+const inferredType = (base: z.ZodType): FieldType | undefined =>
+  ({ boolean: 'boolean', enum: 'enum', number: 'number' })[base.def.type as string] as FieldType | undefined;
+
+/** The metadata of one field, derived from its annotated schema. Throws for a schema without annotation. */
+export function fieldMetaOf(collection: string, name: string, schema: z.ZodType): FieldMeta {
+  const a = catalogFields.get(schema);
+  if (!a) throw new Error(`Catálogo ${collection}: el campo ${name} no está declarado con catalogField`);
+  const base = baseOf(schema);
+  const type = a.type ?? inferredType(base);
+  if (!type) throw new Error(`Catálogo ${collection}: el campo ${name} necesita un tipo`);
+  const choice = type === 'enum' || type === 'status';
+  const options = choice && base instanceof z.ZodEnum ? (base.options as string[]) : undefined;
+  if (choice && !options) throw new Error(`Catálogo ${collection}: el campo ${name} debe ser z.enum`);
+  return {
     name,
-    label,
+    label: a.label,
     labelKey: `catalogs.fields.${collection}.${name}`,
     type,
-    required: false,
-    unique: false,
-    searchable: false,
-    inList: true,
-    filterable: type === 'boolean' || type === 'enum' || type === 'reference',
-    readOnly: false,
-    ...init,
-  });
+    required: !schema.isOptional(),
+    unique: a.unique ?? false,
+    searchable: a.searchable ?? false,
+    inList: a.inList ?? true,
+    filterable: a.filterable ?? (type === 'boolean' || choice || type === 'reference'),
+    readOnly: a.readOnly ?? false,
+    ...(options ? { options } : {}),
+    ...(a.reference ? { reference: a.reference } : {}),
+    ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+    ...(a.optionLabels ? { optionLabels: a.optionLabels } : {}),
+    ...(a.colors ? { colors: a.colors } : {}),
+    ...(a.decimals != null ? { decimals: a.decimals } : {}),
+  };
+}
+
+export type FieldExtra = Omit<CatalogFieldAnnotation, 'label' | 'type' | 'maxLength'>;
 
 const required = (label: string) => ({ error: `${label}: campo obligatorio.` });
-const text = (label: string, max = 200) =>
+const textRule = (label: string, max: number) =>
   z
     .string(required(label))
     .trim()
     .min(1, required(label))
     .max(max, { error: `${label}: máximo ${max} caracteres.` });
-const optionalText = (label: string, max = 200) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: `${label}: máximo ${max} caracteres.` })
-    .transform((v) => (v === '' ? null : v))
-    .nullable()
-    .optional();
-const code = (label: string, max = 20) =>
-  text(label, max)
-    .toUpperCase()
-    .regex(/^[A-Z0-9_-]+$/, { error: `${label}: solo letras, dígitos, guion y guion bajo.` });
-const ref = (label: string) =>
+/** Required text of at most `max` characters. */
+const text = (label: string, max: number, extra: FieldExtra = {}) =>
+  catalogField(textRule(label, max), { label, type: 'text', maxLength: max, ...extra });
+/** Optional text: empty is null. */
+const optionalText = (label: string, max: number, extra: FieldExtra = {}) =>
+  catalogField(
+    z
+      .string()
+      .trim()
+      .max(max, { error: `${label}: máximo ${max} caracteres.` })
+      .transform((v) => (v === '' ? null : v))
+      .nullable()
+      .optional(),
+    { label, type: 'text', maxLength: max, ...extra },
+  );
+/** A code: upper-case letters, digits, dash and underscore. */
+const code = (label: string, max: number, extra: FieldExtra = {}) =>
+  catalogField(
+    textRule(label, max)
+      .toUpperCase()
+      .regex(/^[A-Z0-9_-]+$/, { error: `${label}: solo letras, dígitos, guion y guion bajo.` }),
+    { label, type: 'text', maxLength: max, ...extra },
+  );
+/** Digits only, exactly as many as `pattern` says (territory and budget codes). */
+const digitCode = (label: string, pattern: RegExp, message: string, max: number, extra: FieldExtra = {}) =>
+  catalogField(z.string(required(label)).trim().regex(pattern, { error: message }), {
+    label,
+    type: 'text',
+    maxLength: max,
+    ...extra,
+  });
+const refRule = (label: string) =>
   z
     .number({ error: `${label}: seleccione un valor.` })
     .int()
     .positive({ error: `${label}: seleccione un valor.` })
     .max(MAX_ID, { error: `${label}: seleccione un valor.` });
-const active = z.boolean().default(true);
+/** A reference to a row of `collection` (or `users`), shown by its `displayField`. */
+const ref = (label: string, collection: string, displayField: string, extra: FieldExtra = {}) =>
+  catalogField(refRule(label), { label, type: 'reference', reference: { collection, displayField }, ...extra });
+const optionalRef = (label: string, collection: string, displayField: string, extra: FieldExtra = {}) =>
+  catalogField(refRule(label).nullable().optional(), {
+    label,
+    type: 'reference',
+    reference: { collection, displayField },
+    ...extra,
+  });
+/** The active flag: true unless said otherwise. */
+const active = (label: string) => catalogField(z.boolean().default(true), { label });
+const sortOrder = () =>
+  catalogField(z.number({ error: 'Orden: debe ser un número.' }).int().min(0).max(999), { label: 'Orden', filterable: false });
+const phone = (label: string, extra: FieldExtra = {}) =>
+  catalogField(
+    z
+      .string()
+      .trim()
+      .transform((v) => (v === '' ? null : v))
+      .nullable()
+      .optional()
+      .refine((v) => v == null || /^[0-9 +()-]{8,20}$/.test(v), { error: `${label}: use de 8 a 20 dígitos.` }),
+    { label, type: 'text', maxLength: 20, ...extra },
+  );
+const email = (label: string, extra: FieldExtra = {}) =>
+  catalogField(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((v) => (v === '' ? null : v))
+      .nullable()
+      .optional()
+      .refine((v) => v == null || z.email().safeParse(v).success, { error: 'Correo electrónico no válido.' }),
+    { label, type: 'text', maxLength: 200, ...extra },
+  );
+/** Optional NIT through the shared field schema (fields.ts): stored without dash, e.g. `576937K`. */
+const nit = (label: string, extra: FieldExtra = {}) =>
+  catalogField(sharedNitSchema.nullable().optional(), { label, type: 'nit', maxLength: 15, ...extra });
+/** A required CUI through the shared field schema (fields.ts): 13 digits. */
+const cui = (label: string, extra: FieldExtra = {}) => catalogField(cuiSchema, { label, type: 'text', maxLength: 15, ...extra });
+
+/** The field builders of this file, for collections declared elsewhere (packages/domain/src/template.ts). */
+export const fieldBuilders = { text, optionalText, ref, optionalRef, phone, email };
 
 /**
  * The input schema of a catalogue's `money` field: what people type, read by the one amount parser
@@ -153,6 +289,10 @@ const active = z.boolean().default(true);
  */
 export const moneyFieldSchema = (label: string, opts: AmountOptions = {}) =>
   z.preprocess((v) => (v === '' || v === undefined ? null : v), moneyInputSchema(label, opts).nullable()).optional();
+
+/** A catalogue `money` field (see moneyFieldSchema). */
+export const moneyField = (label: string, opts: AmountOptions = {}, extra: FieldExtra = {}) =>
+  catalogField(moneyFieldSchema(label, opts), { label, type: 'money', ...extra });
 
 export const statusColors = [
   'gray',
@@ -173,6 +313,7 @@ export const statusColors = [
 
 export const planillaStatusCodes = [
   'BORRADOR',
+  'ENVIANDO',
   'ENVIADA',
   'EN_REVISION',
   'APROBADA',
@@ -183,54 +324,24 @@ export const planillaStatusCodes = [
 ] as const;
 export const paymentAgreementStatusCodes = ['VIGENTE', 'CUMPLIDO', 'INCUMPLIDO', 'ANULADO'] as const;
 
-const nitSchema = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? null : normalizeNit(v)))
-  .nullable()
-  .optional()
-  .refine((v) => v == null || isValidNit(v), { error: 'NIT: el dígito verificador no es válido.' })
-  .transform((v) => (v == null ? v : formatNit(v)));
-
-const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((v) => (v === '' ? null : v))
-  .nullable()
-  .optional()
-  .refine((v) => v == null || z.email().safeParse(v).success, { error: 'Correo electrónico no válido.' });
-
-const phoneField = (label: string) =>
-  z
-    .string()
-    .trim()
-    .transform((v) => (v === '' ? null : v))
-    .nullable()
-    .optional()
-    .refine((v) => v == null || /^[0-9 +()-]{8,20}$/.test(v), { error: `${label}: use de 8 a 20 dígitos.` });
-
-const statusFields = (c: string, codes: readonly string[]) => {
-  const f = field(c);
-  return [
-    f('code', 'Código', 'enum', { required: true, unique: true, readOnly: true, options: codes, searchable: true }),
-    f('label', 'Etiqueta', 'text', { required: true, searchable: true }),
-    f('color', 'Color', 'enum', { required: true, options: statusColors }),
-    f('sortOrder', 'Orden', 'number', { required: true, filterable: false }),
-  ];
-};
-const statusInput = z.strictObject({
-  label: text('Etiqueta', 60),
-  color: z.enum(statusColors, { error: 'Color: elija uno de la lista.' }),
-  sortOrder: z.number({ error: 'Orden: debe ser un número.' }).int().min(0).max(999),
+/** The fields of a status catalogue: its code is fixed (read-only), the rest is editable. */
+const statusFields = (codes: readonly [string, ...string[]]) => ({
+  code: catalogField(z.enum(codes), { label: 'Código', unique: true, readOnly: true, searchable: true }),
+  label: text('Etiqueta', 60, { searchable: true }),
+  color: catalogField(z.enum(statusColors, { error: 'Color: elija uno de la lista.' }), { label: 'Color' }),
+  sortOrder: sortOrder(),
 });
 
 /** Everything about one collection that does not depend on the database. */
 export interface CollectionDefinition {
   name: string;
   label: string;
+  /** Derived from `shape`: what the engine, the API and the web form read. */
   fields: FieldMeta[];
-  /** Validates a create; an update validates the same object made partial. Unknown fields are refused. */
+  /**
+   * Derived from `shape` without its read-only fields: validates a create; an update validates the same
+   * object made partial. Unknown fields are refused.
+   */
   input: z.ZodObject;
   defaultSort: string;
   systemOnlyWrites?: boolean;
@@ -238,266 +349,181 @@ export interface CollectionDefinition {
   canDeleteRows?: boolean;
   /** The field that names a row when another collection references it. */
   displayField: string;
+  /** The permission resource guarding the collection's routes; default: its name. */
+  resource?: string;
 }
 
-const f = {
-  departments: field('departments'),
-  municipalities: field('municipalities'),
-  regions: field('regions'),
-  classifications: field('classifications'),
-  entities: field('municipal-entities'),
-  entityRegions: field('entity-regions'),
-  delegates: field('delegates'),
-  regionDelegates: field('region-delegates'),
-  assignments: field('entity-assignment'),
-  budget: field('budget-lines'),
-  contributorTypes: field('contributor-catalogs'),
+type CollectionSpec = Omit<CollectionDefinition, 'fields' | 'input'> & {
+  /** Every field, once: property name → annotated zod schema (catalogField), in display order. */
+  shape: Record<string, z.ZodType>;
 };
+
+/** A collection from its one declaration of fields: metadata and input schema derived from `shape`. */
+export function defineCollection({ shape, ...spec }: CollectionSpec): CollectionDefinition {
+  const fields = Object.entries(shape).map(([name, schema]) => fieldMetaOf(spec.name, name, schema));
+  const writable = Object.fromEntries(Object.entries(shape).filter(([name]) => !fields.find((f) => f.name === name)?.readOnly));
+  return { ...spec, fields, input: z.strictObject(writable) };
+}
 
 /**
  * The catalogue collections, keyed by name = the permission resource of its screen. The server's
  * registry binds each to its table; the web app renders list and form from the same metadata.
  */
 export const collectionDefinitions = {
-  regions: {
+  regions: defineCollection({
     name: 'regions',
     label: 'Regiones',
     displayField: 'name',
     defaultSort: 'code',
-    fields: [
-      f.regions('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 20 }),
-      f.regions('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
-      f.regions('isActive', 'Activa', 'boolean'),
-    ],
-    input: z.strictObject({ code: code('Código'), name: text('Nombre', 120), isActive: active }),
-  },
-  departments: {
+    shape: {
+      code: code('Código', 20, { unique: true, searchable: true }),
+      name: text('Nombre', 120, { searchable: true }),
+      isActive: active('Activa'),
+    },
+  }),
+  departments: defineCollection({
     name: 'departments',
     label: 'Departamentos',
     displayField: 'name',
     defaultSort: 'code',
     systemOnlyWrites: true,
-    fields: [
-      f.departments('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 2 }),
-      f.departments('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
-      f.departments('regionId', 'Región', 'reference', { reference: { collection: 'regions', displayField: 'name' } }),
-    ],
-    input: z.strictObject({
-      code: z
-        .string(required('Código'))
-        .trim()
-        .regex(/^\d{2}$/, { error: 'Código: dos dígitos (01–22).' }),
-      name: text('Nombre', 120),
-      regionId: ref('Región').nullable().optional(),
-    }),
-  },
-  municipalities: {
+    shape: {
+      code: digitCode('Código', /^\d{2}$/, 'Código: dos dígitos (01–22).', 2, { unique: true, searchable: true }),
+      name: text('Nombre', 120, { searchable: true }),
+      regionId: optionalRef('Región', 'regions', 'name'),
+    },
+  }),
+  municipalities: defineCollection({
     name: 'municipalities',
     label: 'Municipios',
     displayField: 'name',
     defaultSort: 'code',
     systemOnlyWrites: true,
-    fields: [
-      f.municipalities('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 4 }),
-      f.municipalities('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
-      f.municipalities('departmentId', 'Departamento', 'reference', {
-        required: true,
-        reference: { collection: 'departments', displayField: 'name' },
+    shape: {
+      code: digitCode('Código', /^\d{4}$/, 'Código: cuatro dígitos (departamento y municipio).', 4, {
+        unique: true,
+        searchable: true,
       }),
-    ],
-    input: z.strictObject({
-      code: z
-        .string(required('Código'))
-        .trim()
-        .regex(/^\d{4}$/, { error: 'Código: cuatro dígitos (departamento y municipio).' }),
-      name: text('Nombre', 120),
-      departmentId: ref('Departamento'),
-    }),
-  },
-  classifications: {
+      name: text('Nombre', 120, { searchable: true }),
+      departmentId: ref('Departamento', 'departments', 'name'),
+    },
+  }),
+  classifications: defineCollection({
     name: 'classifications',
     label: 'Clasificaciones',
     displayField: 'name',
     defaultSort: 'code',
-    fields: [
-      f.classifications('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 40 }),
-      f.classifications('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
-      f.classifications('isActive', 'Activa', 'boolean'),
-    ],
-    input: z.strictObject({ code: code('Código', 40), name: text('Nombre', 120), isActive: active }),
-  },
-  'municipal-entities': {
+    shape: {
+      code: code('Código', 40, { unique: true, searchable: true }),
+      name: text('Nombre', 120, { searchable: true }),
+      isActive: active('Activa'),
+    },
+  }),
+  'municipal-entities': defineCollection({
     name: 'municipal-entities',
     label: 'Entidades municipales',
     displayField: 'name',
     defaultSort: 'code',
-    fields: [
-      f.entities('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 30 }),
-      f.entities('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 200 }),
-      f.entities('nit', 'NIT', 'text', { searchable: true, maxLength: 15 }),
-      f.entities('classificationId', 'Clasificación', 'reference', {
-        required: true,
-        reference: { collection: 'classifications', displayField: 'name' },
-      }),
-      f.entities('municipalityId', 'Municipio', 'reference', {
-        required: true,
-        reference: { collection: 'municipalities', displayField: 'name' },
-      }),
-      f.entities('address', 'Dirección', 'text', { inList: false, maxLength: 300 }),
-      f.entities('phone', 'Teléfono', 'text', { inList: false, maxLength: 20 }),
-      f.entities('email', 'Correo electrónico', 'text', { inList: false, maxLength: 200 }),
-      f.entities('bankAccount', 'Cuenta bancaria', 'text', { inList: false, maxLength: 40 }),
-      f.entities('isActive', 'Activa', 'boolean'),
-    ],
-    input: z.strictObject({
-      code: code('Código', 30),
-      name: text('Nombre', 200),
-      nit: nitSchema,
-      classificationId: ref('Clasificación'),
-      municipalityId: ref('Municipio'),
-      address: optionalText('Dirección', 300),
-      phone: phoneField('Teléfono'),
-      email: emailField,
-      bankAccount: optionalText('Cuenta bancaria', 40),
-      isActive: active,
-    }),
-  },
-  'entity-regions': {
+    shape: {
+      code: code('Código', 30, { unique: true, searchable: true }),
+      name: text('Nombre', 200, { searchable: true }),
+      nit: nit('NIT', { searchable: true }),
+      classificationId: ref('Clasificación', 'classifications', 'name'),
+      municipalityId: ref('Municipio', 'municipalities', 'name'),
+      address: optionalText('Dirección', 300, { inList: false }),
+      phone: phone('Teléfono', { inList: false }),
+      email: email('Correo electrónico', { inList: false }),
+      bankAccount: optionalText('Cuenta bancaria', 40, { inList: false }),
+      isActive: active('Activa'),
+    },
+  }),
+  'entity-regions': defineCollection({
     name: 'entity-regions',
     label: 'Regiones de entidades',
     displayField: 'id',
     defaultSort: '-id',
-    fields: [
-      f.entityRegions('entityId', 'Entidad', 'reference', {
-        required: true,
-        reference: { collection: 'municipal-entities', displayField: 'name' },
-      }),
-      f.entityRegions('regionId', 'Región', 'reference', {
-        required: true,
-        reference: { collection: 'regions', displayField: 'name' },
-      }),
-    ],
-    input: z.strictObject({ entityId: ref('Entidad'), regionId: ref('Región') }),
-  },
-  delegates: {
+    shape: {
+      entityId: ref('Entidad', 'municipal-entities', 'name'),
+      regionId: ref('Región', 'regions', 'name'),
+    },
+  }),
+  delegates: defineCollection({
     name: 'delegates',
     label: 'Delegados',
     displayField: 'userId',
     defaultSort: '-id',
-    fields: [
-      f.delegates('userId', 'Usuario', 'reference', {
-        required: true,
-        unique: true,
-        reference: { collection: 'users', displayField: 'name' },
-      }),
-      f.delegates('cui', 'CUI', 'text', { required: true, unique: true, searchable: true, maxLength: 15 }),
-      f.delegates('phone', 'Teléfono', 'text', { maxLength: 20 }),
-      f.delegates('isActive', 'Activo', 'boolean'),
-    ],
-    input: z.strictObject({
-      userId: ref('Usuario'),
-      cui: z
-        .string(required('CUI'))
-        .transform((v) => v.replace(/\s/g, ''))
-        .refine((v) => isValidCui(v), { error: 'CUI no válido: revise los 13 dígitos.' }),
-      phone: phoneField('Teléfono'),
-      isActive: active,
-    }),
-  },
-  'region-delegates': {
+    shape: {
+      userId: ref('Usuario', 'users', 'name', { unique: true }),
+      cui: cui('CUI', { unique: true, searchable: true }),
+      phone: phone('Teléfono'),
+      isActive: active('Activo'),
+    },
+  }),
+  'region-delegates': defineCollection({
     name: 'region-delegates',
     label: 'Delegados por región',
     displayField: 'id',
     defaultSort: '-id',
-    fields: [
-      f.regionDelegates('regionId', 'Región', 'reference', {
-        required: true,
-        reference: { collection: 'regions', displayField: 'name' },
-      }),
-      f.regionDelegates('delegateId', 'Delegado', 'reference', {
-        required: true,
-        reference: { collection: 'delegates', displayField: 'userId' },
-      }),
-    ],
-    input: z.strictObject({ regionId: ref('Región'), delegateId: ref('Delegado') }),
-  },
-  'entity-assignment': {
+    shape: {
+      regionId: ref('Región', 'regions', 'name'),
+      delegateId: ref('Delegado', 'delegates', 'userId'),
+    },
+  }),
+  'entity-assignment': defineCollection({
     name: 'entity-assignment',
     label: 'Asignación de entidades',
     displayField: 'id',
     defaultSort: '-id',
-    fields: [
-      f.assignments('entityId', 'Entidad', 'reference', {
-        required: true,
-        reference: { collection: 'municipal-entities', displayField: 'name' },
-      }),
-      f.assignments('delegateId', 'Delegado', 'reference', {
-        required: true,
-        reference: { collection: 'delegates', displayField: 'userId' },
-      }),
-    ],
-    input: z.strictObject({ entityId: ref('Entidad'), delegateId: ref('Delegado') }),
-  },
-  'budget-lines': {
+    shape: {
+      entityId: ref('Entidad', 'municipal-entities', 'name'),
+      delegateId: ref('Delegado', 'delegates', 'userId'),
+    },
+  }),
+  'budget-lines': defineCollection({
     name: 'budget-lines',
     label: 'Renglones presupuestarios',
     displayField: 'name',
     defaultSort: 'code',
-    fields: [
-      f.budget('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 3 }),
-      f.budget('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 200 }),
-      f.budget('isSubjectToContribution', 'Afecto a cuota', 'boolean', { required: true }),
-      f.budget('isActive', 'Activo', 'boolean'),
-    ],
-    input: z.strictObject({
-      code: z
-        .string(required('Código'))
-        .trim()
-        .regex(/^\d{3}$/, { error: 'Código: tres dígitos (p. ej. 011).' }),
-      name: text('Nombre', 200),
-      isSubjectToContribution: z.boolean({ error: 'Afecto a cuota: indique sí o no.' }),
-      isActive: active,
-    }),
-  },
+    shape: {
+      code: digitCode('Código', /^\d{3}$/, 'Código: tres dígitos (p. ej. 011).', 3, { unique: true, searchable: true }),
+      name: text('Nombre', 200, { searchable: true }),
+      isSubjectToContribution: catalogField(z.boolean({ error: 'Afecto a cuota: indique sí o no.' }), {
+        label: 'Afecto a cuota',
+      }),
+      isActive: active('Activo'),
+    },
+  }),
   // The contributor catalogue of the contributors module (/contributors/catalogs): kinds of contributor.
-  'contributor-catalogs': {
+  'contributor-catalogs': defineCollection({
     name: 'contributor-catalogs',
     label: 'Tipos de afiliado',
     displayField: 'name',
     defaultSort: 'sortOrder',
-    fields: [
-      f.contributorTypes('code', 'Código', 'text', { required: true, unique: true, searchable: true, maxLength: 40 }),
-      f.contributorTypes('name', 'Nombre', 'text', { required: true, searchable: true, maxLength: 120 }),
-      f.contributorTypes('sortOrder', 'Orden', 'number', { required: true, filterable: false }),
-      f.contributorTypes('isActive', 'Activo', 'boolean'),
-    ],
-    input: z.strictObject({
-      code: code('Código', 40),
-      name: text('Nombre', 120),
-      sortOrder: z.number({ error: 'Orden: debe ser un número.' }).int().min(0).max(999),
-      isActive: active,
-    }),
-  },
-  'planilla-statuses': {
+    shape: {
+      code: code('Código', 40, { unique: true, searchable: true }),
+      name: text('Nombre', 120, { searchable: true }),
+      sortOrder: sortOrder(),
+      isActive: active('Activo'),
+    },
+  }),
+  'planilla-statuses': defineCollection({
     name: 'planilla-statuses',
     label: 'Estados de planilla',
     displayField: 'label',
     defaultSort: 'sortOrder',
     canCreateRows: false,
     canDeleteRows: false,
-    fields: statusFields('planilla-statuses', planillaStatusCodes),
-    input: statusInput,
-  },
-  'payment-agreement-statuses': {
+    shape: statusFields(planillaStatusCodes),
+  }),
+  'payment-agreement-statuses': defineCollection({
     name: 'payment-agreement-statuses',
     label: 'Estados de convenio',
     displayField: 'label',
     defaultSort: 'sortOrder',
     canCreateRows: false,
     canDeleteRows: false,
-    fields: statusFields('payment-agreement-statuses', paymentAgreementStatusCodes),
-    input: statusInput,
-  },
+    shape: statusFields(paymentAgreementStatusCodes),
+  }),
 } as const satisfies Record<string, CollectionDefinition>;
 
 export type CollectionName = keyof typeof collectionDefinitions;
@@ -592,7 +618,8 @@ const collectionFiltersOf = (def: CollectionDefinition) =>
               .transform((v) => v === 'true')
               .optional(),
           ];
-        if (f.type === 'enum' && f.options) return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
+        if ((f.type === 'enum' || f.type === 'status') && f.options)
+          return [f.name, z.enum(f.options as [string, ...string[]]).optional()];
         if (f.type === 'reference') return [f.name, idTextSchema.optional()];
         if (f.type === 'number') return [f.name, intTextSchema().optional()];
         if (f.type === 'money') return [f.name, moneyInputSchema(f.label, { allowNegative: true }).optional()];
@@ -606,7 +633,7 @@ export const collectionListQuerySchemaOf = (def: CollectionDefinition) => listQu
 /** The export of a collection: the list's filters plus the file format. */
 export const collectionExportQuerySchemaOf = (def: CollectionDefinition) =>
   collectionListQuerySchemaOf(def)
-    .omit({ page: true, pageSize: true })
+    .omit({ page: true, pageSize: true, after: true, before: true })
     .extend({ format: exportFormatSchema.default('xlsx') });
 
 /** Params of a reference field's options. */

@@ -177,7 +177,7 @@ export type ContributorListQuery = z.infer<typeof contributorListQuerySchema>;
 
 /** The export of contributors: the list's filters plus the file format. */
 export const contributorExportQuerySchema = contributorListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 export type ContributorExportQuery = z.infer<typeof contributorExportQuerySchema>;
 

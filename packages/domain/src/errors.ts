@@ -12,6 +12,10 @@ export const errorCatalogue = {
   ACCOUNT_INACTIVE: { status: 403, message: 'Su cuenta no está activa. Comuníquese con un administrador.' },
   ACCOUNT_LOCKED: { status: 423, message: 'La cuenta está bloqueada temporalmente por intentos fallidos.' },
   PASSWORD_CHANGE_REQUIRED: { status: 403, message: 'Debe cambiar su contraseña antes de continuar.' },
+  // Spec §8, the template's data calls (/app/{collection}): messages in the spec's own words.
+  NO_DATA_FOUND: { status: 401, message: 'No Data Found' },
+  UNAUTHORISED: { status: 401, message: 'Unauthorised' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'La operación no está disponible para esta colección.' },
   FORBIDDEN: { status: 403, message: 'No tiene permiso para realizar esta acción.' },
   NOT_FOUND: { status: 404, message: 'El registro solicitado no existe.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'La ruta solicitada no existe.' },

@@ -79,9 +79,10 @@ export const columnLetter = (i: number): string =>
 
 /**
  * Where a batch is: VALIDANDO (reading the file, then validating as a job), VALIDADO (waiting for the
- * uploader's decision), CONFIRMADO, FALLIDO (with its reason; can be discarded), DESCARTADO.
+ * uploader's decision), CONFIRMANDO (its commit runs as a job: every row or none), CONFIRMADO, FALLIDO
+ * (with its reason; can be discarded), DESCARTADO.
  */
-export const importStatuses = ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] as const;
+export const importStatuses = ['VALIDANDO', 'VALIDADO', 'CONFIRMANDO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] as const;
 export const importStatusSchema = z.enum(importStatuses);
 export type ImportStatus = z.infer<typeof importStatusSchema>;
 
@@ -98,7 +99,7 @@ export const importBatchSchema = z.object({
   format: z.string(),
   status: importStatusSchema,
   phase: importPhaseSchema.nullable(),
-  /** The background job validating the rows (GET /api/jobs/:id), once the file is read. */
+  /** The background job validating the rows, or committing them once asked (GET /api/jobs/:id). */
   jobId: z.number().int().nullable(),
   /** Rows read from the file (known once the reading ends; rows read so far while reading). */
   totalRows: z.number().int(),

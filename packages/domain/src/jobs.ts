@@ -33,7 +33,9 @@ export const jobSchema = z.object({
   error: z.string().nullable(),
   attempts: z.number().int(),
   maxAttempts: z.number().int(),
-  userId: z.number().int(),
+  /** Null: started by the system (a daily run). */
+  userId: z.number().int().nullable(),
+  /** Who started it; «Sistema» for the system's own runs. */
   userEmail: z.string(),
   /** A result file can be downloaded (GET /api/jobs/:id/file): only by the user who started the job. */
   hasFile: z.boolean(),

@@ -35,6 +35,78 @@ const group = (id: string, icon: string, children: Leaf[]): MenuItem => ({
   subItems: children.map((c) => leaf(c, id)),
 });
 
+/**
+ * The template's sample-data areas (issue 18), one group "Plantilla" with a sub-group per area, every
+ * entry under the one permission `plantilla` (only the super administrator by default). Kept outside
+ * `menuTree` (whose entries each have a permission key of their own): the shell appends it after the tree.
+ * The template's other demo menus (dashboards, UI components, icons…) are not reproduced: docs/decisions.md.
+ */
+const tpl = (id: string, link: string, parentId: string): MenuItem => ({
+  id,
+  label: `menu.${id}`,
+  name: 'plantilla',
+  link,
+  parentId,
+});
+const tplGroup = (id: string, icon: string, children: [id: string, link: string][]): MenuItem => ({
+  id,
+  label: `menu.${id}`,
+  icon,
+  link: '',
+  parentId: 'plantilla',
+  subItems: children.map(([c, link]) => tpl(c, link, id)),
+});
+export const templateMenu: MenuItem = {
+  id: 'plantilla',
+  label: 'menu.plantilla',
+  icon: 'layout-dashboard',
+  link: '',
+  subItems: [
+    tplGroup('tplCrm', 'address-book', [
+      ['tplCrmDashboard', '/plantilla/crm'],
+      ['tplLeads', '/plantilla/crm/prospectos'],
+      ['tplDeals', '/plantilla/crm/negocios'],
+      ['tplTasks', '/plantilla/crm/tareas'],
+    ]),
+    tplGroup('tplEcommerce', 'shopping-cart', [
+      ['tplSales', '/plantilla/comercio/ventas'],
+      ['tplProducts', '/plantilla/comercio/productos'],
+      ['tplOrders', '/plantilla/comercio/pedidos'],
+      ['tplSellers', '/plantilla/comercio/vendedores'],
+      ['tplCustomers', '/plantilla/comercio/clientes'],
+      ['tplCart', '/plantilla/comercio/carrito'],
+    ]),
+    tplGroup('tplLearning', 'school', [
+      ['tplLearningDashboard', '/plantilla/aprendizaje'],
+      ['tplCategories', '/plantilla/aprendizaje/categorias'],
+      ['tplInstructors', '/plantilla/aprendizaje/instructores'],
+      ['tplInstructorGrid', '/plantilla/aprendizaje/instructores/cuadricula'],
+      ['tplCourses', '/plantilla/aprendizaje/cursos'],
+      ['tplCourseGrid', '/plantilla/aprendizaje/cursos/cuadricula'],
+      ['tplSubscriptions', '/plantilla/aprendizaje/suscripciones'],
+    ]),
+    tplGroup('tplRealEstate', 'building-estate', [
+      ['tplListingGrid', '/plantilla/inmuebles'],
+      ['tplListingList', '/plantilla/inmuebles/lista'],
+      ['tplSale', '/plantilla/inmuebles/venta'],
+      ['tplRent', '/plantilla/inmuebles/alquiler'],
+      ['tplAgents', '/plantilla/inmuebles/agentes'],
+      ['tplAgencies', '/plantilla/inmuebles/agencias'],
+      ['tplFeedback', '/plantilla/inmuebles/opiniones'],
+    ]),
+    tplGroup('tplSupport', 'lifebuoy', [
+      ['tplTickets', '/plantilla/tickets'],
+      ['tplTicketList', '/plantilla/tickets/lista'],
+      ['tplChat', '/plantilla/chat'],
+    ]),
+    tplGroup('tplFinance', 'receipt-2', [
+      ['tplInvoices', '/plantilla/facturas'],
+      ['tplEarnings', '/plantilla/ganancias'],
+      ['tplTopPages', '/plantilla/estadisticas'],
+    ]),
+  ],
+};
+
 export const menuTree: MenuItem[] = [
   { id: 'apps', label: 'menu.apps', isTitle: true },
   ...(
@@ -62,7 +134,7 @@ export const menuTree: MenuItem[] = [
   group('workflow', 'git-merge', [
     ['flow', 'flow', '/flow'],
     ['forms', 'forms', '/forms'],
-    ['sigItems', 'sig-items', '/sig/item/1'],
+    ['sigItems', 'sig-items', '/sig/item'],
   ]),
   group('signing', 'certificate', [
     ['signingUpload', 'signing-upload', '/firmaDoc/upload'],

@@ -93,6 +93,8 @@ export const resources = {
   settings: ['READ', 'UPDATE'],
   // Background jobs ("Procesos"): everyone sees and cancels their own; READ shows everyone's, UPDATE cancels them.
   jobs: ['READ', 'UPDATE'],
+  // The template's sample-data areas (issue 18): CRM, e-commerce, learning, real estate, tickets, chat…
+  plantilla: [...CRUD],
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof resources;
@@ -115,6 +117,7 @@ const entityScoped = [
   'documents',
   'users',
   'sig-query',
+  'sig-items',
   'payment-orders',
   'renap',
   'signing-upload',

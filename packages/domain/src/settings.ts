@@ -12,7 +12,7 @@ import { formatRate, type Rate, rateInputSchema } from './money.ts';
  * schema when it is scheduled and again whenever it is read.
  */
 
-export const settingTopics = ['contributions', 'paymentOrders', 'agreements', 'pensions', 'calendar'] as const;
+export const settingTopics = ['contributions', 'paymentOrders', 'agreements', 'pensions', 'workflow', 'calendar'] as const;
 export type SettingTopic = (typeof settingTopics)[number];
 
 export const settingTopicLabels: Record<SettingTopic, string> = {
@@ -20,6 +20,7 @@ export const settingTopicLabels: Record<SettingTopic, string> = {
   paymentOrders: 'Órdenes de pago y pagos',
   agreements: 'Convenios de pago',
   pensions: 'Clases pasivas y supervivencia',
+  workflow: 'Solicitudes (SIG)',
   calendar: 'Calendario de días hábiles',
 };
 
@@ -183,6 +184,33 @@ export const settingDefinitions = {
     description: 'Qué ocurre con lo que un pago cubre de más sobre los saldos de las órdenes que nombra.',
     initial: 'REFUSE' as (typeof excessPaymentPolicies)[number],
   }),
+  'receipts.rangeWarningRemaining': define({
+    topic: 'paymentOrders',
+    kind: 'integer',
+    schema: whole(0, 100000, 'formas'),
+    unit: 'formas',
+    label: 'Aviso de rango 7-B por agotarse',
+    description: 'Cuando a un rango de recibos 7-B le quedan estas formas o menos, cada pago y la lista de rangos lo advierten.',
+    initial: 50,
+  }),
+  'voluntary.minSalary': define({
+    topic: 'paymentOrders',
+    kind: 'integer',
+    schema: whole(1, 1_000_000, 'quetzales'),
+    unit: 'quetzales',
+    label: 'Salario mínimo del pago voluntario',
+    description: 'El salario que declara quien paga voluntariamente no puede ser menor (en quetzales).',
+    initial: 3000,
+  }),
+  'voluntary.maxSalary': define({
+    topic: 'paymentOrders',
+    kind: 'integer',
+    schema: whole(1, 1_000_000, 'quetzales'),
+    unit: 'quetzales',
+    label: 'Salario máximo del pago voluntario',
+    description: 'El salario que declara quien paga voluntariamente no puede ser mayor (en quetzales).',
+    initial: 30000,
+  }),
   'agreements.adminChargeRate': define({
     topic: 'agreements',
     kind: 'rate',
@@ -263,6 +291,16 @@ export const settingDefinitions = {
     label: 'Fin de la orfandad con estudios',
     description: 'Edad a la que termina la pensión de orfandad mientras se presente cada año la constancia de estudios.',
     initial: 25,
+  }),
+  'sig.slaDays': define({
+    topic: 'workflow',
+    kind: 'integer',
+    schema: whole(1, 365, 'días'),
+    unit: 'días',
+    label: 'Plazo de atención por estado',
+    description:
+      'Días que una solicitud puede esperar en un estado antes de marcarse vencida, cuando el estado del flujo no fija su propio plazo.',
+    initial: 5,
   }),
   'calendar.holidays': define({
     topic: 'calendar',

@@ -22,11 +22,17 @@ export interface TransitionDeclaration<S extends string> {
   label: string;
   /** Maker-checker: the person who made the record (its maker) may never take this transition. */
   notByMaker?: boolean;
+  /**
+   * Taken only by the application (a background job finishing or undoing a step it started), never on
+   * a user's request: no user is offered it, and a request naming it is refused.
+   */
+  system?: boolean;
 }
 
-export interface Transition<S extends string> extends Omit<TransitionDeclaration<S>, 'from' | 'notByMaker'> {
+export interface Transition<S extends string> extends Omit<TransitionDeclaration<S>, 'from' | 'notByMaker' | 'system'> {
   from: readonly S[];
   notByMaker: boolean;
+  system: boolean;
 }
 
 export interface StateMachine<S extends string = string> {
@@ -76,7 +82,7 @@ export function defineMachine<const S extends string>(def: {
       if (pairs.has(pair)) fail(`dos transiciones van de ${f} a ${t.to}`);
       pairs.add(pair);
     }
-    return { ...t, from, notByMaker: t.notByMaker ?? false };
+    return { ...t, from, notByMaker: t.notByMaker ?? false, system: t.system ?? false };
   });
   return {
     entityType: def.entityType,
@@ -123,22 +129,36 @@ export function allowedTransitions<S extends string>(
   who: TransitionActor = { actorId: null },
 ): Transition<S>[] {
   return transitionsFrom(machine, state).filter(
-    (t) => !!scopeFor(permissions, t.permission.resource, t.permission.action) && !(t.notByMaker && isMaker(who)),
+    (t) => !t.system && !!scopeFor(permissions, t.permission.resource, t.permission.action) && !(t.notByMaker && isMaker(who)),
   );
 }
 
 /**
  * Decides whether a transition may be taken, or throws the error the user sees: CONFLICT when the
- * record's state does not allow it, FORBIDDEN without the permission or for the maker of a
- * maker-checker step, VALIDATION (naming `comment`) when a required comment is missing. Returns the
- * transition and the trimmed comment (null when empty).
+ * record's state does not allow it (or the step is the application's own and this is a user's
+ * request), FORBIDDEN without the permission or for the maker of a maker-checker step, VALIDATION
+ * (naming `comment`) when a required comment is missing. `system`: the application itself takes a
+ * `system` step (no permission asked: it finishes or undoes what a user's permitted step started).
+ * Returns the transition and the trimmed comment (null when empty).
  */
 export function checkTransition<S extends string>(
   machine: StateMachine<S>,
-  opts: { from: S; to: S; comment?: string | null; permissions: EffectivePermissions } & TransitionActor,
+  opts: { from: S; to: S; comment?: string | null; permissions: EffectivePermissions; system?: boolean } & TransitionActor,
 ): { transition: Transition<S>; comment: string | null } {
   const { from, to } = opts;
   const transition = findTransition(machine, from, to);
+  if (transition?.system && !opts.system) {
+    const label = (s: S) => machine.stateLabels[s] ?? s;
+    throw new AppError(
+      'CONFLICT',
+      `${machine.label} está en estado «${label(from)}»: la aplicación la pasará a «${label(to)}» por sí misma; no se puede pedir.`,
+    );
+  }
+  if (transition?.system && opts.system) {
+    const comment = opts.comment?.trim() || null;
+    if (transition.commentRequired && !comment) throw new Error(`System transition ${transition.key} needs its reason`);
+    return { transition, comment };
+  }
   if (!transition) {
     const label = (s: S) => machine.stateLabels[s] ?? s;
     throw new AppError(
@@ -181,7 +201,7 @@ const commentSchema = z.preprocess(
 export function transitionRequestSchemaFor<S extends string>(machine: StateMachine<S>) {
   const state = z.enum(machine.states as unknown as [S, ...S[]]);
   return z.object({ to: state, comment: commentSchema, expected: state.optional() }).superRefine((v, ctx) => {
-    const needs = machine.transitions.filter((t) => t.to === v.to);
+    const needs = machine.transitions.filter((t) => t.to === v.to && !t.system);
     // Required when every way into `to` asks for a comment (the usual case: one way in).
     if (needs.length && needs.every((t) => t.commentRequired) && !v.comment) {
       ctx.addIssue({ code: 'custom', path: ['comment'], message: `Indique el motivo: es obligatorio para «${needs[0].label}».` });

@@ -25,6 +25,15 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: a consistent gzip tarball of the data folder (see platform/backup.ts). */
   snapshot?(): Promise<Blob>;
+  /**
+   * Sign-in, session checks and the health check: a small pool of their own on PostgreSQL, so they never
+   * wait behind searches that hold the main pool (platform/load.ts). The same handle as `db` on PGlite.
+   */
+  priorityDb: Db;
+  /** Requests waiting for a connection of the main pool (0 on PGlite). */
+  poolWaiting(): number;
+  /** PostgreSQL only: subscribes to a NOTIFY channel on a connection of its own; returns the unsubscribe. */
+  listen?(channel: string, onNotify: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
 }
 
 export class DatabaseUnavailableError extends Error {}
@@ -34,26 +43,63 @@ export class DatabaseUnavailableError extends Error {}
  * memory, or loaded from a dump, for tests).
  */
 export async function openDatabase(
-  opts: { url?: string; dataDir?: string; loadDataDir?: Blob; poolSize?: number } = {},
+  opts: { url?: string; dataDir?: string; loadDataDir?: Blob; poolSize?: number; statementTimeoutMs?: number } = {},
 ): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // A backstop on every statement: nothing holds a connection for ever (platform/load.ts).
+    const statement_timeout = opts.statementTimeoutMs ?? 120_000;
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      statement_timeout,
+    });
+    const priority = new pg.Pool({ connectionString: opts.url, max: 2, connectionTimeoutMillis: 5000, statement_timeout: 5_000 });
     // Without a listener an idle client's network error would crash the process.
     pool.on('error', () => {});
+    priority.on('error', () => {});
     try {
       const c = await pool.connect();
       c.release();
     } catch (err) {
       await pool.end().catch(() => {});
+      await priority.end().catch(() => {});
       const reason = err instanceof Error ? err.message : String(err);
       throw new DatabaseUnavailableError(`No se pudo conectar a PostgreSQL (DATABASE_URL): ${reason}`);
     }
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+    const priorityDb = drizzlePg(priority, { schema, casing: 'snake_case' }) as unknown as Db;
+    const listeners = new Set<pg.Client>();
     return {
       db,
+      priorityDb,
       kind: 'postgresql',
+      poolWaiting: () => pool.waitingCount,
       migrate: () => migratePg(db as never, { migrationsFolder }),
-      close: () => pool.end(),
+      async listen(channel, onNotify, onLost) {
+        const client = new pg.Client({ connectionString: opts.url });
+        listeners.add(client);
+        let closing = false;
+        const lost = () => {
+          if (!closing) onLost();
+        };
+        client.on('error', lost);
+        client.on('end', lost);
+        client.on('notification', (n) => {
+          if (n.channel === channel) onNotify(n.payload ?? '');
+        });
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+        return async () => {
+          closing = true;
+          listeners.delete(client);
+          await client.end().catch(() => {});
+        };
+      },
+      close: async () => {
+        for (const c of listeners) await c.end().catch(() => {});
+        await Promise.all([pool.end(), priority.end()]);
+      },
     };
   }
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
@@ -66,6 +112,8 @@ export async function openDatabase(
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
+    priorityDb: db,
+    poolWaiting: () => 0,
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     // PGlite runs every statement and transaction under one lock; inside a (read-nothing) transaction of
@@ -78,5 +126,22 @@ export async function openDatabase(
     close: async () => {
       if (!client.closed) await client.close();
     },
+  };
+}
+
+/**
+ * A prepared statement built once per database handle (`build` calls drizzle's `.prepare(name)`): for the
+ * hot queries (the session, the exact CUI lookup) no query is built again and PostgreSQL plans it once per
+ * connection.
+ */
+export function preparedPerDb<T>(build: (db: Db) => T): (db: Db) => T {
+  const statements = new WeakMap<Db, T>();
+  return (db) => {
+    let statement = statements.get(db);
+    if (!statement) {
+      statement = build(db);
+      statements.set(db, statement);
+    }
+    return statement;
   };
 }

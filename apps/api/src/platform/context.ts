@@ -1,7 +1,16 @@
-import { type Action, AppError, type CurrentUser, type Resource, type Scope, scopeFor } from '@aporta/domain';
+import {
+  type Action,
+  AppError,
+  actions,
+  type CurrentUser,
+  type Resource,
+  resourceKeys,
+  type Scope,
+  scopeFor,
+} from '@aporta/domain';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { type Actor, type AuditEntry, writeAudit } from './audit.ts';
+import { type Actor, type AuditEntry, systemActor, writeAudit } from './audit.ts';
 import { entityInScope, scopedEntityIdSet } from './scope.ts';
 
 /**
@@ -66,6 +75,14 @@ export function routeScope(ctx: RequestContext): Scope {
 }
 
 /**
+ * Institution-wide data (rows about no municipal entity: the pension payroll, bank files, receipt
+ * ranges, voluntary contributors): only an ALL grant reaches it; REGION and ENTITY answer 403 with `why`.
+ */
+export function requireAllScope(ctx: RequestContext, why: string): void {
+  if (routeScope(ctx) !== 'ALL') throw new AppError('FORBIDDEN', why);
+}
+
+/**
  * The same caller seen through another permission: its scope replaces the route's. For work that
  * reads another resource on the caller's behalf (a home queue, a statistics panel, a form's choices);
  * FORBIDDEN when the caller does not hold it.
@@ -79,4 +96,24 @@ export function withPermission(ctx: RequestContext, resource: Resource, action: 
 /** The entity ids the route's scope reaches, to check an entity chosen in a form; null means any (ALL). */
 export function entityIdsInScope(ctx: RequestContext): Promise<Set<number> | null> {
   return scopedEntityIdSet(ctx.db, ctx.user.id, routeScope(ctx));
+}
+
+/**
+ * The context of work the application does by itself (a scheduled job, the demo seed): the system actor
+ * (audit rows by "sistema", no user id), every permission with scope ALL. Never built from a request.
+ */
+export function systemContext(db: Db): RequestContext {
+  const all = Object.fromEntries(actions.map((a) => [a, 'ALL' as const]));
+  const user: CurrentUser = {
+    id: 0,
+    email: systemActor.email,
+    firstName: 'Sistema',
+    lastName: '',
+    institucion: [],
+    institutionName: 'Sistema',
+    institutions: [],
+    permissions: Object.fromEntries(resourceKeys.map((r) => [r, all])),
+    mustChangePassword: false,
+  };
+  return createContext({ db, user, actor: systemActor, scope: 'ALL' });
 }

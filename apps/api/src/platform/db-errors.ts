@@ -1,4 +1,5 @@
 import { AppError, type ErrorCode } from '@aporta/domain';
+import { busy } from './load.ts';
 
 /**
  * The one mapping of PostgreSQL errors to AppError. A constraint the service's own checks did not
@@ -93,8 +94,12 @@ export interface DbErrorOptions {
  */
 export function toAppError(err: unknown, opts: DbErrorOptions = {}): AppError | null {
   if (err instanceof AppError) return err;
+  // The pool had no connection to give within its wait (pg-pool's own error, no SQLSTATE): saturated.
+  if (err instanceof Error && /timeout exceeded when trying to connect/i.test(err.message)) return busy(err);
   const db = databaseErrorOf(err);
   if (!db) return null;
+  // A statement cut by its timeout (platform/load.ts), or the server out of connections: try again later.
+  if (db.code === '57014' || db.code === '53300') return busy(err);
   const rule = db.constraint ? (opts.constraints?.[db.constraint] ?? constraintRules.get(db.constraint)) : undefined;
   const subject = opts.subject ? ` ${opts.subject}` : '';
   if (rule) {

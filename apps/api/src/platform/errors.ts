@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toAppError } from './db-errors.ts';
+import { RETRY_AFTER_SECONDS } from './load.ts';
 
 /** The error shape every route declares for its 4xx/5xx answers. */
 export const errorBodySchema = z.object({
@@ -42,6 +43,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const known = err instanceof AppError ? err : toAppError(err);
     if (known) {
       if (known.cause) request.log.warn({ err: known.cause, code: known.code }, 'underlying error of an answered failure');
+      // Saturated (platform/load.ts): the client is told when to try again.
+      if (known.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(known.status).send(errorBody(known.code, known.message, known.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -5,7 +5,8 @@ import type { RequestContext } from './context.ts';
 import { errorBodySchema } from './errors.ts';
 import type { FileStore } from './files.ts';
 import type { JobWorker } from './jobs.ts';
-import type { AuthContext, AuthPolicy } from './session.ts';
+import type { Gate } from './load.ts';
+import type { AuthContext, AuthPolicy, SessionCache } from './session.ts';
 
 /** What a route may be called by: anyone, any signed-in user, or holders of one permission. */
 export type Access = 'public' | 'authenticated' | Permission;
@@ -35,6 +36,10 @@ declare module 'fastify' {
     jobs: JobWorker;
     /** Where files are kept: DATA_DIR/files or an S3-compatible bucket. */
     files: FileStore;
+    /** Resolved sessions of this process (platform/session.ts). */
+    sessionCache: SessionCache;
+    /** The bound on concurrent expensive searches of this process (platform/load.ts). */
+    searchGate: Gate;
   }
 }
 

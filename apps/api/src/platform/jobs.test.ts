@@ -1,10 +1,20 @@
 import { AppError } from '@aporta/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, jobs, roleGrants, userRoles, users } from '../db/schema/index.ts';
+import { auditLog, jobSchedules, jobs, roleGrants, userRoles, users } from '../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { createContext, type RequestContext } from './context.ts';
-import { defineJob, enqueueJob, type JobRow, JobWorker, jobMessages, requestCancel } from './jobs.ts';
+import {
+  defineJob,
+  dueDay,
+  enqueueJob,
+  type JobRow,
+  JobWorker,
+  jobMessages,
+  requestCancel,
+  runDueSchedules,
+  scheduleDaily,
+} from './jobs.ts';
 import { loadCurrentUser } from './session.ts';
 
 let t: TestApp;
@@ -267,6 +277,97 @@ describe('job queue', () => {
     const row = await waitFor(lost.id, finished);
     expect(row.state).toBe('FAILED');
     expect(row.error).toMatch(/^No autorizado/);
+    await w.stop();
+  });
+});
+
+describe('daily schedules', () => {
+  const daily: { day: string; actor: string; scope: string | null }[] = [];
+  let failing = false;
+  scheduleDaily({
+    key: 'test.daily',
+    title: 'Prueba diaria',
+    at: '01:30',
+    maxAttempts: 1,
+    async run(ctx, day, progress) {
+      daily.push({ day, actor: ctx.actor.email, scope: ctx.scope });
+      await progress({ done: 1, total: 2, phase: 'A medio camino' });
+      await new Promise((r) => setTimeout(r, 20));
+      if (failing) throw new AppError('CONFLICT', 'No se pudo hoy.');
+      await progress({ done: 2, total: 2, phase: 'Terminando' });
+      return { day };
+    },
+  });
+  // Guatemala is UTC−6 all year: 07:29 UTC is 01:29 there.
+  const at = (iso: string) => new Date(iso);
+  const scheduleRow = async () => (await t.database.db.select().from(jobSchedules).where(eq(jobSchedules.key, 'test.daily')))[0];
+
+  it('the due day is today once the hour has passed in Guatemala, else yesterday', () => {
+    expect(dueDay('01:30', at('2026-03-10T07:29:00Z'))).toBe('2026-03-09');
+    expect(dueDay('01:30', at('2026-03-10T07:30:00Z'))).toBe('2026-03-10');
+    // 23:00 in Guatemala is already the next day in UTC.
+    expect(dueDay('23:00', at('2026-03-11T05:00:00Z'))).toBe('2026-03-10');
+    expect(() => scheduleDaily({ key: 'test.bad', title: 'x', at: '25:00', run: async () => null })).toThrow(/HH:MM/);
+  });
+
+  it('starts once a day, once across processes, as a job of the system with progress; records the outcome and catches up a missed day', async () => {
+    const db = t.database.db;
+    const only = ['test.daily'];
+    // First sight: the day becomes the starting point, nothing runs.
+    expect(await runDueSchedules(db, at('2026-03-10T08:00:00Z'), undefined, only)).toEqual([]);
+    expect(daily).toEqual([]);
+    // The next day before the hour: nothing; after it, two "processes" at once: exactly one starts it.
+    expect(await runDueSchedules(db, at('2026-03-11T07:00:00Z'), undefined, only)).toEqual([]);
+    const both = await Promise.all([
+      runDueSchedules(db, at('2026-03-11T07:31:00Z'), undefined, only),
+      runDueSchedules(db, at('2026-03-11T07:31:00Z'), undefined, only),
+    ]);
+    expect(both.flat()).toEqual(['test.daily']);
+    // The day's run is one job of the queue, started by nobody (the system), of kind daily.<key>.
+    const queued = await scheduleRow();
+    expect(queued.lastJobId).toEqual(expect.any(Number));
+    expect(await db.select().from(jobs).where(eq(jobs.kind, 'daily.test.daily'))).toHaveLength(1);
+    expect(await jobRow(queued.lastJobId as number)).toMatchObject({
+      state: 'QUEUED',
+      userId: null,
+      payload: { day: '2026-03-11' },
+    });
+    const w = worker();
+    await w.start();
+    const done = await waitFor(queued.lastJobId as number, finished);
+    expect(done).toMatchObject({ state: 'DONE', done: 2, total: 2, result: { day: '2026-03-11' } });
+    expect(daily).toEqual([{ day: '2026-03-11', actor: 'sistema', scope: 'ALL' }]);
+    expect(await runDueSchedules(db, at('2026-03-11T20:00:00Z'), undefined, only)).toEqual([]);
+    expect(await scheduleRow()).toMatchObject({ lastSlot: '2026-03-11', lastResult: { day: '2026-03-11' }, lastError: null });
+    expect((await scheduleRow()).lastFinishedAt).not.toBeNull();
+
+    // Procesos lists it for those who see everyone's jobs: who «Sistema», its title, progress and result.
+    const admin = await t.createUser({ system: true });
+    const list = await t.request({ method: 'GET', url: '/api/jobs?scope=all', token: admin.token });
+    expect(list.json().items.find((j: { id: number }) => j.id === done.id)).toMatchObject({
+      kind: 'daily.test.daily',
+      title: 'Prueba diaria',
+      userId: null,
+      userEmail: 'Sistema',
+      state: 'DONE',
+      done: 2,
+      total: 2,
+      result: { day: '2026-03-11' },
+      canCancel: false,
+      hasFile: false,
+    });
+    // A user without everyone's jobs does not see it.
+    const clerk = await t.createUser({ grants: [] });
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${done.id}`, token: clerk.token })).statusCode).toBe(404);
+
+    // The server was down on the 12th and 13th: on the 14th before the hour it catches up with the 13th.
+    failing = true;
+    expect(await runDueSchedules(db, at('2026-03-14T06:00:00Z'), undefined, only)).toEqual(['test.daily']);
+    const failedJob = await waitFor((await scheduleRow()).lastJobId as number, finished);
+    expect(failedJob).toMatchObject({ state: 'FAILED', error: 'No se pudo hoy.' });
+    expect(daily.at(-1)).toMatchObject({ day: '2026-03-13' });
+    expect(await scheduleRow()).toMatchObject({ lastSlot: '2026-03-13', lastResult: null, lastError: 'No se pudo hoy.' });
+    failing = false;
     await w.stop();
   });
 });

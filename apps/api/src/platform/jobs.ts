@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { AppError, type Permission, type Scope, scopeFor } from '@aporta/domain';
+import { AppError, addDays, guatemalaToday, type Permission, type Scope, scopeFor } from '@aporta/domain';
 import { and, asc, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { jobs, storedFiles, users } from '../db/schema/index.ts';
-import { createContext, type RequestContext } from './context.ts';
+import { jobSchedules, jobs, storedFiles, users } from '../db/schema/index.ts';
+import { createContext, type RequestContext, systemContext } from './context.ts';
 import { FileNotFoundError, type FileStore } from './files.ts';
-import { loadCurrentUser } from './session.ts';
+import { loadCurrentUser, userFields } from './session.ts';
 
 /**
  * Background jobs on the application's own database (docs/decisions.md, "Background jobs"): a `jobs`
@@ -56,6 +56,19 @@ export interface JobDefinition<P, R = unknown> {
   permission?: Permission;
 }
 
+/**
+ * The job's context acting from the address of the request that queued it (the job's payload keeps it as
+ * `ip`), so the audit rows the job writes name it as the request's would.
+ */
+export const contextFromRequest = (job: JobRun<{ ip?: string | null }>): RequestContext =>
+  createContext({
+    db: job.ctx.db,
+    user: job.ctx.user,
+    actor: { ...job.ctx.actor, ip: job.payload.ip ?? null },
+    sessionId: job.ctx.sessionId,
+    scope: job.ctx.scope,
+  });
+
 /** Thrown by `progress()` once the job is cancelled; the worker records CANCELLED. */
 export class JobCancelledError extends Error {
   constructor() {
@@ -102,7 +115,8 @@ export async function enqueueJob<P>(
     .values({
       kind: def.kind,
       payload: (payload ?? {}) as object,
-      userId: ctx.user.id,
+      // The system (systemContext: no actor id) starts jobs of its own: no user.
+      userId: ctx.actor.id == null ? null : ctx.user.id,
       scope: ctx.scope,
       maxAttempts: Math.max(1, def.maxAttempts ?? 3),
     })
@@ -165,9 +179,14 @@ export interface JobWorkerOptions {
   /** First wait before retrying a job after an unexpected error; doubles with each attempt. Default 5 s. */
   retryDelayMs?: number;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Also run the recurring jobs (`scheduleDaily`) when their time comes; on in the server, off in tests. */
+  schedules?: boolean;
 }
 
 const silentLog = { info() {}, warn() {}, error() {} };
+
+/** How often a worker looks for recurring jobs whose time has come. */
+const SCHEDULE_EVERY_MS = 60_000;
 
 /** How often a worker looks for expired files to remove (each process; the claim keeps them apart). */
 const PURGE_EVERY_MS = 60 * 60_000;
@@ -190,9 +209,13 @@ export class JobWorker {
   private readonly running = new Map<number, { promise: Promise<void>; controller: AbortController }>();
   private loopPromise: Promise<void> | null = null;
   private stopping = false;
+  /** What a job claimed while stopping is told: 'shutdown' (stop) or 'abandoned' (a crash simulation). */
+  private stopReason: 'shutdown' | 'abandoned' = 'shutdown';
   private wake: (() => void) | null = null;
   private lastReap = 0;
   private lastPurge = 0;
+  private lastSchedule = 0;
+  private readonly schedules: boolean;
 
   constructor(opts: JobWorkerOptions) {
     this.db = opts.db;
@@ -204,6 +227,7 @@ export class JobWorker {
     this.reclaimAll = opts.reclaimAllOnStart ?? false;
     this.retryDelayMs = opts.retryDelayMs ?? 5000;
     this.log = opts.log ?? silentLog;
+    this.schedules = opts.schedules ?? false;
   }
 
   get isRunning(): boolean {
@@ -218,6 +242,7 @@ export class JobWorker {
   async start(): Promise<void> {
     if (this.loopPromise) return;
     this.stopping = false;
+    this.stopReason = 'shutdown';
     if (this.reclaimAll) await this.reap(true);
     const onEnqueued = () => this.wake?.();
     wakeups.on('enqueued', onEnqueued);
@@ -232,6 +257,7 @@ export class JobWorker {
   async stop(): Promise<void> {
     if (!this.loopPromise) return;
     this.stopping = true;
+    this.stopReason = 'shutdown';
     this.wake?.();
     for (const { controller } of this.running.values()) controller.abort('shutdown');
     const all = Promise.allSettled([...this.running.values()].map((r) => r.promise));
@@ -246,6 +272,7 @@ export class JobWorker {
    */
   async abandon(): Promise<void> {
     this.stopping = true;
+    this.stopReason = 'abandoned';
     this.wake?.();
     for (const { controller } of this.running.values()) controller.abort('abandoned');
     this.running.clear();
@@ -258,10 +285,18 @@ export class JobWorker {
       try {
         if (Date.now() - this.lastReap > Math.min(this.leaseMs / 2, 10_000)) await this.reap(false);
         if (Date.now() - this.lastPurge > PURGE_EVERY_MS) await this.purgeExpiredFiles();
+        if (this.schedules && Date.now() - this.lastSchedule > SCHEDULE_EVERY_MS) {
+          this.lastSchedule = Date.now();
+          // Not awaited: a day's run may take a while and the queue keeps being served meanwhile.
+          void runDueSchedules(this.db, new Date(), this.log).catch((err) => this.log.error({ err }, 'scheduled jobs failed'));
+        }
         if (this.running.size < this.concurrency) {
           const row = await this.claim();
           if (row) {
             this.launch(row);
+            // Stopped (or abandoned) while the claim was on its way: the job gets the same signal the
+            // running ones got — a stop gives it back to the queue, an abandon forgets it (lease runs out).
+            if (this.stopping) this.running.get(row.id)?.controller.abort(this.stopReason);
             continue;
           }
         }
@@ -493,7 +528,9 @@ export class JobWorker {
 
   /** The context of the user who started the job, with their permissions as they are now. */
   private async contextFor(row: JobRow, def: JobDefinition<unknown>): Promise<RequestContext> {
-    const [u] = await this.db.select().from(users).where(eq(users.id, row.userId));
+    // The system's own runs (scheduleDaily) act as the system, with every permission and scope ALL.
+    if (row.userId == null) return systemContext(this.db);
+    const [u] = await this.db.select(userFields).from(users).where(eq(users.id, row.userId));
     if (!u?.isActive) throw new AppError('FORBIDDEN', jobMessages.unauthorized);
     const user = await loadCurrentUser(this.db, u);
     let scope: Scope | null = row.scope;
@@ -507,3 +544,125 @@ export class JobWorker {
 
 /** Jobs not finished and not claimed: what a user sees as "en espera". */
 export const isActiveState = (s: JobState): boolean => s === 'QUEUED' || s === 'RUNNING';
+
+// ─── Recurring jobs ─────────────────────────────────────────────────────────────────────────────────
+
+/** Work the application does by itself every day (the daily survival suspension, the RENAP check…). */
+export interface DailySchedule {
+  /** Stable name; the day it last ran for is kept under it (job_schedules). Its job's kind is `daily.<key>`. */
+  key: string;
+  /** Spanish name of its runs in "Procesos" ("Verificación diaria de pensionados en RENAP"). */
+  title: string;
+  /** Time of day in Guatemala, `HH:MM` (24 h). */
+  at: string;
+  /** Runs before the day's run is failed (a crash or an unexpected error retries it); default 2. */
+  maxAttempts?: number;
+  /**
+   * Runs as the system (platform/context.ts `systemContext`: audit rows by "sistema", scope ALL), as a job
+   * of the queue: `progress` is the job's (shown in Procesos; throws once the run is cancelled).
+   */
+  run(ctx: RequestContext, day: string, progress: JobRun<unknown>['progress']): Promise<unknown>;
+}
+
+const dailySchedules = new Map<string, { schedule: DailySchedule; job: JobDefinition<{ day: string }> }>();
+
+/**
+ * Registers a daily job (at module load). Each day's run is a job of the queue (kind `daily.<key>`, started
+ * by the system, so "Procesos" lists it — who: Sistema — with its progress and result), enqueued once a day
+ * across processes by `runDueSchedules`; its outcome is also kept in `job_schedules`.
+ */
+export function scheduleDaily(schedule: DailySchedule): DailySchedule {
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(schedule.at))
+    throw new Error(`Schedule "${schedule.key}": hour "${schedule.at}" is not HH:MM`);
+  const existing = dailySchedules.get(schedule.key);
+  if (existing && existing.schedule !== schedule) throw new Error(`Schedule "${schedule.key}" is defined twice`);
+  if (existing) return schedule;
+  const job = defineJob<{ day: string }>({
+    kind: `daily.${schedule.key}`,
+    title: schedule.title,
+    maxAttempts: schedule.maxAttempts ?? 2,
+    async run(j) {
+      const { db } = j.ctx;
+      try {
+        const result = await schedule.run(j.ctx, j.payload.day, j.progress);
+        await db
+          .update(jobSchedules)
+          .set({ lastFinishedAt: sql`now()`, lastResult: (result ?? null) as object | null, lastError: null })
+          .where(and(eq(jobSchedules.key, schedule.key), eq(jobSchedules.lastJobId, j.jobId)));
+        return result;
+      } catch (err) {
+        // A stop (shutdown, lost lease) runs again: nothing to record yet.
+        if (j.signal.aborted && j.signal.reason !== 'cancelled') throw err;
+        const message =
+          err instanceof JobCancelledError ? 'Cancelado.' : err instanceof AppError ? err.message : jobMessages.unexpected;
+        await db
+          .update(jobSchedules)
+          .set({ lastFinishedAt: sql`now()`, lastError: message })
+          .where(and(eq(jobSchedules.key, schedule.key), eq(jobSchedules.lastJobId, j.jobId)));
+        throw err;
+      }
+    },
+  });
+  dailySchedules.set(schedule.key, { schedule, job });
+  return schedule;
+}
+
+export const scheduledKeys = (): string[] => [...dailySchedules.keys()];
+
+/**
+ * The day whose run is due at `now`: today once its time has passed in Guatemala, else yesterday. A server
+ * that was down at the hour catches up when it starts (the jobs are idempotent and act "as of" that day).
+ */
+export function dueDay(at: string, now: Date): string {
+  const today = guatemalaToday(now);
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'America/Guatemala',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(now);
+  return time >= at ? today : addDays(today, -1);
+}
+
+/**
+ * Starts every registered daily job whose day has come and not yet been run: the day is claimed by moving
+ * `job_schedules.last_slot` forward in one statement, so exactly one process starts it, and its job is
+ * queued in the same transaction (as the system) — the workers run it like any job, with its progress in
+ * Procesos; a crash retries it (idempotent: it acts "as of" its day). The outcome (its result or its
+ * Spanish error) is kept on the row too. Returns the keys it started.
+ */
+export async function runDueSchedules(
+  db: Db,
+  now: Date = new Date(),
+  log: Pick<FastifyBaseLogger, 'info' | 'error'> = silentLog,
+  only?: readonly string[],
+): Promise<string[]> {
+  const ran: string[] = [];
+  for (const { schedule: s, job } of dailySchedules.values()) {
+    if (only && !only.includes(s.key)) continue;
+    const day = dueDay(s.at, now);
+    // First sight of a schedule (a new installation or a new kind of work): the day becomes its starting
+    // point and nothing runs until the next one — a first start never launches every daily job at once.
+    const [first] = await db.insert(jobSchedules).values({ key: s.key, lastSlot: day }).onConflictDoNothing().returning();
+    if (first) continue;
+    const started = await db.transaction(async (tx) => {
+      const claimed = await tx
+        .insert(jobSchedules)
+        .values({ key: s.key, lastSlot: day })
+        .onConflictDoUpdate({
+          target: jobSchedules.key,
+          set: { lastSlot: day, lastRunAt: sql`now()`, lastFinishedAt: null, lastResult: null, lastError: null },
+          setWhere: lt(jobSchedules.lastSlot, day),
+        })
+        .returning({ key: jobSchedules.key });
+      if (!claimed.length) return null;
+      const { id } = await enqueueJob(systemContext(tx), job, { day }, { tx });
+      await tx.update(jobSchedules).set({ lastJobId: id }).where(eq(jobSchedules.key, s.key));
+      return id;
+    });
+    if (started == null) continue;
+    ran.push(s.key);
+    log.info({ schedule: s.key, day, jobId: started }, 'scheduled job queued');
+  }
+  return ran;
+}

@@ -23,6 +23,15 @@ const serverScript = fileURLToPath(new URL('../test/multi-process-server.ts', im
 const RATE = 12;
 const MAX_FAILURES = 3;
 
+/** Repeats `check` until it holds (a notification between processes takes a moment); false after 5 s. */
+async function eventually(check: () => Promise<boolean>) {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
 describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
   const name = `aporta_mp_${randomBytes(5).toString('hex')}`;
   let admin: pg.Client;
@@ -80,6 +89,8 @@ describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
       LOG_LEVEL: 'silent',
       LOGIN_RATE_PER_MINUTE: String(RATE),
       LOGIN_MAX_FAILURES: String(MAX_FAILURES),
+      // Both processes cache sessions: a change on one must reach the other's cache (issue 11).
+      SESSION_CACHE_SECONDS: '60',
     };
     bases.push(...(await Promise.all([startServer(env), startServer(env)])));
   }, 120_000);
@@ -131,11 +142,36 @@ describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
     const login = await post(bases[0], '/api/auth/login', { email, password });
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
-    const me = await fetch(`${bases[1]}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect(me.status).toBe(200);
-    // Logged out on the second, it is gone on the first too.
+    const me = (base: string) => fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me(bases[1])).status).toBe(200);
+    // Both processes now hold the session in their caches.
+    expect((await me(bases[0])).status).toBe(200);
+    // Logged out on the second, it is gone on the first too: the notification empties the first's cache
+    // (it travels between processes, so the check is repeated for a moment).
     await fetch(`${bases[1]}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    expect((await fetch(`${bases[0]}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await me(bases[1])).status).toBe(401);
+    expect(await eventually(async () => (await me(bases[0])).status === 401)).toBe(true);
+  });
+
+  it("a user deactivated through one process loses the other process's cached session", async () => {
+    const other = `cache-${randomBytes(3).toString('hex')}@test.local`;
+    const [u] = await database.db
+      .insert(users)
+      .values({ email: other, passwordHash: await hashPassword(password) })
+      .returning();
+    const [sys] = await database.db.select().from(institutions).where(eq(institutions.code, SYSTEM_INSTITUTION));
+    await database.db.insert(userInstitutions).values({ userId: u.id, institutionId: sys.id });
+    const token = ((await (await post(bases[0], '/api/auth/login', { email: other, password })).json()) as { token: string })
+      .token;
+    const adminToken = ((await (await post(bases[1], '/api/auth/login', { email, password })).json()) as { token: string }).token;
+    const me = (base: string) => fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me(bases[0])).status).toBe(200);
+    const off = await fetch(`${bases[1]}/api/users/${u.id}/deactivate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(off.status).toBe(200);
+    expect(await eventually(async () => (await me(bases[0])).status === 401)).toBe(true);
   });
 
   it('locks the account after failures spread over both processes', async () => {

@@ -16,7 +16,7 @@ import type { RequestContext } from './context.ts';
 
 const require = createRequire(import.meta.url);
 
-interface PdfMake {
+export interface PdfMake {
   setUrlAccessPolicy(cb: (url: string) => boolean): void;
   setLocalAccessPolicy(cb: (path: string) => boolean): void;
   addFonts(fonts: unknown): void;
@@ -30,7 +30,7 @@ let instance: PdfMake | null = null;
  * as text) and no network or file access beyond those four font files: documents are built from our
  * own data, never from a URL or a path someone typed.
  */
-function pdfmake(): PdfMake {
+export function pdfmake(): PdfMake {
   if (!instance) {
     instance = require('pdfmake') as PdfMake;
     const roboto = require('pdfmake/fonts/Roboto.js') as { Roboto: Record<string, string> };
@@ -58,6 +58,15 @@ export interface ReportTable {
   widths?: (number | '*' | 'auto')[];
 }
 
+/** Running text (a letter, a notice): an optional heading and paragraphs, optionally on a new page. */
+export interface ReportSection {
+  heading?: string;
+  paragraphs: string[];
+  pageBreakBefore?: boolean;
+  /** A QR code printed under the heading (a payment reference a bank app reads), with its caption. */
+  qr?: { value: string; caption: string };
+}
+
 export interface ReportFilter {
   label: string;
   value: string;
@@ -72,6 +81,8 @@ export interface ReportDefinition {
   /** Printed instead of the filters when there are none. */
   noFilters?: string;
   tables: ReportTable[];
+  /** Text after the tables (letters: one section per addressee, each on its own page). */
+  sections?: ReportSection[];
   orientation?: 'portrait' | 'landscape';
 }
 
@@ -161,6 +172,25 @@ export const filtersText = (r: Pick<ReportDefinition, 'filters' | 'noFilters'>) 
 
 const formatCell = (v: ReportCell) =>
   typeof v === 'number' ? v.toLocaleString('en-US') : typeof v === 'string' ? v : formatAmount(v.cents);
+
+/**
+ * A step every generated PDF goes through before it is registered (automatic sealing: the signing
+ * module seals the kinds its rules name). Answers the finished bytes, or null to leave them as they are.
+ * The platform knows no module: a module registers its finisher when its routes load.
+ */
+export type PdfFinisher = (ctx: RequestContext, kind: string, pdf: Buffer) => Promise<Buffer | null>;
+let finisher: PdfFinisher | null = null;
+export function registerPdfFinisher(f: PdfFinisher | null): void {
+  finisher = f;
+}
+
+/**
+ * `pdf` through the registered finisher: the finished bytes, or null when nothing applies. Generated
+ * reports pass their report kind; the documents library passes `documento:<TIPO>` when it files a PDF.
+ */
+export async function finishPdf(ctx: RequestContext, kind: string, pdf: Buffer): Promise<Buffer | null> {
+  return finisher ? finisher(ctx, kind, pdf) : null;
+}
 
 /**
  * Lays out `report` as a PDF and registers it. Callers: any report export, with the context of the
@@ -276,12 +306,38 @@ export async function generateReportPdf(
         margin: [0, 0, 0, 12],
       },
       ...tables,
+      ...(report.sections ?? []).flatMap((sec) => [
+        ...(sec.heading
+          ? [
+              {
+                text: sec.heading,
+                bold: true,
+                fontSize: 12,
+                margin: [0, 8, 0, 6],
+                pageBreak: sec.pageBreakBefore ? 'before' : undefined,
+              },
+            ]
+          : []),
+        ...(sec.qr
+          ? [
+              { qr: sec.qr.value, fit: 110, margin: [0, 0, 0, 4] },
+              { text: sec.qr.caption, fontSize: 8, color: '#333333', margin: [0, 0, 0, 8] },
+            ]
+          : []),
+        ...sec.paragraphs.map((p, i) => ({
+          text: p,
+          fontSize: 10,
+          margin: [0, 0, 0, 8],
+          pageBreak: !sec.heading && i === 0 && sec.pageBreakBefore ? 'before' : undefined,
+        })),
+      ]),
       ...(verifyUrl
         ? [{ text: `Verificación en línea: ${verifyUrl}`, fontSize: 7, color: '#555555', margin: [0, 8, 0, 0] }]
         : []),
     ],
   };
-  const pdf = await pdfmake().createPdf(doc).getBuffer();
+  const laidOut = await pdfmake().createPdf(doc).getBuffer();
+  const pdf = (await finishPdf(ctx, report.kind, laidOut)) ?? laidOut;
   const sha256 = createHash('sha256').update(pdf).digest('hex');
   await ctx.db.insert(generatedDocuments).values({
     code,

@@ -1,6 +1,7 @@
 import {
   type Action,
   formatCui,
+  guatemalaToday,
   grantsSchema,
   type Resource,
   resourceScopability,
@@ -8,13 +9,17 @@ import {
   type Scope,
   validScopes,
 } from '@aporta/domain';
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { delegates, institutions, regionDelegates, regions, userInstitutions } from '../db/schema/index.ts';
+import { contributors, delegates, institutions, planillas, regionDelegates, regions, roles, userInstitutions } from '../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
+import { issuePlanillaOrders } from '../modules/payments/orders.ts';
 import { seedRoles } from '../seed/accounts.ts';
+import { systemContext } from './context.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { multipartBody, samplePdf } from '../test/pdfs.ts';
 
 /**
  * The generated scope test. For every route whose permission's resource the domain declares
@@ -40,12 +45,25 @@ interface Side {
   entityRegionId: number;
   assignmentId: number;
   salary: string;
+  planillaId: number;
+  lineId: number;
+  pensionId: number;
+  /** A request (SIG item) of the entity, whose data carries the side's CUI (issue 17). */
+  sigId?: number;
+  /** The planilla's employee-share payment order, a partial payment of it and its 7-B receipt (issue 13). */
+  orderId: number;
+  paymentId: number;
+  receiptId: number;
 }
 let A: Side;
 let B: Side;
 /** Markers of rows about no entity: visible only with ALL. */
 let centralEmail: string;
 const ROLE_MARKER = 'ROL-MARCADOR-ALCANCE';
+const PLANILLA_PERIOD = '2025-01';
+/** The issuing office of the fixture's receipt range, and the name of a voluntary contributor (no entity). */
+const OFFICE = 'ALCANCE';
+let voluntaryName = '';
 
 type Ctx = { user: TestUser; scope: Scope };
 type Check = (ctx: Ctx) => Promise<void>;
@@ -90,6 +108,35 @@ function byId(url: (s: Side) => string): Check {
     expect(out.statusCode, url(B)).toBe(404);
   };
 }
+
+/** A change to entity B's record answers 404, as if it did not exist. */
+function outOfScope(method: 'PUT' | 'POST', url: (s: Side) => string, payload: unknown): Check {
+  return async (ctx) => {
+    const res = await t.request({ method, url: url(B), token: ctx.user.token, payload: payload as never });
+    expect(res.statusCode, `${url(B)}: ${res.body}`).toBe(404);
+  };
+}
+
+/**
+ * Institution-wide data (the pension payroll, bank files, receipt ranges, voluntary contributors): only
+ * an ALL grant reaches it. A POST carries a valid body, so the 403 is the scope's and not the schema's.
+ */
+function allOnly(method: 'GET' | 'POST', url: string, payload?: unknown): Check {
+  return async (ctx) => {
+    const res = await t.request({ method, url, token: ctx.user.token, payload: payload as never });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(403);
+  };
+}
+
+const pensionBody = (cui: string) => ({
+  cui,
+  type: 'JUBILACION',
+  resolutionNumber: 'RES-ALC',
+  resolutionDate: '2020-01-01',
+  startDate: '2020-01-01',
+  monthlyAmount: '1500.00',
+  bankAccount: '3010-000000-1',
+});
 
 const cuiMarkers = (s: Side) => [s.cui];
 const outsideAudit = () => [B.cui, ROLE_MARKER, centralEmail];
@@ -186,6 +233,169 @@ const auditCases = (base: string): Record<string, Case> => ({
 });
 
 const cases: Record<string, Case> = {
+  // Requests (SIG items) and Consulta SIG (issue 17): a request belongs to the entity it names.
+  'GET /api/sig/items': {
+    check: shows(
+      () => '/api/sig/items?pageSize=200',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'GET /api/sig/query': {
+    check: shows(
+      () => '/api/sig/query?pageSize=200',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'GET /api/sig/query/export': {
+    check: shows(
+      () => '/api/sig/query/export?format=csv',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'GET /api/sig/query/counts': {
+    check: async (ctx) => {
+      const res = await get(ctx.user.token, '/api/sig/query/counts');
+      expect(res.json().items.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(1);
+    },
+  },
+  'GET /api/sig/query/flows': { exempt: 'the published flows and their states: the institution’s definitions, not entity rows' },
+  'GET /api/sig/options': {
+    check: shows(
+      () => '/api/sig/options',
+      () => [A.entityName],
+      () => [B.entityName],
+    ),
+  },
+  'POST /api/sig/items': {
+    check: async (ctx) => {
+      const flowId = (await get(admin.token, '/api/sig/options')).json().flows[0].id;
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/sig/items',
+        token: ctx.user.token,
+        payload: { flowId, entityId: fx.entityB.id, data: { marcador: 'x' } },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.details[0].path).toBe('entityId');
+    },
+  },
+  'POST /api/sig/uploads': {
+    exempt: 'an upload is its uploader’s file; a request names it only when it is theirs (workflow tests)',
+  },
+  'GET /api/sig/items/:id': { check: byId((s) => `/api/sig/items/${s.sigId}`) },
+  'PUT /api/sig/items/:id': { check: outOfScope('PUT', (s) => `/api/sig/items/${s.sigId}`, { data: { marcador: 'y' } }) },
+  'POST /api/sig/items/:id/transitions': {
+    check: outOfScope('POST', (s) => `/api/sig/items/${s.sigId}/transitions`, { to: 'CERRADA' }),
+  },
+  'POST /api/sig/items/:id/comments': {
+    check: outOfScope('POST', (s) => `/api/sig/items/${s.sigId}/comments`, { comment: 'Hola' }),
+  },
+  'POST /api/sig/items/:id/attachments': {
+    exempt: 'multipart: the request is read with the caller’s scope before the file is stored (uploadFile → requestRow)',
+  },
+  'GET /api/sig/items/:id/documents/:documentId': {
+    check: async (ctx) => {
+      expect((await get(ctx.user.token, `/api/sig/items/${B.sigId}/documents/1`)).statusCode).toBe(404);
+    },
+  },
+  // Pensions and survival checks (issue 15): a pension belongs to its contributor's entity.
+  'GET /api/pensions': {
+    check: shows(
+      () => '/api/pensions?pageSize=200',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'GET /api/pensions/export': {
+    check: shows(
+      () => '/api/pensions/export?format=csv',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'POST /api/pensions': {
+    check: async (ctx) => {
+      const res = await t.request({ method: 'POST', url: '/api/pensions', token: ctx.user.token, payload: pensionBody(B.cui) });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.details[0].path).toBe('cui');
+    },
+  },
+  'GET /api/pensions/:id': { check: byId((s) => `/api/pensions/${s.pensionId}`) },
+  'GET /api/pensions/:id/history': { check: byId((s) => `/api/pensions/${s.pensionId}/history`) },
+  'GET /api/pensions/:id/transitions': { check: byId((s) => `/api/pensions/${s.pensionId}/transitions`) },
+  'GET /api/pensions/:id/payments': {
+    check: async (ctx) => {
+      const out = await get(ctx.user.token, `/api/pensions/${B.pensionId}/payments`);
+      expect(out.json().total).toBe(0);
+    },
+  },
+  'GET /api/pensions/:id/checks': { check: byId((s) => `/api/pensions/${s.pensionId}/checks`) },
+  'PUT /api/pensions/:id': { check: outOfScope('PUT', (s) => `/api/pensions/${s.pensionId}`, { bankAccount: '1111-2222-33' }) },
+  'POST /api/pensions/:id/amounts': {
+    check: outOfScope('POST', (s) => `/api/pensions/${s.pensionId}/amounts`, {
+      monthlyAmount: '10',
+      effectiveFrom: '2030-01-01',
+      reason: 'Prueba de alcance',
+    }),
+  },
+  'POST /api/pensions/:id/transition': {
+    check: outOfScope('POST', (s) => `/api/pensions/${s.pensionId}/transition`, {
+      to: 'SUSPENDIDA',
+      comment: 'Prueba de alcance',
+    }),
+  },
+  'GET /api/pension-payrolls': { check: allOnly('GET', '/api/pension-payrolls') },
+  'GET /api/pension-payrolls/:period': { check: allOnly('GET', '/api/pension-payrolls/2020-01') },
+  'GET /api/pension-payrolls/:period/lines': { check: allOnly('GET', '/api/pension-payrolls/2020-01/lines') },
+  'POST /api/pension-payrolls/:period/generate': { check: allOnly('POST', '/api/pension-payrolls/2020-01/generate') },
+  'POST /api/pension-payrolls/:period/close': { check: allOnly('POST', '/api/pension-payrolls/2020-01/close') },
+  'GET /api/pension-payrolls/:period/bank-file': { check: allOnly('GET', '/api/pension-payrolls/2020-01/bank-file') },
+  'GET /api/pension-payrolls/:period/summary': { check: allOnly('GET', '/api/pension-payrolls/2020-01/summary') },
+  'GET /api/survival': {
+    check: shows(
+      () => '/api/survival?kind=overdue&asOf=2030-01-01&pageSize=200',
+      () => [A.cui],
+      () => [B.cui],
+    ),
+  },
+  'POST /api/survival/attachments': {
+    exempt: 'an upload is its uploader’s file, linked to a pension only by a check (pensions tests)',
+  },
+  'POST /api/pensions/:id/survival-checks': {
+    check: outOfScope('POST', (s) => `/api/pensions/${s.pensionId}/survival-checks`, {
+      checkDate: '2020-06-01',
+      method: 'PRESENCIAL',
+    }),
+  },
+  'GET /api/survival-checks/:id/attachment': {
+    exempt: 'read through the check’s pension with the caller’s scope (checkAttachment); pensions tests download one',
+  },
+  'GET /api/pensions/:id/survival-letter': { check: byId((s) => `/api/pensions/${s.pensionId}/survival-letter`) },
+  'POST /api/survival/letter-jobs': {
+    exempt: 'a job: its rows are read with the starter’s scope (pensionsToWrite, ctx.inScope)',
+  },
+  'POST /api/survival/suspension-jobs': {
+    exempt: 'a job: the set-based transition moves only rows in the starter’s scope (applyTransitionWhere)',
+  },
+  'POST /api/survival/renap-jobs': {
+    exempt: 'a job: the sweep reads pensions with the starter’s scope (renapSweep, ctx.inScope)',
+  },
+  'POST /api/pensions/:id/renap-check': {
+    check: outOfScope('POST', (s) => `/api/pensions/${s.pensionId}/renap-check`, undefined),
+  },
+  'GET /api/pension-reviews': {
+    check: shows(
+      () => '/api/pension-reviews?pageSize=200',
+      () => [],
+      () => [B.cui],
+    ),
+  },
+  'POST /api/pension-reviews/:id/decision': {
+    exempt: 'reviews are found through their pension with the caller’s scope (decideReview); fixtures hold no deaths',
+  },
   // Users: the members of the ENTIDAD institutions of the entities in scope.
   'GET /api/users': {
     check: shows(
@@ -432,7 +642,399 @@ const cases: Record<string, Case> = {
   ...reportCases('general'),
   ...reportCases('by-municipality'),
   ...reportCases('by-type'),
+  ...planillaCases(),
+  ...paymentCases(),
 };
+
+/** Payment orders, payments, receipts (issue 13): each side has its planilla's orders, one partial payment and its receipt. */
+function paymentCases(): Record<string, Case> {
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName, voluntaryName];
+  const reason = { reason: 'Prueba de alcance' };
+  const range = { office: OFFICE, series: 'ZZ', firstNumber: 1, lastNumber: 10, authorizationRef: 'R-1', authorizationDate: '2024-01-02' };
+  return {
+    'GET /api/payment-orders': { check: shows(() => '/api/payment-orders?pageSize=200', names, outNames) },
+    'GET /api/payment-orders/totals': {
+      // The scoped totals are entity A's totals, as the central office computes them for A alone.
+      check: async (ctx) => {
+        const scoped = await get(ctx.user.token, '/api/payment-orders/totals');
+        const onlyA = await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}`);
+        expect(scoped.statusCode, scoped.body).toBe(200);
+        expect(scoped.json()).toEqual(onlyA.json());
+        expect(Number(onlyA.json().principal)).toBeGreaterThan(0);
+      },
+    },
+    'GET /api/payment-orders/export': { check: shows(() => '/api/payment-orders/export?format=csv', names, outNames) },
+    'GET /api/payment-orders/:id': { check: byId((s) => `/api/payment-orders/${s.orderId}`) },
+    'GET /api/payment-orders/:id/pdf': { check: byId((s) => `/api/payment-orders/${s.orderId}/pdf`) },
+    'POST /api/payment-orders/:id/void': { check: outOfScope('POST', (s) => `/api/payment-orders/${s.orderId}/void`, reason) },
+    'GET /api/payments': { check: shows(() => '/api/payments?pageSize=200', names, outNames) },
+    'GET /api/payments/export': { check: shows(() => '/api/payments/export?format=csv', names, outNames) },
+    'GET /api/payments/:id': { check: byId((s) => `/api/payments/${s.paymentId}`) },
+    'POST /api/payments': {
+      check: async (ctx) => {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/payments',
+          token: ctx.user.token,
+          payload: paymentBody(B.orderId, `fuera-${ctx.scope}`),
+        });
+        expect(res.statusCode, res.body).toBe(404);
+      },
+    },
+    'POST /api/payments/:id/reverse': { check: outOfScope('POST', (s) => `/api/payments/${s.paymentId}/reverse`, reason) },
+    'POST /api/payments/:id/receipt': { check: outOfScope('POST', (s) => `/api/payments/${s.paymentId}/receipt`, undefined) },
+    'GET /api/payments/offices': { exempt: 'issuing offices with forms left in their ranges: the institution’s, not entity rows' },
+    'GET /api/bank-files': { check: allOnly('GET', '/api/bank-files') },
+    'POST /api/bank-files': {
+      check: allOnly('POST', '/api/bank-files', { bank: 'Banrural', office: OFFICE, content: 'fecha,referencia,monto\n' }),
+    },
+    'GET /api/bank-files/:id': { check: allOnly('GET', '/api/bank-files/1') },
+    'GET /api/bank-files/:id/rows': { check: allOnly('GET', '/api/bank-files/1/rows') },
+    'POST /api/bank-files/:id/rows/:rowId/resolve': {
+      check: allOnly('POST', '/api/bank-files/1/rows/1/resolve', { decision: 'DESCARTAR', reason: 'Prueba de alcance' }),
+    },
+    'GET /api/receipts': { check: shows(() => '/api/receipts?pageSize=200', names, outNames) },
+    'GET /api/receipts/export': { check: shows(() => '/api/receipts/export?format=csv', names, outNames) },
+    'GET /api/receipts/:id/pdf': { check: byId((s) => `/api/receipts/${s.receiptId}/pdf`) },
+    'POST /api/receipts/:id/void': { check: outOfScope('POST', (s) => `/api/receipts/${s.receiptId}/void`, reason) },
+    'GET /api/receipt-ranges': { check: allOnly('GET', '/api/receipt-ranges') },
+    'POST /api/receipt-ranges': { check: allOnly('POST', '/api/receipt-ranges', range) },
+    'POST /api/receipt-ranges/:id/void': { check: allOnly('POST', '/api/receipt-ranges/1/void', reason) },
+    'GET /api/receipt-ranges/corte': { check: allOnly('GET', '/api/receipt-ranges/corte?rangeId=1') },
+    'GET /api/receipt-ranges/corte/export': { check: allOnly('GET', '/api/receipt-ranges/corte/export?rangeId=1') },
+    'GET /api/voluntary-payments': {
+      check: shows(
+        () => '/api/voluntary-payments?pageSize=200',
+        () => [],
+        () => [voluntaryName, B.entityName],
+      ),
+    },
+    'GET /api/voluntary-payments/limits': { exempt: 'the salary limits and rates in force: settings, not entity data' },
+    'POST /api/voluntary-payments': {
+      check: allOnly('POST', '/api/voluntary-payments', { cui: newCui(), periods: ['2024-01'], salary: '3000.00' }),
+    },
+    'GET /api/statistics/collection': {
+      // Collected per month and overdue per region: only entity A's orders (its region, its principal).
+      check: async (ctx) => {
+        await shows(
+          () => `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`,
+          () => ['Región del alcance'],
+          () => ['Otra región'],
+        )(ctx);
+        const stats = (await get(ctx.user.token, `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`)).json();
+        const onlyA = (await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}`)).json();
+        expect(stats.months[0].ordered).toBe(onlyA.principal);
+      },
+    },
+  };
+}
+
+const paymentBody = (orderId: number, key: string) => ({
+  idempotencyKey: `alcance-${key}`,
+  orderIds: [orderId],
+  bank: 'Banrural',
+  payDate: guatemalaToday(),
+  bankReference: `ALC-${key}`,
+  amount: '1.00',
+  office: OFFICE,
+});
+
+/** Planillas (issue 12): each side has an approved planilla of PLANILLA_PERIOD with one line (its CUI and salary). */
+function planillaCases(): Record<string, Case> {
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName];
+  const refused = (method: 'POST' | 'PUT' | 'DELETE', url: (s: Side) => string, payload?: unknown, status = [404]): Case => ({
+    check: async (ctx) => {
+      const res = await t.request({
+        method,
+        url: url(B),
+        token: ctx.user.token,
+        payload: (typeof payload === 'function' ? payload() : payload) as never,
+      });
+      expect(status, `${method} ${url(B)}: ${res.body}`).toContain(res.statusCode);
+    },
+  });
+  const line = { cui: '1587564440904', fullName: 'Fuera', budgetLine: '011', salary: '1.00' };
+  return {
+    'GET /api/planillas': { check: shows(() => '/api/planillas?pageSize=100', names, outNames) },
+    'GET /api/planilla-search': { check: shows(() => `/api/planilla-search?cui=${A.cui}`, names, outNames) },
+    'GET /api/planilla-review-queue': {
+      check: shows(
+        () => '/api/planilla-review-queue?pageSize=100',
+        () => [],
+        outNames,
+      ),
+    },
+    'GET /api/planillas/export': { check: shows(() => '/api/planillas/export?format=csv', names, outNames) },
+    'GET /api/back-pay': {
+      check: shows(
+        () => '/api/back-pay?pageSize=100',
+        () => [],
+        outNames,
+      ),
+    },
+    'POST /api/back-pay': refused(
+      'POST',
+      () => '/api/back-pay',
+      () => ({
+        entityId: fx.entityB.id,
+        resolutionNumber: 'R-1',
+        resolutionDate: '2024-01-10',
+        cui: B.cui,
+        fullName: 'Fuera',
+        budgetLine: '011',
+        fromPeriod: '2023-01',
+        toPeriod: '2023-02',
+        monthlySalary: '100.00',
+      }),
+      [403],
+    ),
+    'GET /api/planillas/rates': { exempt: 'the contribution settings: legal values, not entity data' },
+    'GET /api/planillas/rates/:key/history': { exempt: 'the history of a contribution setting: not entity data' },
+    'GET /api/planillas/options': { check: shows(() => '/api/planillas/options', names, outNames) },
+    'GET /api/planillas/overview': {
+      check: shows(
+        () => `/api/planillas/overview?period=${PLANILLA_PERIOD}`,
+        () => [],
+        outNames,
+      ),
+    },
+    'POST /api/planillas': refused(
+      'POST',
+      () => '/api/planillas',
+      () => ({ entityId: fx.entityB.id, period: '2024-01' }),
+      [403],
+    ),
+    'GET /api/planillas/:id': { check: byId((s) => `/api/planillas/${s.planillaId}`) },
+    'GET /api/planillas/:id/lines': { check: byId((s) => `/api/planillas/${s.planillaId}/lines`) },
+    'GET /api/planillas/:id/export': { check: byId((s) => `/api/planillas/${s.planillaId}/export?format=csv`) },
+    'GET /api/planillas/:id/history': { check: byId((s) => `/api/planillas/${s.planillaId}/history`) },
+    'GET /api/planillas/:id/comments': { check: byId((s) => `/api/planillas/${s.planillaId}/comments`) },
+    'GET /api/planillas/:id/comparison': { check: byId((s) => `/api/planillas/${s.planillaId}/comparison`) },
+    'POST /api/planillas/:id/lines': refused('POST', (s) => `/api/planillas/${s.planillaId}/lines`, line),
+    'PUT /api/planillas/:id/lines/:lineId': refused('PUT', (s) => `/api/planillas/${s.planillaId}/lines/${s.lineId}`, line),
+    'DELETE /api/planillas/:id/lines/:lineId': refused('DELETE', (s) => `/api/planillas/${s.planillaId}/lines/${s.lineId}`),
+    'POST /api/planillas/:id/transitions': refused('POST', (s) => `/api/planillas/${s.planillaId}/transitions`, {
+      to: 'ANULADA',
+      comment: 'prueba de alcance',
+    }),
+    'GET /api/planilla-uploads/template': { exempt: 'an empty template, no rows' },
+    'POST /api/planilla-uploads': {
+      check: async (ctx) => {
+        const boundary = '----alcance';
+        const res = await t.request({
+          method: 'POST',
+          url: `/api/planilla-uploads?entityId=${fx.entityB.id}&period=2024-01`,
+          token: ctx.user.token,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.csv"\r\n\r\nCUI;NOMBRE;RENGLON;SALARIO\r\n--${boundary}--\r\n`,
+        });
+        expect(res.statusCode, res.body).toBe(403);
+      },
+    },
+    'GET /api/planilla-uploads': { exempt: 'lists only the requester’s own unfinished uploads (planillas tests)' },
+    'GET /api/planilla-uploads/:id': { exempt: 'an upload is visible only to its uploader' },
+    'GET /api/planilla-uploads/:id/rows': { exempt: 'an upload is visible only to its uploader' },
+    'GET /api/planilla-uploads/:id/exceptions': { exempt: 'an upload is visible only to its uploader' },
+    'POST /api/planilla-uploads/:id/commit': { exempt: 'an upload is visible only to its uploader' },
+    'POST /api/planilla-uploads/:id/discard': { exempt: 'an upload is visible only to its uploader' },
+    'GET /api/contribution-history/contributor': {
+      check: async (ctx) => {
+        await shows(
+          () => `/api/contribution-history/contributor?cui=${A.cui}`,
+          () => [A.salary],
+          () => [],
+        )(ctx);
+        await shows(
+          () => `/api/contribution-history/contributor?cui=${B.cui}`,
+          () => ['"months":[]'],
+          () => [B.salary, B.entityName],
+        )(ctx);
+      },
+    },
+    'GET /api/contribution-history/entity': {
+      check: async (ctx) => {
+        expect((await get(ctx.user.token, `/api/contribution-history/entity?entityId=${fx.entityA.id}`)).statusCode).toBe(200);
+        expect((await get(ctx.user.token, `/api/contribution-history/entity?entityId=${fx.entityB.id}`)).statusCode).toBe(404);
+      },
+    },
+    'GET /api/planilla-employees': {
+      check: shows(
+        () => '/api/planilla-employees?pageSize=100',
+        () => [A.cui],
+        () => [B.cui],
+      ),
+    },
+  };
+}
+/** Documentos: a folder with one document owned by each entity, and one of the institution (ALL only). */
+interface LibrarySide {
+  folderId: number;
+  folderName: string;
+  documentId: number;
+  title: string;
+}
+const lib: { A?: LibrarySide; B?: LibrarySide; central?: LibrarySide } = {};
+async function libraryUpload(token: string, folderId: number, title: string) {
+  const body = multipartBody(
+    { folderId: String(folderId), title, docType: 'OFICIO' },
+    { name: 'oficio.pdf', bytes: await samplePdf(title) },
+  );
+  return t.request({ method: 'POST', url: '/api/library/documents', token, payload: body.payload, headers: body.headers });
+}
+async function librarySide(entityId: number | null, marker: string): Promise<LibrarySide> {
+  const folderName = `Carpeta ${marker}`;
+  const folder = await t.request({
+    method: 'POST',
+    url: '/api/folders',
+    token: admin.token,
+    payload: { name: folderName, entityId },
+  });
+  expect(folder.statusCode, folder.body).toBe(201);
+  const title = `Documento ${marker}`;
+  const doc = await libraryUpload(admin.token, folder.json().id, title);
+  expect(doc.statusCode, doc.body).toBe(201);
+  return { folderId: folder.json().id, folderName, documentId: doc.json().id, title };
+}
+const libA = () => lib.A as LibrarySide;
+const libB = () => lib.B as LibrarySide;
+const libOutside = () => [libB().title, (lib.central as LibrarySide).title];
+let libCounter = 0;
+const involvedOnly = 'a signing request is visible only to its sender and signers, whatever the scope (signing tests)';
+
+const libraryCases: Record<string, Case> = {
+  'GET /api/folders': {
+    check: shows(
+      () => '/api/folders',
+      () => [libA().folderName],
+      () => [libB().folderName, (lib.central as LibrarySide).folderName],
+    ),
+  },
+  'POST /api/folders': {
+    check: async ({ user }) => {
+      libCounter += 1;
+      const inA = await t.request({
+        method: 'POST',
+        url: '/api/folders',
+        token: user.token,
+        payload: { name: `Sub ${libCounter}`, parentId: libA().folderId },
+      });
+      expect(inA.statusCode, inA.body).toBe(201);
+      const inB = await t.request({
+        method: 'POST',
+        url: '/api/folders',
+        token: user.token,
+        payload: { name: `Sub ${libCounter}`, parentId: libB().folderId },
+      });
+      expect(inB.statusCode).toBe(404);
+      const entityB = await t.request({
+        method: 'POST',
+        url: '/api/folders',
+        token: user.token,
+        payload: { name: `Raíz ${libCounter}`, entityId: fx.entityB.id },
+      });
+      expect(entityB.statusCode).toBe(400);
+    },
+  },
+  'DELETE /api/folders/:id': {
+    check: async ({ user }) => {
+      // A's folder is reached (but not empty: 409); B's is not there (404).
+      expect((await t.request({ method: 'DELETE', url: `/api/folders/${libA().folderId}`, token: user.token })).statusCode).toBe(
+        409,
+      );
+      expect((await t.request({ method: 'DELETE', url: `/api/folders/${libB().folderId}`, token: user.token })).statusCode).toBe(
+        404,
+      );
+    },
+  },
+  'GET /api/folders/options': {
+    check: shows(
+      () => '/api/folders/options',
+      () => [`"${fx.entityA.code}"`],
+      () => [`"${fx.entityB.code}"`],
+    ),
+  },
+  'GET /api/library/documents/export': {
+    check: shows(
+      () => '/api/library/documents/export?format=csv',
+      () => [libA().title],
+      libOutside,
+    ),
+  },
+  'GET /api/folders/:id/documents/export': {
+    check: async ({ user }) => {
+      const inside = await get(user.token, `/api/folders/${libA().folderId}/documents/export?format=csv`);
+      expect(inside.statusCode).toBe(200);
+      expect(await textOf(inside)).toContain(libA().title);
+      expect((await get(user.token, `/api/folders/${libB().folderId}/documents/export?format=csv`)).statusCode).toBe(404);
+    },
+  },
+  'GET /api/library/documents': {
+    check: shows(
+      () => '/api/library/documents?pageSize=100',
+      () => [libA().title],
+      libOutside,
+    ),
+  },
+  'POST /api/library/documents': {
+    check: async ({ user }) => {
+      expect((await libraryUpload(user.token, libA().folderId, 'Otro oficio')).statusCode).toBe(201);
+      expect((await libraryUpload(user.token, libB().folderId, 'Otro oficio')).statusCode).toBe(404);
+    },
+  },
+  'GET /api/library/documents/:id': {
+    check: async ({ user }) => {
+      expect((await get(user.token, `/api/library/documents/${libA().documentId}`)).statusCode).toBe(200);
+      expect((await get(user.token, `/api/library/documents/${libB().documentId}`)).statusCode).toBe(404);
+    },
+  },
+  'GET /api/library/documents/:id/content': {
+    check: async ({ user }) => {
+      expect((await get(user.token, `/api/library/documents/${libA().documentId}/content`)).statusCode).toBe(200);
+      expect((await get(user.token, `/api/library/documents/${libB().documentId}/content`)).statusCode).toBe(404);
+    },
+  },
+  'POST /api/library/documents/:id/versions': {
+    check: async ({ user }) => {
+      const version = async (id: number) => {
+        const body = multipartBody({}, { name: 'v.pdf', bytes: await samplePdf(`Versión ${id} ${libCounter++}`) });
+        return t.request({
+          method: 'POST',
+          url: `/api/library/documents/${id}/versions`,
+          token: user.token,
+          payload: body.payload,
+          headers: body.headers,
+        });
+      };
+      expect((await version(libA().documentId)).statusCode).toBe(201);
+      expect((await version(libB().documentId)).statusCode).toBe(404);
+    },
+  },
+  'DELETE /api/library/documents/:id': {
+    check: async ({ user }) => {
+      expect(
+        (await t.request({ method: 'DELETE', url: `/api/library/documents/${libB().documentId}`, token: user.token })).statusCode,
+      ).toBe(404);
+      const extra = await libraryUpload(admin.token, libA().folderId, `Para borrar ${libCounter++}`);
+      expect(
+        (await t.request({ method: 'DELETE', url: `/api/library/documents/${extra.json().id}`, token: user.token })).statusCode,
+      ).toBe(204);
+    },
+  },
+  'GET /api/signing/signers': { exempt: 'users holding a valid certificate, not entity rows' },
+  'POST /api/signing/requests': { exempt: involvedOnly },
+  'GET /api/signing/requests/pending': { exempt: involvedOnly },
+  'GET /api/signing/requests/signed': { exempt: involvedOnly },
+  'GET /api/signing/requests/rejected': { exempt: involvedOnly },
+  'GET /api/signing/requests/signed/export': { exempt: involvedOnly },
+  'GET /api/signing/requests/rejected/export': { exempt: involvedOnly },
+  'GET /api/signing/requests/sent': { exempt: involvedOnly },
+  'POST /api/signing/requests/:id/send': { exempt: involvedOnly },
+  'POST /api/signing/requests/:id/sign': { exempt: involvedOnly },
+  'POST /api/signing/requests/:id/reject': { exempt: involvedOnly },
+};
+Object.assign(cases, libraryCases);
 
 let ids: { a: number; b: number; central: number } | undefined;
 async function userIds() {
@@ -488,7 +1090,37 @@ async function side(entity: { id: number; name: string }, surname: string, salar
     payload: { entityId: entity.id, delegateId: otherDelegateId },
   });
   if (asg.statusCode !== 201) throw new Error(asg.body);
+  const pl = await t.request({
+    method: 'POST',
+    url: '/api/planillas',
+    token: admin.token,
+    payload: { entityId: entity.id, period: PLANILLA_PERIOD },
+  });
+  if (pl.statusCode !== 201) throw new Error(pl.body);
+  const planillaId = pl.json().id as number;
+  const ln = await t.request({
+    method: 'POST',
+    url: `/api/planillas/${planillaId}/lines`,
+    token: admin.token,
+    payload: { cui, fullName: `Ana ${surname}`, budgetLine: '011', salary },
+  });
+  if (ln.statusCode !== 201) throw new Error(ln.body);
+  // Fixture: approved, so it enters the histories, with the payment orders approval issues.
+  const [p] = await db.update(planillas).set({ state: 'APROBADA' }).where(eq(planillas.id, planillaId)).returning();
+  await issuePlanillaOrders(systemContext(db), db, p);
+  const orders = await get(admin.token, `/api/payment-orders?entityId=${entity.id}&pageSize=10`);
+  const orderId = orders.json().items.find((o: { kind: string }) => o.kind === 'LABORAL').id as number;
+  const paid = await t.request({ method: 'POST', url: '/api/payments', token: admin.token, payload: paymentBody(orderId, surname) });
+  if (paid.statusCode !== 201) throw new Error(paid.body);
+  const pen = await t.request({ method: 'POST', url: '/api/pensions', token: admin.token, payload: pensionBody(cui) });
+  if (pen.statusCode !== 201) throw new Error(pen.body);
   return {
+    orderId,
+    paymentId: paid.json().payment.id,
+    receiptId: paid.json().payment.receipt.id,
+    planillaId,
+    lineId: ln.json().id,
+    pensionId: pen.json().id,
     entityName: entity.name,
     cui,
     contributorId,
@@ -503,6 +1135,40 @@ async function side(entity: { id: number; name: string }, surname: string, salar
 let otherRegionId: number;
 let otherDelegateId: number;
 
+/** One published form and flow, and a request in each entity carrying the side's CUI. */
+async function sigSides() {
+  const post = (url: string, payload: unknown) =>
+    t.request({ method: 'POST', url, token: admin.token, payload: payload as never });
+  const form = await post('/api/wf/forms', {
+    title: 'Alcance SIG',
+    fields: [{ name: 'marcador', label: 'Marcador', type: 'text' }],
+  });
+  await post(`/api/wf/forms/${form.json().id}/versions/1/publish`, undefined);
+  const [role] = await t.database.db.insert(roles).values({ name: 'Rol SIG del alcance' }).returning();
+  const flow = await post('/api/wf/flows', {
+    title: 'Alcance SIG',
+    formId: form.json().id,
+    definition: {
+      initial: 'ABIERTA',
+      states: [
+        { key: 'ABIERTA', label: 'Abierta', editable: true },
+        { key: 'CERRADA', label: 'Cerrada' },
+      ],
+      transitions: [{ key: 'CERRAR', from: 'ABIERTA', to: 'CERRADA', label: 'Cerrar', roleId: role.id }],
+    },
+  });
+  const pub = await post(`/api/wf/flows/${flow.json().id}/versions/1/publish`, undefined);
+  if (pub.statusCode !== 200) throw new Error(pub.body);
+  for (const [s, entityId] of [
+    [A, fx.entityA.id],
+    [B, fx.entityB.id],
+  ] as const) {
+    const r = await post('/api/sig/items', { flowId: flow.json().id, entityId, data: { marcador: s.cui } });
+    if (r.statusCode !== 201) throw new Error(r.body);
+    s.sigId = r.json().id;
+  }
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   const db = t.database.db;
@@ -513,8 +1179,36 @@ beforeAll(async () => {
   // A delegate of nobody in the test: holds the entity assignments of both entities.
   const other = await t.createUser();
   [{ id: otherDelegateId }] = await db.insert(delegates).values({ userId: other.id, cui: newCui() }).returning();
+  const rng = await t.request({
+    method: 'POST',
+    url: '/api/receipt-ranges',
+    token: admin.token,
+    payload: { office: OFFICE, series: 'ALC', firstNumber: 1, lastNumber: 100, authorizationRef: 'Res. alcance', authorizationDate: '2024-01-02' },
+  });
+  expect(rng.statusCode, rng.body).toBe(201);
   A = await side(fx.entityA, 'Alcance', '1111.11');
   B = await side(fx.entityB, 'Fuera', '7777.77');
+  await sigSides();
+  // A voluntary contributor (no entity) with a voluntary order: the central office's, outside every entity scope.
+  voluntaryName = 'Voluntario Sinentidad';
+  const vCui = newCui();
+  await db.insert(contributors).values({
+    cui: vCui,
+    firstName: 'Voluntario',
+    firstSurname: 'Sinentidad',
+    birthDate: '1980-01-01',
+    sex: 'M',
+    typeId: fx.typeId,
+    municipalityId: fx.municipality.id,
+  });
+  const vol = await t.request({
+    method: 'POST',
+    url: '/api/voluntary-payments',
+    token: admin.token,
+    payload: { cui: vCui, periods: ['2024-01'], salary: '3000.00' },
+  });
+  expect(vol.statusCode, vol.body).toBe(201);
+  expect(vol.body.toUpperCase()).toContain(voluntaryName.toUpperCase());
   // Rows about no entity: a role (audit) and a central user (no ENTIDAD institution).
   const role = await t.request({ method: 'POST', url: '/api/roles', token: admin.token, payload: { name: ROLE_MARKER } });
   expect(role.statusCode, role.body).toBe(201);
@@ -524,6 +1218,9 @@ beforeAll(async () => {
     .values({ code: 'CENTRAL-ALC', name: 'Oficina central', kind: 'INSTITUCION' })
     .returning();
   await db.insert(userInstitutions).values({ userId: ids?.central ?? (await userIds()).central, institutionId: central.id });
+  lib.A = await librarySide(fx.entityA.id, 'ALCANCE-A');
+  lib.B = await librarySide(fx.entityB.id, 'FUERA-B');
+  lib.central = await librarySide(null, 'CENTRAL');
 }, 120_000);
 afterAll(() => t.close());
 

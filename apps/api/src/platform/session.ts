@@ -9,7 +9,7 @@ import {
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { type Db, preparedPerDb } from '../db/client.ts';
 import { institutionRoles, institutions, roleGrants, sessions, userInstitutions, userRoles, users } from '../db/schema/index.ts';
 import type { Actor } from './audit.ts';
 
@@ -35,41 +35,34 @@ export interface AuthContext {
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-type UserRow = typeof users.$inferSelect;
+/**
+ * The columns of a user that code outside sign-in reads (with `loadCurrentUser`): never the password
+ * hash, which only sign-in and the password change read.
+ */
+export const userFields = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isActive: users.isActive,
+  mustChangePassword: users.mustChangePassword,
+  lastLoginAt: users.lastLoginAt,
+  createdAt: users.createdAt,
+};
 
-/** Institutions (ordered) and effective permissions of a user: SISTEMA holds everything. */
-export async function loadCurrentUser(db: Db, user: UserRow): Promise<CurrentUser> {
-  const insts = await db
-    .select({ id: institutions.id, code: institutions.code, name: institutions.name })
-    .from(userInstitutions)
-    .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
-    .where(eq(userInstitutions.userId, user.id))
-    .orderBy(asc(userInstitutions.position), asc(institutions.id));
-  let permissions: EffectivePermissions;
-  if (insts.some((i) => i.code === SYSTEM_INSTITUTION)) {
-    permissions = allPermissions();
-  } else {
-    const roleIds = db
-      .select({ id: userRoles.roleId })
-      .from(userRoles)
-      .where(eq(userRoles.userId, user.id))
-      .union(
-        db
-          .select({ id: institutionRoles.roleId })
-          .from(institutionRoles)
-          .where(
-            inArray(
-              institutionRoles.institutionId,
-              insts.map((i) => i.id),
-            ),
-          ),
-      );
-    const grants = await db
-      .select({ resource: roleGrants.resource, action: roleGrants.action, scope: roleGrants.scope })
-      .from(roleGrants)
-      .where(inArray(roleGrants.roleId, roleIds));
-    permissions = mergeGrants(grants as Grant[]);
-  }
+type UserFields = Pick<typeof users.$inferSelect, 'id' | 'email' | 'firstName' | 'lastName' | 'mustChangePassword'>;
+
+interface InstitutionRef {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** The CurrentUser of a user, their institutions (ordered) and their grants: SISTEMA holds everything. */
+function currentUserOf(user: UserFields, insts: InstitutionRef[], grants: Grant[]): CurrentUser {
+  const permissions: EffectivePermissions = insts.some((i) => i.code === SYSTEM_INSTITUTION)
+    ? allPermissions()
+    : mergeGrants(grants);
   return {
     id: user.id,
     email: user.email,
@@ -81,6 +74,37 @@ export async function loadCurrentUser(db: Db, user: UserRow): Promise<CurrentUse
     permissions: permissions as CurrentUser['permissions'],
     mustChangePassword: user.mustChangePassword,
   };
+}
+
+/** Institutions (ordered) and effective permissions of a user: SISTEMA holds everything. */
+export async function loadCurrentUser(db: Db, user: UserFields): Promise<CurrentUser> {
+  const insts = await db
+    .select({ id: institutions.id, code: institutions.code, name: institutions.name })
+    .from(userInstitutions)
+    .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
+    .where(eq(userInstitutions.userId, user.id))
+    .orderBy(asc(userInstitutions.position), asc(institutions.id));
+  if (insts.some((i) => i.code === SYSTEM_INSTITUTION)) return currentUserOf(user, insts, []);
+  const roleIds = db
+    .select({ id: userRoles.roleId })
+    .from(userRoles)
+    .where(eq(userRoles.userId, user.id))
+    .union(
+      db
+        .select({ id: institutionRoles.roleId })
+        .from(institutionRoles)
+        .where(
+          inArray(
+            institutionRoles.institutionId,
+            insts.map((i) => i.id),
+          ),
+        ),
+    );
+  const grants = await db
+    .select({ resource: roleGrants.resource, action: roleGrants.action, scope: roleGrants.scope })
+    .from(roleGrants)
+    .where(inArray(roleGrants.roleId, roleIds));
+  return currentUserOf(user, insts, grants as Grant[]);
 }
 
 /**
@@ -106,28 +130,132 @@ export async function createSession(
   return { id: session.id, token };
 }
 
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
 /**
- * Resolves a bearer token to its session and user, enforcing the absolute and idle expiry. Called by
- * the access guard on every authenticated request.
+ * The session, its user (without the password hash), the user's institutions and grants: one prepared
+ * statement per database handle, whatever the number of roles.
  */
-export async function authenticate(opts: { db: Db; policy: AuthPolicy; token: string; ip: string | null }): Promise<AuthContext> {
-  const { db, policy, token } = opts;
-  const now = new Date();
-  const [row] = await db
-    .select({ session: sessions, user: users })
+const sessionStatementOf = preparedPerDb((db: Db) =>
+  db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isActive: users.isActive,
+      mustChangePassword: users.mustChangePassword,
+      institutions: sql<unknown>`(select coalesce(json_agg(json_build_object('id', i.id, 'code', i.code, 'name', i.name) order by ui.position, i.id), '[]'::json)
+        from ${userInstitutions} ui join ${institutions} i on i.id = ui.institution_id where ui.user_id = ${users.id})`,
+      grants: sql<unknown>`(select coalesce(json_agg(json_build_object('resource', g.resource, 'action', g.action, 'scope', g.scope)), '[]'::json)
+        from ${roleGrants} g where g.role_id in (
+          select ur.role_id from ${userRoles} ur where ur.user_id = ${users.id}
+          union select ir.role_id from ${institutionRoles} ir join ${userInstitutions} ui on ui.institution_id = ir.institution_id
+          where ui.user_id = ${users.id}))`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
-    .limit(1);
-  if (!row?.user.isActive) throw new AppError('UNAUTHENTICATED');
-  const idleLimit = new Date(now.getTime() - policy.sessionIdleHours * 3_600_000);
-  if (row.session.expiresAt <= now || row.session.lastSeenAt <= idleLimit) throw new AppError('SESSION_EXPIRED');
-  // Touch at most once a minute: enough precision for an idle timeout counted in hours.
-  if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), isNull(sessions.revokedAt)))
+    .limit(1)
+    .prepare('aporta_session'),
+);
+
+interface CachedSession {
+  auth: Omit<AuthContext, 'actor'>;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  cachedAt: number;
+}
+
+/**
+ * Resolved sessions kept for `ttlSeconds` (0: none), by token hash. `clear()` empties it and makes every
+ * read already under way unable to store what it read (a generation count): the access guard clears it
+ * after any change made through the API in this process, and the 'aporta_auth' notification (triggers on
+ * sessions, users, roles, grants and institutions, migration 0021) clears it in every process.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession>();
+  private generation = 0;
+  /** False while the notification channel is down: then nothing is cached (another process could change a session unseen). */
+  enabled = true;
+
+  constructor(
+    readonly ttlSeconds: number,
+    readonly maxEntries = 10_000,
+  ) {}
+
+  get size() {
+    return this.entries.size;
   }
-  const user = await loadCurrentUser(db, row.user);
-  return { sessionId: row.session.id, user, actor: { id: user.id, email: user.email, ip: opts.ip } };
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get(hash: string): CachedSession | undefined {
+    const hit = this.entries.get(hash);
+    if (!hit) return undefined;
+    if (Date.now() - hit.cachedAt > this.ttlSeconds * 1000) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return hit;
+  }
+
+  /** A token for `set`: what was read after this call may be stored if nothing cleared the cache since. */
+  mark(): number {
+    return this.generation;
+  }
+
+  set(hash: string, entry: CachedSession, mark: number): void {
+    if (!this.enabled || this.ttlSeconds <= 0 || mark !== this.generation) return;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(hash, entry);
+  }
+}
+
+/**
+ * Resolves a bearer token to its session and user, enforcing the absolute and idle expiry. Called by
+ * the access guard on every authenticated request: one prepared statement, or none when `cache` holds
+ * the session (the idle-time touch is then the only write, once a minute).
+ */
+export async function authenticate(opts: {
+  db: Db;
+  policy: AuthPolicy;
+  token: string;
+  ip: string | null;
+  cache?: SessionCache;
+}): Promise<AuthContext> {
+  const { db, policy, token, cache } = opts;
+  const now = new Date();
+  const hash = hashToken(token);
+  let entry = cache?.get(hash);
+  if (!entry) {
+    const mark = cache?.mark() ?? 0;
+    const [row] = await sessionStatementOf(db).execute({ hash });
+    if (!row?.isActive) throw new AppError('UNAUTHENTICATED');
+    const user = currentUserOf(row, json<InstitutionRef[]>(row.institutions), json<Grant[]>(row.grants));
+    entry = {
+      auth: { sessionId: row.sessionId, user },
+      expiresAt: row.expiresAt,
+      lastSeenAt: row.lastSeenAt,
+      cachedAt: Date.now(),
+    };
+    cache?.set(hash, entry, mark);
+  }
+  const idleLimit = new Date(now.getTime() - policy.sessionIdleHours * 3_600_000);
+  if (entry.expiresAt <= now || entry.lastSeenAt <= idleLimit) throw new AppError('SESSION_EXPIRED');
+  // Touch at most once a minute: enough precision for an idle timeout counted in hours.
+  if (now.getTime() - entry.lastSeenAt.getTime() > 60_000) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, entry.auth.sessionId));
+    entry.lastSeenAt = now;
+  }
+  const { user } = entry.auth;
+  return { sessionId: entry.auth.sessionId, user, actor: { id: user.id, email: user.email, ip: opts.ip } };
 }
 
 /** Revokes one session of a user; false when it is not theirs or already closed. */

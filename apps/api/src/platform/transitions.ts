@@ -12,7 +12,7 @@ import {
 import { type AnyColumn, and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { stateTransitions } from '../db/schema/index.ts';
+import { auditLog, stateTransitions } from '../db/schema/index.ts';
 import type { RequestContext } from './context.ts';
 import { entityInScope, scopedEntityIdSet } from './scope.ts';
 
@@ -44,6 +44,12 @@ export interface ApplyTransitionOptions<S extends string, T extends StatefulTabl
   set?: (step: { transition: Transition<S>; comment: string | null }) => Partial<T['$inferInsert']>;
   /** Extra facts of the changed row for the audit row's `after` (the state and comment are always there). */
   auditAfter?: (row: T['$inferSelect']) => Record<string, unknown>;
+  /**
+   * The application takes one of the machine's `system` steps (a job finishing or undoing what a user's
+   * permitted step started, on a record it already holds): no permission or scope is asked, only the state.
+   * Without it, `system` steps are refused as if they did not exist.
+   */
+  system?: boolean;
 }
 
 export interface AppliedTransition<S extends string, T extends StatefulTable> {
@@ -74,17 +80,19 @@ export async function applyTransition<S extends string, T extends StatefulTable>
   if (!machine.states.includes(to)) {
     throw new AppError('VALIDATION', `Estado de destino desconocido: ${to}.`, [{ path: 'to', message: 'Estado desconocido.' }]);
   }
-  const ways = machine.transitions.filter((t) => t.to === to);
+  const ways = machine.transitions.filter((t) => t.to === to && (opts.system ? t.system : !t.system));
   if (!ways.length) {
     throw new AppError('VALIDATION', `Ninguna acción lleva a «${label(to)}».`, [
       { path: 'to', message: 'Estado de destino no válido.' },
     ]);
   }
   // Before anything about the record is revealed (its state included), the user must hold a way in
-  // and the record must lie within that permission's scope.
-  const held = [...new Set(ways.map((t) => ctx.scopeFor(t.permission.resource, t.permission.action)))].filter(
-    (sc): sc is Scope => sc != null,
-  );
+  // and the record must lie within that permission's scope (the application's own steps: it holds them).
+  const held: Scope[] = opts.system
+    ? ['ALL']
+    : [...new Set(ways.map((t) => ctx.scopeFor(t.permission.resource, t.permission.action)))].filter(
+        (sc): sc is Scope => sc != null,
+      );
   if (!held.length) throw new AppError('FORBIDDEN', `No tiene permiso para «${ways[0].label}».`);
   const [current] = rowsOf<{ state: S; entity_id: number | null; maker_id: number | null }>(
     await tx.execute(sql`
@@ -113,8 +121,10 @@ export async function applyTransition<S extends string, T extends StatefulTable>
     permissions: ctx.user.permissions,
     actorId: ctx.actor.id,
     makerId: current.maker_id == null ? null : Number(current.maker_id),
+    system: opts.system,
   });
-  if (!(await inScope(ctx.scopeFor(transition.permission.resource, transition.permission.action) as Scope))) throw notFound;
+  const scope = opts.system ? 'ALL' : (ctx.scopeFor(transition.permission.resource, transition.permission.action) as Scope);
+  if (!(await inScope(scope))) throw notFound;
 
   const [row] = (await tx
     .update(table)
@@ -220,5 +230,58 @@ export async function findTransitionHistory<S extends string>(
     actorId: r.actorId,
     actorEmail: r.actorEmail,
     at: r.at.toISOString(),
+  }));
+}
+
+/**
+ * Moves every record of `table` that is in `from` and matches `where` to `to`, in one statement: the
+ * update, its history rows and its audit rows together (a daily job that suspends thousands of
+ * records cannot afford a round trip per record). The transition's permission is the caller's, and
+ * only records within its scope move (by `entityId`; without one, only an ALL grant moves any).
+ * `set` adds assignments (`"column" = value`, unqualified); the state column is named `state`. Returns the moved records.
+ */
+export async function applyTransitionWhere<S extends string, T extends StatefulTable>(
+  ctx: RequestContext,
+  opts: {
+    tx: Db;
+    machine: StateMachine<S>;
+    table: T;
+    from: S;
+    to: S;
+    where: SQL;
+    comment: string | null;
+    entityId?: AnyColumn;
+    set?: SQL;
+  },
+): Promise<{ id: number; entityId: number | null }[]> {
+  const { tx, machine, table, from, to } = opts;
+  const { transition, comment } = checkTransition(machine, {
+    from,
+    to,
+    comment: opts.comment,
+    permissions: ctx.user.permissions,
+    actorId: ctx.actor.id,
+  });
+  const scope = ctx.scopeFor(transition.permission.resource, transition.permission.action) as Scope;
+  const inScope = scope === 'ALL' ? undefined : opts.entityId ? entityInScope(ctx.user.id, scope, opts.entityId) : sql`false`;
+  const entity = opts.entityId ? sql`${opts.entityId}` : sql`null::int`;
+  const result = await tx.execute(sql`
+    with moved as (
+      update ${table} set "state" = ${to}${opts.set ? sql`, ${opts.set}` : sql``}
+       where ${table.state} = ${from} and ${and(opts.where, inScope)}
+       returning ${table.id} as id, ${entity} as entity_id
+    ), history as (
+      insert into ${stateTransitions} (entity_type, entity_id, transition, from_state, to_state, comment, actor_id, actor_email, scope_entity_id)
+      select ${machine.entityType}, id, ${transition.key}, ${from}, ${to}, ${comment}, ${ctx.actor.id}, ${ctx.actor.email}, entity_id from moved
+    ), audit as (
+      insert into ${auditLog} (actor_id, actor_email, action, entity_type, entity_id, before, after, ip, scope_entity_id)
+      select ${ctx.actor.id}, ${ctx.actor.email}, ${transition.key}, ${machine.entityType}, id::text,
+             jsonb_build_object('state', ${from}::text), jsonb_build_object('state', ${to}::text, 'comment', ${comment}::text),
+             ${ctx.actor.ip ?? null}, entity_id from moved
+    )
+    select id, entity_id from moved`);
+  return rowsOf<{ id: number; entity_id: number | null }>(result).map((r) => ({
+    id: Number(r.id),
+    entityId: r.entity_id == null ? null : Number(r.entity_id),
   }));
 }

@@ -30,7 +30,8 @@ export const seedRoles: { name: string; description: string; grants: Grant[] }[]
   {
     name: 'Administrador',
     description: 'Personal central: todos los módulos y los usuarios; consulta roles e instituciones sin modificarlos.',
-    grants: every((r, a) => !permissionAdmin.includes(r) || a === 'READ' || a === 'EXPORT'),
+    // The template's sample-data areas are the super administrator's alone by default (issue 18).
+    grants: every((r, a) => r !== 'plantilla' && (!permissionAdmin.includes(r) || a === 'READ' || a === 'EXPORT')),
   },
   {
     name: 'Delegado',
@@ -73,13 +74,56 @@ export const seedRoles: { name: string; description: string; grants: Grant[] }[]
         ['payment-orders', ['READ', 'EXPORT']],
         ['receipts-7b', ['READ', 'EXPORT']],
         ['planilla-payments', ['READ']],
+        // Requests (SIG) of their entity: file them, correct them when observed (issue 17).
+        ['sig-items', ['READ', 'CREATE', 'UPDATE']],
+      ]),
+      ...pick('ALL', [['workflow', ['READ']]]),
+    ],
+  },
+  // Issue 17: the people who move requests (SIG items); flows name these roles on their transitions.
+  {
+    name: 'Receptor de solicitudes',
+    description: 'Recibe las solicitudes (SIG) y las envía a revisión; emite constancias.',
+    grants: [
+      ...ownProfile,
+      ...pick('ALL', [
+        ['workflow', ['READ']],
+        ['sig-items', ['READ', 'CREATE', 'UPDATE']],
+        ['sig-query', ['READ', 'EXPORT']],
+      ]),
+    ],
+  },
+  {
+    name: 'Revisor de solicitudes',
+    description: 'Revisa las solicitudes (SIG): las observa o las pasa a dictamen.',
+    grants: [
+      ...ownProfile,
+      ...pick('ALL', [
+        ['workflow', ['READ']],
+        ['sig-items', ['READ', 'UPDATE']],
+        ['sig-query', ['READ', 'EXPORT']],
+        ['contributors', ['READ']],
+      ]),
+    ],
+  },
+  {
+    name: 'Aprobador de solicitudes',
+    description: 'Resuelve las solicitudes (SIG); al aprobar una jubilación se crea la pensión.',
+    grants: [
+      ...ownProfile,
+      ...pick('ALL', [
+        ['workflow', ['READ']],
+        ['sig-items', ['READ', 'UPDATE', 'APPROVE']],
+        ['sig-query', ['READ', 'EXPORT']],
+        ['passive-classes', ['READ', 'CREATE']],
+        ['contributors', ['READ']],
       ]),
     ],
   },
   {
     name: 'Consulta',
     description: 'Solo lectura y exportación en todos los módulos.',
-    grants: [...every((_, a) => a === 'READ' || a === 'EXPORT'), ...pick('ALL', [['profile', ['UPDATE']]])],
+    grants: [...every((r, a) => r !== 'plantilla' && (a === 'READ' || a === 'EXPORT')), ...pick('ALL', [['profile', ['UPDATE']]])],
   },
 ];
 
@@ -132,6 +176,14 @@ export const demoUsers = [
     role: 'Delegado',
     institution: 'PLAN',
   },
+  // Reviews the planillas of región I (Metropolitana), where Mixco is (seed/planillas.ts links the delegate record).
+  {
+    email: 'delegado.metropolitana@demo.aporta.local',
+    firstName: 'Marta',
+    lastName: 'Delegada Metropolitana',
+    role: 'Delegado',
+    institution: 'PLAN',
+  },
   // The payroll clerk of the Municipalidad de Mixco: the institution the catalogue seeds give that entity.
   {
     email: 'operador@demo.aporta.local',
@@ -141,6 +193,28 @@ export const demoUsers = [
     institution: 'MUNI-0108',
   },
   { email: 'consulta@demo.aporta.local', firstName: 'Carla', lastName: 'Consulta', role: 'Consulta', institution: 'PLAN' },
+  // Requests (SIG, issue 17): who receives, reviews and resolves them.
+  {
+    email: 'recepcion.sig@demo.aporta.local',
+    firstName: 'Rebeca',
+    lastName: 'Recepción',
+    role: 'Receptor de solicitudes',
+    institution: 'PLAN',
+  },
+  {
+    email: 'revisor.sig@demo.aporta.local',
+    firstName: 'Rubén',
+    lastName: 'Revisor',
+    role: 'Revisor de solicitudes',
+    institution: 'PLAN',
+  },
+  {
+    email: 'aprobador.sig@demo.aporta.local',
+    firstName: 'Amanda',
+    lastName: 'Aprobadora',
+    role: 'Aprobador de solicitudes',
+    institution: 'PLAN',
+  },
 ] as const;
 
 /** One demo user per seeded role. Idempotent: existing e-mails are left as they are. Only with DEMO_DATA. */

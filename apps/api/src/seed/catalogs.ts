@@ -57,6 +57,7 @@ const seedBudgetLines = [
 
 const seedPlanillaStatuses = [
   { code: 'BORRADOR', label: 'Borrador', color: 'gray', sortOrder: 1 },
+  { code: 'ENVIANDO', label: 'Enviando', color: 'cyan', sortOrder: 2 },
   { code: 'ENVIADA', label: 'Enviada', color: 'blue', sortOrder: 2 },
   { code: 'EN_REVISION', label: 'En revisión', color: 'yellow', sortOrder: 3 },
   { code: 'APROBADA', label: 'Aprobada', color: 'green', sortOrder: 4 },

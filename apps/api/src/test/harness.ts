@@ -39,7 +39,7 @@ export interface TestApp {
 }
 
 /** Opens a fresh database cloned from the migrated template of the global setup. */
-async function cloneDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function cloneDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject('templateDatabase');
   if (url && template) {

@@ -1,4 +1,6 @@
-import { Group, NumberInput, Select, Switch, Text, TextInput } from '@mantine/core';
+import { formatNit } from '@aporta/domain';
+import { placeholderImage } from '@aporta/domain/template';
+import { Avatar, Badge, Group, NumberInput, Select, Switch, Text, TextInput } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
@@ -22,7 +24,20 @@ import {
  * (their columns and filters) both go through it, so a date, an amount or a CUI looks the same on
  * every screen. Spreadsheet exports are produced by the server with the same filters (ExportButtons).
  */
-export const fieldKinds = ['text', 'number', 'money', 'date', 'datetime', 'boolean', 'enum', 'reference', 'cui', 'nit'] as const;
+export const fieldKinds = [
+  'text',
+  'number',
+  'money',
+  'date',
+  'datetime',
+  'boolean',
+  'enum',
+  'reference',
+  'cui',
+  'nit',
+  'status',
+  'image',
+] as const;
 export type FieldKind = (typeof fieldKinds)[number];
 
 /** One selectable value of an enum or reference field, as Mantine's Select takes it. */
@@ -36,8 +51,10 @@ export interface FieldContext {
   t: TFunction;
   /** Enum and reference fields: value → label. */
   options?: readonly FieldOption[];
-  /** Reference fields: the label the API sent with the record (`labels[name]`). */
+  /** Reference fields: the label the API sent with the record (`labels[name]`); images: the record's name. */
   label?: string | null;
+  /** Status fields: the badge colour of each value. */
+  colors?: Record<string, string>;
 }
 
 /** Props every input and filter control receives; values travel as the API has them. */
@@ -51,6 +68,8 @@ export interface FieldControlProps {
   error?: ReactNode;
   placeholder?: string;
   maxLength?: number;
+  /** Number fields: decimals allowed (none by default). */
+  decimals?: number;
   w?: React.ComponentProps<typeof TextInput>['w'];
   'data-testid'?: string;
 }
@@ -155,7 +174,8 @@ export const fieldTypes: Record<FieldKind, FieldType> = {
         label={p.label}
         value={typeof p.value === 'number' ? p.value : ''}
         onChange={(v) => p.onChange(typeof v === 'number' ? v : null)}
-        allowDecimal={false}
+        allowDecimal={!!p.decimals}
+        decimalScale={p.decimals}
         required={p.required}
         disabled={p.disabled}
         error={p.error}
@@ -219,6 +239,22 @@ export const fieldTypes: Record<FieldKind, FieldType> = {
     ),
     filter: (p) => <BooleanFilter {...p} />,
   },
+  status: {
+    text: optionLabel,
+    cell: (v, ctx) =>
+      isNone(v) ? null : (
+        <Badge color={ctx.colors?.[str(v)] ?? 'gray'} variant="light" radius="sm">
+          {optionLabel(v, ctx)}
+        </Badge>
+      ),
+    input: (p) => selectOf(p.options ?? [], p, !p.required),
+    filter: (p) => selectOf(p.options ?? [], p, true),
+  },
+  // A picture kept as a data: URI; without one, a placeholder generated from the record's name.
+  image: {
+    text: () => '',
+    cell: (v, ctx) => <PlaceholderAvatar src={isNone(v) ? null : str(v)} name={ctx.label ?? ''} />,
+  },
   enum: {
     text: optionLabel,
     input: (p) => selectOf(p.options ?? [], p, !p.required),
@@ -240,13 +276,19 @@ export const fieldTypes: Record<FieldKind, FieldType> = {
     input: textInput,
     filter: textInput,
   },
+  // Stored without dash (`576937K`, the shared NIT schema's form), read with it: `576937-K`.
   nit: {
-    text: (v) => ltr(str(v)),
-    cell: (v) => <span dir="ltr">{str(v)}</span>,
+    text: (v) => ltr(isNone(v) ? '' : formatNit(String(v))),
+    cell: (v) => <span dir="ltr">{isNone(v) ? '' : formatNit(String(v))}</span>,
     input: textInput,
     filter: textInput,
   },
 };
+
+/** A record's picture, or a placeholder generated from its name (never an external address). */
+export function PlaceholderAvatar({ src, name, size = 36 }: { src: string | null; name: string; size?: number }) {
+  return <Avatar src={src ?? placeholderImage(name || '?')} alt={name} size={size} radius="sm" />;
+}
 
 /** The cell of a value by its kind. */
 export function FieldCell({ kind, value, ...ctx }: { kind: FieldKind; value: unknown } & Omit<FieldContext, 't'>) {

@@ -21,3 +21,8 @@ export function notifyError(err: unknown): void {
   const message = err instanceof ApiError ? err.message : i18n.t('common.unexpectedError');
   notifications.show({ color: 'red', message, closeButtonProps: closeButtonProps() });
 }
+
+/** Something the user asked for did not happen, told in the screen's own words (not an API error). */
+export function notifyWarning(message: string): void {
+  notifications.show({ color: 'orange', message, closeButtonProps: closeButtonProps() });
+}

@@ -2,8 +2,12 @@ import { type Action, hasAnyPermission, type Resource, scopeFor } from '@aporta/
 import { useCallback } from 'react';
 import { useCurrentUser } from '../features/auth/useAuth.ts';
 
-/** `can(resource)`: any action on the resource; `can(resource, action)`: that action, in any scope. */
-export type Can = (resource: Resource, action?: Action) => boolean;
+/**
+ * `can(resource)`: any action on the resource; `can(resource, action)`: that action, in any scope;
+ * `can(resource, action, 'ALL')`: that action over the whole institution (data about no entity, such as
+ * bank files or voluntary contributors, which the server refuses to REGION and ENTITY grants).
+ */
+export type Can = (resource: Resource, action?: Action, scope?: 'ALL') => boolean;
 
 /**
  * What the signed-in user may do, from `/api/auth/me` (the one source every page asks). A page shows
@@ -12,8 +16,12 @@ export type Can = (resource: Resource, action?: Action) => boolean;
 export function useCan(): Can {
   const { data: user } = useCurrentUser();
   return useCallback<Can>(
-    (resource, action) =>
-      !!user && (action ? !!scopeFor(user.permissions, resource, action) : hasAnyPermission(user.permissions, resource)),
+    (resource, action, scope) => {
+      if (!user) return false;
+      if (!action) return hasAnyPermission(user.permissions, resource);
+      const held = scopeFor(user.permissions, resource, action);
+      return scope ? held === scope : !!held;
+    },
     [user],
   );
 }

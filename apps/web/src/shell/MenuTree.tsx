@@ -1,5 +1,5 @@
 import type { MenuItem } from '@aporta/domain';
-import { Tooltip } from '@mantine/core';
+import { Badge, Tooltip } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -98,6 +98,11 @@ export function MenuTree({
       >
         {depth === 0 && <MenuIcon name={item.icon} />}
         <span className="menu-label">{label}</span>
+        {item.badge && (
+          <Badge size="sm" color="red" circle={item.badge.text.length < 3} ms="auto" data-testid={`menu-badge-${item.id}`}>
+            {item.badge.text}
+          </Badge>
+        )}
       </Link>
     );
     return (

@@ -16,6 +16,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentUser, useLogout } from '../features/auth/useAuth.ts';
+import { CartButton } from '../features/template/Cart.tsx';
 import { changeLanguage, LANGUAGE_NAMES, LANGUAGES, parseLanguage } from '../lib/i18n.ts';
 import { screenPaths } from '../screens.ts';
 import { NotificationsMenu } from './notifications/NotificationsMenu.tsx';
@@ -162,6 +163,7 @@ export function Topbar(props: {
         </ActionIcon>
       </Tooltip>
       <NotificationsMenu />
+      <CartButton />
       <Tooltip label={t('shell.settings.title')}>
         <ActionIcon
           variant="subtle"

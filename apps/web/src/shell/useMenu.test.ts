@@ -12,7 +12,7 @@ describe('menu availability', () => {
 
   it('does not let a parameter route (contributors/:id) stand in for a screen that does not exist', () => {
     expect(isAvailable(entry('/contributors/legal-module'))).toBe(false);
-    expect(isAvailable(entry('/contributors/fallen-wages'))).toBe(false);
+    expect(isAvailable(entry('/contributors/financial-module'))).toBe(false);
     expect(isAvailable(entry('/roles/anything'))).toBe(false);
   });
 

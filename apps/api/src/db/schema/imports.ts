@@ -16,7 +16,7 @@ export const importBatches = pgTable(
     kind: text().notNull(),
     fileName: text().notNull(),
     format: text({ enum: ['xlsx', 'csv'] }).notNull(),
-    status: text({ enum: ['VALIDANDO', 'VALIDADO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] }).notNull(),
+    status: text({ enum: ['VALIDANDO', 'VALIDADO', 'CONFIRMANDO', 'CONFIRMADO', 'FALLIDO', 'DESCARTADO'] }).notNull(),
     /** While VALIDANDO: LECTURA (the upload request reads the file) or VALIDACION (the job validates). */
     phase: text({ enum: ['LECTURA', 'VALIDACION'] }),
     totalRows: integer().notNull().default(0),
@@ -26,7 +26,10 @@ export const importBatches = pgTable(
     warningRows: integer().notNull().default(0),
     committedRows: integer().notNull().default(0),
     message: text(),
-    /** The background job validating the rows (jobs.id): the batch follows it when it fails or is cancelled. */
+    /**
+     * The background job validating the rows, then committing them (jobs.id): the batch follows it when it
+     * fails or is cancelled.
+     */
     jobId: integer(),
     /** Template column key → spreadsheet column letter, as the file had them: the cell of every issue. */
     layout: jsonb().$type<Record<string, string>>(),

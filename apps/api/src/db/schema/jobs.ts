@@ -21,10 +21,8 @@ export const jobs = pgTable(
     result: jsonb(),
     /** Spanish message shown to the user when the job failed. */
     error: text(),
-    /** Who started it: the job runs with this user's current permissions. */
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who started it: the job runs with this user's current permissions. Null: the system (a daily run, `scheduleDaily`). */
+    userId: integer().references(() => users.id, { onDelete: 'cascade' }),
     /** The scope the user had when starting it (used when the job's kind declares no permission). */
     scope: text({ enum: ['ALL', 'REGION', 'ENTITY'] }),
     done: integer().notNull().default(0),
@@ -78,4 +76,20 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   key: text().primaryKey(),
   hits: integer().notNull().default(0),
   windowEndsAt: ts().notNull(),
+});
+
+/**
+ * Recurring jobs (platform/jobs.ts `scheduleDaily`): the last slot (the day) each one ran for. A process
+ * claims a slot by moving `last_slot` forward in one statement, so a day's run happens once whatever the
+ * number of processes.
+ */
+export const jobSchedules = pgTable('job_schedules', {
+  key: text().primaryKey(),
+  lastSlot: text().notNull(),
+  lastRunAt: ts().notNull().defaultNow(),
+  lastFinishedAt: ts(),
+  lastResult: jsonb(),
+  lastError: text(),
+  /** The job of the latest run (shown in Procesos with its progress). */
+  lastJobId: integer(),
 });

@@ -157,7 +157,7 @@ export const auditLog = pgTable(
   },
   (t) => [
     index('audit_entity_idx').on(t.entityType, t.entityId),
-    index('audit_at_idx').on(t.at),
+    index('audit_at_id_idx').on(t.at, t.id),
     index('audit_scope_entity_idx').on(t.scopeEntityId),
   ],
 );

@@ -6,12 +6,12 @@ import {
   type RecordHistoryEntry,
   type RecordHistoryQuery,
 } from '@aporta/domain';
-import { and, count, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/index.ts';
 import { auditHistoryPage } from '../../platform/audit.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
-import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, listPage } from '../../platform/list.ts';
 
 /** Guatemala keeps UTC−6 all year: a date filter covers that local day. */
 const dayStart = (d: string) => new Date(`${d}T00:00:00-06:00`);
@@ -62,18 +62,23 @@ export async function findAudit(ctx: RequestContext, input: { query: AuditQuery;
   const { db } = ctx;
   const { query, view = {} } = input;
   const where = whereOf(ctx, query, view);
-  const { limit, offset } = pageOf(query);
-  const [rows, [{ n }]] = await Promise.all([
-    db
-      .select()
-      .from(auditLog)
-      .where(where)
-      .orderBy(...orderBy(query.sort, sortable, '-at'))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(auditLog).where(where),
-  ]);
-  return { items: rows.map(toEntry), total: Number(n) };
+  const page = await listPage(db, {
+    query,
+    sortable,
+    defaultSort: '-at',
+    rows: (c) =>
+      db
+        .select()
+        .from(auditLog)
+        .where(and(where, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.id,
+    count: () => db.select({ id: auditLog.id }).from(auditLog).where(where),
+    estimateTable: where ? undefined : auditLog,
+  });
+  return { ...page, items: page.items.map(toEntry) };
 }
 
 /** Distinct entity types and actions present, for the filter selects of a view. */

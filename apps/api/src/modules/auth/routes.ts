@@ -34,8 +34,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      // Sign-in runs on the priority pool: it never waits behind searches (platform/load.ts).
       const { user, token } = await login({
-        db: app.db,
+        db: app.database.priorityDb,
         policy: app.authPolicy,
         ...request.body,
         ip: request.ip,
@@ -161,7 +162,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
       if (!m) return reply.status(401).send({ success: false as const, message: 'No hay token' });
       try {
-        const auth = await authenticate({ db: app.db, policy: app.authPolicy, token: m[1], ip: request.ip });
+        const auth = await authenticate({ db: app.database.priorityDb, policy: app.authPolicy, token: m[1], ip: request.ip });
         return { success: true as const, user: auth.user };
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 401) throw err;

@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { collectionNames, type Grant } from '@aporta/domain';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -64,7 +65,7 @@ describe('seeds', () => {
       .map((l: { code: string }) => l.code);
     expect(subject).toEqual(['011', '021', '022', '031', '035', '036']);
     const statuses = (await get('/api/collections/planilla-statuses')).json().items.map((s: { code: string }) => s.code);
-    expect(statuses).toEqual(['BORRADOR', 'ENVIADA', 'EN_REVISION', 'APROBADA', 'OBSERVADA', 'RECHAZADA', 'PAGADA', 'ANULADA']);
+    expect(statuses).toEqual(['BORRADOR', 'ENVIANDO', 'ENVIADA', 'EN_REVISION', 'APROBADA', 'OBSERVADA', 'RECHAZADA', 'PAGADA', 'ANULADA']);
   });
 
   it('runs again without changing anything', async () => {
@@ -130,13 +131,16 @@ describe('generic CRUD', () => {
     expect(updated.statusCode).toBe(200);
     expect(updated.json().name).toBe('Región editada');
     expect((await get(`/api/collections/regions/${region.id}`)).json().name).toBe('Región editada');
+    // The history: the platform's one shape (a page of entries, each field before → after), newest first.
     const history = (await get(`/api/collections/regions/${region.id}/history`)).json();
-    expect(history.map((h: { action: string }) => h.action)).toEqual(['UPDATE', 'CREATE']);
-    expect(history[0]).toMatchObject({
+    expect(history.total).toBe(2);
+    expect(history.items.map((h: { action: string }) => h.action)).toEqual(['UPDATE', 'CREATE']);
+    expect(history.items[0]).toMatchObject({
       actorEmail: admin.email,
-      before: { name: 'Región de prueba' },
-      after: { name: 'Región editada' },
+      changes: [{ field: 'name', before: 'Región de prueba', after: 'Región editada' }],
     });
+    const paged = (await get(`/api/collections/regions/${region.id}/history?page=2&pageSize=1`)).json();
+    expect(paged).toMatchObject({ total: 2, items: [{ action: 'CREATE' }] });
 
     const found = (await get(`/api/collections/regions?q=${code}`)).json();
     expect(found).toMatchObject({ total: 1, items: [{ id: region.id }] });
@@ -183,7 +187,7 @@ describe('generic CRUD', () => {
       municipalityId: 1,
       nit: '8977112-0',
     });
-    expect(nit.json().error.details[0]).toMatchObject({ path: 'nit', message: 'NIT: el dígito verificador no es válido.' });
+    expect(nit.json().error.details[0]).toMatchObject({ path: 'nit', message: 'El dígito verificador del NIT no es válido.' });
     const missingRef = await post('/api/collections/municipal-entities', {
       code: `E${uid()}`,
       name: 'E',
@@ -235,7 +239,7 @@ describe('generic CRUD', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityType, 'regions'), eq(auditLog.entityId, String(free.id)), eq(auditLog.action, 'DELETE')));
     expect(audit.before).toMatchObject({ name: 'Temporal' });
-    expect((await get(`/api/collections/regions/${free.id}/history`)).json()).toHaveLength(2);
+    expect((await get(`/api/collections/regions/${free.id}/history`)).json().total).toBe(2);
   });
 
   it('keeps lifecycle codes fixed and reference data for the super administrator', async () => {
@@ -334,6 +338,58 @@ describe('export', () => {
     expect(lines.slice(1).every((l) => l.includes(',No,'))).toBe(true);
     const reader = await t.createUser({ grants: [{ resource: 'budget-lines', action: 'READ', scope: 'ALL' }] });
     expect((await get('/api/collections/budget-lines/export', reader.token)).statusCode).toBe(403);
+  });
+});
+
+describe('the NIT field (shared NIT schema, issue 10)', () => {
+  it('stores one form (576937K), finds it typed with or without dash, and shows it with the dash in exports', async () => {
+    const cls = await post('/api/collections/classifications', { code: `N${uid()}`, name: 'Con NIT' });
+    expect(cls.statusCode).toBe(201);
+    const municipalityId = await idOf('municipalities', 'Cobán');
+    const code = `NIT${uid()}`;
+    const created = await post('/api/collections/municipal-entities', {
+      code,
+      name: 'Entidad con NIT',
+      classificationId: cls.json().id,
+      municipalityId,
+      nit: '000576937-k',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().nit).toBe('576937K');
+    // The full NIT in any form, or a fragment (the search contains it: the table is one row per employer).
+    for (const q of ['576937-K', '576937k', '5769', '0576937', '576937-', '5.769.37']) {
+      const found = (await get(`/api/collections/municipal-entities?q=${encodeURIComponent(q)}`)).json();
+      expect(
+        found.items.map((e: { code: string }) => e.code),
+        q,
+      ).toContain(code);
+    }
+    const csv = (await get(`/api/collections/municipal-entities/export?format=csv&q=${code}`)).body;
+    expect(csv).toContain(`,${code},Entidad con NIT,576937-K,`);
+  });
+
+  it('migration 0015 rewrites the dashed NITs catalogues stored before to the shared form', async () => {
+    const db = t.database.db;
+    const cls = await post('/api/collections/classifications', { code: `M${uid()}`, name: 'Migración' });
+    const municipalityId = await idOf('municipalities', 'Cobán');
+    const stored = ['576937-K', '000576937-k', '8977112-0', 'sin NIT', null];
+    const ids: number[] = [];
+    for (const [i, nit] of stored.entries()) {
+      const [row] = await db
+        .insert(municipalEntities)
+        .values({ code: `MIG${uid()}${i}`, name: `M${i}`, classificationId: cls.json().id, municipalityId, nit })
+        .returning({ id: municipalEntities.id });
+      ids.push(row.id);
+    }
+    const file = new URL('../../../drizzle/0015_catalog_nit_shared_form.sql', import.meta.url);
+    await db.execute(sql.raw(await readFile(file, 'utf8')));
+    const rows = await db
+      .select({ id: municipalEntities.id, nit: municipalEntities.nit })
+      .from(municipalEntities)
+      .where(inArray(municipalEntities.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r.nit]));
+    // A NIT-shaped value takes the one form (a wrong check digit stays wrong, refused on its next edit).
+    expect(ids.map((id) => byId.get(id))).toEqual(['576937K', '576937K', '89771120', 'sin NIT', null]);
   });
 });
 

@@ -1,4 +1,13 @@
-import { type CollectionDefinition, type CollectionName, collectionDefinitions, collectionNames } from '@aporta/domain';
+import {
+  type CollectionDefinition,
+  type CollectionName,
+  collectionDefinitions,
+  collectionNames,
+  type Resource,
+  type TemplateCollectionName,
+  templateCollectionDefinitions,
+  templateCollectionNames,
+} from '@aporta/domain';
 import { type AnyColumn, getTableName, is, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../../db/schema/index.ts';
@@ -16,6 +25,28 @@ import {
   planillaStatuses,
   regionDelegates,
   regions,
+  tplAgencies,
+  tplAgents,
+  tplBrowserStats,
+  tplCalls,
+  tplCourseCategories,
+  tplCourses,
+  tplCustomers,
+  tplDeals,
+  tplInstructors,
+  tplInvoices,
+  tplLeads,
+  tplProducts,
+  tplProperties,
+  tplPropertyFeedback,
+  tplSalesOrders,
+  tplSellers,
+  tplShopOrders,
+  tplSubscriptions,
+  tplSupportTickets,
+  tplTasks,
+  tplTopPages,
+  tplTransactions,
   users,
 } from '../../db/schema/index.ts';
 import { isMoneyColumn } from './values.ts';
@@ -48,13 +79,23 @@ export interface Lookup {
 
 const fullName = sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`;
 
+/** Every collection the engine serves: the administrative catalogues and the template's (issue 18). */
+export type EngineCollectionName = CollectionName | TemplateCollectionName;
+const definitions: Record<EngineCollectionName, CollectionDefinition> = {
+  ...collectionDefinitions,
+  ...templateCollectionDefinitions,
+};
+
+/** The permission resource guarding a collection's routes: its own name unless it declares another. */
+export const resourceOf = (def: CollectionDefinition): Resource => (def.resource ?? def.name) as Resource;
+
 const bind = (
-  name: CollectionName,
+  name: EngineCollectionName,
   table: Collection['table'],
   display: SQL,
   extra: Partial<Pick<Collection, 'entityColumn' | 'uniqueTogether'>> = {},
 ): Collection => {
-  const def = collectionDefinitions[name] as CollectionDefinition;
+  const def = definitions[name];
   const byKey = table as unknown as Record<string, AnyPgColumn>;
   const columns = Object.fromEntries(
     def.fields.map((f) => {
@@ -71,7 +112,7 @@ const bind = (
 
 const userDisplay = sql<string>`(select coalesce(nullif(${fullName}, ''), ${users.email}) from ${users} where ${users.id} = ${delegates.userId})`;
 
-export const registry: Record<CollectionName, Collection> = {
+const catalogRegistry: Record<CollectionName, Collection> = {
   regions: bind('regions', regions, sql`${regions.name}`),
   departments: bind('departments', departments, sql`${departments.name}`),
   municipalities: bind(
@@ -112,6 +153,35 @@ export const registry: Record<CollectionName, Collection> = {
   ),
 };
 
+const templateRegistry: Record<TemplateCollectionName, Collection> = {
+  leads: bind('leads', tplLeads, sql`${tplLeads.name}`),
+  deals: bind('deals', tplDeals, sql`${tplDeals.title}`),
+  'crm-tasks': bind('crm-tasks', tplTasks, sql`${tplTasks.title}`),
+  'sales-orders': bind('sales-orders', tplSalesOrders, sql`${tplSalesOrders.orderId}`),
+  products: bind('products', tplProducts, sql`${tplProducts.title}`),
+  sellers: bind('sellers', tplSellers, sql`${tplSellers.name}`),
+  'shop-orders': bind('shop-orders', tplShopOrders, sql`'#' || ${tplShopOrders.id} || ' ' || ${tplShopOrders.product}`),
+  customers: bind('customers', tplCustomers, sql`${tplCustomers.name}`),
+  invoices: bind('invoices', tplInvoices, sql`${tplInvoices.invoiceNo}`),
+  'course-categories': bind('course-categories', tplCourseCategories, sql`${tplCourseCategories.name}`),
+  instructors: bind('instructors', tplInstructors, sql`${tplInstructors.name}`),
+  courses: bind('courses', tplCourses, sql`${tplCourses.name}`),
+  subscriptions: bind('subscriptions', tplSubscriptions, sql`${tplSubscriptions.title}`),
+  agents: bind('agents', tplAgents, sql`${tplAgents.name}`),
+  agencies: bind('agencies', tplAgencies, sql`${tplAgencies.name}`),
+  properties: bind('properties', tplProperties, sql`${tplProperties.title}`),
+  'property-feedback': bind('property-feedback', tplPropertyFeedback, sql`${tplPropertyFeedback.name}`),
+  transactions: bind('transactions', tplTransactions, sql`${tplTransactions.transactionId}`),
+  'support-tickets': bind('support-tickets', tplSupportTickets, sql`${tplSupportTickets.ticketTitle}`),
+  calls: bind('calls', tplCalls, sql`${tplCalls.name}`),
+  'browser-stats': bind('browser-stats', tplBrowserStats, sql`${tplBrowserStats.browser}`),
+  'top-pages': bind('top-pages', tplTopPages, sql`${tplTopPages.activePage}`),
+};
+
+export const registry: Record<EngineCollectionName, Collection> = { ...catalogRegistry, ...templateRegistry };
+export const engineCollectionNames: EngineCollectionName[] = [...collectionNames, ...templateCollectionNames];
+export const isEngineCollection = (name: string): name is EngineCollectionName => Object.hasOwn(registry, name);
+
 export const lookups: Record<string, Lookup> = {
   users: {
     table: users,
@@ -120,13 +190,15 @@ export const lookups: Record<string, Lookup> = {
   },
 };
 
-export const allCollections = (): Collection[] => collectionNames.map((n) => registry[n]);
+export const allCollections = (): Collection[] => engineCollectionNames.map((n) => registry[n]);
 
 /** The table (collection or lookup) a reference field points to, with its display expression. */
 export function referenceTarget(collection: string): { table: Collection['table']; display: SQL; searchable: AnyColumn[] } {
-  if (collection in registry) {
-    const c = registry[collection as CollectionName];
-    const searchable = c.def.fields.filter((f) => f.searchable && f.type === 'text').map((f) => c.columns[f.name]);
+  if (isEngineCollection(collection)) {
+    const c = registry[collection];
+    const searchable = c.def.fields
+      .filter((f) => f.searchable && (f.type === 'text' || f.type === 'nit'))
+      .map((f) => c.columns[f.name]);
     return { table: c.table, display: c.display, searchable };
   }
   const l = lookups[collection];
@@ -160,6 +232,8 @@ export function referrersOf(table: PgTable): Referrer[] {
       for (const fk of getTableConfig(t).foreignKeys) {
         const ref = fk.reference();
         if (ref.columns.length !== 1) continue;
+        // A row that goes with the target (cascade) or lets go of it (set null) never blocks its delete.
+        if (fk.onDelete === 'cascade' || fk.onDelete === 'set null') continue;
         const target = getTableName(ref.foreignTable);
         const list = referrersCache.get(target) ?? [];
         list.push({ table: t, column: ref.columns[0], label: labelOf.get(name) ?? tableLabels[name] ?? name.replace(/_/g, ' ') });

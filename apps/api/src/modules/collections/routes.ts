@@ -1,9 +1,7 @@
 import {
-  auditEntryListSchema,
   collectionExportQuerySchemaOf,
   collectionListQuerySchemaOf,
   collectionNameParamsSchema,
-  collectionNames,
   collectionNamesSchema,
   collectionRecordSchemaOf,
   collectionSchemaSchema,
@@ -11,6 +9,8 @@ import {
   idParamsSchema,
   listResponse,
   noContentSchema,
+  recordHistoryEntrySchema,
+  recordHistoryQuerySchema,
   referenceFieldParamsSchema,
   referenceOptionListSchema,
   referenceOptionsQuerySchema,
@@ -18,7 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { registry } from './registry.ts';
+import { engineCollectionNames, registry, resourceOf } from './registry.ts';
 import {
   collectionOf,
   collectionSummary,
@@ -69,8 +69,9 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => collectionSummary(request.ctx),
   );
 
-  for (const name of collectionNames) {
+  for (const name of engineCollectionNames) {
     const def = registry[name].def;
+    const resource = resourceOf(def);
     const base = `/api/collections/${name}`;
     const tags = ['collections'];
     const record = collectionRecordSchemaOf(def);
@@ -79,7 +80,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       base,
       {
-        config: { access: { resource: name, action: 'READ' } },
+        config: { access: { resource, action: 'READ' } },
         schema: {
           tags,
           summary: `Listar ${def.label.toLowerCase()}`,
@@ -93,7 +94,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/export`,
       {
-        config: { access: { resource: name, action: 'EXPORT' } },
+        config: { access: { resource, action: 'EXPORT' } },
         schema: {
           tags,
           summary: `Exportar ${def.label.toLowerCase()} (xlsx o csv, con los mismos filtros)`,
@@ -117,7 +118,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/schema`,
       {
-        config: { access: { resource: name, action: 'READ' } },
+        config: { access: { resource, action: 'READ' } },
         schema: {
           tags,
           summary: `Metadatos de ${def.label.toLowerCase()}`,
@@ -130,7 +131,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/options/:field`,
       {
-        config: { access: { resource: name, action: 'READ' } },
+        config: { access: { resource, action: 'READ' } },
         schema: {
           tags,
           summary: `Opciones de un campo de referencia de ${def.label.toLowerCase()}`,
@@ -145,7 +146,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/:id`,
       {
-        config: { access: { resource: name, action: 'READ' } },
+        config: { access: { resource, action: 'READ' } },
         schema: {
           tags,
           summary: `Consultar un registro de ${def.label.toLowerCase()}`,
@@ -159,21 +160,22 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/:id/history`,
       {
-        config: { access: { resource: name, action: 'READ' } },
+        config: { access: { resource, action: 'READ' } },
         schema: {
           tags,
-          summary: `Historial de cambios de un registro de ${def.label.toLowerCase()}`,
+          summary: `Historial de cambios de un registro de ${def.label.toLowerCase()} (páginas, el más reciente primero)`,
           params: idParams,
-          response: { 200: auditEntryListSchema, ...errorResponses(400, 401, 403, 404) },
+          querystring: recordHistoryQuerySchema,
+          response: { 200: listResponse(recordHistoryEntrySchema), ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => recordHistory(request.ctx, { name, id: request.params.id }),
+      async (request) => recordHistory(request.ctx, { name, id: request.params.id, ...request.query }),
     );
 
     app.post(
       base,
       {
-        config: { access: { resource: name, action: 'CREATE' } },
+        config: { access: { resource, action: 'CREATE' } },
         schema: {
           tags,
           summary: `Crear un registro de ${def.label.toLowerCase()}`,
@@ -190,7 +192,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.patch(
       `${base}/:id`,
       {
-        config: { access: { resource: name, action: 'UPDATE' } },
+        config: { access: { resource, action: 'UPDATE' } },
         schema: {
           tags,
           summary: `Modificar un registro de ${def.label.toLowerCase()}`,
@@ -206,7 +208,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.delete(
       `${base}/:id`,
       {
-        config: { access: { resource: name, action: 'DELETE' } },
+        config: { access: { resource, action: 'DELETE' } },
         schema: {
           tags,
           summary: `Eliminar un registro de ${def.label.toLowerCase()}`,

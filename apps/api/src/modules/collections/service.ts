@@ -8,19 +8,21 @@ import {
   collectionNames,
   type ErrorDetail,
   type FieldMeta,
-  isCollectionName,
+  formatNit,
+  normalizeNit,
   type ReferenceOption,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/index.ts';
+import { auditHistoryPage } from '../../platform/audit.ts';
 import { type RequestContext, routeScope, withPermission } from '../../platform/context.ts';
 import { toAppError } from '../../platform/db-errors.ts';
 import type { ExportColumn } from '../../platform/export.ts';
-import { likePattern } from '../../platform/list.ts';
+import { likePattern, listPage } from '../../platform/list.ts';
 import { isEntityInScope } from '../../platform/scope.ts';
-import { type Collection, referenceTarget, referrersOf, registry } from './registry.ts';
+import { type Collection, isEngineCollection, referenceTarget, referrersOf, registry, resourceOf } from './registry.ts';
 import { columnValue, columnValues, recordValue } from './values.ts';
 
 /** A list query after validation: paging, sort, search and the collection's exact-match filters. */
@@ -34,7 +36,7 @@ export interface FindQuery {
 
 /** The collection called `name`; 404 with a Spanish message when there is none. */
 export function collectionOf(name: string): Collection {
-  if (!isCollectionName(name)) throw new AppError('NOT_FOUND', `La colección «${name}» no existe.`);
+  if (!isEngineCollection(name)) throw new AppError('NOT_FOUND', `La colección «${name}» no existe.`);
   return registry[name];
 }
 
@@ -60,7 +62,7 @@ export function readableCollections(ctx: RequestContext): string[] {
 export function schemaOf(ctx: RequestContext, input: { name: string }): CollectionSchema {
   const { user } = ctx;
   const c = collectionOf(input.name);
-  const perms = user.permissions[c.def.name] ?? {};
+  const perms = user.permissions[resourceOf(c.def)] ?? {};
   let actions = (['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'] as const).filter((a) => !!perms[a]);
   if (c.def.systemOnlyWrites && !isSystemUser(user)) actions = actions.filter((a) => a === 'READ' || a === 'EXPORT');
   if (c.def.canCreateRows === false) actions = actions.filter((a) => a !== 'CREATE');
@@ -132,9 +134,12 @@ function whereOf(ctx: RequestContext, c: Collection, query: Partial<FindQuery>):
     const parts = searchable.map((f) =>
       f.type === 'reference'
         ? sql`${referenceLabel(c, f)} ilike ${pattern}`
-        : f.type === 'text' || f.type === 'enum'
-          ? ilike(c.columns[f.name], pattern)
-          : sql`${c.columns[f.name]}::text ilike ${pattern}`,
+        : f.type === 'nit'
+          ? // Stored without dash (576937K): `576937-K` typed finds it too.
+            ilike(c.columns[f.name], likePattern(normalizeNit(query.q!)))
+          : f.type === 'text' || f.type === 'enum'
+            ? ilike(c.columns[f.name], pattern)
+            : sql`${c.columns[f.name]}::text ilike ${pattern}`,
     );
     conds.push(parts.length ? or(...parts) : sql`false`);
   }
@@ -161,7 +166,14 @@ function orderOf(c: Collection, sort: string | undefined): SQL[] {
   return name === 'id' ? [primary] : [primary, asc(c.table.id)];
 }
 
-async function fetchRows(db: Db, c: Collection, where: SQL | undefined, order: SQL[], limit: number, offset: number) {
+async function fetchRows(
+  db: Db,
+  c: Collection,
+  where: SQL | undefined,
+  order: SQL[],
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+) {
   const rows = await db
     .select(selection(c) as never)
     .from(c.table as never)
@@ -179,15 +191,34 @@ export async function findRecords(ctx: RequestContext, { name, query }: { name: 
   const { db } = ctx;
   const c = collectionOf(name);
   const where = whereOf(ctx, c, query);
+  // A catalogue may sort by a reference's label (an expression, not a column): it pages by position
+  // (`@offset` cursors). Catalogues are small.
   const order = orderOf(c, query.sort);
-  const [items, [{ n }]] = await Promise.all([
-    fetchRows(db, c, where, order, query.pageSize, (query.page - 1) * query.pageSize),
-    db
-      .select({ n: count() })
-      .from(c.table as never)
-      .where(where),
-  ]);
-  return { items, total: Number(n) };
+  return listPage(db, {
+    query,
+    sortable: { id: c.table.id },
+    defaultSort: 'id',
+    ranked: order,
+    rows: (chunk) => fetchRows(db, c, where, chunk.order, chunk.limit, chunk.offset),
+    idOf: (r) => r.id,
+    count: () =>
+      db
+        .select({ id: c.table.id })
+        .from(c.table as never)
+        .where(where),
+  });
+}
+
+/**
+ * Every record of a collection matching exact-match `filter`s, in `sort` order (default the
+ * collection's), at most `limit` (1000): the template's data calls answer whole small lists. Needs READ.
+ */
+export async function allRecords(
+  ctx: RequestContext,
+  { name, filter = {}, sort, limit = 1000 }: { name: string; filter?: Record<string, unknown>; sort?: string; limit?: number },
+): Promise<CollectionRecord[]> {
+  const c = collectionOf(name);
+  return fetchRows(ctx.db, c, whereOf(ctx, c, filter), orderOf(c, sort), Math.min(limit, 1000), 0);
 }
 
 /** One record by id (404 when missing or outside the user's scope). Needs READ. */
@@ -209,7 +240,7 @@ async function loadOne(db: Db, c: Collection, id: number, scope?: SQL): Promise<
 export function exportPlan(ctx: RequestContext, { name, query }: { name: string; query: Partial<FindQuery> }) {
   const { db } = ctx;
   const c = collectionOf(name);
-  const reader = withPermission(ctx, c.def.name as CollectionName, 'READ');
+  const reader = withPermission(ctx, resourceOf(c.def), 'READ');
   const where = and(whereOf(ctx, c, query), scopeCondition(reader, c));
   const order = orderOf(c, query.sort);
   const columns: ExportColumn<CollectionRecord>[] = [
@@ -222,6 +253,7 @@ export function exportPlan(ctx: RequestContext, { name, query }: { name: string;
           if (f.type === 'reference') return r.labels[f.name] ?? '';
           const v = r[f.name];
           if (f.type === 'boolean') return v ? 'Sí' : 'No';
+          if (f.type === 'nit' && typeof v === 'string') return formatNit(v);
           return v as string | number | null;
         },
         ...(f.type === 'money' ? { money: true } : {}),
@@ -263,25 +295,23 @@ export async function referenceOptions(
   }));
 }
 
-/** Change history of one record, newest first, from the audit log. Needs READ on the collection. */
-export async function recordHistory(ctx: RequestContext, { name, id }: { name: string; id: number }) {
+/**
+ * Change history of one record, newest first, a page at a time, from the audit log (the platform's one
+ * history reader: field before → after). Needs READ on the collection.
+ */
+export async function recordHistory(
+  ctx: RequestContext,
+  { name, id, page = 1, pageSize = 20 }: { name: string; id: number; page?: number; pageSize?: number },
+) {
   const { db } = ctx;
   const c = collectionOf(name);
+  const where = and(eq(auditLog.entityType, c.def.name), eq(auditLog.entityId, String(id)));
   await loadOne(db, c, id, scopeCondition(ctx, c)).catch(async (err) => {
     // A deleted record still has a history; only an out-of-scope or never-existing one is refused.
-    const [any] = await db
-      .select({ n: count() })
-      .from(auditLog)
-      .where(and(eq(auditLog.entityType, c.def.name), eq(auditLog.entityId, String(id))));
+    const [any] = await db.select({ n: count() }).from(auditLog).where(where);
     if (!any.n || c.entityColumn) throw err;
   });
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, c.def.name), eq(auditLog.entityId, String(id))))
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(200);
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+  return auditHistoryPage(db, where, { page, pageSize });
 }
 
 /** Row counts of every collection the user may read (the /administrative overview), in scope. */
@@ -444,16 +474,51 @@ export async function updateRecord(ctx: RequestContext, { name, id, data }: { na
  * deactivation when the collection has an active flag. Needs DELETE.
  */
 export async function deleteRecord(ctx: RequestContext, { name, id }: { name: string; id: number }) {
+  await deleteRecords(ctx, { name, ids: [id] });
+}
+
+/**
+ * Deletes several records at once, all or none: each must exist in scope and be referenced by nothing
+ * (the first refusal names the record), then one transaction deletes and audits them. Needs DELETE.
+ */
+export async function deleteRecords(ctx: RequestContext, { name, ids }: { name: string; ids: readonly number[] }) {
   const { db } = ctx;
   const c = collectionOf(name);
   requireWrite(ctx.user, c);
   if (c.def.canDeleteRows === false) {
     throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos del ciclo de vida y no se eliminan.`);
   }
-  const before = await loadOne(db, c, id, scopeCondition(ctx, c));
+  const befores: CollectionRecord[] = [];
+  for (const id of new Set(ids)) {
+    const before = await loadOne(db, c, id, scopeCondition(ctx, c));
+    await refuseIfReferenced(db, c, before);
+    befores.push(before);
+  }
+  try {
+    await db.transaction(async (tx) => {
+      for (const before of befores) {
+        await tx.delete(c.table).where(eq(c.table.id, before.id));
+        await ctx.audit(
+          {
+            action: 'DELETE',
+            entityType: c.def.name,
+            entityId: before.id,
+            before: auditValues(c, before),
+            scopeEntityId: scopeEntityOf(c, before),
+          },
+          tx,
+        );
+      }
+    });
+  } catch (err) {
+    mapDbError(c, err);
+  }
+}
+
+async function refuseIfReferenced(db: Db, c: Collection, before: CollectionRecord) {
   const uses: { label: string; n: number }[] = [];
   for (const r of referrersOf(c.table)) {
-    const [{ n }] = await db.select({ n: count() }).from(r.table).where(eq(r.column, id));
+    const [{ n }] = await db.select({ n: count() }).from(r.table).where(eq(r.column, before.id));
     if (Number(n) > 0) uses.push({ label: r.label, n: Number(n) });
   }
   if (uses.length) {
@@ -465,22 +530,5 @@ export async function deleteRecord(ctx: RequestContext, { name, id }: { name: st
       `No se puede eliminar «${before.label}»: lo usan ${joined}. ${hasActive ? 'Puede desactivarlo en su lugar.' : 'Elimine primero esas referencias.'}`,
       uses.map((u) => ({ path: u.label, message: `${u.n} ${u.n === 1 ? 'registro' : 'registros'}` })),
     );
-  }
-  try {
-    await db.transaction(async (tx) => {
-      await tx.delete(c.table).where(eq(c.table.id, id));
-      await ctx.audit(
-        {
-          action: 'DELETE',
-          entityType: c.def.name,
-          entityId: id,
-          before: auditValues(c, before),
-          scopeEntityId: scopeEntityOf(c, before),
-        },
-        tx,
-      );
-    });
-  } catch (err) {
-    mapDbError(c, err);
   }
 }

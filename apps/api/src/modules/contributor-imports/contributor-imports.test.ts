@@ -64,6 +64,22 @@ async function waitForValidation(id: string, token = clerk.token) {
   }
 }
 
+/**
+ * Asks for the commit (202 CONFIRMANDO with its job, or a refusal) and, once accepted, waits for the job
+ * and answers the batch as GET then shows it (CONFIRMADO, or back to VALIDADO / FALLIDO with the reason).
+ */
+async function commitAndWait(id: string, token = clerk.token) {
+  const res = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/commit`, token });
+  if (res.statusCode !== 202) return res;
+  expect(res.json()).toMatchObject({ status: 'CONFIRMANDO', jobId: expect.any(Number) });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const now = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}`, token });
+    if (now.json().status !== 'CONFIRMANDO' || Date.now() > deadline) return now;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const header = 'CUI;NIT;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;ENTIDAD;RENGLON;SALARIO;MUNICIPIO';
 const goodLine = (cui = newCui()) =>
   `${formatCui(cui)};576937-K;José;Pérez;01/05/1990;M;ACTIVO;${fx.entityA.code};011;3500.50;0904`;
@@ -120,7 +136,7 @@ describe('bulk upload', () => {
     expect(String(sheet.getRow(2).getCell(1).value)).toBe('1680352240101');
     expect(String(sheet.getRow(2).getCell(23).value)).toMatch(/^CUI \(A12\): El dígito verificador/);
 
-    const commit = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/commit`, token: clerk.token });
+    const commit = await commitAndWait(id, clerk.token);
     expect(commit.statusCode).toBe(200);
     expect(commit.json()).toMatchObject({ status: 'CONFIRMADO', committedRows: 11 });
     const rows = await t.database.db.select().from(contributors).where(eq(contributors.importId, id));
@@ -140,7 +156,7 @@ describe('bulk upload', () => {
       .where(eq(auditLog.entityId, String(rows[0].id)));
     expect(audit.map((a) => a.action)).toContain('CREATE');
 
-    const again = await t.request({ method: 'POST', url: `/api/contributor-imports/${id}/commit`, token: clerk.token });
+    const again = await commitAndWait(id, clerk.token);
     expect(again.statusCode).toBe(409);
     // The same file once more: every CUI is now an exception against the database.
     const second = await upload('afiliados.csv', Buffer.from(lines.join('\n'), 'utf8'));
@@ -201,11 +217,7 @@ describe('bulk upload', () => {
     expect(errs.json().items[0].errors).toEqual([
       { column: 'SALARIO', cell: 'J3', message: 'La celda contiene una fórmula; pegue solo valores.' },
     ]);
-    const commit = await t.request({
-      method: 'POST',
-      url: `/api/contributor-imports/${res.json().id}/commit`,
-      token: clerk.token,
-    });
+    const commit = await commitAndWait(res.json().id, clerk.token);
     expect(commit.json().committedRows).toBe(1);
     const [row] = await t.database.db.select().from(contributors).where(eq(contributors.cui, cui));
     expect(row).toMatchObject({ birthDate: '1985-03-04', salary: '4200.25', nit: '71080' });
@@ -287,11 +299,7 @@ describe('bulk upload', () => {
     await t.database.db
       .insert(contributors)
       .values({ cui, firstName: 'X', firstSurname: 'Y', birthDate: '1990-01-01', sex: 'M', typeId: fx.typeId });
-    const commit = await t.request({
-      method: 'POST',
-      url: `/api/contributor-imports/${res.json().id}/commit`,
-      token: clerk.token,
-    });
+    const commit = await commitAndWait(res.json().id, clerk.token);
     expect(commit.statusCode).toBe(409);
     expect(commit.json().error.details[0]).toMatchObject({ row: 3, path: 'CUI' });
     const rows = await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id));
@@ -365,11 +373,7 @@ describe('scope of a bulk upload (issue 10)', () => {
       token: scoped.token,
     });
     expect(valid.json().total).toBe(0);
-    const commit = await t.request({
-      method: 'POST',
-      url: `/api/contributor-imports/${res.json().id}/commit`,
-      token: scoped.token,
-    });
+    const commit = await commitAndWait(res.json().id, scoped.token);
     expect(commit.statusCode).toBe(409);
     expect(commit.json().error.details[0]).toMatchObject({ row: 2, path: 'entidad' });
     expect(await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id))).toHaveLength(0);
@@ -408,11 +412,7 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
       [8, [{ column: 'FECHA_NACIMIENTO', cell: 'E8', message: 'Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).' }]],
       [9, [{ column: 'FECHA_NACIMIENTO', cell: 'E9', message: 'Fecha de nacimiento no válida: "31107" (escriba dd/mm/aaaa).' }]],
     ]);
-    const commit = await t.request({
-      method: 'POST',
-      url: `/api/contributor-imports/${res.json().id}/commit`,
-      token: clerk.token,
-    });
+    const commit = await commitAndWait(res.json().id, clerk.token);
     expect(commit.json().committedRows).toBe(3);
     const rows = await t.database.db.select().from(contributors).where(eq(contributors.importId, res.json().id));
     expect(rows.map((r) => [r.salary, r.birthDate, r.nit])).toEqual([
@@ -445,7 +445,7 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
       ['J6 Salario: El monto 1234.567 tiene más de dos decimales.'],
       [expect.stringMatching(/^J7 Salario: El monto "1\.234,50" usa coma decimal/)],
     ]);
-    await t.request({ method: 'POST', url: `/api/contributor-imports/${res.json().id}/commit`, token: clerk.token });
+    await commitAndWait(res.json().id, clerk.token);
     const [saved] = await t.database.db.select().from(contributors).where(eq(contributors.cui, dated));
     expect(saved).toMatchObject({ birthDate: '1980-06-02', salary: '1234.50', nit: '576937K' });
   });

@@ -114,15 +114,13 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
 
   uniqueKey: { column: 'cui', message: (first) => `CUI repetido en el archivo (ya está en la fila ${first}).` },
 
-  async commit(ctx, tx, batch) {
-    const { actor } = ctx;
-    const id = batch.id;
-    // A CUI registered since the validation (the unique index would refuse it mid-insert): nothing is
-    // written, and the rows are named.
-    const conflicts = await tx.execute<{ row_number: number; cui: string }>(sql`
+  // A CUI registered since the validation (the unique index would refuse it mid-insert): nothing is
+  // written, and the rows are named.
+  async checkCommit(_ctx, db, batch) {
+    const conflicts = await db.execute<{ row_number: number; cui: string }>(sql`
       select r.row_number, r.key as cui from ${importRows} r
       join ${contributors} c on c.cui = r.key
-      where r.batch_id = ${id}::uuid and r.is_valid order by r.row_number limit 20`);
+      where r.batch_id = ${batch.id}::uuid and r.is_valid order by r.row_number limit 20`);
     const conflictRows = (conflicts as unknown as { rows: { row_number: number; cui: string }[] }).rows;
     if (conflictRows.length) {
       throw new AppError(
@@ -131,29 +129,41 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
         conflictRows.map((r) => ({ path: 'CUI', row: r.row_number, message: `El CUI ${r.cui} ya existe.` })),
       );
     }
-    await tx.execute(sql`
-      insert into ${contributors} (cui, nit, first_name, second_name, third_name, first_surname, second_surname, married_surname,
-        search_name, birth_date, sex, marital_status, address, municipality_id, phone, email, type_id, state, entity_id,
-        budget_line_code, hire_date, salary, cui_state, import_id, created_by)
-      select d.cui, d.nit, d."firstName", d."secondName", d."thirdName", d."firstSurname", d."secondSurname", d."marriedSurname",
-        d."searchName", d."birthDate", d.sex, d."maritalStatus", d.address, d."municipalityId", d.phone, d.email, d."typeId",
-        coalesce(d.state, 'ACTIVO'), d."entityId", d."budgetLineCode", d."hireDate", d.salary, 'PENDIENTE', ${id}::uuid, ${actor.id}
-      from ${importRows} r,
-        jsonb_to_record(r.data) as d(cui text, nit text, "firstName" text, "secondName" text, "thirdName" text,
-          "firstSurname" text, "secondSurname" text, "marriedSurname" text, "searchName" text, "birthDate" date, sex text,
-          "maritalStatus" text, address text, "municipalityId" int, phone text, email text, "typeId" int, state text,
-          "entityId" int, "budgetLineCode" text, "hireDate" date, salary numeric)
-      where r.batch_id = ${id}::uuid and r.is_valid
-      order by r.row_number`);
-    await tx.execute(sql`
-      insert into cui_approval_requests (contributor_id, kind, proposed_cui, requested_by)
-      select c.id, 'ALTA', c.cui, ${actor.id} from ${contributors} c where c.import_id = ${id}::uuid`);
-    await tx.execute(sql`
-      insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, ip, scope_entity_id)
-      select ${actor.id}, ${actor.email}, 'CREATE', 'contributor', c.id::text,
-        jsonb_build_object('cui', c.cui, 'importId', ${id}::text, 'origen', 'carga masiva'), ${actor.ip ?? null}, c.entity_id
-      from ${contributors} c where c.import_id = ${id}::uuid`);
-    const n = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${contributors} where import_id = ${id}::uuid`);
+  },
+
+  // One statement: the contributors, their CUI approval requests and their audit rows from the rows the
+  // insert returns (no second pass over contributors to find what was just written).
+  async commit(ctx, tx, batch) {
+    const { actor } = ctx;
+    const id = batch.id;
+    const n = await tx.execute<{ n: number }>(sql`
+      with inserted as (
+        insert into ${contributors} (cui, nit, first_name, second_name, third_name, first_surname, second_surname, married_surname,
+          search_name, birth_date, sex, marital_status, address, municipality_id, phone, email, type_id, state, entity_id,
+          budget_line_code, hire_date, salary, cui_state, import_id, created_by)
+        select d.cui, d.nit, d."firstName", d."secondName", d."thirdName", d."firstSurname", d."secondSurname", d."marriedSurname",
+          d."searchName", d."birthDate", d.sex, d."maritalStatus", d.address, d."municipalityId", d.phone, d.email, d."typeId",
+          coalesce(d.state, 'ACTIVO'), d."entityId", d."budgetLineCode", d."hireDate", d.salary, 'PENDIENTE', ${id}::uuid, ${actor.id}
+        from ${importRows} r,
+          jsonb_to_record(r.data) as d(cui text, nit text, "firstName" text, "secondName" text, "thirdName" text,
+            "firstSurname" text, "secondSurname" text, "marriedSurname" text, "searchName" text, "birthDate" date, sex text,
+            "maritalStatus" text, address text, "municipalityId" int, phone text, email text, "typeId" int, state text,
+            "entityId" int, "budgetLineCode" text, "hireDate" date, salary numeric)
+        where r.batch_id = ${id}::uuid and r.is_valid
+        order by r.row_number
+        returning id, cui, entity_id
+      ),
+      requests as (
+        insert into cui_approval_requests (contributor_id, kind, proposed_cui, requested_by)
+        select i.id, 'ALTA', i.cui, ${actor.id} from inserted i
+      ),
+      audited as (
+        insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, ip, scope_entity_id)
+        select ${actor.id}, ${actor.email}, 'CREATE', 'contributor', i.id::text,
+          jsonb_build_object('cui', i.cui, 'importId', ${id}::text, 'origen', 'carga masiva'), ${actor.ip ?? null}, i.entity_id
+        from inserted i
+      )
+      select count(*)::int as n from inserted`);
     return Number((n as unknown as { rows: { n: number }[] }).rows[0].n);
   },
 

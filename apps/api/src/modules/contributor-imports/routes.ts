@@ -1,10 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import {
-  AppError,
   contributorImportSchema,
   exportFormatSchema,
   importColumns,
@@ -13,11 +7,11 @@ import {
   listResponse,
 } from '@aporta/domain';
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { receiveUpload, sendImportTemplate } from '../../platform/imports/http.ts';
 import { IMPORT_LIMITS } from '../../platform/imports/reader.ts';
 import {
   commitImport,
@@ -50,55 +44,30 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const format = request.query.format;
-      reply.header('cache-control', 'no-store');
-      if (format === 'csv') {
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="plantilla-afiliados.csv"');
-        return reply.send(Buffer.from(`\uFEFF${importColumns.map((c) => c.header).join(';')}\r\n`, 'utf8') as never);
-      }
       const { types, lines } = await templateCatalogues(request.ctx);
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet('Afiliados');
-      ws.columns = importColumns.map((c) => ({
-        header: c.header,
-        key: c.key,
-        width: Math.max(14, c.header.length + 4),
-        style: { numFmt: '@' },
-      }));
-      ws.getRow(1).font = { bold: true };
-      const help = wb.addWorksheet('Instrucciones');
-      help.columns = [
-        { header: 'Columna', width: 22 },
-        { header: 'Obligatoria', width: 12 },
-        { header: 'Qué escribir', width: 90 },
-      ];
-      help.getRow(1).font = { bold: true };
-      const explain: Record<string, string> = {
-        CUI: '13 dígitos, con o sin espacios (formato de texto para no perder dígitos).',
-        NIT: 'Con dígito verificador, por ejemplo 576937-K.',
-        FECHA_NACIMIENTO:
-          'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha. Un número solo (1980) no es una fecha.',
-        FECHA_INGRESO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha.',
-        SEXO: 'M o F.',
-        ESTADO_CIVIL: 'SOLTERO, CASADO, UNIDO, DIVORCIADO o VIUDO.',
-        MUNICIPIO: 'Código de 4 dígitos (departamento y municipio), por ejemplo 0101.',
-        TIPO: `Código del tipo de afiliado: ${types.map((t) => `${t.code} (${t.name})`).join(', ')}.`,
-        ESTADO: 'ACTIVO, INACTIVO o FALLECIDO (ACTIVO si se deja vacío).',
-        ENTIDAD: 'Código de la entidad municipal.',
-        RENGLON: `Renglón presupuestario: ${lines.map((l) => l.code).join(', ') || 'según el catálogo'}.`,
-        SALARIO:
-          'Monto con punto decimal y, si quiere, coma de miles: 1234.50 o 1,234.50 (también Q 1,234.50). No use coma decimal (1.234,50).',
-      };
-      for (const c of importColumns) help.addRow([c.header, c.required ? 'Sí' : 'No', explain[c.header] ?? 'Texto.']);
-      help.addRow([]);
-      help.addRow(['Las fórmulas no se aceptan: pegue solo valores. Máximo 200 000 filas y 20 MB por archivo.']);
-      const buffer = await wb.xlsx.writeBuffer();
-      reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="plantilla-afiliados.xlsx"');
-      return reply.send(Buffer.from(buffer) as never);
+      return sendImportTemplate(reply, {
+        format: request.query.format,
+        filename: 'plantilla-afiliados',
+        sheetName: 'Afiliados',
+        columns: importColumns,
+        explain: {
+          CUI: '13 dígitos, con o sin espacios (formato de texto para no perder dígitos).',
+          NIT: 'Con dígito verificador, por ejemplo 576937-K.',
+          FECHA_NACIMIENTO:
+            'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha. Un número solo (1980) no es una fecha.',
+          FECHA_INGRESO: 'dd/mm/aaaa (año con cuatro cifras) o una celda con formato de fecha.',
+          SEXO: 'M o F.',
+          ESTADO_CIVIL: 'SOLTERO, CASADO, UNIDO, DIVORCIADO o VIUDO.',
+          MUNICIPIO: 'Código de 4 dígitos (departamento y municipio), por ejemplo 0101.',
+          TIPO: `Código del tipo de afiliado: ${types.map((t) => `${t.code} (${t.name})`).join(', ')}.`,
+          ESTADO: 'ACTIVO, INACTIVO o FALLECIDO (ACTIVO si se deja vacío).',
+          ENTIDAD: 'Código de la entidad municipal.',
+          RENGLON: `Renglón presupuestario: ${lines.map((l) => l.code).join(', ') || 'según el catálogo'}.`,
+          SALARIO:
+            'Monto con punto decimal y, si quiere, coma de miles: 1234.50 o 1,234.50 (también Q 1,234.50). No use coma decimal (1.234,50).',
+        },
+        footer: 'Las fórmulas no se aceptan: pegue solo valores. Máximo 200 000 filas y 20 MB por archivo.',
+      });
     },
   );
 
@@ -116,24 +85,8 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el archivo como multipart/form-data en el campo "file".');
-      const file = await request.file();
-      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
-      const dir = await mkdtemp(join(tmpdir(), 'aporta-import-'));
-      const path = join(dir, 'upload');
-      try {
-        await pipeline(file.file, createWriteStream(path));
-        if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El archivo supera el máximo de 20 MB.');
-        const result = await validateImport(request.ctx, {
-          id: request.query.id,
-          fileName: file.filename || 'archivo',
-          path,
-        });
-        return reply.status(201).send(result);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const result = await receiveUpload(request, (file) => validateImport(request.ctx, { id: request.query.id, ...file }));
+      return reply.status(201).send(result);
     },
   );
 
@@ -208,13 +161,13 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { resource: 'contributor-bulk-upload', action: 'CREATE' } },
       schema: {
         tags: ['contributor-imports'],
-        summary: 'Confirmar las filas válidas (todas o ninguna)',
+        summary:
+          'Confirmar las filas válidas (todas o ninguna) como proceso: responde 202 CONFIRMANDO con el jobId; la carga pasa a CONFIRMADO al terminar',
         params: idParams,
-        response: { 200: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 202: contributorImportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) =>
-      commitImport(request.ctx, { id: request.params.id, onError: (err) => app.log.error({ err }, 'after commit') }),
+    async (request, reply) => reply.code(202).send(await commitImport(request.ctx, { id: request.params.id })),
   );
 
   app.post(

@@ -64,11 +64,11 @@ export async function findImportRows(
 export const importExceptions = (ctx: RequestContext, input: { id: string }) => exceptionsExport(ctx, kind, input.id);
 
 /**
- * Commits the valid rows of a validated upload in ONE transaction: every contributor, its CUI approval
- * request and its audit row, or nothing. Callers: contributor-bulk-upload CREATE (the uploader).
+ * Queues the commit of a validated upload as a job (answers CONFIRMANDO at once): the job writes every
+ * contributor, its CUI approval request and its audit row in ONE transaction, or nothing. Refusals known
+ * now are a 409. Callers: contributor-bulk-upload CREATE (the uploader).
  */
-export const commitImport = (ctx: RequestContext, input: { id: string; onError?: (err: unknown) => void }) =>
-  commitBatch(ctx, kind, input.id, input.onError);
+export const commitImport = (ctx: RequestContext, input: { id: string }) => commitBatch(ctx, kind, input.id);
 
 /** Discards a validated or failed upload. Callers: contributor-bulk-upload CREATE (the uploader). */
 export const discardImport = (ctx: RequestContext, input: { id: string }) => discardBatch(ctx, kind, input.id);

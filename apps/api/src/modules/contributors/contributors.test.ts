@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { formatCui } from '@aporta/domain';
+import { formatCui, nitCheckCharacter } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, contributors, cuiApprovalRequests, renapLookups } from '../../db/schema/index.ts';
@@ -146,6 +146,28 @@ describe('contributors', () => {
     expect(page.json().total).toBeGreaterThan(2);
     const bad = await t.request({ method: 'GET', url: '/api/contributors?sort=password', token: admin.token });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('finds contributors by a NIT fragment (prefix, ≥ 4 digits, with or without dash, check character, dots or zeros)', async () => {
+    const nitOf = (b: string) => `${b}-${nitCheckCharacter(b)}`;
+    const a = (await create(admin.token, body({ nit: nitOf('90817263') }))).json().contributor;
+    const b = (await create(admin.token, body({ nit: nitOf('9081999') }))).json().contributor;
+    const inside = (await create(admin.token, body({ nit: nitOf('19081726') }))).json().contributor;
+    const found = async (q: string) =>
+      (await t.request({ method: 'GET', url: `/api/contributors?pageSize=100&q=${encodeURIComponent(q)}`, token: admin.token }))
+        .json()
+        .items.map((c: { id: number }) => c.id);
+    expect(await found('9081')).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(await found('9081')).not.toContain(inside.id);
+    for (const q of ['90817', '9081726', '9.081.726', '0090817', '9081-7263', nitOf('90817263'), ` ${nitOf('90817263')} `]) {
+      const ids = await found(q);
+      expect(ids, q).toContain(a.id);
+      expect(ids, q).not.toContain(b.id);
+    }
+    // Three digits are not a fragment: only an exact NIT (or a CUI prefix) matches.
+    expect(await found('908')).not.toContain(a.id);
+    const palette = await t.request({ method: 'GET', url: '/api/contributors/search?q=90817', token: admin.token });
+    expect(palette.json().map((c: { id: number }) => c.id)).toContain(a.id);
   });
 
   it('limits an ENTITY-scoped user to contributors of their entity, for reading and writing', async () => {

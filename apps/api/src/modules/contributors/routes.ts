@@ -90,7 +90,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['contributors'],
         summary: 'Exportar afiliados en segundo plano (proceso con avance; el archivo se descarga del proceso)',
         querystring: contributorListQuerySchema
-          .omit({ page: true, pageSize: true })
+          .omit({ page: true, pageSize: true, after: true, before: true })
           .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { 202: jobStartedSchema, ...errorResponses(400, 401, 403) },
       },

@@ -18,13 +18,14 @@ import {
   foldName,
   formatCui,
   normalizeCui,
+  normalizeNit,
   type Resource,
   type Scope,
   scopeRank,
 } from '@aporta/domain';
-import { and, count, desc, eq, getTableColumns, inArray, like, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import { type Db, preparedPerDb } from '../../db/client.ts';
 import {
   auditLog,
   budgetLines,
@@ -34,19 +35,13 @@ import {
   departments,
   municipalEntities,
   municipalities,
+  nameWords as nameWordsTable,
 } from '../../db/schema/index.ts';
 import { auditHistoryPage } from '../../platform/audit.ts';
 import { entityIdsInScope, type RequestContext, withPermission } from '../../platform/context.ts';
 import { registerConstraintRules, toAppError } from '../../platform/db-errors.ts';
-import {
-  EXPORT_CHUNK_ROWS,
-  type KeysetChunk,
-  keysetBatches,
-  keysetOf,
-  likePattern,
-  orderBy,
-  pageOf,
-} from '../../platform/list.ts';
+import { EXPORT_CHUNK_ROWS, type KeysetChunk, keysetBatches, keysetOf, likePattern, listPage } from '../../platform/list.ts';
+import { expensiveSearch } from '../../platform/load.ts';
 import { entityInScope } from '../../platform/scope.ts';
 import { notifyCuiApprovers } from '../cui-approvals/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
@@ -129,109 +124,199 @@ const sortable = {
 };
 
 /**
- * WHERE of the list, the export and the reports. `q`: digits → exact CUI (13) or CUI prefix; text →
- * fuzzy name (trigram word similarity, or substring), accents and case ignored.
+ * WHERE of the list, the export and the reports. `q`: digits → exact CUI (13) or CUI prefix, or a NIT;
+ * a NIT with its check letter (`576937-K`) → that NIT; text → a name search (`nameCondition`).
  */
 export function contributorFilters(user: CurrentUser, scope: Scope, q: Partial<ContributorListQuery>): SQL | undefined {
   return filtersWithin(entityInScope(user.id, scope, contributors.entityId), q);
 }
 
-/** The filters of `q` within `inScope` (the caller's scope on contributors.entity_id; undefined for ALL). */
-function filtersWithin(inScope: SQL | undefined, q: Partial<ContributorListQuery>): SQL | undefined {
-  const where: (SQL | undefined)[] = [inScope];
-  if (q.entityId) where.push(eq(contributors.entityId, q.entityId));
-  if (q.municipalityId) where.push(eq(contributors.municipalityId, q.municipalityId));
-  if (q.departmentId) where.push(eq(municipalities.departmentId, q.departmentId));
-  if (q.typeId) where.push(eq(contributors.typeId, q.typeId));
-  if (q.state) where.push(eq(contributors.state, q.state));
-  if (q.cuiState) where.push(eq(contributors.cuiState, q.cuiState));
-  const text = q.q?.trim();
-  if (text) {
-    const digits = normalizeCui(text);
-    if (/^\d+$/.test(digits)) {
-      where.push(digits.length === 13 ? eq(contributors.cui, digits) : like(contributors.cui, likePattern(digits, 'prefix')));
-    } else {
-      // Every word must appear, in any order: as a substring, or similar enough (a typo inside a word).
-      for (const word of nameWords(text)) {
-        where.push(sql`(${contributors.searchName} like ${likePattern(word)} or ${word} <% ${contributors.searchName})`);
-      }
-    }
+/**
+ * The values of a query: inline, or placeholders of a prepared list (`PreparedList`, platform/list.ts) whose
+ * `shape` says which conditions the SQL holds, so one shape is one statement text.
+ */
+class Binder {
+  readonly values: Record<string, unknown> = {};
+  readonly shape: string[] = [];
+  constructor(readonly prepare: boolean) {}
+
+  /** `value` itself, or the placeholder `name` (its value kept for the execution). */
+  bind<T>(name: string, value: T): T {
+    if (!this.prepare) return value;
+    this.values[name] = value;
+    this.shape.push(name);
+    return sql.placeholder(name) as unknown as T;
   }
+
+  mark(part: string) {
+    this.shape.push(part);
+  }
+}
+
+const inline = new Binder(false);
+
+/** The filters of `q` within `inScope` (the caller's scope on contributors.entity_id; undefined for ALL). */
+function filtersWithin(inScope: SQL | undefined, q: Partial<ContributorListQuery>, b: Binder = inline): SQL | undefined {
+  const where: (SQL | undefined)[] = [inScope];
+  if (q.entityId) where.push(eq(contributors.entityId, b.bind('entityId', q.entityId)));
+  if (q.municipalityId) where.push(eq(contributors.municipalityId, b.bind('municipalityId', q.municipalityId)));
+  if (q.departmentId) where.push(eq(municipalities.departmentId, b.bind('departmentId', q.departmentId)));
+  if (q.typeId) where.push(eq(contributors.typeId, b.bind('typeId', q.typeId)));
+  if (q.state) where.push(eq(contributors.state, b.bind('state', q.state)));
+  if (q.cuiState) where.push(eq(contributors.cuiState, b.bind('cuiState', q.cuiState)));
+  const text = q.q?.trim();
+  if (text) where.push(textCondition(text, b));
   const present = where.filter((w): w is SQL => !!w);
   return present.length ? and(...present) : undefined;
 }
 
 /**
- * The words a name search matches (each escaped for LIKE where used). Never empty for a non-blank
- * query: text with no word of two characters (`%`, `a`, `% _`) is searched as one piece, so the
- * WHERE and the rank ORDER BY always have a term (an empty rank was a 500).
+ * What the search box finds. Digits: 13 → one CUI; fewer → a CUI prefix or a NIT prefix (a NIT fragment of
+ * at least `NIT_FRAGMENT_DIGITS` significant digits, or else the exact NIT), both on `text_pattern_ops` btree
+ * indexes (a BitmapOr of two index range scans). A NIT with its dash and check character (`576937-K`,
+ * `8977112-0`) → that NIT; ending in K without the dash (`576937K`) → that NIT too; dots, spaces and leading
+ * zeros ignored. Any other text → a name search (`nameCondition`, never prepared: it runs in a transaction).
+ */
+function textCondition(text: string, b: Binder): SQL {
+  const compact = text.replace(/[\s.]+/g, '');
+  const digits = normalizeCui(compact);
+  if (/^\d+$/.test(digits)) {
+    if (digits.length === 13) return eq(contributors.cui, b.bind('cui', digits));
+    const nit = digits.replace(/^0+(?=\d)/, '');
+    const cuiPrefix = like(contributors.cui, b.bind('cuiPrefix', likePattern(digits, 'prefix')));
+    if (nit.length >= NIT_FRAGMENT_DIGITS)
+      return or(cuiPrefix, like(contributors.nit, b.bind('nitPrefix', likePattern(nit, 'prefix')))) as SQL;
+    return or(cuiPrefix, eq(contributors.nit, b.bind('nit', nit))) as SQL;
+  }
+  if (/^\d+-?[kK]$/.test(digits) || /^\d+-[kK\d]$/.test(compact))
+    return eq(contributors.nit, b.bind('nit', normalizeNit(compact)));
+  return nameCondition(nameWords(text));
+}
+
+/** The shortest NIT fragment searched by prefix (fewer digits match the exact NIT only). */
+export const NIT_FRAGMENT_DIGITS = 4;
+
+/**
+ * The words a name search matches. Never empty for a non-blank query: text with no word of two
+ * characters (`%`, `a`, `% _`) is searched as one piece, so the WHERE and the rank always have a term.
  */
 const nameWords = (q: string) => {
   const folded = foldName(q);
   const words = folded.split(' ').filter((w) => w.length >= 2);
-  return words.length || !folded ? words : [folded];
+  return (words.length || !folded ? words : [folded]).slice(0, 6);
 };
 
 /**
- * Runs a name search with pg_trgm's word-similarity threshold at 0.3 (default 0.6): one typo inside a
- * short word ("LUSIA" for "LUCIA") scores 0.33. Every word must match, and the best come first. SET LOCAL
- * needs the transaction and ends with it.
+ * A name search that scales with the number of distinct name words, not with rows (issue 11): each typed
+ * word is corrected against the dictionary of name words (`name_words`, a few thousand rows, trigram
+ * index): the words similar to it (pg_trgm similarity ≥ 0.3, the default threshold, so one typo in a
+ * short word still counts — "LUSIA" for "LUCIA" scores 0.33) or containing it (a prefix for a two-letter
+ * word). Then a contributor matches when, for every typed word, one of their name words is among its
+ * corrections: an exact array match on the GIN index of `search_words`. Accents and case are folded on
+ * both sides.
  */
-async function withNameThreshold<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local pg_trgm.word_similarity_threshold = 0.3`);
-    return fn(tx as unknown as Db);
-  });
+function nameCondition(words: string[]): SQL {
+  return and(
+    ...words.map((w) => {
+      const contains = w.length >= 3 ? likePattern(w) : likePattern(w, 'prefix');
+      return sql`${contributors.searchWords} && (select coalesce(array_agg(${nameWordsTable.word}), '{}'::text[]) from ${nameWordsTable}
+        where ${nameWordsTable.word} % ${w} or ${nameWordsTable.word} like ${contains})`;
+    }),
+  ) as SQL;
 }
 
-const isNameQuery = (q?: string) => !!q?.trim() && !/^[\d\s-]+$/.test(q.trim());
+/** Relevance of a name search: contributors holding every typed word exactly first, then by trigram similarity. */
+const nameRank = (words: string[]): SQL[] => [
+  sql`(${sql.join(
+    words.map((w) => sql`(${w} = any(${contributors.searchWords}))::int`),
+    sql` + `,
+  )}) desc`,
+  sql`(${sql.join(
+    words.map((w) => sql`word_similarity(${w}, ${contributors.searchName})`),
+    sql` + `,
+  )}) desc`,
+  desc(contributors.id),
+];
 
-/** The paginated list. Callers: contributor-list READ (the list), contributors READ (the palette search). */
+const isNameQuery = (q?: string) => {
+  const text = q?.trim();
+  if (!text) return false;
+  const compact = normalizeCui(text.replace(/[\s.]+/g, ''));
+  return !/^\d+$/.test(compact) && !/^\d+-?[kK]$/.test(compact);
+};
+
+/**
+ * The paginated list (listPage: by key, totals that do not scan). A name search is an expensive search:
+ * it runs through the search gate, under the search statement timeout (platform/load.ts), ranked by
+ * relevance unless a sort is asked. Callers: contributor-list READ (the list), contributors READ (the
+ * palette search).
+ */
 export async function findContributors(ctx: RequestContext, query: ContributorListQuery) {
-  const where = filtersWithin(ctx.inScope(contributors.entityId), query);
-  if (isNameQuery(query.q)) return withNameThreshold(ctx.db, (tx) => findPage(tx, where, query));
-  return findPage(ctx.db, where, query);
+  const inScope = ctx.inScope(contributors.entityId);
+  const cui = exactCuiOnly(query);
+  if (cui && !inScope) {
+    // The hottest lookup (one CUI, whole scope, no other filter): a prepared statement, no query building.
+    const rows = await cuiStatementOf(ctx.db).execute({ cui });
+    return { items: rows.map(toContributor), total: rows.length, totalKind: 'exact' as const, next: null, prev: null };
+  }
+  const byName = isNameQuery(query.q);
+  // Every list but a name search is a prepared statement per shape (platform/list.ts, PreparedList); the
+  // scope's user id is one of its values.
+  const b = new Binder(!byName);
+  b.mark(`scope:${ctx.scope}`);
+  const scoped = inScope && b.prepare ? entityInScope(b.bind('userId', ctx.user.id), ctx.scope!, contributors.entityId) : inScope;
+  const where = filtersWithin(scoped, query, b);
+  const page = (db: Db) =>
+    listPage(db, {
+      query,
+      sortable,
+      defaultSort: '-updatedAt',
+      rows: (c) =>
+        baseQuery(db)
+          .where(and(where, c.where))
+          .orderBy(...c.order)
+          .limit(c.limit)
+          .offset(c.offset),
+      idOf: (r) => r.id,
+      count: () =>
+        db
+          .select({ id: contributors.id })
+          .from(contributors)
+          .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+          .where(where),
+      estimateTable: where ? undefined : contributors,
+      ranked: byName && !query.sort ? nameRank(nameWords(query.q!)) : undefined,
+      prepared: b.prepare ? { key: `contributors|${b.shape.join(',')}`, values: b.values } : undefined,
+    });
+  const res = byName ? await expensiveSearch(ctx.db, page) : await page(ctx.db);
+  return { ...res, items: res.items.map(toContributor) };
 }
 
-async function findPage(db: Db, where: SQL | undefined, query: ContributorListQuery) {
-  const { limit, offset } = pageOf(query);
-  const order =
-    !query.sort && isNameQuery(query.q)
-      ? [
-          sql`(${sql.join(
-            nameWords(query.q!).map((w) => sql`word_similarity(${w}, ${contributors.searchName})`),
-            sql` + `,
-          )}) desc`,
-          desc(contributors.id),
-        ]
-      : orderBy(query.sort, sortable, '-updatedAt');
-  const [rows, [{ total }]] = await Promise.all([
-    baseQuery(db)
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ total: count() })
-      .from(contributors)
-      .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
-      .where(where),
-  ]);
-  return { items: rows.map(toContributor), total };
+/** The CUI of a query that asks for one CUI and nothing else (no filter, no cursor, no sort); else null. */
+function exactCuiOnly(query: ContributorListQuery): string | null {
+  const digits = normalizeCui(query.q?.trim() ?? '');
+  if (!/^\d{13}$/.test(digits) || query.after || query.before || query.page > 1) return null;
+  const { entityId, municipalityId, departmentId, typeId, state, cuiState } = query;
+  return entityId || municipalityId || departmentId || typeId || state || cuiState ? null : digits;
 }
+
+const cuiStatementOf = preparedPerDb((db: Db) =>
+  baseQuery(db)
+    .where(eq(contributors.cui, sql.placeholder('cui')))
+    .limit(1)
+    .prepare('contributor_by_cui'),
+);
 
 /** How many contributors the filters select in the caller's scope (a background export's total). Callers: the export job. */
 export async function countContributors(ctx: RequestContext, query: Partial<ContributorListQuery>) {
   const where = filtersWithin(ctx.inScope(contributors.entityId), query);
-  const run = async (db: Db) =>
-    (
-      await db
-        .select({ total: count() })
-        .from(contributors)
-        .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
-        .where(where)
-    )[0].total;
-  return isNameQuery(query.q) ? withNameThreshold(ctx.db, run) : run(ctx.db);
+  return (
+    await ctx.db
+      .select({ total: count() })
+      .from(contributors)
+      .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+      .where(where)
+  )[0].total;
 }
 
 /**
@@ -250,7 +335,7 @@ export function exportContributorBatches(ctx: RequestContext, query: Partial<Con
     ).map(toContributor);
   return keysetBatches(
     keyset,
-    (c) => (isNameQuery(query.q) ? withNameThreshold(ctx.db, (tx) => chunk(tx, c)) : chunk(ctx.db, c)),
+    (c) => chunk(ctx.db, c),
     (r) => r.id,
     EXPORT_CHUNK_ROWS,
   );

@@ -8,12 +8,12 @@ import {
   formatCui,
   type ListQuery,
 } from '@aporta/domain';
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { contributors, cuiApprovalRequests, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { orderBy, pageOf } from '../../platform/list.ts';
+import { listPage, type Page } from '../../platform/list.ts';
 import { applyTransition, availableTransitions, findTransitionHistory } from '../../platform/transitions.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
 import { notifyUsers } from '../notifications/service.ts';
@@ -78,7 +78,7 @@ const sortable = { id: cuiApprovalRequests.id, requestedAt: cuiApprovalRequests.
 export async function findCuiApprovals(
   ctx: RequestContext,
   query: ListQuery & { state?: CuiState; contributorId?: number },
-): Promise<{ items: CuiApproval[]; total: number }> {
+): Promise<Page<CuiApproval>> {
   const { db } = ctx;
   const where: (SQL | undefined)[] = [ctx.inScope(contributors.entityId)];
   if (query.state) where.push(eq(cuiApprovalRequests.state, query.state));
@@ -88,20 +88,25 @@ export async function findCuiApprovals(
       sql`(${cuiApprovalRequests.proposedCui} like ${`${query.q.replace(/\D/g, '')}%`} or ${contributors.searchName} like ${`%${query.q.toUpperCase()}%`})`,
     );
   const cond = and(...where.filter((w): w is SQL => !!w));
-  const { limit, offset } = pageOf(query);
-  const [rows, [{ total }]] = await Promise.all([
-    baseQuery(db)
-      .where(cond)
-      .orderBy(...orderBy(query.sort, sortable, '-requestedAt'))
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ total: count() })
-      .from(cuiApprovalRequests)
-      .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
-      .where(cond),
-  ]);
-  return { items: await toApprovals(ctx, rows), total };
+  const page = await listPage(db, {
+    query,
+    sortable,
+    defaultSort: '-requestedAt',
+    rows: (c) =>
+      baseQuery(db)
+        .where(and(cond, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (row) => row.r.id,
+    count: () =>
+      db
+        .select({ id: cuiApprovalRequests.id })
+        .from(cuiApprovalRequests)
+        .innerJoin(contributors, eq(contributors.id, cuiApprovalRequests.contributorId))
+        .where(cond),
+  });
+  return { ...page, items: await toApprovals(ctx, page.items) };
 }
 
 async function loadInScope(ctx: RequestContext, id: number): Promise<CuiApproval> {

@@ -1,8 +1,10 @@
 import { healthSchema } from '@aporta/domain';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HealthProbe } from '../../platform/health.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The priority pool (PostgreSQL), and never waiting in the embedded database's queue (platform/health.ts).
+  const probe = new HealthProbe(app.database.priorityDb);
   app.get(
     '/api/health',
     {
@@ -11,12 +13,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const base = { database: app.database.kind, version: app.config.version };
-      try {
-        await app.db.execute(sql`select 1`);
-        return { status: 'ok' as const, ...base };
-      } catch {
-        return reply.status(503).send({ status: 'error' as const, ...base });
-      }
+      if (await probe.healthy()) return { status: 'ok' as const, ...base };
+      return reply.status(503).send({ status: 'error' as const, ...base });
     },
   );
 };

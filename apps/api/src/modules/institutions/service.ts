@@ -8,12 +8,12 @@ import {
   type InstitutionRecord,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
-import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, municipalEntities, roles, userInstitutions } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
-import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, listPage, type Page } from '../../platform/list.ts';
 import { roleNames } from '../roles/service.ts';
 import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
 import { assertSuperAdminRemains } from '../users/service.ts';
@@ -76,21 +76,23 @@ const select = (db: Db) =>
   db.select(columns).from(institutions).leftJoin(municipalEntities, eq(municipalEntities.id, institutions.entityId));
 
 /** Paginated institutions with their default roles and how many users belong. Holders of institutions: READ. */
-export async function findInstitutions(
-  ctx: RequestContext,
-  query: Query,
-): Promise<{ items: InstitutionRecord[]; total: number }> {
+export async function findInstitutions(ctx: RequestContext, query: Query): Promise<Page<InstitutionRecord>> {
   const { db } = ctx;
   const where = filters(query);
-  const [rows, [{ total }]] = await Promise.all([
-    select(db)
-      .where(where)
-      .orderBy(...orderBy(query.sort, sortable, 'name'))
-      .limit(pageOf(query).limit)
-      .offset(pageOf(query).offset),
-    db.select({ total: count() }).from(institutions).where(where),
-  ]);
-  return { items: await withRoles(db, rows), total };
+  const page = await listPage(db, {
+    query,
+    sortable,
+    defaultSort: 'name',
+    rows: (c) =>
+      select(db)
+        .where(and(where, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.id,
+    count: () => db.select({ id: institutions.id }).from(institutions).where(where),
+  });
+  return { ...page, items: await withRoles(db, page.items) };
 }
 
 /** Institutions in pages for the export. Holders of institutions: EXPORT. */

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import { AppError, type Job, type JobListQuery } from '@aporta/domain';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { jobs, storedFiles, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { FileNotFoundError, type FileStore } from '../../platform/files.ts';
 import { isActiveState, type JobRow, jobTitle, requestCancel } from '../../platform/jobs.ts';
+import { listPage, type Page } from '../../platform/list.ts';
 
 /** The result of a job that wrote a file (an export): the stored file to download. */
 export interface FileResult {
@@ -45,11 +46,14 @@ function toJob(ctx: RequestContext, row: JobRow, userEmail: string): Job {
   };
 }
 
+/** Who started a job, as Procesos shows it: the user's e-mail, or «Sistema» for the system's own runs (no user). */
+const starter = sql<string>`coalesce(${users.email}, 'Sistema')`;
+
 /**
  * The jobs "Procesos" lists, newest first: one's own, or everyone's (`scope=all`) for holders of
  * `jobs` READ. Any signed-in user.
  */
-export async function findJobs(ctx: RequestContext, query: JobListQuery): Promise<{ items: Job[]; total: number }> {
+export async function findJobs(ctx: RequestContext, query: JobListQuery): Promise<Page<Job>> {
   const all = query.scope === 'all';
   if (all && !mayReadAll(ctx)) throw new AppError('FORBIDDEN');
   const conditions: (SQL | undefined)[] = [
@@ -57,26 +61,31 @@ export async function findJobs(ctx: RequestContext, query: JobListQuery): Promis
     query.state ? eq(jobs.state, query.state) : undefined,
   ];
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select({ job: jobs, email: users.email })
-      .from(jobs)
-      .innerJoin(users, eq(users.id, jobs.userId))
-      .where(where)
-      .orderBy(desc(jobs.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ total: count() }).from(jobs).where(where),
-  ]);
-  return { items: rows.map((r) => toJob(ctx, r.job, r.email)), total };
+  const page = await listPage(ctx.db, {
+    query,
+    sortable: { id: jobs.id },
+    defaultSort: '-id',
+    rows: (c) =>
+      ctx.db
+        .select({ job: jobs, email: starter })
+        .from(jobs)
+        .leftJoin(users, eq(users.id, jobs.userId))
+        .where(and(where, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.job.id,
+    count: () => ctx.db.select({ id: jobs.id }).from(jobs).where(where),
+  });
+  return { ...page, items: page.items.map((r) => toJob(ctx, r.job, r.email)) };
 }
 
 /** One job, if the caller started it or may read everyone's; otherwise NOT_FOUND (its existence is not told). */
 async function visibleJob(ctx: RequestContext, id: number): Promise<{ job: JobRow; email: string }> {
   const [row] = await ctx.db
-    .select({ job: jobs, email: users.email })
+    .select({ job: jobs, email: starter })
     .from(jobs)
-    .innerJoin(users, eq(users.id, jobs.userId))
+    .leftJoin(users, eq(users.id, jobs.userId))
     .where(eq(jobs.id, id));
   if (!row || (row.job.userId !== ctx.user.id && !mayReadAll(ctx))) throw new AppError('NOT_FOUND', 'El proceso no existe.');
   return row;

@@ -2,12 +2,12 @@ import { AppError, type Profile, type ProfileUpdate, type RevokedSessions, type 
 import { asc, eq } from 'drizzle-orm';
 import { roles, userRoles, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { loadCurrentUser, openSessionsOf, revokeAllSessions, revokeSession } from '../../platform/session.ts';
+import { loadCurrentUser, openSessionsOf, revokeAllSessions, revokeSession, userFields } from '../../platform/session.ts';
 
 /** The caller's own record: the current user plus roles and dates. Any signed-in user. */
 export async function getProfile(ctx: RequestContext): Promise<Profile> {
   const { db } = ctx;
-  const [row] = await db.select().from(users).where(eq(users.id, ctx.user.id));
+  const [row] = await db.select(userFields).from(users).where(eq(users.id, ctx.user.id));
   const roleRows = await db
     .select({ id: roles.id, name: roles.name })
     .from(userRoles)

@@ -1,5 +1,5 @@
 import type { RenapPerson } from '@aporta/domain';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { renapPeople } from '../../db/schema/index.ts';
@@ -19,6 +19,8 @@ export class RenapUnavailableError extends Error {
 export interface RenapAdapter {
   readonly source: 'offline' | 'http';
   lookup(cui: string): Promise<RenapPerson | null>;
+  /** Many CUIs at once (the periodic check of every pensioner); only the people found. Optional: without it, one lookup each. */
+  lookupMany?(cuis: string[]): Promise<RenapPerson[]>;
 }
 
 /** The offline registry: the renap_people table (synthetic people in demo data). */
@@ -28,6 +30,10 @@ export function offlineRenap(db: Db): RenapAdapter {
     async lookup(cui) {
       const [p] = await db.select().from(renapPeople).where(eq(renapPeople.cui, cui)).limit(1);
       return p ?? null;
+    },
+    async lookupMany(cuis) {
+      if (!cuis.length) return [];
+      return db.select().from(renapPeople).where(inArray(renapPeople.cui, cuis));
     },
   };
 }

@@ -6,12 +6,12 @@ import {
   type RenapPerson,
   type RenapResult,
 } from '@aporta/domain';
-import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contributors, renapLookups } from '../../db/schema/index.ts';
 import type { Actor } from '../../platform/audit.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { pageOf } from '../../platform/list.ts';
+import { listPage, type Page } from '../../platform/list.ts';
 import { type RenapAdapter, RenapUnavailableError } from './adapter.ts';
 
 export interface RenapOutcome {
@@ -95,10 +95,7 @@ export async function lookupForScreen(
  * `renap` sees the lookups of CUIs of contributors within its scope, and the lookups it made itself.
  * Callers: renap READ.
  */
-export async function findRenapLookups(
-  ctx: RequestContext,
-  query: RenapLookupQuery,
-): Promise<{ items: RenapLookupLog[]; total: number }> {
+export async function findRenapLookups(ctx: RequestContext, query: RenapLookupQuery): Promise<Page<RenapLookupLog>> {
   const { db } = ctx;
   const where: (SQL | undefined)[] = [];
   const inScope = ctx.inScope(contributors.entityId);
@@ -114,13 +111,25 @@ export async function findRenapLookups(
   if (query.from) where.push(gte(renapLookups.at, new Date(`${query.from}T00:00:00Z`)));
   if (query.to) where.push(lt(renapLookups.at, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
   const cond = and(...where);
-  const { limit, offset } = pageOf(query);
-  const [items, [{ total }]] = await Promise.all([
-    db.select().from(renapLookups).where(cond).orderBy(desc(renapLookups.at), desc(renapLookups.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(renapLookups).where(cond),
-  ]);
+  const page = await listPage(db, {
+    query: { ...query, sort: undefined },
+    sortable: { id: renapLookups.id, at: renapLookups.at },
+    defaultSort: '-at',
+    rows: (c) =>
+      db
+        .select()
+        .from(renapLookups)
+        .where(and(cond, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.id,
+    count: () => db.select({ id: renapLookups.id }).from(renapLookups).where(cond),
+    estimateTable: cond ? undefined : renapLookups,
+  });
   return {
-    items: items.map((r) => ({
+    ...page,
+    items: page.items.map((r) => ({
       id: r.id,
       at: r.at.toISOString(),
       userEmail: r.userEmail,
@@ -130,6 +139,5 @@ export async function findRenapLookups(
       durationMs: r.durationMs,
       purpose: r.purpose,
     })),
-    total,
   };
 }

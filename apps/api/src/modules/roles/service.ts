@@ -8,12 +8,12 @@ import {
   type RoleRecord,
   sortGrants,
 } from '@aporta/domain';
-import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, roleGrants, roles, userRoles } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
-import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, listPage, type Page } from '../../platform/list.ts';
 import { assertWithinCeiling } from '../users/privilege.ts';
 
 registerConstraintRules({ roles_name_unique: { path: 'name', message: 'Ya existe un rol con ese nombre.' } });
@@ -60,20 +60,25 @@ async function withGrants(db: Db, rows: Row[]): Promise<RoleRecord[]> {
 }
 
 /** Paginated roles with their grants and how many users and institutions use them. Holders of roles: READ. */
-export async function findRoles(ctx: RequestContext, query: ListQuery): Promise<{ items: RoleRecord[]; total: number }> {
+export async function findRoles(ctx: RequestContext, query: ListQuery): Promise<Page<RoleRecord>> {
   const { db } = ctx;
   const where = filters(query);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select(columns)
-      .from(roles)
-      .where(where)
-      .orderBy(...orderBy(query.sort, sortable, 'name'))
-      .limit(pageOf(query).limit)
-      .offset(pageOf(query).offset),
-    db.select({ total: count() }).from(roles).where(where),
-  ]);
-  return { items: await withGrants(db, rows), total };
+  const page = await listPage(db, {
+    query,
+    sortable,
+    defaultSort: 'name',
+    rows: (c) =>
+      db
+        .select(columns)
+        .from(roles)
+        .where(and(where, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.id,
+    count: () => db.select({ id: roles.id }).from(roles).where(where),
+  });
+  return { ...page, items: await withGrants(db, page.items) };
 }
 
 /** Roles in pages for the export. Holders of roles: EXPORT. */

@@ -1,6 +1,7 @@
 import {
   AppError,
   type CancelSettingInput,
+  formatDay,
   guatemalaToday,
   INITIAL_SETTINGS_FROM,
   type ScheduleSettingInput,
@@ -144,8 +145,6 @@ export async function settingHistory(ctx: RequestContext, input: { key: SettingK
   const items = (await entries(ctx.db, input.key)).map(({ key: _key, ...e }) => e);
   return { key: input.key, today: guatemalaToday(), items };
 }
-
-const formatDay = (iso: string) => iso.split('-').reverse().join('/');
 
 /**
  * Schedules a new value of `key` from a date, with a reason; audited in the same transaction. The date

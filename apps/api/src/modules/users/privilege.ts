@@ -2,7 +2,7 @@ import { AppError, type Ceiling, describeGrants, type Grant, grantsBeyond, grant
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, roleGrants, roles, users } from '../../db/schema/index.ts';
-import { loadCurrentUser } from '../../platform/session.ts';
+import { loadCurrentUser, userFields } from '../../platform/session.ts';
 
 /**
  * The privilege ceiling on the server: every service that assigns permissions (users, roles,
@@ -99,7 +99,7 @@ export async function assertCanAssign(
  */
 export async function assertCanActOn(db: Db, ceiling: Ceiling, userId: number): Promise<void> {
   if (ceiling.isSuperAdmin) return;
-  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  const [row] = await db.select(userFields).from(users).where(eq(users.id, userId));
   if (!row) return;
   const target = await loadCurrentUser(db, row);
   if (target.institucion.includes(SYSTEM_INSTITUTION)) {

@@ -21,7 +21,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
-import { keysetBatches, keysetOf, likePattern, orderBy, pageOf } from '../../platform/list.ts';
+import { keysetBatches, keysetOf, likePattern, listPage, type Page } from '../../platform/list.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
 import { usersInScope } from '../../platform/scope.ts';
 import { revokeAllSessions } from '../../platform/session.ts';
@@ -138,20 +138,25 @@ async function withRelations(db: Db, rows: BaseRow[]): Promise<UserRecord[]> {
 }
 
 /** Paginated, filtered, sorted users within the caller's data scope. Holders of users: READ. */
-export async function findUsers(ctx: RequestContext, query: UserListQuery): Promise<{ items: UserRecord[]; total: number }> {
+export async function findUsers(ctx: RequestContext, query: UserListQuery): Promise<Page<UserRecord>> {
   const { db } = ctx;
   const where = and(filters(query), usersInScope(ctx, users.id));
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select(baseColumns)
-      .from(users)
-      .where(where)
-      .orderBy(...orderBy(query.sort, sortable, 'email'))
-      .limit(pageOf(query).limit)
-      .offset(pageOf(query).offset),
-    db.select({ total: count() }).from(users).where(where),
-  ]);
-  return { items: await withRelations(db, rows), total };
+  const page = await listPage(db, {
+    query,
+    sortable,
+    defaultSort: 'email',
+    rows: (c) =>
+      db
+        .select(baseColumns)
+        .from(users)
+        .where(and(where, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.id,
+    count: () => db.select({ id: users.id }).from(users).where(where),
+  });
+  return { ...page, items: await withRelations(db, page.items) };
 }
 
 /** The same filters in keyset chunks, for the export (sort checked here). Holders of users: EXPORT. */

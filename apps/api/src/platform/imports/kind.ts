@@ -63,12 +63,17 @@ export interface ImportKind<K extends string = string, D = unknown, L = unknown,
   /** A set-based pass once every row is validated (e.g. employees of the previous period missing now). */
   afterValidation?(ctx: RequestContext, tx: Db, batch: BatchRecord): Promise<void>;
   /**
+   * Refusals the commit must make (409 naming the rows; e.g. a CUI registered since the validation), run
+   * when the commit is asked for and again inside the commit's transaction. Set-based, no writes.
+   */
+  checkCommit?(ctx: RequestContext, db: Db, batch: BatchRecord): Promise<void>;
+  /**
    * Writes the valid rows of the batch (`import_rows.data` where `is_valid`) inside the commit's
-   * transaction, set-based (INSERT … SELECT), with their audit rows; returns how many it wrote. Throws an
-   * AppError (409) to refuse, and then nothing is written.
+   * transaction (run by the commit job), set-based (INSERT … SELECT), with their audit rows; returns how
+   * many it wrote. Throws an AppError (409) to refuse, and then nothing is written.
    */
   commit(ctx: RequestContext, tx: Db, batch: BatchRecord): Promise<number>;
-  /** After the commit's transaction (e.g. ANALYZE of the written table). */
+  /** After the commit's transaction, in the commit job (e.g. ANALYZE of the written table). */
   afterCommit?(ctx: RequestContext, batch: BatchRecord): Promise<void>;
 }
 

@@ -8,14 +8,16 @@ import { auditLog, importBatches, importChunks, importRows, jobs, users } from '
 import { attachUserToEntity, contributorFixtures } from '../../modules/contributors/fixtures.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { createContext, type RequestContext } from '../context.ts';
-import { JobWorker, requestCancel } from '../jobs.ts';
+import { JobWorker, jobMessages, requestCancel } from '../jobs.ts';
 import { loadCurrentUser } from '../session.ts';
 import { defineImportKind } from './kind.ts';
 import {
+  CANCELLED_COMMIT_MESSAGE,
   CANCELLED_IMPORT_MESSAGE,
   commitBatch,
   discardBatch,
   exceptionsExport,
+  FAILED_COMMIT_MESSAGE,
   findBatchRows,
   findOpenBatches,
   getBatch,
@@ -36,8 +38,8 @@ const columns: ImportColumn<Key>[] = [
   { key: 'amount', header: 'MONTO', required: true },
   { key: 'entity', header: 'ENTIDAD', required: false },
 ];
-/** Hooks the tests use to pause a validation between chunks. */
-const hooks = { beforeChunk: async () => {} };
+/** Hooks the tests use to pause a validation between chunks, and a commit inside its transaction. */
+const hooks = { beforeChunk: async () => {}, inCommit: async () => {}, checkCommit: async () => {} };
 
 const sheetKind = defineImportKind<Key, { code: string; cents: string; entityId: number | null }, Map<string, number>, null>({
   kind: 'test-sheet',
@@ -68,7 +70,11 @@ const sheetKind = defineImportKind<Key, { code: string; cents: string; entityId:
     return { key: code, entityId, data: { code, cents: amount.ok ? String(amount.cents) : '0', entityId }, errors, warnings };
   },
   uniqueKey: { column: 'code', message: (first) => `Código repetido (fila ${first}).` },
+  async checkCommit() {
+    await hooks.checkCommit();
+  },
   async commit(_ctx, tx, batch) {
+    await hooks.inCommit();
     const r = await tx.execute<{ n: number }>(sql`
       with ins as (
         insert into test_sheet_lines (batch_id, code, cents, entity_id)
@@ -181,8 +187,15 @@ describe('the import pipeline with a second kind (the seam)', () => {
       ['A-4', '5', '', 7, '(fuera de la plantilla): Hay datos en columnas sin encabezado.'],
     ]);
 
-    const committed = await commitBatch(ctx, sheetKind, staged.id);
+    // The commit answers at once (CONFIRMANDO, its job); the job writes every valid row in one transaction.
+    const asked = await commitBatch(ctx, sheetKind, staged.id);
+    expect(asked).toMatchObject({ status: 'CONFIRMANDO', committedRows: 0 });
+    expect(asked.jobId).not.toBe(done.jobId);
+    await expect(discardBatch(ctx, sheetKind, staged.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    const committed = await waitFor(ctx, staged.id, (st) => st !== 'CONFIRMANDO');
     expect(committed).toMatchObject({ status: 'CONFIRMADO', committedRows: 2 });
+    const [commitJob] = await t.database.db.select().from(jobs).where(eq(jobs.id, asked.jobId!));
+    expect(commitJob).toMatchObject({ kind: 'imports.commit', state: 'DONE', done: 2, total: 2, result: { committedRows: 2 } });
     const lines = await t.database.db.execute(sql`select code, cents::int as cents from test_sheet_lines order by code`);
     expect((lines as unknown as { rows: unknown[] }).rows).toEqual([
       { code: 'A-1', cents: 10050 },
@@ -349,5 +362,126 @@ describe('a restart in the middle of a validation', () => {
       status: 'FALLIDO',
       message: 'El proceso se interrumpió y se agotaron los reintentos.',
     });
+  });
+});
+
+describe('the commit as a job (issue 10)', () => {
+  const lines = (prefix: string, n: number) =>
+    csvFile(`${prefix}.csv`, ['CODIGO;MONTO', ...Array.from({ length: n }, (_, i) => `${prefix}-${i};${i + 1}`)]);
+  const countLines = async (prefix: string) =>
+    (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from test_sheet_lines where code like ${`${prefix}-%`}`,
+      )) as unknown as { rows: { n: number }[] }
+    ).rows[0].n;
+
+  async function validated(ctx: RequestContext, prefix: string, n: number) {
+    const worker = new JobWorker({ db: t.database.db, files: t.app.files, concurrency: 1 });
+    await worker.start();
+    try {
+      const staged = await stageUpload(ctx, sheetKind, { fileName: `${prefix}.csv`, path: await lines(prefix, n) });
+      expect(await waitFor(ctx, staged.id)).toMatchObject({ status: 'VALIDADO', validRows: n });
+      return staged.id;
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it('a process that dies inside the commit’s transaction writes nothing; the job runs again and commits every row once', async () => {
+    const ctx = await contextOf(owner);
+    const id = await validated(ctx, 'K', 30);
+    const first = new JobWorker({ db: t.database.db, files: t.app.files, concurrency: 1 });
+    let release = () => {};
+    const inside = new Promise<void>((resolve) => {
+      hooks.inCommit = async () => {
+        resolve();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        // The process is gone: its transaction never commits.
+        throw new Error('proceso terminado');
+      };
+    });
+    await first.start();
+    await commitBatch(ctx, sheetKind, id);
+    await inside;
+    const abandoned = first.abandon();
+    release();
+    await abandoned;
+    hooks.inCommit = async () => {};
+    expect(await countLines('K')).toBe(0);
+    // The next start leaves it to its job (queued or running is not stuck), which commits it.
+    expect(await recoverImports(t.database.db)).not.toContain(id);
+    expect((await getBatch(ctx, sheetKind, id)).status).toBe('CONFIRMANDO');
+    const next = new JobWorker({ db: t.database.db, files: t.app.files, concurrency: 1, reclaimAllOnStart: true });
+    await next.start();
+    try {
+      expect(await waitFor(ctx, id, (st) => st !== 'CONFIRMANDO')).toMatchObject({ status: 'CONFIRMADO', committedRows: 30 });
+      expect(await countLines('K')).toBe(30);
+    } finally {
+      await next.stop();
+    }
+  });
+
+  it('a refusal found by the job (rows taken since the request) fails the batch naming the rows; nothing is written', async () => {
+    const ctx = await contextOf(owner);
+    const id = await validated(ctx, 'F', 3);
+    let calls = 0;
+    hooks.checkCommit = async () => {
+      calls += 1;
+      // The request's check passes; the job's, inside its transaction, finds a conflict.
+      if (calls > 1) {
+        const { AppError } = await import('@aporta/domain');
+        throw new AppError('CONFLICT', 'Desde la validación cambiaron datos; vuelva a cargar el archivo.', [
+          { path: 'CODIGO', row: 3, message: 'El código ya existe.' },
+        ]);
+      }
+    };
+    const worker = new JobWorker({ db: t.database.db, files: t.app.files, concurrency: 1 });
+    await worker.start();
+    try {
+      await commitBatch(ctx, sheetKind, id);
+      const failed = await waitFor(ctx, id, (st) => st !== 'CONFIRMANDO');
+      expect(failed).toMatchObject({
+        status: 'FALLIDO',
+        message: 'Desde la validación cambiaron datos; vuelva a cargar el archivo. (fila 3: El código ya existe.)',
+      });
+      expect(await countLines('F')).toBe(0);
+      const [job] = await t.database.db.select().from(jobs).where(eq(jobs.id, failed.jobId!));
+      expect(job).toMatchObject({ state: 'FAILED', error: failed.message });
+    } finally {
+      hooks.checkCommit = async () => {};
+      await worker.stop();
+    }
+  });
+
+  it('a commit cancelled before it starts, or failed for good, leaves its batch committable again with the reason', async () => {
+    const ctx = await contextOf(owner);
+    const id = await validated(ctx, 'C', 2);
+    // No worker runs: the job stays queued, and a cancel ends it at once.
+    const asked = await commitBatch(ctx, sheetKind, id);
+    await requestCancel(t.database.db, asked.jobId!);
+    expect(await getBatch(ctx, sheetKind, id)).toMatchObject({ status: 'VALIDADO', message: CANCELLED_COMMIT_MESSAGE });
+    expect(await findOpenBatches(ctx, sheetKind)).toContainEqual(expect.objectContaining({ id, status: 'VALIDADO' }));
+
+    const again = await commitBatch(ctx, sheetKind, id);
+    await expect(commitBatch(ctx, sheetKind, id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'La carga ya se está confirmando; espere a que termine.',
+    });
+    await t.database.db.update(jobs).set({ state: 'FAILED', error: jobMessages.unexpected }).where(eq(jobs.id, again.jobId!));
+    expect(await recoverImports(t.database.db)).toContain(id);
+    expect(await getBatch(ctx, sheetKind, id)).toMatchObject({ status: 'VALIDADO', message: FAILED_COMMIT_MESSAGE });
+    expect(await countLines('C')).toBe(0);
+
+    const worker = new JobWorker({ db: t.database.db, files: t.app.files, concurrency: 1 });
+    await worker.start();
+    try {
+      await commitBatch(ctx, sheetKind, id);
+      expect(await waitFor(ctx, id, (st) => st !== 'CONFIRMANDO')).toMatchObject({ status: 'CONFIRMADO', committedRows: 2 });
+      expect(await countLines('C')).toBe(2);
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -10,14 +10,13 @@ import {
   numberCellText,
   OUTSIDE_TEMPLATE_COLUMN,
 } from '@aporta/domain';
-import { and, asc, count, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { importBatches, importChunks, importRows, jobs as jobsTable } from '../../db/schema/index.ts';
 import type { RequestContext } from '../context.ts';
 import type { ExportColumn } from '../export.ts';
-import { defineJob, enqueueJob, JobCancelledError, type JobRun } from '../jobs.ts';
+import { contextFromRequest, defineJob, enqueueJob, JobCancelledError, type JobRun, jobMessages } from '../jobs.ts';
 import { keysetBatches } from '../list.ts';
-import { afterResponse } from './background.ts';
 import { type BatchRecord, type ImportKind, importKind, type RowInput, type RowOutcome } from './kind.ts';
 import { type Cell, csvRows, type FileKind, guardXlsx, IMPORT_LIMITS, type SheetRow, sniffFile, xlsxRows } from './reader.ts';
 
@@ -258,6 +257,17 @@ async function failBatch(db: Db, id: string, message: string) {
 // ---------------------------------------------------------------------------------------------------
 // Validation: a job over the staged rows, in chunks, resumable
 
+/**
+ * Why a batch's job stopped with `err`: `stopped` (a shutdown or a lost lease: the job runs again),
+ * `cancelled` (by its user), or null (an error of the work itself).
+ */
+function stopOf(job: JobRun<unknown>, err: unknown): 'stopped' | 'cancelled' | null {
+  const { signal } = job;
+  if (signal.aborted && signal.reason !== 'cancelled') return 'stopped';
+  if (err instanceof JobCancelledError || signal.reason === 'cancelled') return 'cancelled';
+  return null;
+}
+
 /** What a batch whose validation job was cancelled says. */
 export const CANCELLED_IMPORT_MESSAGE = 'La validación se canceló. Descarte esta carga y vuelva a cargar el archivo.';
 
@@ -303,10 +313,10 @@ export async function validateBatch(job: JobRun<{ batchId: string }>): Promise<{
     });
     return { validRows: done?.validRows ?? 0, errorRows: done?.errorRows ?? 0 };
   } catch (err) {
-    const { signal } = job;
+    const stop = stopOf(job, err);
     // A shutdown or a lost lease: the job runs again and resumes at the first chunk left.
-    if (signal.aborted && signal.reason !== 'cancelled') throw err;
-    if (err instanceof JobCancelledError || signal.reason === 'cancelled') {
+    if (stop === 'stopped') throw err;
+    if (stop === 'cancelled') {
       await failBatch(db, id, CANCELLED_IMPORT_MESSAGE);
       throw err;
     }
@@ -466,7 +476,10 @@ export async function loadBatch(ctx: RequestContext, kind: ImportKind, id: strin
 /** Status and progress of a batch (polled while it validates). */
 export async function getBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
   const b = await loadBatch(ctx, kind, id);
-  if (b.status !== 'VALIDANDO' || !(await settleStalledImports(ctx.db, { createdBy: b.createdBy ?? undefined })).includes(id)) {
+  if (
+    (b.status !== 'VALIDANDO' && b.status !== 'CONFIRMANDO') ||
+    !(await settleStalledImports(ctx.db, { createdBy: b.createdBy ?? undefined })).includes(id)
+  ) {
     return toBatch(b);
   }
   return toBatch(await loadBatch(ctx, kind, id));
@@ -481,7 +494,7 @@ export async function findOpenBatches(ctx: RequestContext, kind: ImportKind): Pr
   const rows = await ctx.db
     .select()
     .from(importBatches)
-    .where(and(visible(ctx, kind), inArray(importBatches.status, ['VALIDANDO', 'VALIDADO', 'FALLIDO'])))
+    .where(and(visible(ctx, kind), inArray(importBatches.status, ['VALIDANDO', 'VALIDADO', 'CONFIRMANDO', 'FALLIDO'])))
     .orderBy(desc(importBatches.createdAt))
     .limit(20);
   return rows.map(toBatch);
@@ -588,71 +601,187 @@ export async function exceptionsExport(ctx: RequestContext, kind: ImportKind, id
 // ---------------------------------------------------------------------------------------------------
 // Commit, discard
 
+/** What a batch whose commit was cancelled before it wrote anything says. */
+export const CANCELLED_COMMIT_MESSAGE =
+  'La confirmación se canceló antes de guardar: no se guardó ninguna fila. Puede confirmarla de nuevo.';
+
+/** What a batch whose commit job ended without committing says (after a crash, its attempts spent). */
+export const INTERRUPTED_COMMIT_MESSAGE =
+  'La confirmación no terminó (el servidor se detuvo o falló): no se guardó ninguna fila. Puede confirmarla de nuevo.';
+
+/** What a batch whose commit failed by an unexpected error, its attempts spent, says. */
+export const FAILED_COMMIT_MESSAGE =
+  'La confirmación falló por un error inesperado: no se guardó ninguna fila. Puede confirmarla de nuevo; si el problema continúa, avise al administrador.';
+
 /**
- * Commits the valid rows of a validated batch in ONE transaction through the kind's set-based SQL:
- * every row or none. Refuses (409) a batch not VALIDADO, one without valid rows, and valid rows whose
- * entity has left the caller's scope since the upload. Callers: the module's commit route (CREATE).
+ * What must hold for `ctx` to commit batch `b` now, or a 409 naming the rows: the batch in `status`,
+ * valid rows, every valid row's entity still in the caller's scope, and the kind's own check (a CUI
+ * registered since the validation). Run when the commit is asked for (so a refusal is immediate) and
+ * again inside the commit's transaction (nothing changed in between).
  */
-export async function commitBatch(
+async function assertCommittable(
   ctx: RequestContext,
   kind: ImportKind,
-  id: string,
-  onError?: (err: unknown) => void,
-): Promise<ImportBatch> {
-  await loadBatch(ctx, kind, id);
-  const batch = await ctx.db.transaction(async (tx) => {
-    const [b] = await tx.select().from(importBatches).where(eq(importBatches.id, id)).for('update');
-    if (b.status !== 'VALIDADO') {
-      throw new AppError(
-        'CONFLICT',
-        b.status === 'CONFIRMADO'
-          ? 'Esta carga ya fue confirmada.'
+  db: Db,
+  b: BatchRecord,
+  status: 'VALIDADO' | 'CONFIRMANDO',
+) {
+  if (b.status !== status) {
+    throw new AppError(
+      'CONFLICT',
+      b.status === 'CONFIRMADO'
+        ? 'Esta carga ya fue confirmada.'
+        : b.status === 'CONFIRMANDO'
+          ? 'La carga ya se está confirmando; espere a que termine.'
           : b.status === 'VALIDANDO'
             ? 'La carga aún se está validando; espere a que termine.'
             : 'La carga no está lista para confirmarse.',
+    );
+  }
+  if (b.validRows === 0) throw new AppError('CONFLICT', 'La carga no tiene filas válidas que confirmar.');
+  const inScope = ctx.inScope(importRows.entityId);
+  if (inScope) {
+    const outside = await db
+      .select({ rowNumber: importRows.rowNumber })
+      .from(importRows)
+      .where(
+        and(eq(importRows.batchId, b.id), eq(importRows.isValid, true), isNotNull(importRows.entityId), sql`not (${inScope})`),
+      )
+      .orderBy(asc(importRows.rowNumber))
+      .limit(20);
+    if (outside.length) {
+      throw new AppError(
+        'CONFLICT',
+        'Ya no tiene acceso a la entidad de algunas filas; vuelva a cargar el archivo. No se guardó ninguna fila.',
+        outside.map((r) => ({ path: 'entidad', row: r.rowNumber, message: 'Entidad fuera de su alcance.' })),
       );
     }
-    if (b.validRows === 0) throw new AppError('CONFLICT', 'La carga no tiene filas válidas que confirmar.');
-    const inScope = ctx.inScope(importRows.entityId);
-    if (inScope) {
-      const outside = await tx
-        .select({ rowNumber: importRows.rowNumber })
-        .from(importRows)
-        .where(
-          and(eq(importRows.batchId, id), eq(importRows.isValid, true), isNotNull(importRows.entityId), sql`not (${inScope})`),
-        )
-        .orderBy(asc(importRows.rowNumber))
-        .limit(20);
-      if (outside.length) {
-        throw new AppError(
-          'CONFLICT',
-          'Ya no tiene acceso a la entidad de algunas filas; vuelva a cargar el archivo. No se guardó ninguna fila.',
-          outside.map((r) => ({ path: 'entidad', row: r.rowNumber, message: 'Entidad fuera de su alcance.' })),
-        );
-      }
-    }
-    const n = await kind.commit(ctx, tx, b);
-    const [done] = await tx
+  }
+  if (kind.checkCommit) await kind.checkCommit(ctx, db, b);
+}
+
+/**
+ * Asks for the commit of a validated batch: checks it can be committed (409 naming the rows otherwise),
+ * then queues the commit job and moves the batch to CONFIRMANDO together, and answers at once; the
+ * screen follows the job's progress. Callers: the module's commit route (CREATE), `ip` for the audit rows.
+ */
+export async function commitBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
+  const b = await loadBatch(ctx, kind, id);
+  await assertCommittable(ctx, kind, ctx.db, b, 'VALIDADO');
+  const queued = await ctx.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(importBatches).where(eq(importBatches.id, id)).for('update');
+    if (locked.status !== 'VALIDADO') await assertCommittable(ctx, kind, tx, locked, 'VALIDADO');
+    const job = await enqueueJob(ctx, commitImportJob, { batchId: id, ip: ctx.actor.ip ?? null }, { tx });
+    const [q] = await tx
       .update(importBatches)
-      .set({ status: 'CONFIRMADO', committedRows: n, committedAt: new Date(), committedBy: ctx.actor.id, updatedAt: new Date() })
+      .set({ status: 'CONFIRMANDO', phase: null, jobId: job.id, message: null, updatedAt: new Date() })
       .where(eq(importBatches.id, id))
       .returning();
-    await ctx.audit(
-      {
-        action: 'IMPORT_COMMIT',
-        entityType: kind.auditEntityType,
-        entityId: id,
-        after: { committedRows: n },
-        scopeEntityId: b.scopeEntityId,
-      },
-      tx,
-    );
-    return done;
+    return q;
   });
-  // Maintenance after the commit (ANALYZE) runs after the answer: the user waits for their rows, not for it.
-  const after = kind.afterCommit;
-  if (after) afterResponse(ctx.db, () => after(ctx, batch), onError ?? (() => {}));
-  return toBatch(batch);
+  return toBatch(queued);
+}
+
+/** A refusal as one line a batch can keep: the message and its first rows. */
+const refusalText = (err: AppError) => {
+  const rows = (err.details ?? [])
+    .slice(0, 10)
+    .map((d) => `fila ${d.row ?? '?'}: ${d.message}`)
+    .join('; ');
+  return rows ? `${err.message} (${rows}${(err.details?.length ?? 0) > 10 ? '; …' : ''})` : err.message;
+};
+
+/**
+ * The commit job: writes the valid rows of a CONFIRMANDO batch in ONE transaction through the kind's
+ * set-based SQL (every row or none) and marks it CONFIRMADO with its audit row; then the kind's
+ * maintenance (ANALYZE). Progress: the phase and rows (0 of n while the transaction runs, n of n after).
+ * A stop mid-transaction rolls it back, and the job's next run commits again (the batch is still
+ * CONFIRMANDO); a run that finds it CONFIRMADO does nothing. A refusal found now (a CUI registered since)
+ * fails the batch with the rows named; a cancel before the transaction gives it back (VALIDADO).
+ */
+export async function commitBatchJob(job: JobRun<{ batchId: string; ip?: string | null }>): Promise<{ committedRows: number }> {
+  const { db } = job.ctx;
+  const ctx = contextFromRequest(job);
+  const id = job.payload.batchId;
+  const [batch] = await db.select().from(importBatches).where(eq(importBatches.id, id));
+  if (batch?.status !== 'CONFIRMANDO') return { committedRows: batch?.committedRows ?? 0 };
+  const total = batch.validRows;
+  try {
+    const kind = importKind(batch.kind);
+    if (!kind) throw new AppError('INTERNAL', `Tipo de carga desconocido: ${batch.kind}.`);
+    // Also where a cancel or a shutdown asked before the transaction is noticed (it throws).
+    await job.progress({ done: 0, total, phase: `Guardando ${total} filas (todas o ninguna)` });
+    const done = await db.transaction(async (tx) => {
+      const [b] = await tx.select().from(importBatches).where(eq(importBatches.id, id)).for('update');
+      if (b.status !== 'CONFIRMANDO') return null;
+      await assertCommittable(ctx, kind, tx, b, 'CONFIRMANDO');
+      const n = await kind.commit(ctx, tx, b);
+      const [d] = await tx
+        .update(importBatches)
+        .set({
+          status: 'CONFIRMADO',
+          committedRows: n,
+          committedAt: new Date(),
+          committedBy: ctx.actor.id,
+          updatedAt: new Date(),
+        })
+        .where(eq(importBatches.id, id))
+        .returning();
+      await ctx.audit(
+        {
+          action: 'IMPORT_COMMIT',
+          entityType: kind.auditEntityType,
+          entityId: id,
+          after: { committedRows: n },
+          scopeEntityId: b.scopeEntityId,
+        },
+        tx,
+      );
+      return d;
+    });
+    if (!done) {
+      const [now] = await db.select().from(importBatches).where(eq(importBatches.id, id));
+      return { committedRows: now?.committedRows ?? 0 };
+    }
+    // Committed: what follows is maintenance; a cancel or a stop now changes nothing that was saved.
+    try {
+      await job.progress({ done: done.committedRows, total: done.committedRows, phase: 'Actualizando estadísticas' });
+      if (kind.afterCommit) await kind.afterCommit(ctx, done);
+    } catch {
+      // ANALYZE lost to a stop or an error costs nothing: the next one catches up.
+    }
+    return { committedRows: done.committedRows };
+  } catch (err) {
+    const stop = stopOf(job, err);
+    // A shutdown or a lost lease: the transaction was rolled back, the job runs again and commits.
+    if (stop === 'stopped') throw err;
+    if (stop === 'cancelled') {
+      await reopenBatch(db, id, CANCELLED_COMMIT_MESSAGE);
+      throw err;
+    }
+    if (err instanceof AppError && err.code !== 'INTERNAL') {
+      // Refused now (rows taken or out of scope since the request): the batch cannot be committed as it is.
+      await failBatch(db, id, refusalText(err));
+      throw new AppError(err.code, refusalText(err), err.details, { cause: err });
+    }
+    // Unexpected: retried by the queue; once its attempts are spent `settleStalledImports` reopens the batch.
+    throw err;
+  }
+}
+
+/** The commit of an import batch, as a background job (Procesos shows it with its progress). */
+export const commitImportJob = defineJob<{ batchId: string; ip?: string | null }, { committedRows: number }>({
+  kind: 'imports.commit',
+  title: 'Confirmación de carga masiva',
+  run: commitBatchJob,
+});
+
+/** A CONFIRMANDO batch back to VALIDADO (nothing was written), with the reason: it can be committed again. */
+async function reopenBatch(db: Db, id: string, message: string) {
+  await db
+    .update(importBatches)
+    .set({ status: 'VALIDADO', phase: null, message, updatedAt: new Date() })
+    .where(and(eq(importBatches.id, id), eq(importBatches.status, 'CONFIRMANDO')));
 }
 
 /** Discards a validated or failed batch: its staged rows are deleted, nothing was committed. */
@@ -661,13 +790,14 @@ export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: st
   if (b.status === 'CONFIRMADO') throw new AppError('CONFLICT', 'Esta carga ya fue confirmada.');
   if (b.status === 'DESCARTADO') throw new AppError('CONFLICT', 'Esta carga ya fue descartada.');
   if (b.status === 'VALIDANDO') throw new AppError('CONFLICT', 'La carga aún se está validando; espere a que termine.');
+  if (b.status === 'CONFIRMANDO') throw new AppError('CONFLICT', 'La carga se está confirmando; espere a que termine.');
   const done = await ctx.db.transaction(async (tx) => {
     await tx.delete(importChunks).where(eq(importChunks.batchId, id));
     await tx.delete(importRows).where(eq(importRows.batchId, id));
     const [d] = await tx
       .update(importBatches)
       .set({ status: 'DESCARTADO', phase: null, updatedAt: new Date() })
-      .where(and(eq(importBatches.id, id), ne(importBatches.status, 'VALIDANDO')))
+      .where(and(eq(importBatches.id, id), notInArray(importBatches.status, ['VALIDANDO', 'CONFIRMANDO'])))
       .returning();
     await ctx.audit(
       {
@@ -715,8 +845,20 @@ export async function settleStalledImports(db: Db, opts: { startup?: boolean; cr
         and ((b.phase = 'VALIDACION' and (j.id is null or j.state in ('DONE', 'FAILED', 'CANCELLED'))) ${reading})`),
   );
   for (const s of stalled) await failBatch(db, s.id, s.message);
-  return stalled.map((s) => s.id);
+  // A commit whose job ended without committing (its transaction rolled back): nothing was written, so
+  // the batch is committable again, with the reason. One whose job is queued or running is left to it.
+  const reopened = rowsOf<{ id: string; message: string }>(
+    await db.execute(sql`
+      select b.id, case
+          when j.state = 'CANCELLED' then ${CANCELLED_COMMIT_MESSAGE}
+          when j.state = 'FAILED' and j.error = ${jobMessages.unexpected} then ${FAILED_COMMIT_MESSAGE}
+          else ${INTERRUPTED_COMMIT_MESSAGE} end as message
+      from ${importBatches} b left join ${jobsTable} j on j.id = b.job_id
+      where b.status = 'CONFIRMANDO' ${mine} and (j.id is null or j.state in ('DONE', 'FAILED', 'CANCELLED'))`),
+  );
+  for (const r of reopened) await reopenBatch(db, r.id, r.message);
+  return [...stalled, ...reopened].map((s) => s.id);
 }
 
-/** At start-up: see `settleStalledImports`. Returns the ids marked FALLIDO. */
+/** At start-up: see `settleStalledImports`. Returns the ids marked FALLIDO or reopened. */
 export const recoverImports = (db: Db) => settleStalledImports(db, { startup: true });

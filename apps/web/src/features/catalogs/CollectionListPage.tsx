@@ -1,5 +1,5 @@
 import type { CollectionRecord, CollectionSchema } from '@aporta/domain';
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +7,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { FieldValue, fieldKindOf, fieldLabel, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
-import { findRecordsHookOf, useCollectionSchema, useDeleteRecord, useUpdateRecord } from './useCollections.ts';
+import { findRecordsHookOf, useBulkDelete, useCollectionSchema, useDeleteRecord, useUpdateRecord } from './useCollections.ts';
 
 /** /dcrud/:collection: the collection comes from the URL. */
 export function DcrudListPage() {
@@ -22,7 +23,19 @@ export function DcrudListPage() {
  * The one list page of every catalogue: columns, filters, search, sort, paging and export all come
  * from the collection's schema and run on the server.
  */
-export function CollectionListPage({ collection, basePath }: { collection: string; basePath: string }) {
+/**
+ * Options of the template's screens (issue 18), all optional: a title of their own, exact-match filters
+ * fixed by the screen (sale or rent properties), cards instead of the table, and the deletion of
+ * several ticked rows at once through the spec's data call (`DELETE /app/{collection}` with the ids).
+ */
+export interface ListOptions {
+  title?: string;
+  fixedFilters?: Record<string, string>;
+  grid?: boolean;
+  bulkDeletePath?: string;
+}
+
+export function CollectionListPage({ collection, basePath, ...options }: { collection: string; basePath: string } & ListOptions) {
   const { t } = useTranslation();
   const schema = useCollectionSchema(collection);
   const notFound = (
@@ -32,16 +45,19 @@ export function CollectionListPage({ collection, basePath }: { collection: strin
   );
   return (
     <QueryState query={schema} notFound={notFound}>
-      {() => schema.data && <ListView schema={schema.data} basePath={basePath} />}
+      {() => schema.data && <ListView schema={schema.data} basePath={basePath} options={options} />}
     </QueryState>
   );
 }
 
-function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: string }) {
+function ListView({ schema, basePath, options = {} }: { schema: CollectionSchema; basePath: string; options?: ListOptions }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const name = schema.name;
-  const title = t(`catalogs.collections.${name}`, { defaultValue: schema.label });
+  const title = options.title ?? t(`catalogs.collections.${name}`, { defaultValue: schema.label });
+  const [selected, setSelected] = useState<CollectionRecord[]>([]);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const fixed = options.fixedFilters;
   const [toDelete, setToDelete] = useState<CollectionRecord | null>(null);
   const canUpdate = schema.actions.includes('UPDATE');
   const canDelete = schema.actions.includes('DELETE');
@@ -49,7 +65,7 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
   const filters = useMemo(
     (): ListFilter[] =>
       schema.fields
-        .filter((f) => f.filterable)
+        .filter((f) => f.filterable && !(fixed && f.name in fixed))
         .slice(0, 3)
         .map((f) => ({
           name: f.name,
@@ -72,7 +88,7 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
                 )
               : undefined,
         })),
-    [schema, name, t],
+    [schema, name, t, fixed],
   );
 
   const columns = useMemo(
@@ -133,19 +149,40 @@ function ListView({ schema, basePath }: { schema: CollectionSchema; basePath: st
       searchPlaceholder={t('catalogs.searchPlaceholder')}
       filters={filters}
       columns={columns}
-      useRows={findRecordsHookOf(name)}
+      useRows={findRecordsHookOf(name, fixed)}
+      selection={options.bulkDeletePath && canDelete ? { selected, onChange: setSelected } : undefined}
+      renderGrid={options.grid ? (rows) => <RecordGrid schema={schema} rows={rows} basePath={basePath} /> : undefined}
       exportPath={schema.actions.includes('EXPORT') ? `/api/collections/${name}/export` : null}
       actions={
-        schema.actions.includes('CREATE') && (
-          <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
-            {t('catalogs.new')}
-          </Button>
-        )
+        <>
+          {selected.length > 0 && options.bulkDeletePath && (
+            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setBulkOpen(true)}>
+              {t('catalogs.deleteSelected', { count: selected.length })}
+            </Button>
+          )}
+          {schema.actions.includes('CREATE') && (
+            <Button component={Link} to={`${basePath}/new`} leftSection={<IconPlus size={16} />}>
+              {t('catalogs.new')}
+            </Button>
+          )}
+        </>
       }
       emptyText={t('catalogs.empty')}
       onRowClick={(record) => navigate(`${basePath}/${record.id}`)}
     >
       <DeleteDialog schema={schema} record={toDelete} onClose={() => setToDelete(null)} />
+      {options.bulkDeletePath && (
+        <BulkDeleteDialog
+          path={options.bulkDeletePath}
+          name={name}
+          records={bulkOpen ? selected : []}
+          onClose={() => setBulkOpen(false)}
+          onDone={() => {
+            setBulkOpen(false);
+            setSelected([]);
+          }}
+        />
+      )}
     </ListPage>
   );
 }
@@ -224,6 +261,96 @@ function DeleteDialog({
               {t('catalogs.delete')}
             </Button>
           )}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Cards of the grid view: picture, name, and the first few listed fields through the field-type registry. */
+function RecordGrid({ schema, rows, basePath }: { schema: CollectionSchema; rows: CollectionRecord[]; basePath: string }) {
+  const { t } = useTranslation();
+  const picture = schema.fields.find((f) => f.type === 'image');
+  const shown = schema.fields.filter((f) => f.inList && f.type !== 'image').slice(1, 6);
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="md" data-testid="record-grid">
+      {rows.map((r) => (
+        <Card
+          key={r.id}
+          withBorder
+          radius="md"
+          padding="md"
+          component={Link}
+          to={`${basePath}/${r.id}`}
+          data-testid="record-card"
+        >
+          <Group wrap="nowrap" mb="sm">
+            <PlaceholderAvatar src={picture ? ((r[picture.name] as string | null) ?? null) : null} name={r.label} size={48} />
+            <Text fw={600} lineClamp={2}>
+              {r.label}
+            </Text>
+          </Group>
+          <Stack gap={6}>
+            {shown.map((f) => (
+              <Group key={f.name} justify="space-between" wrap="nowrap" gap="xs">
+                <Text size="xs" c="dimmed">
+                  {fieldLabel(t, f)}
+                </Text>
+                <FieldValue field={f} record={r} />
+              </Group>
+            ))}
+          </Stack>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Confirms deleting the ticked rows, then deletes them all at once (or none) through the data call. */
+function BulkDeleteDialog({
+  path,
+  name,
+  records,
+  onClose,
+  onDone,
+}: {
+  path: string;
+  name: string;
+  records: CollectionRecord[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useBulkDelete(path, name);
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync(records.map((r) => r.id));
+      notifySuccess(t('catalogs.deletedMany', { count: records.length }));
+      onDone();
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+  return (
+    <Modal
+      opened={records.length > 0}
+      onClose={onClose}
+      title={t('catalogs.deleteTitle')}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <Stack>
+        <Text>{t('catalogs.deleteManyConfirm', { count: records.length })}</Text>
+        <Text size="sm" c="dimmed">
+          {records.map((r) => r.label).join(', ')}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('catalogs.cancel')}
+          </Button>
+          <Button color="red" onClick={confirm} loading={remove.isPending}>
+            {t('catalogs.delete')}
+          </Button>
         </Group>
       </Stack>
     </Modal>

@@ -11,7 +11,10 @@ export const fieldLabel = (t: TFunction, f: FieldMeta): string => t(f.labelKey, 
 
 /** Options of an enum field; status colours read in the user's language. */
 export const fieldOptions = (t: TFunction, f: FieldMeta): FieldOption[] | undefined =>
-  f.options?.map((o) => ({ value: o, label: f.name === 'color' ? t(`catalogs.colors.${o}`, { defaultValue: o }) : o }));
+  f.options?.map((o) => ({
+    value: o,
+    label: f.name === 'color' ? t(`catalogs.colors.${o}`, { defaultValue: o }) : (f.optionLabels?.[o] ?? o),
+  }));
 
 /**
  * A catalogue record's value in a list cell or read-only view: by field type through the registry,
@@ -36,6 +39,12 @@ export function FieldValue({ field, record }: { field: FieldMeta; record: Collec
     );
   }
   return (
-    <FieldCell kind={fieldKindOf(field)} value={v} options={fieldOptions(t, field)} label={record.labels[field.name] ?? null} />
+    <FieldCell
+      kind={fieldKindOf(field)}
+      value={v}
+      options={fieldOptions(t, field)}
+      colors={field.colors}
+      label={field.type === 'image' ? record.label : (record.labels[field.name] ?? null)}
+    />
   );
 }

@@ -6,27 +6,33 @@ import {
   decimalToCents,
   type FieldMeta,
   formatAmount,
+  formatNit,
   isCollectionName,
+  templateCollectionDefinitions,
 } from '@aporta/domain';
 import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
-import { FieldInput } from '../../lib/field-types.tsx';
+import { FieldInput, PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { fieldKindOf, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 
 const emptyValue = (f: FieldMeta): unknown => {
   if (f.type === 'boolean') return f.name === 'isActive';
-  if (f.type === 'reference' || f.type === 'number' || f.type === 'date' || f.type === 'enum') return null;
+  if (['reference', 'number', 'date', 'enum', 'status'].includes(f.type)) return null;
   return '';
 };
 
-/** A stored value as the form edits it: money's decimal text `"1234.5"` as people write it, `1,234.50`. */
+/**
+ * A stored value as the form edits it: money's decimal text `"1234.5"` as people write it, `1,234.50`;
+ * a NIT stored as `576937K` as people write it, `576937-K`.
+ */
 const initialValue = (f: FieldMeta, v: unknown): unknown => {
   if (v == null) return emptyValue(f);
   if (f.type === 'money' && typeof v === 'string') return formatAmount(decimalToCents(v));
+  if (f.type === 'nit' && typeof v === 'string') return formatNit(v);
   return v;
 };
 
@@ -51,7 +57,13 @@ export function RecordForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const def = (isCollectionName(schema.name) ? collectionDefinitions[schema.name] : null) as CollectionDefinition | null;
+  const def = (
+    isCollectionName(schema.name)
+      ? collectionDefinitions[schema.name]
+      : Object.hasOwn(templateCollectionDefinitions, schema.name)
+        ? templateCollectionDefinitions[schema.name as keyof typeof templateCollectionDefinitions]
+        : null
+  ) as CollectionDefinition | null;
   const fields = schema.fields;
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',
@@ -96,13 +108,19 @@ export function RecordForm({
         disabled={readOnly || f.readOnly}
         error={form.errors[f.name]}
         maxLength={f.maxLength}
+        decimals={f.decimals}
         data-testid={`field-${f.name}`}
       />
     );
 
-  const readOnlyFields = record ? fields.filter((f) => f.readOnly) : [];
+  // A picture is shown above the form (it is generated, never typed).
+  const picture = record ? fields.find((f) => f.type === 'image') : undefined;
+  const readOnlyFields = record ? fields.filter((f) => f.readOnly && f.type !== 'image') : [];
   return (
     <form onSubmit={submit} noValidate>
+      {picture && record && (
+        <PlaceholderAvatar src={(record[picture.name] as string | null) ?? null} name={record.label} size={72} />
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         {readOnlyFields.map((f) => (
           <TextInput key={f.name} label={label(f)} value={String(record?.[f.name] ?? '')} readOnly disabled />

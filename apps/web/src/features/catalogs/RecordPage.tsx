@@ -1,16 +1,26 @@
-import { auditDiff, type CollectionSchema } from '@aporta/domain';
-import { Anchor, Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { CollectionRecord, CollectionSchema } from '@aporta/domain';
+import { Anchor, Card, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
 import { RecordForm } from './RecordForm.tsx';
-import { useCollectionSchema, useCreateRecord, useRecord, useRecordHistory, useUpdateRecord } from './useCollections.ts';
+import { useCollectionSchema, useCreateRecord, useRecord, useUpdateRecord } from './useCollections.ts';
 
 /** New record (`…/new`) or one record (`…/:id`): the generic form plus the record's change history. */
-export function RecordPage({ collection, basePath }: { collection: string; basePath: string }) {
+export function RecordPage({
+  collection,
+  basePath,
+  extra,
+}: {
+  collection: string;
+  basePath: string;
+  /** What a screen shows of an existing record above its form (the template's product, seller, invoice). */
+  extra?: (record: CollectionRecord) => ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { id: idParam } = useParams();
@@ -48,6 +58,7 @@ export function RecordPage({ collection, basePath }: { collection: string; baseP
       <Title order={1} size="h2">
         {id == null ? t('catalogs.newRecord', { collection: title }) : record.data?.label}
       </Title>
+      {id != null && record.data && extra?.(record.data)}
       <Card withBorder>
         <RecordForm
           key={record.data ? `${record.data.id}-${record.dataUpdatedAt}` : 'new'}
@@ -64,59 +75,21 @@ export function RecordPage({ collection, basePath }: { collection: string; baseP
   );
 }
 
+/**
+ * The record's change history through the platform's RecordHistory, fed by the collection's own history
+ * route (its READ decides who sees it); fields named by their form labels, actions as the catalogue says them.
+ */
 function History({ collection, id, schema }: { collection: string; id: number; schema: CollectionSchema }) {
   const { t } = useTranslation();
-  const history = useRecordHistory(collection, id);
-  const { data } = history;
   const labelOf = (name: string) => {
     const f = schema.fields.find((x) => x.name === name);
     return f ? t(f.labelKey, { defaultValue: f.label }) : name;
   };
-  const show = (v: unknown) =>
-    v == null || v === '' ? '—' : typeof v === 'boolean' ? (v ? t('catalogs.yes') : t('catalogs.no')) : String(v);
   return (
-    <Card withBorder>
-      <Title order={2} size="h4" mb="sm">
-        {t('catalogs.history')}
-      </Title>
-      <QueryState query={history}>
-        {!data?.length ? (
-          <Text c="dimmed" size="sm">
-            {t('catalogs.noHistory')}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={600}>
-            <Table striped data-testid="record-history">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalogs.when')}</Table.Th>
-                  <Table.Th>{t('catalogs.who')}</Table.Th>
-                  <Table.Th>{t('catalogs.action')}</Table.Th>
-                  <Table.Th>{t('catalogs.changes')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td>{formatDateTime(e.at)}</Table.Td>
-                    <Table.Td>{e.actorEmail}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="outline">{t(`catalogs.actions.${e.action}`, { defaultValue: e.action })}</Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {auditDiff(e.before, e.after).map((d) => (
-                        <Text size="sm" key={d.field}>
-                          <b>{labelOf(d.field)}</b>: {show(d.before)} → {show(d.after)}
-                        </Text>
-                      ))}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
-    </Card>
+    <RecordHistory
+      path={`/api/collections/${encodeURIComponent(collection)}/${id}/history`}
+      fieldLabel={labelOf}
+      actionLabel={(a) => t(`catalogs.actions.${a}`, { defaultValue: a })}
+    />
   );
 }

@@ -6,7 +6,6 @@ export const collectionKeys = {
   schema: (name: string) => [...collectionKeys.all, name, 'schema'] as const,
   list: (name: string, params: unknown) => [...collectionKeys.all, name, 'list', params] as const,
   record: (name: string, id: number | null) => [...collectionKeys.all, name, 'record', id] as const,
-  history: (name: string, id: number | null) => [...collectionKeys.all, name, 'history', id] as const,
   options: (name: string, field: string, search: string, selected: number | null) =>
     [...collectionKeys.all, name, 'options', field, search, selected] as const,
 };

@@ -1,5 +1,4 @@
 import type {
-  AuditEntry,
   CollectionNames,
   CollectionRecord,
   CollectionSchema,
@@ -11,6 +10,7 @@ import { dcrudMenuGroup } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { collectionKeys } from './keys.ts';
@@ -66,14 +66,18 @@ export function useFindRecords(name: string, params: ListParams) {
 
 const rowHooks = new Map<string, (params: ListParams) => ReturnType<typeof useFindRecords>>();
 
-/** The list hook of one collection for ListPage: one function per name, so it is stable across renders. */
-export function findRecordsHookOf(name: string) {
-  let hook = rowHooks.get(name);
+/**
+ * The list hook of one collection for ListPage: one function per name (and fixed filters), so it is
+ * stable across renders.
+ */
+export function findRecordsHookOf(name: string, fixed?: Record<string, string>) {
+  const key = fixed ? `${name}?${JSON.stringify(fixed)}` : name;
+  let hook = rowHooks.get(key);
   if (!hook) {
     hook = function useCollectionRows(params: ListParams) {
-      return useFindRecords(name, params);
+      return useFindRecords(name, fixed ? { ...params, ...fixed } : params);
     };
-    rowHooks.set(name, hook);
+    rowHooks.set(key, hook);
   }
   return hook;
 }
@@ -84,14 +88,6 @@ export function useRecord(name: string, id: number | null) {
     queryFn: () => api<CollectionRecord>(`${base(name)}/${id}`),
     enabled: id != null,
     retry: false,
-  });
-}
-
-export function useRecordHistory(name: string, id: number | null) {
-  return useQuery({
-    queryKey: collectionKeys.history(name, id),
-    queryFn: () => api<AuditEntry[]>(`${base(name)}/${id}/history`),
-    enabled: id != null,
   });
 }
 
@@ -113,8 +109,12 @@ export function useReferenceOptions(name: string, field: string, search: string,
   });
 }
 
+// Records and their histories (RecordHistory's keys) change together.
 const invalidate = (name: string) =>
-  queryClient.invalidateQueries({ queryKey: collectionKeys.all, refetchType: 'active' }).then(() => name);
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: collectionKeys.all, refetchType: 'active' }),
+    queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all, refetchType: 'active' }),
+  ]).then(() => name);
 
 export function useCreateRecord(name: string) {
   return useMutation({
@@ -127,6 +127,14 @@ export function useUpdateRecord(name: string) {
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: Record<string, unknown> }) =>
       api<CollectionRecord>(`${base(name)}/${id}`, { method: 'PATCH', body }),
+    onSuccess: () => invalidate(name),
+  });
+}
+
+/** Deletes several records at once through the template's data call (`DELETE /app/{collection}`, ids in the body). */
+export function useBulkDelete(path: string, name: string) {
+  return useMutation({
+    mutationFn: (ids: number[]) => api<number[]>(path, { method: 'DELETE', body: ids }),
     onSuccess: () => invalidate(name),
   });
 }

@@ -1,38 +1,23 @@
 import 'mantine-datatable/styles.layer.css';
 import type { ContributorImport, ImportRow } from '@aporta/domain';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  FileInput,
-  Group,
-  List,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-} from '@mantine/core';
-import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Group, List, Stack, Table, Text } from '@mantine/core';
 import { DataTable } from 'mantine-datatable';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { JobProgress } from '../../components/JobProgress.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { UploadPageFrame } from '../../components/UploadPageFrame.tsx';
 import { WorkProgress } from '../../components/WorkProgress.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows, useOpenImports } from './api.ts';
+import { batchInProgress, useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
+import { invalidate, uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows, useOpenImports } from './api.ts';
 import { Cui } from './components.tsx';
 import { contributorImportKeys } from './keys.ts';
 
@@ -82,7 +67,8 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   );
 }
 
-const statusColor: Record<string, string> = { VALIDANDO: 'blue.9', VALIDADO: 'green.9', FALLIDO: 'red.9' };
+const statusColor: Record<string, string> = { VALIDANDO: 'blue.9', VALIDADO: 'green.9', CONFIRMANDO: 'blue.9', FALLIDO: 'red.9' };
+/** A batch whose background job (validation or commit) is under way. */
 
 /**
  * The uploader's unfinished uploads: ones still validating or waiting for confirmation (open them) and
@@ -130,12 +116,12 @@ function PendingImports({
                 </Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    {(imp.status === 'VALIDADO' || imp.status === 'VALIDANDO') && (
+                    {(imp.status === 'VALIDADO' || batchInProgress(imp.status)) && (
                       <Button size="xs" variant="default" onClick={() => onOpen(imp)}>
                         {t('contributors.upload.open')}
                       </Button>
                     )}
-                    {imp.status !== 'VALIDANDO' && (
+                    {!batchInProgress(imp.status) && (
                       <Button
                         size="xs"
                         variant="default"
@@ -166,19 +152,7 @@ function PendingImports({
 
 export function BulkUploadPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  // The batch on screen lives in the address (?carga=<id>): a reload, or coming back later, finds it.
-  const id = params.get('carga');
-  const setId = (next: string | null) =>
-    setParams(
-      (p) => {
-        const q = new URLSearchParams(p);
-        if (next) q.set('carga', next);
-        else q.delete('carga');
-        return q;
-      },
-      { replace: true },
-    );
+  const [id, setId] = useBatchInAddress();
   const [file, setFile] = useState<File | null>(null);
   const [uploadFraction, setUploadFraction] = useState<number | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
@@ -188,16 +162,22 @@ export function BulkUploadPage() {
   const commit = useCommitImport();
   const discard = useDiscardImport();
   const can = useCan();
-  const current = commit.data?.id === id ? commit.data : (batch.data ?? null);
-  const validating = uploading || current?.status === 'VALIDANDO';
+  const current = batch.data ?? null;
+  const validating = uploading || batchInProgress(current?.status);
 
-  // Coming back without a batch in the address: the newest upload still validating is shown again.
-  const resumed = useRef(false);
-  useEffect(() => {
-    if (resumed.current || id || !pending.data) return;
-    resumed.current = true;
-    const running = pending.data.find((i) => i.status === 'VALIDANDO');
-    if (running) setId(running.id);
+  useFollowUpload({
+    id,
+    setId,
+    open: pending.data,
+    current,
+    // The commit job ended while this screen followed it: say so, and the lists show the new contributors.
+    onCommitEnd: (b) => {
+      void pending.refetch();
+      if (b.status === 'CONFIRMADO') {
+        invalidate();
+        notifySuccess(t('contributors.upload.committed', { count: b.committedRows }));
+      } else if (b.message) notifyError(new ApiError(409, 'CONFLICT', b.message));
+    },
   });
 
   const start = async () => {
@@ -224,11 +204,7 @@ export function BulkUploadPage() {
       title: t('contributors.upload.confirmTitle'),
       children: <Text size="sm">{t('contributors.upload.confirmText', { count: current?.validRows ?? 0 })}</Text>,
       labels: { confirm: t('contributors.upload.commit'), cancel: t('contributors.form.cancel') },
-      onConfirm: () =>
-        commit.mutate(current!.id, {
-          onSuccess: (r) => notifySuccess(t('contributors.upload.committed', { count: r.committedRows })),
-          onError: notifyError,
-        }),
+      onConfirm: () => commit.mutate(current!.id, { onError: notifyError, onSettled: () => void pending.refetch() }),
     });
 
   const reset = () => {
@@ -252,25 +228,13 @@ export function BulkUploadPage() {
   if (!can('contributor-bulk-upload', 'CREATE')) return <NotAuthorizedPage />;
   const reading = uploadFraction !== null && uploadFraction >= 1 && current?.status !== 'VALIDANDO';
   const done = current && current.status !== 'VALIDANDO';
+  const showResults =
+    current && (current.status === 'VALIDADO' || current.status === 'CONFIRMANDO' || current.status === 'CONFIRMADO');
   return (
-    <>
-      <PageHeader title={t('contributors.upload.title')} mb="md">
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'xlsx' }).catch(notifyError)}
-        >
-          {t('contributors.upload.templateXlsx')}
-        </Button>
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          onClick={() => downloadFile('/api/contributor-imports/template', { format: 'csv' }).catch(notifyError)}
-        >
-          {t('contributors.upload.templateCsv')}
-        </Button>
-      </PageHeader>
-      <Stack>
+    <UploadPageFrame
+      i18nPrefix="contributors.upload"
+      templatePath="/api/contributor-imports/template"
+      top={
         <PendingImports
           pending={pending}
           currentId={current?.id ?? id}
@@ -279,40 +243,20 @@ export function BulkUploadPage() {
             setId(imp.id);
           }}
         />
-        <Card withBorder>
-          <Text size="sm" mb="sm">
-            {t('contributors.upload.help')}
-          </Text>
-          <Group align="end">
-            <FileInput
-              label={t('contributors.upload.file')}
-              accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              leftSection={<IconFileSpreadsheet size={16} />}
-              value={file}
-              onChange={(f) => {
-                reset();
-                setFile(f);
-              }}
-              clearable
-              clearButtonProps={{ 'aria-label': t('contributors.upload.clearFile') }}
-              w={360}
-              maw="100%"
-              data-testid="upload-file"
-            />
-            <Button leftSection={<IconUpload size={16} />} disabled={!file || validating} loading={uploading} onClick={start}>
-              {t('contributors.upload.validate')}
-            </Button>
-          </Group>
-          {(uploading || current) && (
+      }
+      file={file}
+      onFileChange={(f) => {
+        reset();
+        setFile(f);
+      }}
+      startDisabled={validating}
+      fraction={uploadFraction}
+      onStart={start}
+      failure={failure}
+      status={
+        <>
+          {(reading || current) && (
             <Stack gap="sm" mt="md">
-              {uploading && (
-                <Stack gap={4}>
-                  <Text size="sm">
-                    {t('contributors.upload.uploading', { percent: Math.round((uploadFraction ?? 0) * 100) })}
-                  </Text>
-                  <Progress value={(uploadFraction ?? 0) * 100} aria-label={t('contributors.upload.uploadProgress')} />
-                </Stack>
-              )}
               {(reading || (current?.status === 'VALIDANDO' && !current.jobId)) && (
                 <WorkProgress
                   testId="validation-progress"
@@ -349,90 +293,52 @@ export function BulkUploadPage() {
               </Button>
             </Alert>
           )}
-          {failure && (
-            <Alert color="red" mt="md" title={t('contributors.upload.refused')} data-testid="upload-error">
-              {failure.message}
-              {failure.details.length > 0 && (
-                <List size="sm" mt="xs">
-                  {failure.details.map((d) => (
-                    <List.Item key={`${d.path}-${d.message}`}>
-                      {d.path}: {d.message}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
           {id && batch.isError && !uploading && !current && (
             <QueryState query={batch}>
               <span />
             </QueryState>
           )}
-        </Card>
-        {current && (current.status === 'VALIDADO' || current.status === 'CONFIRMADO') && (
-          <>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Card withBorder>
-                <Text size="sm">{t('contributors.upload.total')}</Text>
-                <Text fw={700} fz="xl">
-                  {current.totalRows}
-                </Text>
-              </Card>
-              <Card withBorder>
-                <Text size="sm">{t('contributors.upload.valid')}</Text>
-                <Text fw={700} fz="xl" c="green.8" data-testid="upload-valid">
-                  {current.validRows}
-                </Text>
-              </Card>
-              <Card withBorder>
-                <Text size="sm">{t('contributors.upload.errors')}</Text>
-                <Text fw={700} fz="xl" c="red.8" data-testid="upload-errors">
-                  {current.errorRows}
-                </Text>
-              </Card>
-            </SimpleGrid>
-            {current.status === 'CONFIRMADO' ? (
-              <Alert color="green" data-testid="upload-committed">
-                {t('contributors.upload.committed', { count: current.committedRows })}{' '}
-                <Link to="/contributors/cui-approval">{t('contributors.upload.goApprovals')}</Link>
-              </Alert>
-            ) : (
-              <Group>
-                <Button disabled={current.validRows === 0} loading={commit.isPending} onClick={confirmCommit}>
-                  {t('contributors.upload.commitN', { count: current.validRows })}
-                </Button>
-                <Button variant="default" loading={discard.isPending} onClick={discardCurrent}>
-                  {t('contributors.upload.discard')}
-                </Button>
-              </Group>
-            )}
-            <Card withBorder>
-              <Tabs defaultValue={current.errorRows ? 'error' : 'valid'}>
-                <Tabs.List mb="sm">
-                  <Tabs.Tab value="error">{t('contributors.upload.errorsTab', { count: current.errorRows })}</Tabs.Tab>
-                  <Tabs.Tab value="valid">{t('contributors.upload.validTab', { count: current.validRows })}</Tabs.Tab>
-                </Tabs.List>
-                <Tabs.Panel value="error">
-                  {current.errorRows > 0 && (
-                    <Button
-                      mb="sm"
-                      variant="light"
-                      leftSection={<IconDownload size={16} />}
-                      onClick={() => downloadFile(`/api/contributor-imports/${current.id}/exceptions`).catch(notifyError)}
-                    >
-                      {t('contributors.upload.downloadErrors')}
+        </>
+      }
+      results={
+        showResults
+          ? {
+              batch: current,
+              exceptionsUrl: `/api/contributor-imports/${current.id}/exceptions`,
+              rows: (kind) => <RowsTable id={current.id} kind={kind} />,
+              decision:
+                current.status === 'CONFIRMADO' ? (
+                  <Alert color="green" data-testid="upload-committed">
+                    {t('contributors.upload.committed', { count: current.committedRows })}{' '}
+                    <Link to="/contributors/cui-approval">{t('contributors.upload.goApprovals')}</Link>
+                  </Alert>
+                ) : current.status === 'CONFIRMANDO' ? (
+                  // The commit is a background job (every row or none): its phase and rows, until it ends.
+                  <Stack gap="xs" data-testid="commit-progress">
+                    {current.jobId != null && <JobProgress jobId={current.jobId} />}
+                    <Text size="sm" c="dimmed">
+                      {t('contributors.upload.commitLeaveHint')}
+                    </Text>
+                  </Stack>
+                ) : (
+                  <Group>
+                    {current.message && (
+                      // Back to "to confirm" after a commit that did not finish: nothing was saved; why.
+                      <Alert color="yellow" w="100%" data-testid="commit-reopened">
+                        {current.message}
+                      </Alert>
+                    )}
+                    <Button disabled={current.validRows === 0} loading={commit.isPending} onClick={confirmCommit}>
+                      {t('contributors.upload.commitN', { count: current.validRows })}
                     </Button>
-                  )}
-                  <RowsTable id={current.id} kind="error" />
-                </Tabs.Panel>
-                <Tabs.Panel value="valid">
-                  <RowsTable id={current.id} kind="valid" />
-                </Tabs.Panel>
-              </Tabs>
-            </Card>
-          </>
-        )}
-      </Stack>
-    </>
+                    <Button variant="default" loading={discard.isPending} onClick={discardCurrent}>
+                      {t('contributors.upload.discard')}
+                    </Button>
+                  </Group>
+                ),
+            }
+          : null
+      }
+    />
   );
 }

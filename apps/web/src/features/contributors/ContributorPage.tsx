@@ -11,7 +11,7 @@ import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useCuiApprovals, useRenapCheck } from './api.ts';
-import { Cui, StateBadge } from './components.tsx';
+import { Cui, cuiRequestColumns, StateBadge } from './components.tsx';
 import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -111,23 +111,7 @@ function ApprovalsTab({ c }: { c: Contributor }) {
         records={data?.items ?? []}
         noRecordsText={t('contributors.approvals.empty')}
         columns={[
-          {
-            accessor: 'requestedAt',
-            title: t('contributors.approvals.requestedAt'),
-            render: (r) => formatDateTime(r.requestedAt),
-          },
-          {
-            accessor: 'kind',
-            title: t('contributors.approvals.kind'),
-            render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
-          },
-          {
-            accessor: 'proposedCui',
-            title: t('contributors.approvals.proposedCui'),
-            render: (r) => <Cui value={r.proposedCui} />,
-          },
-          { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
-          { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+          ...Object.values(cuiRequestColumns(t)),
           { accessor: 'decidedByEmail', title: t('contributors.approvals.decidedBy') },
           { accessor: 'reason', title: t('contributors.approvals.reason') },
         ]}

@@ -1,20 +1,18 @@
-import 'mantine-datatable/styles.layer.css';
 import { type AvailableTransition, type CuiApproval, type CuiState, cuiStates } from '@aporta/domain';
-import { Alert, Button, Grid, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
-import { DataTable } from 'mantine-datatable';
+import { Alert, Button, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { TransitionHistory } from '../../components/TransitionHistory.tsx';
-import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useCurrentUser } from '../auth/useAuth.ts';
 import { useContributor, useCuiApprovals, useCuiHistory, useCuiReview, useDecideCui } from './api.ts';
-import { Cui, StateBadge } from './components.tsx';
+import { Cui, cuiRequestColumns, StateBadge } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
   const { t } = useTranslation();
@@ -112,82 +110,80 @@ function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () =
   );
 }
 
+/** The list's state filter: the pending requests (the work queue) unless another state or all is chosen. */
+const ALL = 'ALL';
+const stateOf = (v: unknown): CuiState | undefined =>
+  v === ALL ? undefined : cuiStates.includes(v as CuiState) ? (v as CuiState) : 'PENDIENTE';
+
+/** The approvals list: `state` ALL is every state; none chosen yet is the pending ones. */
+const useApprovalRows = (params: ListParams) => useCuiApprovals({ ...params, state: stateOf(params.state) });
+
 export function CuiApprovalPage() {
   const { t } = useTranslation();
-  const [state, setState] = useState<string>('PENDIENTE');
-  const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<CuiApproval | null>(null);
-  const approvals = useCuiApprovals({ state: state === 'ALL' ? undefined : state, page, pageSize: 25 });
-  const { data, isFetching } = approvals;
+  const cols = cuiRequestColumns(t);
+  const columns: ListColumn<CuiApproval>[] = [
+    { ...cols.requestedAt, sortable: true },
+    {
+      accessor: 'contributorName',
+      title: t('contributors.fields.fullName'),
+      render: (r) => (
+        <Link to={`/contributors/${r.contributorId}`} onClick={(e) => e.stopPropagation()}>
+          {r.contributorName}
+        </Link>
+      ),
+    },
+    cols.kind,
+    cols.proposedCui,
+    cols.requestedBy,
+    { ...cols.state, sortable: true },
+    {
+      accessor: 'actions',
+      title: '',
+      render: (r) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={(e) => {
+            e.stopPropagation();
+            setSelected(r);
+          }}
+        >
+          {t('contributors.approvals.review')}
+        </Button>
+      ),
+    },
+  ];
+  const filters: ListFilter[] = [
+    {
+      name: 'state',
+      label: t('contributors.fields.state'),
+      kind: 'enum',
+      render: (p) => (
+        <SegmentedControl
+          aria-label={String(p.label)}
+          value={stateOf(p.value) ?? ALL}
+          onChange={p.onChange}
+          data={[
+            ...cuiStates.map((s) => ({ value: s, label: t(`contributors.states.${s}`) })),
+            { value: ALL, label: t('contributors.approvals.all') },
+          ]}
+        />
+      ),
+    },
+  ];
   return (
-    <>
-      <PageHeader title={t('contributors.approvals.title')} mb="md" />
-      <SegmentedControl
-        mb="md"
-        value={state}
-        onChange={(v) => {
-          setState(v);
-          setPage(1);
-        }}
-        data={[
-          ...cuiStates.map((s) => ({ value: s, label: t(`contributors.states.${s}`) })),
-          { value: 'ALL', label: t('contributors.approvals.all') },
-        ]}
-      />
-      <QueryState query={approvals} list>
-        <Grid>
-          <Grid.Col span={12}>
-            <DataTable<CuiApproval>
-              withTableBorder
-              striped
-              highlightOnHover
-              minHeight={160}
-              records={data?.items ?? []}
-              totalRecords={data?.total ?? 0}
-              recordsPerPage={25}
-              page={page}
-              onPageChange={setPage}
-              fetching={isFetching}
-              noRecordsText={t('contributors.approvals.empty')}
-              onRowClick={({ record }) => setSelected(record)}
-              columns={[
-                {
-                  accessor: 'requestedAt',
-                  title: t('contributors.approvals.requestedAt'),
-                  render: (r) => formatDateTime(r.requestedAt),
-                },
-                {
-                  accessor: 'contributorName',
-                  title: t('contributors.fields.fullName'),
-                  render: (r) => <Link to={`/contributors/${r.contributorId}`}>{r.contributorName}</Link>,
-                },
-                {
-                  accessor: 'kind',
-                  title: t('contributors.approvals.kind'),
-                  render: (r) => t(`contributors.approvals.kinds.${r.kind}`),
-                },
-                {
-                  accessor: 'proposedCui',
-                  title: t('contributors.approvals.proposedCui'),
-                  render: (r) => <Cui value={r.proposedCui} />,
-                },
-                { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
-                { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
-                {
-                  accessor: 'actions',
-                  title: '',
-                  render: (r) => (
-                    <Button size="xs" variant="light" onClick={() => setSelected(r)}>
-                      {t('contributors.approvals.review')}
-                    </Button>
-                  ),
-                },
-              ]}
-            />
-          </Grid.Col>
-        </Grid>
-      </QueryState>
+    <ListPage<CuiApproval>
+      title={t('contributors.approvals.title')}
+      defaultSort="-requestedAt"
+      searchPlaceholder={t('contributors.approvals.searchPlaceholder')}
+      filters={filters}
+      columns={columns}
+      useRows={useApprovalRows}
+      emptyText={t('contributors.approvals.empty')}
+      onRowClick={setSelected}
+    >
       {selected && <ReviewModal request={selected} onClose={() => setSelected(null)} />}
-    </>
+    </ListPage>
   );
 }

@@ -16,14 +16,15 @@ import type {
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
-import { ApiError, api, buildUrl } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
-import { getToken } from '../../lib/session.ts';
+import { uploadFile } from '../../lib/upload.ts';
 import { contributorImportKeys, contributorKeys, cuiApprovalKeys } from './keys.ts';
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
-const invalidate = () => {
+/** Contributors, CUI requests and histories changed (a save, an approval, a committed upload). */
+export const invalidate = () => {
   void queryClient.invalidateQueries({ queryKey: contributorKeys.all });
   void queryClient.invalidateQueries({ queryKey: cuiApprovalKeys.all });
   void queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all });
@@ -124,7 +125,9 @@ export const useImport = (id: string | null, uploading: boolean) =>
     queryKey: contributorImportKeys.one(id),
     queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
     enabled: !!id,
-    refetchInterval: (q) => (uploading || q.state.data?.status === 'VALIDANDO' ? 700 : false),
+    // Followed while its validation or its commit (background jobs) runs.
+    refetchInterval: (q) =>
+      uploading || q.state.data?.status === 'VALIDANDO' || q.state.data?.status === 'CONFIRMANDO' ? 700 : false,
     retry: false,
   });
 
@@ -143,10 +146,11 @@ export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: 
     placeholderData: keepPreviousData,
   });
 
+/** Asks for the commit: the batch answers CONFIRMANDO with its job, and is followed until it ends. */
 export const useCommitImport = () =>
   useMutation({
     mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/commit`, { method: 'POST' }),
-    onSuccess: invalidate,
+    onSuccess: (batch) => queryClient.setQueryData(contributorImportKeys.one(batch.id), batch),
   });
 
 export const useDiscardImport = () =>
@@ -158,27 +162,5 @@ export const useDiscardImport = () =>
  * Uploads a file with XMLHttpRequest, the one browser API that reports upload progress. The id is
  * chosen here so the validation progress can be polled while the request runs.
  */
-export function uploadImport(file: File, id: string, onProgress: (fraction: number) => void): Promise<ContributorImport> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl('/api/contributor-imports', { id }));
-    const token = getToken();
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status === 201) return resolve(body as ContributorImport);
-      const e = (body as { error?: { code: string; message: string; details?: [] } } | undefined)?.error;
-      reject(new ApiError(xhr.status, (e?.code as never) ?? 'INTERNAL', e?.message ?? `Error ${xhr.status}`, e?.details ?? []));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.'));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
-}
+export const uploadImport = (file: File, id: string, onProgress: (fraction: number) => void): Promise<ContributorImport> =>
+  uploadFile<ContributorImport>('/api/contributor-imports', { id }, file, onProgress);

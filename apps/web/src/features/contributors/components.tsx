@@ -1,5 +1,9 @@
+import type { CuiApproval } from '@aporta/domain';
 import { Badge } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { ListColumn } from '../../components/ListPage.tsx';
+import { FieldCell } from '../../lib/field-types.tsx';
 import { formatCui } from '../../lib/format.ts';
 
 // dir="ltr" isolates the digit groups, so an Arabic (right-to-left) page never shows them reversed.
@@ -36,3 +40,25 @@ export function StateBadge({ value }: { value: string | null | undefined }) {
     </Badge>
   );
 }
+
+/**
+ * The columns of a CUI request, in order: when, kind, proposed CUI, who asked, state. The approvals list
+ * and a contributor's requests tab add their own around them (the person; who decided and why).
+ */
+export const cuiRequestColumns = (
+  t: TFunction,
+): Record<'requestedAt' | 'kind' | 'proposedCui' | 'requestedBy' | 'state', ListColumn<CuiApproval>> => ({
+  requestedAt: {
+    accessor: 'requestedAt',
+    title: t('contributors.approvals.requestedAt'),
+    render: (r) => <FieldCell kind="datetime" value={r.requestedAt} />,
+  },
+  kind: { accessor: 'kind', title: t('contributors.approvals.kind'), render: (r) => t(`contributors.approvals.kinds.${r.kind}`) },
+  proposedCui: {
+    accessor: 'proposedCui',
+    title: t('contributors.approvals.proposedCui'),
+    render: (r) => <FieldCell kind="cui" value={r.proposedCui} />,
+  },
+  requestedBy: { accessor: 'requestedByEmail', title: t('contributors.approvals.requestedBy') },
+  state: { accessor: 'state', title: t('contributors.fields.state'), render: (r) => <StateBadge value={r.state} /> },
+});

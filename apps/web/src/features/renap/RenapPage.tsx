@@ -1,17 +1,14 @@
-import 'mantine-datatable/styles.layer.css';
 import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupLog, type RenapLookupResponse } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isForbidden, QueryState } from '../../components/QueryState.tsx';
-import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { api } from '../../lib/api.ts';
-import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
+import { displayCui, formatDate } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
 import { StateBadge } from '../contributors/components.tsx';
 import { renapKeys } from './keys.ts';
@@ -22,20 +19,31 @@ export const useRenapLookup = () =>
     onSettled: () => queryClient.invalidateQueries({ queryKey: renapKeys.lookups() }),
   });
 
-export const useRenapLookups = (page: number) =>
-  useQuery({
-    queryKey: renapKeys.lookupsPage(page),
-    queryFn: () => api<ListResponse<RenapLookupLog>>('/api/renap/lookups', { query: { page, pageSize: 15 } }),
+/**
+ * The lookup log with the list's filters: an exact CUI (sent once it has its 13 digits, typed with or
+ * without spaces) and a day range; newest first.
+ */
+export const useRenapLookups = (params: ListParams) => {
+  const cui = typeof params.cui === 'string' ? normalizeCui(params.cui) : '';
+  const query = {
+    page: params.page,
+    pageSize: params.pageSize,
+    from: params.from,
+    to: params.to,
+    cui: /^\d{13}$/.test(cui) ? cui : undefined,
+  };
+  return useQuery({
+    queryKey: renapKeys.lookupsPage(query),
+    queryFn: () => api<ListResponse<RenapLookupLog>>('/api/renap/lookups', { query }),
     placeholderData: keepPreviousData,
   });
+};
 
 export function RenapPage() {
   const { t } = useTranslation();
   const [cui, setCui] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
   const lookup = useRenapLookup();
-  const log = useRenapLookups(page);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const problem = cuiProblem(cui);
@@ -44,13 +52,8 @@ export function RenapPage() {
   };
   const r = lookup.data;
   const p = r?.person;
-  // The log needs the page's own permission: its refusal is the page's.
-  if (isForbidden(log.error)) return <NotAuthorizedPage />;
-  return (
+  const lookupCard = (
     <Stack>
-      <Title order={1} size="h2">
-        {t('renap.title')}
-      </Title>
       <Card withBorder>
         <form onSubmit={submit} noValidate>
           <Group align="end">
@@ -118,33 +121,37 @@ export function RenapPage() {
           </Text>
         </Card>
       )}
-      <Card withBorder>
-        <Text fw={600} mb="sm">
-          {t('renap.log')}
-        </Text>
-        <QueryState query={log} list>
-          <DataTable<RenapLookupLog>
-            withTableBorder
-            minHeight={120}
-            records={log.data?.items ?? []}
-            totalRecords={log.data?.total ?? 0}
-            recordsPerPage={15}
-            page={page}
-            onPageChange={setPage}
-            fetching={log.isFetching}
-            noRecordsText={t('renap.emptyLog')}
-            columns={[
-              { accessor: 'at', title: t('renap.at'), render: (l) => formatDateTime(l.at) },
-              { accessor: 'userEmail', title: t('renap.user') },
-              { accessor: 'cui', title: 'CUI', render: (l) => displayCui(l.cui) },
-              { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
-              { accessor: 'source', title: t('renap.source') },
-              { accessor: 'purpose', title: t('renap.purpose') },
-              { accessor: 'durationMs', title: 'ms' },
-            ]}
-          />
-        </QueryState>
-      </Card>
+      <Title order={2} size="h4">
+        {t('renap.log')}
+      </Title>
     </Stack>
+  );
+  const filters: ListFilter[] = [
+    { name: 'cui', label: 'CUI', kind: 'cui' },
+    { name: 'from', label: t('renap.from'), kind: 'date' },
+    { name: 'to', label: t('renap.to'), kind: 'date' },
+  ];
+  const columns: ListColumn<RenapLookupLog>[] = [
+    { accessor: 'at', title: t('renap.at'), kind: 'datetime' },
+    { accessor: 'userEmail', title: t('renap.user') },
+    { accessor: 'cui', title: 'CUI', kind: 'cui' },
+    { accessor: 'result', title: t('renap.result'), render: (l) => <StateBadge value={l.result} /> },
+    { accessor: 'source', title: t('renap.source') },
+    { accessor: 'purpose', title: t('renap.purpose') },
+    { accessor: 'durationMs', title: 'ms', kind: 'number' },
+  ];
+  return (
+    <ListPage<RenapLookupLog>
+      title={t('renap.title')}
+      notice={lookupCard}
+      defaultSort="-at"
+      // Newest first, always: the log takes no other order.
+      sortParam={() => undefined}
+      search={false}
+      filters={filters}
+      columns={columns}
+      useRows={useRenapLookups}
+      emptyText={t('renap.emptyLog')}
+    />
   );
 }

@@ -2,5 +2,5 @@
 export const renapKeys = {
   all: ['renap'] as const,
   lookups: () => [...renapKeys.all, 'lookups'] as const,
-  lookupsPage: (page: number) => [...renapKeys.lookups(), page] as const,
+  lookupsPage: (query: unknown) => [...renapKeys.lookups(), query] as const,
 };

@@ -34,13 +34,15 @@ export function HistoryModal({
   setting,
   canUpdate,
   onClose,
+  base,
 }: {
   setting: SettingOverview | null;
   canUpdate: boolean;
   onClose: () => void;
+  base?: string;
 }) {
   const { t } = useTranslation();
-  const history = useSettingHistory(setting?.key ?? null);
+  const history = useSettingHistory(setting?.key ?? null, base);
   const [cancelling, setCancelling] = useState<SettingValueEntry | null>(null);
   if (!setting) return null;
   return (

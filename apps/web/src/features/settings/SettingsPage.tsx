@@ -1,4 +1,4 @@
-import { type SettingOverview, settingTopicLabels, settingTopics } from '@aporta/domain/settings';
+import { type SettingOverview, type SettingTopic, settingTopicLabels, settingTopics } from '@aporta/domain/settings';
 import { Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCalendarPlus, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -17,11 +17,23 @@ import { useSettingsOverview } from './useSettings.ts';
  * today and the next scheduled one; the history of each, and (with UPDATE) scheduling a new value from
  * a date or cancelling one not yet in force.
  */
-export function SettingsPage() {
+export function SettingsPage({
+  topic: only,
+  base,
+  title,
+  description,
+}: {
+  /** One topic only (Planillas → Cuotas shows the contributions' settings). */
+  topic?: SettingTopic;
+  /** The API answering the overview and histories (default `/api/settings`). */
+  base?: string;
+  title?: string;
+  description?: string;
+} = {}) {
   const { t } = useTranslation();
   const can = useCan();
   const canUpdate = can('settings', 'UPDATE');
-  const overview = useSettingsOverview();
+  const overview = useSettingsOverview(base);
   const [history, setHistory] = useState<SettingOverview | null>(null);
   const [scheduling, setScheduling] = useState<SettingOverview | null>(null);
 
@@ -73,83 +85,90 @@ export function SettingsPage() {
 
   return (
     <Stack>
-      <PageHeader title={t('settings.title')} description={t('settings.intro')} />
+      <PageHeader title={title ?? t('settings.title')} description={description ?? t('settings.intro')} />
       <QueryState query={overview}>
         {() => {
           const { items, today } = overview.data!;
           return (
             <>
-              {settingTopics.map((topic) => {
-                const rows = items.filter((i) => i.topic === topic);
-                if (rows.length === 0) return null;
-                return (
-                  <Card key={topic} withBorder padding="md" component="section" aria-labelledby={`topic-${topic}`}>
-                    <Title order={2} size="h4" mb="sm" id={`topic-${topic}`}>
-                      {settingTopicLabels[topic]}
-                    </Title>
-                    <Stack hiddenFrom="sm" gap={0}>
-                      {rows.map((s) => (
-                        <Stack key={s.key} gap={6} py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-                          <div>
-                            <Text fw={600} size="sm">
-                              {s.label}
-                            </Text>
-                            <Text size="xs" c="dimmed">
-                              {s.description}
-                            </Text>
-                          </div>
-                          <Group gap="lg" align="flex-start">
+              {settingTopics
+                .filter((topic) => !only || topic === only)
+                .map((topic) => {
+                  const rows = items.filter((i) => i.topic === topic);
+                  if (rows.length === 0) return null;
+                  return (
+                    <Card key={topic} withBorder padding="md" component="section" aria-labelledby={`topic-${topic}`}>
+                      <Title order={2} size="h4" mb="sm" id={`topic-${topic}`}>
+                        {settingTopicLabels[topic]}
+                      </Title>
+                      <Stack hiddenFrom="sm" gap={0}>
+                        {rows.map((s) => (
+                          <Stack
+                            key={s.key}
+                            gap={6}
+                            py="sm"
+                            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+                          >
                             <div>
-                              <Text size="xs" c="dimmed">
-                                {t('settings.current')}
+                              <Text fw={600} size="sm">
+                                {s.label}
                               </Text>
-                              {current(s)}
-                            </div>
-                            <div>
                               <Text size="xs" c="dimmed">
-                                {t('settings.next')}
+                                {s.description}
                               </Text>
-                              {next(s)}
                             </div>
-                          </Group>
-                          {actions(s)}
-                        </Stack>
-                      ))}
-                    </Stack>
-                    <Table.ScrollContainer minWidth={720} visibleFrom="sm">
-                      <Table verticalSpacing="sm">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th w="34%">{t('settings.setting')}</Table.Th>
-                            <Table.Th>{t('settings.current')}</Table.Th>
-                            <Table.Th>{t('settings.next')}</Table.Th>
-                            <Table.Th>{t('settings.actions')}</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {rows.map((s) => (
-                            <Table.Tr key={s.key} data-testid={`setting-${s.key}`}>
-                              <Table.Td>
-                                <Text fw={600} size="sm">
-                                  {s.label}
-                                </Text>
+                            <Group gap="lg" align="flex-start">
+                              <div>
                                 <Text size="xs" c="dimmed">
-                                  {s.description}
+                                  {t('settings.current')}
                                 </Text>
-                              </Table.Td>
-                              <Table.Td data-testid="current">{current(s)}</Table.Td>
-                              <Table.Td data-testid="next">{next(s)}</Table.Td>
-                              <Table.Td>{actions(s)}</Table.Td>
+                                {current(s)}
+                              </div>
+                              <div>
+                                <Text size="xs" c="dimmed">
+                                  {t('settings.next')}
+                                </Text>
+                                {next(s)}
+                              </div>
+                            </Group>
+                            {actions(s)}
+                          </Stack>
+                        ))}
+                      </Stack>
+                      <Table.ScrollContainer minWidth={720} visibleFrom="sm">
+                        <Table verticalSpacing="sm">
+                          <Table.Thead>
+                            <Table.Tr>
+                              <Table.Th w="34%">{t('settings.setting')}</Table.Th>
+                              <Table.Th>{t('settings.current')}</Table.Th>
+                              <Table.Th>{t('settings.next')}</Table.Th>
+                              <Table.Th>{t('settings.actions')}</Table.Th>
                             </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  </Card>
-                );
-              })}
+                          </Table.Thead>
+                          <Table.Tbody>
+                            {rows.map((s) => (
+                              <Table.Tr key={s.key} data-testid={`setting-${s.key}`}>
+                                <Table.Td>
+                                  <Text fw={600} size="sm">
+                                    {s.label}
+                                  </Text>
+                                  <Text size="xs" c="dimmed">
+                                    {s.description}
+                                  </Text>
+                                </Table.Td>
+                                <Table.Td data-testid="current">{current(s)}</Table.Td>
+                                <Table.Td data-testid="next">{next(s)}</Table.Td>
+                                <Table.Td>{actions(s)}</Table.Td>
+                              </Table.Tr>
+                            ))}
+                          </Table.Tbody>
+                        </Table>
+                      </Table.ScrollContainer>
+                    </Card>
+                  );
+                })}
               <ScheduleModal setting={scheduling} today={today} onClose={() => setScheduling(null)} />
-              <HistoryModal setting={history} canUpdate={canUpdate} onClose={() => setHistory(null)} />
+              <HistoryModal setting={history} canUpdate={canUpdate} onClose={() => setHistory(null)} base={base} />
             </>
           );
         }}

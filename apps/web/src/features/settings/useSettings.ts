@@ -13,17 +13,18 @@ import { settingKeys } from './keys.ts';
 
 const invalidate = () => queryClient.invalidateQueries({ queryKey: settingKeys.all });
 
-export function useSettingsOverview() {
+/** `base`: the settings API (`/api/settings`) or a read-only view of one topic's (`/api/planillas/rates`). */
+export function useSettingsOverview(base = '/api/settings') {
   return useQuery({
-    queryKey: settingKeys.overview(),
-    queryFn: ({ signal }) => api<SettingsOverview>('/api/settings', { signal }),
+    queryKey: [...settingKeys.overview(), base],
+    queryFn: ({ signal }) => api<SettingsOverview>(base, { signal }),
   });
 }
 
-export function useSettingHistory(key: SettingKey | null) {
+export function useSettingHistory(key: SettingKey | null, base = '/api/settings') {
   return useQuery({
-    queryKey: settingKeys.history(key),
-    queryFn: ({ signal }) => api<SettingHistory>(`/api/settings/${key}/history`, { signal }),
+    queryKey: [...settingKeys.history(key), base],
+    queryFn: ({ signal }) => api<SettingHistory>(`${base}/${key}/history`, { signal }),
     enabled: key !== null,
   });
 }

@@ -56,7 +56,14 @@ function Panel({ panel }: { panel: StatisticsPanel }) {
           dataKey="label"
           orientation="vertical"
           yAxisProps={{ width: 150 }}
-          series={[{ name: 'value', label: t('statistics.entities'), color: 'blue.6' }]}
+          // What the bars count (entities, contributors, quetzales), named per panel.
+          series={[
+            {
+              name: 'value',
+              label: t(`statistics.series.${panel.key}`, { defaultValue: t('statistics.entities') }),
+              color: 'blue.6',
+            },
+          ]}
           withBarValueLabel
         />
       ) : panel.kind === 'donut' ? (

@@ -1,0 +1,536 @@
+import {
+  AppError,
+  allocatePayment,
+  type Cents,
+  centsToDecimal,
+  decimalToCents,
+  formatDay,
+  formatMoney,
+  guatemalaToday,
+  orderBalance,
+  type Payment,
+  type PaymentCreate,
+  type PaymentListQuery,
+  type PaymentResult,
+  type Receipt,
+} from '@aporta/domain';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  contributors,
+  municipalEntities,
+  paymentAllocations,
+  paymentOrders,
+  payments,
+  receiptRanges,
+  receipts,
+  settingValues,
+  users,
+} from '../../db/schema/index.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { isUniqueViolation } from '../../platform/db-errors.ts';
+import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
+import { interestRates, lockOrders, orderPlanillaStateSql, rowsOf } from './orders.ts';
+
+// ─── Receipt numbers ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Takes the next number of the office's active range, in the caller's transaction: one conditional
+ * `UPDATE … SET next_number = next_number + 1 … RETURNING`. The row lock it takes is held until the
+ * payment commits, so concurrent payments (in this process or any other on the same database) queue on
+ * it and each sees the number the previous one left: consecutive, no gap (a rolled-back payment rolls
+ * its number back too — no sequence, which would leave a gap), no reuse. A range that runs out moves to
+ * AGOTADO in the same statement and the next authorised range of the office takes over.
+ */
+export async function takeReceiptNumber(tx: Db, office: string) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const [candidate] = await tx
+      .select({ id: receiptRanges.id })
+      .from(receiptRanges)
+      .where(
+        sql`${receiptRanges.office} = ${office} and ${receiptRanges.state} = 'ACTIVO' and ${receiptRanges.nextNumber} <= ${receiptRanges.lastNumber}`,
+      )
+      .orderBy(receiptRanges.authorizationDate, receiptRanges.firstNumber, receiptRanges.id)
+      .limit(1);
+    if (!candidate) {
+      throw new AppError(
+        'CONFLICT',
+        `No hay un rango de recibos 7-B activo con números disponibles para la oficina ${office}; registre el siguiente rango autorizado.`,
+      );
+    }
+    const [taken] = rowsOf<{ id: number; series: string; number: number; last_number: number }>(
+      await tx.execute(sql`
+        update ${receiptRanges} set next_number = next_number + 1,
+          state = case when next_number + 1 > last_number then 'AGOTADO' else state end
+        where id = ${candidate.id} and state = 'ACTIVO' and next_number <= last_number
+        returning id, series, next_number - 1 as number, last_number`),
+    );
+    if (taken)
+      return {
+        rangeId: Number(taken.id),
+        series: taken.series,
+        number: Number(taken.number),
+        remaining: Number(taken.last_number) - Number(taken.number),
+      };
+    // Another payment took the last number of that range meanwhile: look again.
+  }
+  throw new AppError('CONFLICT', 'No se pudo tomar un número de recibo; intente de nuevo.');
+}
+
+async function rangeWarnings(tx: Db, office: string, remainingInRange: number, series: string): Promise<string[]> {
+  const threshold = await rangeWarningThreshold(tx);
+  if (remainingInRange > threshold) return [];
+  const [others] = rowsOf<{ n: number }>(
+    await tx.execute(sql`select coalesce(sum(last_number - next_number + 1), 0)::int as n from ${receiptRanges}
+      where office = ${office} and state = 'ACTIVO' and series <> ${series}`),
+  );
+  const next = Number(others?.n ?? 0);
+  return [
+    remainingInRange === 0
+      ? `El rango de recibos 7-B serie ${series} se agotó.${next ? ' El siguiente rango autorizado toma su lugar.' : ' Registre el siguiente rango autorizado.'}`
+      : `Quedan ${remainingInRange} formas 7-B en el rango serie ${series} de la oficina ${office}.${next ? '' : ' No hay otro rango autorizado registrado.'}`,
+  ];
+}
+
+/** The warning threshold in force today: one indexed read of the one setting (every payment asks). */
+export async function rangeWarningThreshold(db: Db): Promise<number> {
+  const [r] = await db
+    .select({ value: settingValues.value })
+    .from(settingValues)
+    .where(
+      sql`${settingValues.key} = 'receipts.rangeWarningRemaining' and ${settingValues.cancelledAt} is null and ${settingValues.effectiveFrom} <= ${guatemalaToday()}`,
+    )
+    .orderBy(desc(settingValues.effectiveFrom))
+    .limit(1);
+  return r ? Number(r.value) : 0;
+}
+
+// ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
+
+/** Finds a payment by its idempotency key or bank reference: a repeated submission. */
+async function findRepeat(db: Db, key: string, bankReference: string): Promise<number | null> {
+  const [r] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(sql`${payments.idempotencyKey} = ${key} or ${payments.bankReference} = ${bankReference}`)
+    .orderBy(payments.id)
+    .limit(1);
+  return r?.id ?? null;
+}
+
+/**
+ * Registers a payment against the orders it names (one owner), oldest due date first and interest
+ * before principal, and issues its 7-B receipt, all in one transaction: nothing partial. A repeat (the
+ * same idempotency key or bank reference) is answered with the first result, never counted twice —
+ * also when both arrive at once (the unique index decides; the loser reads the winner's result).
+ * A payment larger than the balances named is refused (docs/decisions.md).
+ */
+export async function registerPayment(
+  ctx: RequestContext,
+  input: PaymentCreate & { bankFileRowId?: number },
+): Promise<PaymentResult> {
+  const repeat = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+  if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
+  const today = guatemalaToday();
+  if (input.payDate > today) {
+    throw new AppError('VALIDATION', 'La fecha de pago no puede ser futura.', [{ path: 'payDate', message: 'Fecha futura.' }]);
+  }
+  const amount = decimalToCents(input.amount);
+  if (amount <= 0n)
+    throw new AppError('VALIDATION', 'El monto debe ser mayor que cero.', [
+      { path: 'amount', message: 'Debe ser mayor que cero.' },
+    ]);
+  let warnings: string[] = [];
+  let id: number;
+  try {
+    id = await ctx.db.transaction(async (tx) => {
+      const orders = await lockOrders(tx, input.orderIds);
+      if (orders.length !== input.orderIds.length) throw missingOrder();
+      // Scope: each order must be visible to the caller (a 404 as if absent otherwise).
+      const visible = await tx
+        .select({ id: paymentOrders.id })
+        .from(paymentOrders)
+        .where(and(inArray(paymentOrders.id, input.orderIds), ctx.inScope(paymentOrders.entityId)));
+      if (visible.length !== orders.length) throw missingOrder();
+      const owners = new Set(orders.map((x) => `${x.entityId ?? ''}/${x.entityId ? '' : (x.contributorId ?? '')}`));
+      if (owners.size > 1) {
+        throw new AppError('VALIDATION', 'Un pago cubre órdenes de una sola entidad (o de un solo afiliado).', [
+          { path: 'orderIds', message: 'Órdenes de titulares distintos.' },
+        ]);
+      }
+      for (const x of orders) {
+        if (x.state !== 'EMITIDA') {
+          throw new AppError(
+            'CONFLICT',
+            `La orden ${x.reference} está ${x.state === 'PAGADA' ? 'pagada' : 'anulada'}: no admite pagos.`,
+            [{ path: 'orderIds', message: `Orden ${x.reference} ${x.state.toLowerCase()}.` }],
+          );
+        }
+        if (input.payDate < x.issueDate) {
+          throw new AppError(
+            'VALIDATION',
+            `La fecha de pago (${formatDay(input.payDate)}) es anterior a la emisión de la orden ${x.reference}.`,
+            [{ path: 'payDate', message: 'Anterior a la orden.' }],
+          );
+        }
+        if (x.lastPaymentDate && input.payDate < x.lastPaymentDate) {
+          throw new AppError(
+            'VALIDATION',
+            `La orden ${x.reference} ya tiene un pago del ${formatDay(x.lastPaymentDate)}: un pago nuevo no puede tener fecha anterior.`,
+            [{ path: 'payDate', message: 'Anterior al último pago.' }],
+          );
+        }
+      }
+      const rates = await interestRates(tx);
+      const balances = new Map(orders.map((x) => [x.id, orderBalance(x, input.payDate, rates)]));
+      const { allocations, excess } = allocatePayment(
+        amount,
+        orders.map((x) => ({
+          orderId: x.id,
+          dueDate: x.dueDate,
+          interestDue: balances.get(x.id)!.interestDue,
+          principalDue: balances.get(x.id)!.principalDue,
+        })),
+      );
+      if (excess > 0n) {
+        const total = amount - excess;
+        throw new AppError(
+          'VALIDATION',
+          `El monto (${formatMoney(amount)}) excede el saldo de las órdenes al ${formatDay(input.payDate)} (${formatMoney(total)}). Registre como máximo el saldo.`,
+          [{ path: 'amount', message: `Excede el saldo en ${formatMoney(excess)}.` }],
+        );
+      }
+      const first = orders[0];
+      const [pay] = await tx
+        .insert(payments)
+        .values({
+          entityId: first.entityId,
+          contributorId: first.entityId ? null : first.contributorId,
+          bank: input.bank,
+          payDate: input.payDate,
+          bankReference: input.bankReference,
+          idempotencyKey: input.idempotencyKey,
+          amount,
+          office: input.office,
+          bankFileRowId: input.bankFileRowId ?? null,
+          createdBy: ctx.actor.id,
+        })
+        .returning({ id: payments.id });
+      const planillaIds = new Set<number>();
+      for (const x of orders) {
+        const a = allocations.find((y) => y.orderId === x.id) ?? { orderId: x.id, interest: 0n, principal: 0n };
+        const b = balances.get(x.id)!;
+        await tx.insert(paymentAllocations).values({
+          paymentId: pay.id,
+          orderId: x.id,
+          interest: a.interest,
+          principal: a.principal,
+          interestFixed: b.interestNew,
+          prevAccruedTo: x.accruedTo,
+          prevLastPaymentDate: x.lastPaymentDate,
+        });
+        const paidOff = a.interest === b.interestDue && a.principal === b.principalDue;
+        await tx
+          .update(paymentOrders)
+          .set({
+            principalPaid: x.principalPaid + a.principal,
+            interestAccrued: x.interestAccrued + b.interestNew,
+            interestPaid: x.interestPaid + a.interest,
+            accruedTo: [input.payDate, x.accruedTo].sort()[1],
+            lastPaymentDate: input.payDate,
+            ...(paidOff ? { state: 'PAGADA' as const, paidAt: new Date() } : {}),
+          })
+          .where(eq(paymentOrders.id, x.id));
+        if (paidOff && x.planillaId) planillaIds.add(x.planillaId);
+      }
+      for (const pid of planillaIds) await tx.execute(orderPlanillaStateSql(pid));
+      const n = await takeReceiptNumber(tx, input.office);
+      await tx.insert(receipts).values({
+        rangeId: n.rangeId,
+        series: n.series,
+        number: n.number,
+        paymentId: pay.id,
+        amount,
+        createdBy: ctx.actor.id,
+      });
+      warnings = await rangeWarnings(tx, input.office, n.remaining, n.series);
+      await ctx.audit(
+        {
+          action: 'CREATE',
+          entityType: 'payment',
+          entityId: pay.id,
+          after: {
+            monto: centsToDecimal(amount),
+            banco: input.bank,
+            fecha: input.payDate,
+            referenciaBancaria: input.bankReference,
+            recibo: `${n.series}-${n.number}`,
+            ordenes: allocations.map((a) => ({
+              orden: a.orderId,
+              interes: centsToDecimal(a.interest),
+              capital: centsToDecimal(a.principal),
+            })),
+          },
+          scopeEntityId: first.entityId,
+        },
+        tx,
+      );
+      return pay.id;
+    });
+  } catch (err) {
+    // Two submissions of the same payment at once: the second meets the first's unique key.
+    if (isUniqueViolation(err, 'payments_idempotency_key') || isUniqueViolation(err, 'payments_bank_reference_key')) {
+      const again = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+      if (again) return { payment: await getPayment(ctx, { id: again }), replayed: true, warnings: [] };
+    }
+    throw err;
+  }
+  return { payment: await getPayment(ctx, { id }), replayed: false, warnings };
+}
+
+const missingOrder = () =>
+  new AppError('NOT_FOUND', 'Una de las órdenes no existe o no está dentro de su alcance.', [
+    { path: 'orderIds', message: 'Orden no encontrada.' },
+  ]);
+
+/**
+ * Reverses a payment with a reason: its receipt is voided (the number stays, with the reason) and each
+ * order's balance is restored exactly (principal, interest paid and the interest the payment fixed). Only
+ * an order's latest payment can be reversed — later ones first — so every balance stays the one a
+ * sequence of payments gives.
+ */
+export async function reversePayment(ctx: RequestContext, input: { id: number; reason: string }): Promise<Payment> {
+  await ctx.db.transaction(async (tx) => {
+    const [pay] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, input.id), ctx.inScope(payments.entityId)))
+      .for('update');
+    if (!pay) throw new AppError('NOT_FOUND', 'El pago no existe o no está dentro de su alcance.');
+    if (pay.state === 'REVERTIDO') throw new AppError('CONFLICT', 'El pago ya fue revertido.');
+    const allocs = await tx.select().from(paymentAllocations).where(eq(paymentAllocations.paymentId, pay.id));
+    const orders = await lockOrders(
+      tx,
+      allocs.map((a) => a.orderId),
+    );
+    for (const a of allocs) {
+      const [later] = rowsOf<{ id: number }>(
+        await tx.execute(sql`select pa.payment_id as id from ${paymentAllocations} pa join ${payments} p on p.id = pa.payment_id
+          where pa.order_id = ${a.orderId} and pa.payment_id > ${pay.id} and p.state = 'REGISTRADO' limit 1`),
+      );
+      if (later) {
+        throw new AppError(
+          'CONFLICT',
+          `La orden tiene un pago posterior (pago ${later.id}): revierta primero los pagos posteriores.`,
+        );
+      }
+      const x = orders.find((y) => y.id === a.orderId)!;
+      if (x.state === 'ANULADA') throw new AppError('CONFLICT', `La orden ${x.reference} está anulada.`);
+      await tx
+        .update(paymentOrders)
+        .set({
+          principalPaid: x.principalPaid - a.principal,
+          interestPaid: x.interestPaid - a.interest,
+          interestAccrued: x.interestAccrued - a.interestFixed,
+          accruedTo: a.prevAccruedTo,
+          lastPaymentDate: a.prevLastPaymentDate,
+          state: 'EMITIDA',
+          paidAt: null,
+        })
+        .where(eq(paymentOrders.id, x.id));
+      if (x.planillaId) await tx.execute(orderPlanillaStateSql(x.planillaId));
+    }
+    const now = new Date();
+    await tx
+      .update(payments)
+      .set({ state: 'REVERTIDO', reverseReason: input.reason, reversedBy: ctx.actor.id, reversedAt: now })
+      .where(eq(payments.id, pay.id));
+    await tx
+      .update(receipts)
+      .set({ state: 'ANULADO', voidReason: `Pago revertido: ${input.reason}`, voidedBy: ctx.actor.id, voidedAt: now })
+      .where(and(eq(receipts.paymentId, pay.id), eq(receipts.state, 'EMITIDO')));
+    await ctx.audit(
+      {
+        action: 'REVERSE',
+        entityType: 'payment',
+        entityId: pay.id,
+        before: { estado: 'REGISTRADO' },
+        after: { estado: 'REVERTIDO', motivo: input.reason },
+        scopeEntityId: pay.entityId,
+      },
+      tx,
+    );
+  });
+  return getPayment(ctx, { id: input.id });
+}
+
+// ─── Reading ────────────────────────────────────────────────────────────────────────────────────────
+
+const voider = users;
+
+function selectReceipts(db: Db) {
+  return db
+    .select({
+      r: receipts,
+      office: receiptRanges.office,
+      entityName: municipalEntities.name,
+      firstName: contributors.firstName,
+      firstSurname: contributors.firstSurname,
+      voidedByEmail: voider.email,
+    })
+    .from(receipts)
+    .innerJoin(receiptRanges, eq(receiptRanges.id, receipts.rangeId))
+    .innerJoin(payments, eq(payments.id, receipts.paymentId))
+    .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
+    .leftJoin(contributors, eq(contributors.id, payments.contributorId))
+    .leftJoin(voider, eq(voider.id, receipts.voidedBy));
+}
+type ReceiptRow = Awaited<ReturnType<ReturnType<typeof selectReceipts>['where']>>[number];
+
+export const toReceipt = (x: ReceiptRow): Receipt => ({
+  id: x.r.id,
+  rangeId: x.r.rangeId,
+  office: x.office,
+  series: x.r.series,
+  number: x.r.number,
+  paymentId: x.r.paymentId,
+  entityName: x.entityName,
+  contributorName: x.firstName ? `${x.firstName} ${x.firstSurname}` : null,
+  amount: centsToDecimal(x.r.amount),
+  issuedAt: x.r.issuedAt.toISOString(),
+  state: x.r.state,
+  voidReason: x.r.voidReason,
+  voidedAt: x.r.voidedAt?.toISOString() ?? null,
+  voidedByEmail: x.voidedByEmail,
+});
+
+export { selectReceipts };
+
+function selectPayments(db: Db) {
+  return db
+    .select({
+      p: payments,
+      entityName: municipalEntities.name,
+      firstName: contributors.firstName,
+      firstSurname: contributors.firstSurname,
+      createdByEmail: users.email,
+    })
+    .from(payments)
+    .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
+    .leftJoin(contributors, eq(contributors.id, payments.contributorId))
+    .leftJoin(users, eq(users.id, payments.createdBy));
+}
+type PaymentRow = Awaited<ReturnType<ReturnType<typeof selectPayments>['where']>>[number];
+
+async function toPayments(db: Db, rows: PaymentRow[]): Promise<Payment[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.p.id);
+  const allocs = await db
+    .select({
+      paymentId: paymentAllocations.paymentId,
+      orderId: paymentAllocations.orderId,
+      interest: paymentAllocations.interest,
+      principal: paymentAllocations.principal,
+      reference: paymentOrders.reference,
+      kind: paymentOrders.kind,
+      period: paymentOrders.period,
+    })
+    .from(paymentAllocations)
+    .innerJoin(paymentOrders, eq(paymentOrders.id, paymentAllocations.orderId))
+    .where(inArray(paymentAllocations.paymentId, ids))
+    .orderBy(paymentAllocations.id);
+  const recs = await selectReceipts(db).where(inArray(receipts.paymentId, ids)).orderBy(desc(receipts.id));
+  return rows.map((r) => {
+    const rec =
+      recs.find((x) => x.r.paymentId === r.p.id && x.r.state === 'EMITIDO') ?? recs.find((x) => x.r.paymentId === r.p.id);
+    return {
+      id: r.p.id,
+      entityId: r.p.entityId,
+      entityName: r.entityName,
+      contributorId: r.p.contributorId,
+      contributorName: r.firstName ? `${r.firstName} ${r.firstSurname}` : null,
+      bank: r.p.bank,
+      payDate: r.p.payDate,
+      bankReference: r.p.bankReference,
+      amount: centsToDecimal(r.p.amount),
+      office: r.p.office,
+      state: r.p.state,
+      reverseReason: r.p.reverseReason,
+      createdAt: r.p.createdAt.toISOString(),
+      createdByEmail: r.createdByEmail,
+      allocations: allocs
+        .filter((a) => a.paymentId === r.p.id)
+        .map((a) => ({
+          orderId: a.orderId,
+          reference: a.reference,
+          kind: a.kind,
+          period: a.period,
+          interest: centsToDecimal(a.interest),
+          principal: centsToDecimal(a.principal),
+        })),
+      receipt: rec ? toReceipt(rec) : null,
+    };
+  });
+}
+
+export async function getPayment(ctx: RequestContext, input: { id: number }): Promise<Payment> {
+  const rows = await selectPayments(ctx.db).where(and(eq(payments.id, input.id), ctx.inScope(payments.entityId)));
+  if (!rows.length) throw new AppError('NOT_FOUND', 'El pago no existe o no está dentro de su alcance.');
+  return (await toPayments(ctx.db, rows))[0];
+}
+
+function paymentConditions(ctx: RequestContext, q: Partial<PaymentListQuery>): SQL | undefined {
+  const where: (SQL | undefined)[] = [ctx.inScope(payments.entityId)];
+  if (q.entityId) where.push(eq(payments.entityId, q.entityId));
+  if (q.contributorId) where.push(eq(payments.contributorId, q.contributorId));
+  if (q.state) where.push(eq(payments.state, q.state));
+  if (q.from) where.push(sql`${payments.payDate} >= ${q.from}`);
+  if (q.to) where.push(sql`${payments.payDate} <= ${q.to}`);
+  const text = q.q?.trim();
+  if (text) where.push(sql`(${payments.bankReference} ilike ${`%${text}%`} or ${municipalEntities.name} ilike ${`%${text}%`})`);
+  return and(...where);
+}
+
+const paymentSortable = { id: payments.id, payDate: payments.payDate, amount: payments.amount };
+
+export async function findPayments(ctx: RequestContext, q: PaymentListQuery): Promise<Page<Payment>> {
+  const cond = paymentConditions(ctx, q);
+  const page = await listPage(ctx.db, {
+    query: q,
+    sortable: paymentSortable,
+    defaultSort: '-id',
+    rows: (c) =>
+      selectPayments(ctx.db)
+        .where(and(cond, c.where))
+        .orderBy(...c.order)
+        .limit(c.limit)
+        .offset(c.offset),
+    idOf: (r) => r.p.id,
+    count: () =>
+      ctx.db
+        .select({ id: payments.id })
+        .from(payments)
+        .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
+        .where(cond),
+  });
+  return { ...page, items: await toPayments(ctx.db, page.items) };
+}
+
+export async function* paymentExportBatches(ctx: RequestContext, q: PaymentListQuery) {
+  const cond = paymentConditions(ctx, q);
+  const k = keysetOf(q.sort, paymentSortable, '-id');
+  for await (const rows of keysetBatches(
+    k,
+    (c) =>
+      selectPayments(ctx.db)
+        .where(and(cond, c.after))
+        .orderBy(...c.order)
+        .limit(c.limit),
+    (r) => r.p.id,
+    500,
+  )) {
+    yield await toPayments(ctx.db, rows);
+  }
+}
+
+export const sumCents = (xs: Cents[]) => xs.reduce((s, x) => s + x, 0n);

@@ -1,0 +1,390 @@
+import {
+  AppError,
+  centsToDecimal,
+  decimalToCents,
+  monthlyPayable,
+  type PayrollLine,
+  type PensionPayroll,
+  payrollLineKindLabels,
+  pensionTypeLabels,
+  pensionTypes,
+  periodEnd,
+  periodStart,
+} from '@aporta/domain';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { pensionOwedMonths, pensionPayrollLines, pensionPayrolls, pensions } from '../../db/schema/index.ts';
+import { type RequestContext, requireAllScope } from '../../platform/context.ts';
+import { toAppError } from '../../platform/db-errors.ts';
+import { keysetBatches, keysetOf, pageOf } from '../../platform/list.ts';
+import type { ReportDefinition } from '../../platform/pdf.ts';
+import { CLOSED_PAYROLL } from './service.ts';
+
+/** The payroll is the institution's, not an entity's: only an ALL grant generates, closes or reads it. */
+const requireAll = (ctx: RequestContext) =>
+  requireAllScope(ctx, 'La planilla de pensiones es de toda la institución: requiere alcance total.');
+
+const toPayroll = (r: typeof pensionPayrolls.$inferSelect): PensionPayroll => ({
+  id: r.id,
+  period: r.period,
+  state: r.state,
+  lines: r.lines,
+  pensions: r.pensions,
+  total: centsToDecimal(r.total),
+  owedTotal: centsToDecimal(r.owedTotal),
+  excludedSuspended: r.excludedSuspended,
+  generatedAt: r.generatedAt.toISOString(),
+  closedAt: r.closedAt?.toISOString() ?? null,
+  closedBy: r.closedBy,
+});
+
+const rowsOf = <R>(r: unknown) => (r as { rows: R[] }).rows;
+
+/** Lines written per INSERT. */
+const INSERT_CHUNK = 2000;
+/** Pensions read per query. */
+const READ_CHUNK = 10_000;
+
+/**
+ * (Re)builds the draft payroll of `period`: one MENSUAL line per active pension running that month
+ * (amount in force on the first day it runs, prorated by days at the start and end), none for
+ * suspended ones (counted as excluded), one ATRASO line per month flagged owed. A closed payroll is
+ * refused. Totals are the sums of the lines. Callers: passive-classes CREATE (scope ALL).
+ */
+export async function generatePayroll(
+  ctx: RequestContext,
+  input: { period: string; onProgress?: (done: number) => Promise<void> },
+) {
+  requireAll(ctx);
+  const { period } = input;
+  const first = periodStart(period);
+  const last = periodEnd(period);
+  const [existing] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, period));
+  if (existing?.state === 'CERRADA')
+    throw new AppError('CONFLICT', CLOSED_PAYROLL(period), [{ path: 'period', message: CLOSED_PAYROLL(period) }]);
+  return ctx.db
+    .transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      let payrollId: number;
+      if (existing) {
+        payrollId = existing.id;
+        await db.delete(pensionPayrollLines).where(eq(pensionPayrollLines.payrollId, payrollId));
+      } else {
+        const [row] = await db
+          .insert(pensionPayrolls)
+          .values({ period, total: 0n, owedTotal: 0n, generatedBy: ctx.actor.email })
+          .returning({ id: pensionPayrolls.id });
+        payrollId = row.id;
+      }
+      let total = 0n;
+      let owedTotal = 0n;
+      let lines = 0;
+      const paidPensions = new Set<number>();
+      let buffer: (typeof pensionPayrollLines.$inferInsert)[] = [];
+      // One array per column (unnest): a few parameters per chunk instead of eleven per line, which is
+      // what the 100 000-pension payroll spent its time on (bench/pensions.mjs).
+      const flush = async () => {
+        if (!buffer.length) return;
+        const col = <K extends keyof (typeof buffer)[number]>(k: K) => sql.param(buffer.map((l) => l[k] ?? null));
+        await db.execute(sql`
+          insert into ${pensionPayrollLines} (payroll_id, pension_id, kind, for_period, days, amount, bank_account, cui, full_name, type, entity_id)
+          select * from unnest(${col('payrollId')}::int[], ${col('pensionId')}::int[], ${col('kind')}::text[], ${col('forPeriod')}::text[],
+                               ${col('days')}::int[], ${sql.param(buffer.map((l) => centsToDecimal(l.amount as bigint)))}::numeric[],
+                               ${col('bankAccount')}::text[], ${col('cui')}::text[], ${col('fullName')}::text[], ${col('type')}::text[],
+                               ${col('entityId')}::int[])`);
+        buffer = [];
+      };
+      let lastId = 0;
+      for (;;) {
+        const chunk = rowsOf<{
+          id: number;
+          cui: string;
+          full_name: string;
+          type: (typeof pensionTypes)[number];
+          start_date: string;
+          end_date: string | null;
+          bank_account: string;
+          entity_id: number | null;
+          amount: string | null;
+        }>(
+          await db.execute(sql`
+            select p.id, p.cui, p.full_name, p.type, p.start_date::text as start_date, p.end_date::text as end_date,
+                   p.bank_account, p.entity_id,
+                   (select a.monthly_amount::text from pension_amounts a
+                     where a.pension_id = p.id and a.effective_from <= greatest(${first}::date, p.start_date)
+                     order by a.effective_from desc limit 1) as amount
+              from ${pensions} p
+             where p.state = 'ACTIVA' and p.start_date <= ${last}::date
+               and (p.end_date is null or p.end_date >= ${first}::date) and p.id > ${lastId}
+             order by p.id limit ${READ_CHUNK}`),
+        );
+        if (!chunk.length) break;
+        lastId = chunk[chunk.length - 1].id;
+        for (const p of chunk) {
+          if (!p.amount) continue;
+          const due = monthlyPayable({ monthly: decimalToCents(p.amount), startDate: p.start_date, endDate: p.end_date }, period);
+          if (due.days === 0 || due.cents === 0n) continue;
+          total += due.cents;
+          lines += 1;
+          paidPensions.add(p.id);
+          buffer.push({
+            payrollId,
+            pensionId: p.id,
+            kind: 'MENSUAL',
+            forPeriod: period,
+            days: due.days,
+            amount: due.cents,
+            bankAccount: p.bank_account,
+            cui: p.cui,
+            fullName: p.full_name,
+            type: p.type,
+            entityId: p.entity_id,
+          });
+          if (buffer.length >= INSERT_CHUNK) await flush();
+        }
+        await flush();
+        await input.onProgress?.(lines);
+      }
+      // Months flagged owed (suspension lifted), not yet paid by a closed payroll, of pensions that are active.
+      const owed = await db
+        .select({ o: pensionOwedMonths, p: pensions })
+        .from(pensionOwedMonths)
+        .innerJoin(pensions, eq(pensions.id, pensionOwedMonths.pensionId))
+        .where(
+          and(
+            isNull(pensionOwedMonths.paidPayrollId),
+            eq(pensions.state, 'ACTIVA'),
+            sql`${pensionOwedMonths.period} <= ${period}`,
+          ),
+        )
+        .orderBy(pensionOwedMonths.pensionId, pensionOwedMonths.period);
+      for (const { o, p } of owed) {
+        total += o.amount;
+        owedTotal += o.amount;
+        lines += 1;
+        paidPensions.add(p.id);
+        buffer.push({
+          payrollId,
+          pensionId: p.id,
+          kind: 'ATRASO',
+          forPeriod: o.period,
+          days: o.days,
+          amount: o.amount,
+          bankAccount: p.bankAccount,
+          cui: p.cui,
+          fullName: p.fullName,
+          type: p.type,
+          entityId: p.entityId,
+        });
+        if (buffer.length >= INSERT_CHUNK) await flush();
+      }
+      await flush();
+      const [{ n: excluded }] = await db
+        .select({ n: count() })
+        .from(pensions)
+        .where(and(eq(pensions.state, 'SUSPENDIDA'), sql`${pensions.startDate} <= ${last}::date`));
+      const [row] = await db
+        .update(pensionPayrolls)
+        .set({
+          lines,
+          pensions: paidPensions.size,
+          total,
+          owedTotal,
+          excludedSuspended: excluded,
+          generatedAt: new Date(),
+          generatedBy: ctx.actor.email,
+        })
+        .where(eq(pensionPayrolls.id, payrollId))
+        .returning();
+      await ctx.audit(
+        {
+          action: 'PAYROLL_GENERATE',
+          entityType: 'pension_payroll',
+          entityId: payrollId,
+          after: { period, lines, total: centsToDecimal(total) },
+        },
+        db,
+      );
+      return toPayroll(row);
+    })
+    .catch((err) => {
+      throw toAppError(err) ?? err;
+    });
+}
+
+/**
+ * Closes the draft payroll of `period`: from then on it never changes (a trigger refuses it too), and
+ * the owed months it pays are marked paid by it. Callers: passive-classes APPROVE (scope ALL).
+ */
+export async function closePayroll(ctx: RequestContext, input: { period: string }) {
+  requireAll(ctx);
+  const [p] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, input.period));
+  if (!p) throw new AppError('NOT_FOUND', `No hay planilla de pensiones de ${input.period}; genérela primero.`);
+  if (p.state === 'CERRADA') throw new AppError('CONFLICT', CLOSED_PAYROLL(input.period));
+  return ctx.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    await db.execute(sql`
+      update ${pensionOwedMonths} o set paid_payroll_id = ${p.id}
+        from ${pensionPayrollLines} l
+       where l.payroll_id = ${p.id} and l.kind = 'ATRASO' and l.pension_id = o.pension_id and l.for_period = o.period
+         and o.paid_payroll_id is null`);
+    const [row] = await db
+      .update(pensionPayrolls)
+      .set({ state: 'CERRADA', closedAt: new Date(), closedBy: ctx.actor.email })
+      .where(and(eq(pensionPayrolls.id, p.id), eq(pensionPayrolls.state, 'BORRADOR')))
+      .returning();
+    if (!row) throw new AppError('CONFLICT', CLOSED_PAYROLL(input.period));
+    await ctx.audit(
+      {
+        action: 'PAYROLL_CLOSE',
+        entityType: 'pension_payroll',
+        entityId: p.id,
+        before: { state: 'BORRADOR' },
+        after: { state: 'CERRADA' },
+      },
+      db,
+    );
+    return toPayroll(row);
+  });
+}
+
+/** The payrolls, newest first. Callers: passive-classes READ (scope ALL). */
+export async function findPayrolls(ctx: RequestContext, query: { page: number; pageSize: number }) {
+  requireAll(ctx);
+  const { limit, offset } = pageOf(query);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(pensionPayrolls).orderBy(desc(pensionPayrolls.period)).limit(limit).offset(offset),
+    ctx.db.select({ total: count() }).from(pensionPayrolls),
+  ]);
+  return { items: rows.map(toPayroll), total };
+}
+
+async function payrollOf(ctx: RequestContext, period: string) {
+  requireAll(ctx);
+  const [p] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, period));
+  if (!p) throw new AppError('NOT_FOUND', `No hay planilla de pensiones de ${period}.`);
+  return p;
+}
+
+export async function getPayroll(ctx: RequestContext, input: { period: string }) {
+  return toPayroll(await payrollOf(ctx, input.period));
+}
+
+const toLine = (l: typeof pensionPayrollLines.$inferSelect): PayrollLine => ({
+  id: l.id,
+  pensionId: l.pensionId,
+  cui: l.cui,
+  fullName: l.fullName,
+  type: l.type,
+  kind: l.kind,
+  forPeriod: l.forPeriod,
+  days: l.days,
+  amount: centsToDecimal(l.amount),
+  bankAccount: l.bankAccount,
+});
+
+/** A page of a payroll's lines. Callers: passive-classes READ (scope ALL). */
+export async function payrollLines(
+  ctx: RequestContext,
+  input: { period: string; page: number; pageSize: number; kind?: 'MENSUAL' | 'ATRASO'; pensionId?: number; q?: string },
+) {
+  const p = await payrollOf(ctx, input.period);
+  const where = and(
+    eq(pensionPayrollLines.payrollId, p.id),
+    input.kind ? eq(pensionPayrollLines.kind, input.kind) : undefined,
+    input.pensionId ? eq(pensionPayrollLines.pensionId, input.pensionId) : undefined,
+    input.q?.trim()
+      ? sql`(${pensionPayrollLines.cui} like ${`${input.q.trim()}%`} or upper(${pensionPayrollLines.fullName}) like upper(${`%${input.q.trim()}%`}))`
+      : undefined,
+  );
+  const { limit, offset } = pageOf(input);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(pensionPayrollLines).where(where).orderBy(pensionPayrollLines.id).limit(limit).offset(offset),
+    ctx.db.select({ total: count() }).from(pensionPayrollLines).where(where),
+  ]);
+  return { items: rows.map(toLine), total };
+}
+
+/** Payroll lines of one pension (its payments), within scope. Callers: passive-classes READ. */
+export async function paymentsOfPension(ctx: RequestContext, pensionId: number) {
+  const rows = await ctx.db
+    .select({ l: pensionPayrollLines, period: pensionPayrolls.period, state: pensionPayrolls.state })
+    .from(pensionPayrollLines)
+    .innerJoin(pensionPayrolls, eq(pensionPayrolls.id, pensionPayrollLines.payrollId))
+    .innerJoin(pensions, eq(pensions.id, pensionPayrollLines.pensionId))
+    .where(and(eq(pensionPayrollLines.pensionId, pensionId), ctx.inScope(pensions.entityId)))
+    .orderBy(desc(pensionPayrolls.period), pensionPayrollLines.id)
+    .limit(240);
+  return { items: rows.map((r) => ({ ...toLine(r.l), payrollPeriod: r.period, payrollState: r.state })), total: rows.length };
+}
+
+/** The bank file's rows (every line, in id order) in keyset chunks. */
+export async function bankFileBatches(ctx: RequestContext, period: string) {
+  const p = await payrollOf(ctx, period);
+  const keyset = keysetOf('id', { id: pensionPayrollLines.id }, 'id');
+  return keysetBatches(
+    keyset,
+    async (c) =>
+      ctx.db
+        .select()
+        .from(pensionPayrollLines)
+        .where(and(eq(pensionPayrollLines.payrollId, p.id), c.after))
+        .orderBy(...c.order)
+        .limit(c.limit),
+    (r) => r.id,
+    5000,
+  );
+}
+
+export const bankFileColumns = (period: string) => [
+  { header: 'Cuenta', value: (l: typeof pensionPayrollLines.$inferSelect) => l.bankAccount },
+  { header: 'CUI', value: (l: typeof pensionPayrollLines.$inferSelect) => l.cui },
+  { header: 'Nombre', value: (l: typeof pensionPayrollLines.$inferSelect) => l.fullName },
+  { header: 'Monto', value: (l: typeof pensionPayrollLines.$inferSelect) => centsToDecimal(l.amount), money: true },
+  {
+    header: 'Referencia',
+    value: (l: typeof pensionPayrollLines.$inferSelect) =>
+      `PEN-${period}-${l.pensionId}-${l.kind === 'ATRASO' ? `A${l.forPeriod}` : 'M'}`,
+  },
+];
+
+/** The PDF summary: totals by pension type and by kind of line, recomputed from the lines. */
+export async function payrollSummary(ctx: RequestContext, period: string): Promise<ReportDefinition> {
+  const p = await payrollOf(ctx, period);
+  const rows = rowsOf<{ type: string; kind: string; n: number; total: string }>(
+    await ctx.db.execute(sql`
+      select type, kind, count(*)::int as n, sum(amount)::text as total
+        from ${pensionPayrollLines} where payroll_id = ${p.id} group by type, kind`),
+  );
+  const byType = pensionTypes.map((t) => {
+    const mine = rows.filter((r) => r.type === t);
+    const sum = (k?: string) => mine.filter((r) => !k || r.kind === k).reduce((s, r) => s + decimalToCents(r.total), 0n);
+    return [
+      pensionTypeLabels[t],
+      mine.reduce((s, r) => s + r.n, 0),
+      { cents: sum('MENSUAL') },
+      { cents: sum('ATRASO') },
+      { cents: sum() },
+    ] as const;
+  });
+  const grand = rows.reduce((s, r) => s + decimalToCents(r.total), 0n);
+  const owed = rows.filter((r) => r.kind === 'ATRASO').reduce((s, r) => s + decimalToCents(r.total), 0n);
+  return {
+    kind: 'pension-payroll',
+    title: `Planilla de pensiones de ${period}`,
+    filters: [
+      { label: 'Período', value: period },
+      { label: 'Estado', value: p.state === 'CERRADA' ? 'Cerrada' : 'Borrador' },
+      { label: 'Pensiones suspendidas excluidas', value: String(p.excludedSuspended) },
+    ],
+    tables: [
+      {
+        caption: 'Totales por tipo de pensión',
+        headers: ['Tipo', 'Líneas', payrollLineKindLabels.MENSUAL, payrollLineKindLabels.ATRASO, 'Total'],
+        rows: byType.map((r) => [...r]),
+        totals: ['Total', rows.reduce((s, r) => s + r.n, 0), { cents: grand - owed }, { cents: owed }, { cents: grand }],
+        numeric: [1, 2, 3, 4],
+      },
+    ],
+  };
+}

@@ -1,0 +1,54 @@
+import { pensionStateLabels, pensionTypeLabels } from '@aporta/domain';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { pensionPayrolls, pensions } from '../../db/schema/index.ts';
+import { registerStatisticsPanel } from '../statistics/panels.ts';
+
+const rowsOf = async (db: Db, query: SQL, label: (k: string) => string = (k) => k) => {
+  const r = (await db.execute(query)) as unknown as { rows: { label: string; value: number | string }[] };
+  const items = r.rows.map((x) => ({ label: label(String(x.label)), value: Number(x.value) }));
+  return { total: items.reduce((s, i) => s + i.value, 0), items };
+};
+
+registerStatisticsPanel({
+  key: 'pensions-by-type',
+  title: 'Pensiones por tipo',
+  kind: 'donut',
+  resource: 'passive-classes',
+  load: ({ db, entityScope }) =>
+    rowsOf(
+      db,
+      sql`select ${pensions.type} as label, count(*)::int as value from ${pensions}
+        where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
+      (k) => pensionTypeLabels[k as keyof typeof pensionTypeLabels] ?? k,
+    ),
+});
+
+registerStatisticsPanel({
+  key: 'pensions-by-state',
+  title: 'Pensiones por estado',
+  kind: 'donut',
+  resource: 'passive-classes',
+  load: ({ db, entityScope }) =>
+    rowsOf(
+      db,
+      sql`select ${pensions.state} as label, count(*)::int as value from ${pensions}
+        where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
+      (k) => pensionStateLabels[k as keyof typeof pensionStateLabels] ?? k,
+    ),
+});
+
+/** Monthly payroll totals (quetzales, whole) of the last twelve payrolls: institution-wide, scope ALL only. */
+registerStatisticsPanel({
+  key: 'pension-payroll-monthly',
+  title: 'Planilla de pensiones por mes (Q)',
+  kind: 'bar',
+  resource: 'passive-classes',
+  load: ({ db, entityScope }) =>
+    rowsOf(
+      db,
+      sql`select period as label, round(total)::bigint as value from (
+            select ${pensionPayrolls.period} as period, ${pensionPayrolls.total} as total from ${pensionPayrolls}
+             where ${entityScope(sql`null::int`)} order by period desc limit 12) x order by label`,
+    ),
+});

@@ -1,0 +1,198 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  cartItemInputSchema,
+  cartProductParamsSchema,
+  cartSchema,
+  collectionNameParamsSchema,
+  collectionRecordSchemaOf,
+  idSchema,
+  type SliceMethod,
+  sliceDeleteIdSchema,
+  sliceDeleteIdsSchema,
+  TEMPLATE_DELAY_MS,
+  TEMPLATE_RESOURCE,
+  type TemplateSlice,
+  templateCollectionDefinitions,
+  templateSliceNames,
+  templateSlices,
+} from '@aporta/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../platform/http.ts';
+import { chatSlice, chatSliceSchema } from '../chat/service.ts';
+import {
+  addToSlice,
+  dashboardSummary,
+  deleteFromSlice,
+  getCart,
+  readSlice,
+  removeCartItem,
+  replaceInSlice,
+  setCartItem,
+  sliceOf,
+} from './service.ts';
+
+const action = { GET: 'READ', POST: 'CREATE', PUT: 'UPDATE', DELETE: 'DELETE' } as const;
+
+/**
+ * The template's routes: the spec's data calls `/app/{collection}` (§7, errors of §8), and the cart and
+ * dashboard figures of the template's screens under /api/plantilla. All under the permission `plantilla`.
+ */
+export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
+  // A DELETE "without data" may come with a JSON content type and an empty body: that is the spec's
+  // 'Unauthorised', not a malformed body. Other bodies go through Fastify's own (safe) JSON parser.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return json(request, body as string, done);
+  });
+  // Spec §9: the simulated backend answered after 500 ms; off unless TEMPLATE_DELAY is set, for demos.
+  if (app.config.TEMPLATE_DELAY) {
+    app.addHook('preHandler', async (request) => {
+      if (request.url.startsWith('/app/')) await sleep(TEMPLATE_DELAY_MS);
+    });
+  }
+
+  const tags = ['plantilla'];
+  for (const name of templateSliceNames) {
+    const slice = templateSlices[name] as TemplateSlice;
+    const url = `/app/${name}`;
+    const access = (m: SliceMethod) => ({ access: { resource: TEMPLATE_RESOURCE, action: action[m] } }) as const;
+    if (slice.collection === 'chat') {
+      app.get(
+        url,
+        {
+          config: access('GET'),
+          schema: { tags, summary: `Datos del chat: ${name}`, response: { 200: chatSliceSchema, ...errorResponses(401, 403) } },
+        },
+        async (request) => chatSlice(request.ctx, name),
+      );
+      continue;
+    }
+    const def = templateCollectionDefinitions[slice.collection];
+    const record = collectionRecordSchemaOf(def);
+    if (slice.methods.includes('GET')) {
+      app.get(
+        url,
+        {
+          config: access('GET'),
+          schema: { tags, summary: `${def.label} (${name})`, response: { 200: z.array(record), ...errorResponses(401, 403) } },
+        },
+        async (request) => readSlice(request.ctx, sliceOf(name, 'GET')) as never,
+      );
+    }
+    if (slice.methods.includes('POST')) {
+      app.post(
+        url,
+        {
+          config: access('POST'),
+          schema: {
+            tags,
+            summary: `Agregar a ${def.label.toLowerCase()} (${name})`,
+            body: def.input,
+            response: { 201: record, ...errorResponses(400, 401, 403, 409) },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send((await addToSlice(request.ctx, sliceOf(name, 'POST'), request.body as Record<string, unknown>)) as never),
+      );
+    }
+    if (slice.methods.includes('PUT')) {
+      app.put(
+        url,
+        {
+          config: access('PUT'),
+          schema: {
+            tags,
+            summary: `Reemplazar un registro de ${def.label.toLowerCase()} por su id (${name})`,
+            body: def.input.extend({ id: idSchema }),
+            response: { 200: record, ...errorResponses(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request) =>
+          replaceInSlice(request.ctx, sliceOf(name, 'PUT'), request.body as Record<string, unknown> & { id: number }) as never,
+      );
+    }
+    if (slice.methods.includes('DELETE')) {
+      app.delete(
+        url,
+        {
+          config: access('DELETE'),
+          schema: {
+            tags,
+            summary: `Eliminar de ${def.label.toLowerCase()} (${name}): ${slice.deleteBy === 'id' ? 'un id' : 'una lista de ids'} en el cuerpo`,
+            response: {
+              200: slice.deleteBy === 'id' ? sliceDeleteIdSchema : sliceDeleteIdsSchema,
+              ...errorResponses(400, 401, 403, 404, 409),
+            },
+          },
+        },
+        async (request) => deleteFromSlice(request.ctx, sliceOf(name, 'DELETE'), request.body),
+      );
+    }
+  }
+
+  // Any other collection, or a method a collection does not offer: 'No Data Found' (401) or 405.
+  const fallback = {
+    config: { access: 'authenticated' as const },
+    schema: { hide: true, params: collectionNameParamsSchema.partial(), response: { ...errorResponses(401, 405) } },
+  };
+  const refuse = async (request: { params: unknown; method: string }) => {
+    sliceOf((request.params as { collection?: string }).collection ?? '', request.method as SliceMethod);
+  };
+  for (const path of ['/app/:collection', '/app/*']) {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      app.route({ method, url: path, ...fallback, handler: refuse });
+    }
+  }
+
+  // ─── Cart (the topbar's, per user) ──────────────────────────────────────────────────────────────
+  const cartAccess = { access: { resource: TEMPLATE_RESOURCE, action: 'READ' } } as const;
+  app.get(
+    '/api/plantilla/cart',
+    { config: cartAccess, schema: { tags, summary: 'Mi carrito', response: { 200: cartSchema, ...errorResponses(401, 403) } } },
+    async (request) => getCart(request.ctx),
+  );
+  app.put(
+    '/api/plantilla/cart/:productId',
+    {
+      config: cartAccess,
+      schema: {
+        tags,
+        summary: 'Poner un producto en mi carrito con una cantidad (mínimo 1)',
+        params: cartProductParamsSchema,
+        body: cartItemInputSchema,
+        response: { 200: cartSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => setCartItem(request.ctx, { productId: request.params.productId, qty: request.body.qty }),
+  );
+  app.delete(
+    '/api/plantilla/cart/:productId',
+    {
+      config: cartAccess,
+      schema: {
+        tags,
+        summary: 'Quitar un producto de mi carrito',
+        params: cartProductParamsSchema,
+        response: { 200: cartSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => removeCartItem(request.ctx, { productId: request.params.productId }),
+  );
+
+  app.get(
+    '/api/plantilla/summary',
+    {
+      config: cartAccess,
+      schema: {
+        tags,
+        summary: 'Cifras de los tableros de la plantilla',
+        response: { 200: z.record(z.string(), z.unknown()), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => dashboardSummary(request.ctx),
+  );
+};

@@ -1,0 +1,374 @@
+import { type BankFileRow, formatDay, type Payment } from '@aporta/domain';
+import { Button, Card, FileInput, Group, Modal, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { showApiError } from '../../lib/form-errors.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { usePlanillaOptions } from '../planillas/api.ts';
+import { Money } from '../planillas/components.tsx';
+import { bankRowsHook, useBankFile, useBankFiles, useOffices, useOrderList, usePayments, usePost } from './api.ts';
+import { ReasonModal } from './components.tsx';
+import { PaymentForm } from './PaymentForm.tsx';
+
+function PaymentList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [reversing, setReversing] = useState<Payment | null>(null);
+  const reverse = usePost<{ id: number; reason: string }>(
+    (v) => `/api/payments/${v.id}/reverse`,
+    (v) => ({ reason: v.reason }),
+  );
+  const columns: ListColumn<Payment>[] = [
+    { accessor: 'payDate', title: t('payments.fields.payDate'), sortable: true, render: (p) => formatDay(p.payDate) },
+    { accessor: 'owner', title: t('payments.fields.owner'), render: (p) => p.entityName ?? p.contributorName },
+    { accessor: 'bank', title: t('payments.fields.bank') },
+    { accessor: 'bankReference', title: t('payments.fields.bankReference') },
+    {
+      accessor: 'amount',
+      title: t('payments.fields.amount'),
+      sortable: true,
+      textAlign: 'right',
+      render: (p) => <Money value={p.amount} />,
+    },
+    {
+      accessor: 'receipt',
+      title: t('payments.fields.receipt'),
+      render: (p) =>
+        p.receipt
+          ? `${p.receipt.series}-${p.receipt.number}${p.receipt.state === 'ANULADO' ? ` (${t('payments.receiptStates.ANULADO')})` : ''}`
+          : '—',
+    },
+    { accessor: 'state', title: t('payments.fields.state'), render: (p) => t(`payments.paymentStates.${p.state}`) },
+    {
+      accessor: 'actions',
+      title: '',
+      render: (p) =>
+        can('planilla-payments', 'DELETE') && p.state === 'REGISTRADO' ? (
+          <Button size="xs" variant="subtle" color="red" onClick={() => setReversing(p)}>
+            {t('payments.payments.reverse')}
+          </Button>
+        ) : null,
+    },
+  ];
+  return (
+    <ListPage<Payment>
+      title={t('payments.payments.title')}
+      defaultSort="-id"
+      searchLabel={t('payments.payments.search')}
+      columns={columns}
+      filters={[
+        { name: 'from', label: t('payments.fields.from'), kind: 'date', w: { base: '100%', sm: 160 } },
+        { name: 'to', label: t('payments.fields.to'), kind: 'date', w: { base: '100%', sm: 160 } },
+      ]}
+      useRows={usePayments}
+      exportPath={can('planilla-payments', 'EXPORT') ? '/api/payments/export' : null}
+      emptyText={t('payments.payments.empty')}
+    >
+      <ReasonModal
+        opened={!!reversing}
+        title={t('payments.payments.reverse')}
+        message={t('payments.payments.reverseMessage')}
+        confirmLabel={t('payments.payments.reverse')}
+        loading={reverse.isPending}
+        onClose={() => setReversing(null)}
+        onConfirm={(reason) =>
+          reverse.mutate(
+            { id: reversing!.id, reason },
+            {
+              onSuccess: () => {
+                setReversing(null);
+                notifySuccess(t('payments.payments.reversed'));
+              },
+              onError: (err) => showApiError(err),
+            },
+          )
+        }
+      />
+    </ListPage>
+  );
+}
+
+function RegisterPayment() {
+  const { t } = useTranslation();
+  const options = usePlanillaOptions();
+  const [entityId, setEntityId] = useState<string | null>(null);
+  return (
+    <Card withBorder>
+      <Stack>
+        <Select
+          label={t('payments.fields.entity')}
+          searchable
+          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          value={entityId}
+          onChange={setEntityId}
+          w={{ base: '100%', sm: 420 }}
+        />
+        {entityId && <PaymentForm key={entityId} owner={{ entityId: Number(entityId) }} />}
+      </Stack>
+    </Card>
+  );
+}
+
+function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankFileRow; onClose: () => void }) {
+  const { t } = useTranslation();
+  const options = usePlanillaOptions();
+  const [entityId, setEntityId] = useState<string | null>(null);
+  const [orderId, setOrderId] = useState<string | null>(row.orderId ? String(row.orderId) : null);
+  const orders = useOrderList({ entityId: entityId ?? undefined, pageSize: 100 }, !!entityId);
+  const open = (orders.data?.items ?? []).filter((o) => o.state === 'EMITIDA' || o.state === 'VENCIDA');
+  const resolve = usePost<{ decision: 'PAGAR' | 'DESCARTAR'; orderIds?: number[]; reason?: string }>(
+    () => `/api/bank-files/${fileId}/rows/${row.id}/resolve`,
+  );
+  const [discarding, setDiscarding] = useState(false);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('payments.bank.resolveTitle', { row: row.rowNumber })}
+      centered
+      transitionProps={{ transition: 'fade' }}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <Stack>
+        <Text size="sm">
+          {row.reference} · <Money value={row.amount} /> · {row.payDate ? formatDay(row.payDate) : ''}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {row.message}
+        </Text>
+        <Select
+          label={t('payments.fields.entity')}
+          searchable
+          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          value={entityId}
+          onChange={setEntityId}
+        />
+        <Select
+          label={t('payments.bank.order')}
+          data={open.map((o) => ({
+            value: String(o.id),
+            label: `${o.reference} · ${t(`payments.kinds.${o.kind}`)} · Q ${o.balance}`,
+          }))}
+          value={orderId}
+          onChange={setOrderId}
+          disabled={!entityId}
+        />
+        <Group justify="space-between">
+          <Button variant="subtle" color="red" onClick={() => setDiscarding(true)}>
+            {t('payments.bank.discard')}
+          </Button>
+          <Button
+            disabled={!orderId}
+            loading={resolve.isPending}
+            onClick={() =>
+              resolve.mutate(
+                { decision: 'PAGAR', orderIds: [Number(orderId)] },
+                {
+                  onSuccess: () => {
+                    notifySuccess(t('payments.bank.resolved'));
+                    onClose();
+                  },
+                  onError: (err) => showApiError(err),
+                },
+              )
+            }
+          >
+            {t('payments.bank.pay')}
+          </Button>
+        </Group>
+      </Stack>
+      <ReasonModal
+        opened={discarding}
+        title={t('payments.bank.discard')}
+        message={t('payments.bank.discardMessage')}
+        confirmLabel={t('payments.bank.discard')}
+        onClose={() => setDiscarding(false)}
+        onConfirm={(reason) =>
+          resolve.mutate(
+            { decision: 'DESCARTAR', reason },
+            {
+              onSuccess: () => {
+                setDiscarding(false);
+                onClose();
+              },
+              onError: (err) => showApiError(err),
+            },
+          )
+        }
+      />
+    </Modal>
+  );
+}
+
+function BankFileDetail({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const file = useBankFile(id);
+  const [resolving, setResolving] = useState<BankFileRow | null>(null);
+  const f = file.data;
+  const columns: ListColumn<BankFileRow>[] = [
+    { accessor: 'rowNumber', title: t('payments.bank.row') },
+    { accessor: 'payDate', title: t('payments.fields.payDate'), render: (r) => (r.payDate ? formatDay(r.payDate) : '') },
+    { accessor: 'reference', title: t('payments.fields.reference') },
+    { accessor: 'amount', title: t('payments.fields.amount'), textAlign: 'right', render: (r) => <Money value={r.amount} /> },
+    { accessor: 'state', title: t('payments.fields.state'), render: (r) => t(`payments.bankStates.${r.state}`) },
+    { accessor: 'message', title: t('payments.bank.message') },
+    {
+      accessor: 'actions',
+      title: '',
+      render: (r) =>
+        ['SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'ERROR'].includes(r.state) ? (
+          <Button size="xs" onClick={() => setResolving(r)}>
+            {t('payments.bank.resolve')}
+          </Button>
+        ) : null,
+    },
+  ];
+  return (
+    <Stack>
+      {f && (
+        <Text size="sm" data-testid="bank-file-summary">
+          {t('payments.bank.summary', {
+            rows: f.rows,
+            matched: f.matched,
+            unmatched: f.unmatched,
+            mismatched: f.mismatched,
+            errors: f.errors,
+            resolved: f.resolved,
+          })}
+        </Text>
+      )}
+      <ListPage<BankFileRow>
+        title={t('payments.bank.rowsTitle', { name: f?.fileName ?? '' })}
+        defaultSort="rowNumber"
+        search={false}
+        columns={columns}
+        filters={[
+          {
+            name: 'state',
+            label: t('payments.fields.state'),
+            kind: 'enum',
+            options: ['PENDIENTES', 'CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'].map(
+              (s) => ({ value: s, label: t(`payments.bankStates.${s}`) }),
+            ),
+          },
+        ]}
+        useRows={bankRowsHook(id)}
+        emptyText={t('payments.bank.noRows')}
+      >
+        {resolving && <ResolveRow fileId={id} row={resolving} onClose={() => setResolving(null)} />}
+      </ListPage>
+    </Stack>
+  );
+}
+
+function BankFiles() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const offices = useOffices();
+  const [file, setFile] = useState<File | null>(null);
+  const [bank, setBank] = useState('');
+  const [office, setOffice] = useState<string | null>(null);
+  const [current, setCurrent] = useState<number | null>(null);
+  const upload = usePost<{ bank: string; office: string; content: string; fileName: string }, { id: number }>(
+    () => '/api/bank-files',
+  );
+  const files = useBankFiles({ pageSize: 10 });
+  return (
+    <Stack>
+      {can('planilla-payments', 'CREATE', 'ALL') && (
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t('payments.bank.importTitle')}
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            {t('payments.bank.importHelp')}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label={t('payments.fields.bank')} value={bank} onChange={(e) => setBank(e.currentTarget.value)} required />
+            <Select
+              label={t('payments.fields.office')}
+              data={(offices.data?.items ?? []).map((o) => o.office)}
+              value={office ?? offices.data?.items[0]?.office ?? null}
+              onChange={setOffice}
+              required
+            />
+            <FileInput
+              label={t('payments.bank.file')}
+              accept=".csv,text/csv"
+              value={file}
+              onChange={setFile}
+              required
+              clearable
+            />
+          </SimpleGrid>
+          <Group justify="flex-end" mt="sm">
+            <Button
+              disabled={!file || !bank}
+              loading={upload.isPending}
+              onClick={async () => {
+                const content = await file!.text();
+                upload.mutate(
+                  { bank, office: office ?? offices.data?.items[0]?.office ?? '', content, fileName: file!.name },
+                  {
+                    onSuccess: (r) => {
+                      notifySuccess(t('payments.bank.imported'));
+                      setCurrent(r.id);
+                      setFile(null);
+                    },
+                    onError: (err) => showApiError(err),
+                  },
+                );
+              }}
+            >
+              {t('payments.bank.import')}
+            </Button>
+          </Group>
+        </Card>
+      )}
+      {(files.data?.items.length ?? 0) > 0 && (
+        <Select
+          label={t('payments.bank.chooseFile')}
+          data={(files.data?.items ?? []).map((f) => ({
+            value: String(f.id),
+            label: `${f.fileName} · ${f.bank} · ${f.createdAt.slice(0, 10)}`,
+          }))}
+          value={current ? String(current) : null}
+          onChange={(v) => setCurrent(v ? Number(v) : null)}
+          w={{ base: '100%', sm: 420 }}
+        />
+      )}
+      {current && <BankFileDetail key={current} id={current} />}
+    </Stack>
+  );
+}
+
+/** `/planilla/pagos-planillas`: payments registered, registering one, and the bank files to match. */
+export function PaymentsPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [tab, setTab] = useState<string | null>('list');
+  return (
+    <Stack>
+      <PageHeader title={t('payments.payments.pageTitle')} description={t('payments.payments.description')} />
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="list">{t('payments.payments.title')}</Tabs.Tab>
+          {can('planilla-payments', 'CREATE') && <Tabs.Tab value="new">{t('payments.pay.title')}</Tabs.Tab>}
+          {can('planilla-payments', 'READ', 'ALL') && <Tabs.Tab value="bank">{t('payments.bank.title')}</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="list" pt="md">
+          <PaymentList />
+        </Tabs.Panel>
+        <Tabs.Panel value="new" pt="md">
+          <RegisterPayment />
+        </Tabs.Panel>
+        <Tabs.Panel value="bank" pt="md">
+          <BankFiles />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

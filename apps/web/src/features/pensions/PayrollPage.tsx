@@ -1,0 +1,225 @@
+import {
+  formatPeriod,
+  type PayrollLine,
+  payrollLineKindLabels,
+  payrollLineKinds,
+  payrollStateLabels,
+  pensionTypeLabels,
+  periodSchema,
+} from '@aporta/domain';
+import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { IconDownload, IconFileTypePdf, IconLock, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { openConfirm } from '../../lib/confirm.ts';
+import { downloadFile } from '../../lib/download.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { payrollLinesHook, useClosePayroll, useGeneratePayroll, usePayroll, usePayrolls } from './api.ts';
+import { Money } from './components.tsx';
+
+const thisMonth = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+};
+
+const Stat = ({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) => (
+  <div data-testid={testId}>
+    <Text size="xs" c="dimmed">
+      {label}
+    </Text>
+    <Text fw={600}>{children}</Text>
+  </div>
+);
+
+/**
+ * `/contributors/passive-classes/planilla`: the monthly pension payroll — generate (or regenerate the
+ * draft), its lines with totals, close it (immutable from then on), the bank file and the PDF summary.
+ */
+export function PayrollPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [search, setSearch] = useSearchParams();
+  const period = search.get('period') ?? thisMonth();
+  const valid = periodSchema.safeParse(period).success;
+  const payroll = usePayroll(valid ? period : null);
+  const recent = usePayrolls({ page: 1, pageSize: 6 });
+  const generate = useGeneratePayroll();
+  const close = useClosePayroll();
+  if (!can('passive-classes', 'READ')) return <NotAuthorizedPage />;
+  const p = payroll.data;
+  const missing = payroll.error instanceof ApiError && payroll.error.status === 404;
+  const setPeriod = (v: string) => setSearch(v ? { period: v } : {}, { replace: true });
+
+  const run = () =>
+    generate.mutate(period, {
+      onSuccess: () => notifySuccess(t('pensions.payroll.generated', { period: formatPeriod(period) })),
+      onError: notifyError,
+    });
+  const confirmClose = () =>
+    openConfirm({
+      title: t('pensions.payroll.close'),
+      children: (
+        <Text size="sm">{t('pensions.payroll.closeConfirm', { period: formatPeriod(period), total: p?.total ?? '' })}</Text>
+      ),
+      labels: { confirm: t('pensions.payroll.close'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red.9' },
+      onConfirm: () =>
+        close.mutate(period, {
+          onSuccess: () => notifySuccess(t('pensions.payroll.closed', { period: formatPeriod(period) })),
+          onError: notifyError,
+        }),
+    });
+
+  const columns: ListColumn<PayrollLine>[] = [
+    { accessor: 'cui', title: 'CUI', kind: 'cui' },
+    {
+      accessor: 'fullName',
+      title: t('pensions.fields.pensioner'),
+      render: (l) => <Link to={`/contributors/passive-classes/${l.pensionId}`}>{l.fullName}</Link>,
+    },
+    { accessor: 'type', title: t('pensions.fields.type'), render: (l) => pensionTypeLabels[l.type] },
+    {
+      accessor: 'kind',
+      title: t('pensions.payroll.kind'),
+      render: (l) =>
+        l.kind === 'ATRASO' ? (
+          <Badge color="orange" variant="light" c="var(--mantine-color-text)">
+            {payrollLineKindLabels[l.kind]}
+          </Badge>
+        ) : (
+          payrollLineKindLabels[l.kind]
+        ),
+    },
+    { accessor: 'forPeriod', title: t('pensions.payroll.forPeriod'), render: (l) => formatPeriod(l.forPeriod) },
+    { accessor: 'days', title: t('pensions.payroll.days'), textAlign: 'right' },
+    { accessor: 'amount', title: t('pensions.payroll.amount'), textAlign: 'right', render: (l) => <Money value={l.amount} /> },
+    { accessor: 'bankAccount', title: t('pensions.fields.bankAccount') },
+  ];
+
+  const notice = (
+    <>
+      <Group align="flex-end" wrap="wrap" justify="space-between">
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('pensions.payroll.period')}
+            description={t('pensions.payroll.periodHint')}
+            value={period}
+            onChange={(e) => setPeriod(e.currentTarget.value.trim())}
+            error={!valid ? t('pensions.payroll.periodInvalid') : undefined}
+            w={{ base: '100%', sm: 180 }}
+            data-testid="payroll-period"
+          />
+          {(recent.data?.items ?? []).map((r) => (
+            <Anchor key={r.period} component="button" type="button" size="sm" onClick={() => setPeriod(r.period)} mb={6}>
+              {formatPeriod(r.period)} ({payrollStateLabels[r.state]})
+            </Anchor>
+          ))}
+        </Group>
+        <Group gap="xs">
+          {valid && can('passive-classes', 'CREATE') && (!p || p.state === 'BORRADOR') && (
+            <Button leftSection={<IconRefresh size={16} />} loading={generate.isPending} onClick={run}>
+              {p ? t('pensions.payroll.regenerate') : t('pensions.payroll.generate')}
+            </Button>
+          )}
+          {p && can('passive-classes', 'EXPORT') && (
+            <>
+              <Button
+                variant="light"
+                leftSection={<IconDownload size={16} />}
+                onClick={() => downloadFile(`/api/pension-payrolls/${period}/bank-file`).catch(notifyError)}
+              >
+                {t('pensions.payroll.bankFile')}
+              </Button>
+              <Button
+                variant="light"
+                leftSection={<IconFileTypePdf size={16} />}
+                onClick={() => downloadFile(`/api/pension-payrolls/${period}/summary`).catch(notifyError)}
+              >
+                {t('pensions.payroll.summary')}
+              </Button>
+            </>
+          )}
+          {p?.state === 'BORRADOR' && can('passive-classes', 'APPROVE') && (
+            <Button
+              color="red.9"
+              variant="outline"
+              leftSection={<IconLock size={16} />}
+              loading={close.isPending}
+              onClick={confirmClose}
+            >
+              {t('pensions.payroll.close')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {missing && valid && <Alert color="gray">{t('pensions.payroll.none', { period: formatPeriod(period) })}</Alert>}
+      {payroll.isError && !missing && <Alert color="red">{payroll.error.message}</Alert>}
+      {p && (
+        <Card withBorder data-testid="payroll-summary">
+          <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }}>
+            <Stat label={t('pensions.payroll.state')}>
+              <Badge color={p.state === 'CERRADA' ? 'gray' : 'blue'} variant="light" c="var(--mantine-color-text)">
+                {payrollStateLabels[p.state]}
+              </Badge>
+            </Stat>
+            <Stat label={t('pensions.payroll.pensions')}>{p.pensions}</Stat>
+            <Stat label={t('pensions.payroll.lines')}>{p.lines}</Stat>
+            <Stat label={t('pensions.payroll.total')} testId="payroll-total">
+              <Money value={p.total} />
+            </Stat>
+            <Stat label={t('pensions.payroll.owedTotal')} testId="payroll-owed">
+              <Money value={p.owedTotal} />
+            </Stat>
+            <Stat label={t('pensions.payroll.excluded')}>{p.excludedSuspended}</Stat>
+            <Stat label={p.closedAt ? t('pensions.payroll.closedAt') : t('pensions.payroll.generatedAt')}>
+              <Text size="sm">{formatDateTime(p.closedAt ?? p.generatedAt)}</Text>
+            </Stat>
+          </SimpleGrid>
+          {p.state === 'CERRADA' && (
+            <Text size="sm" c="dimmed" mt="xs">
+              {t('pensions.payroll.closedHint')}
+            </Text>
+          )}
+        </Card>
+      )}
+    </>
+  );
+
+  return (
+    <ListPage<PayrollLine>
+      key={p ? `${period}-${p.generatedAt}` : 'none'}
+      title={t('pensions.payroll.title')}
+      description={t('pensions.payroll.description')}
+      defaultSort="id"
+      searchLabel={t('pensions.list.search')}
+      searchPlaceholder={t('pensions.list.searchByPerson')}
+      filters={[
+        {
+          name: 'kind',
+          label: t('pensions.payroll.kind'),
+          kind: 'enum',
+          options: payrollLineKinds.map((k) => ({ value: k, label: payrollLineKindLabels[k] })),
+        },
+      ]}
+      columns={columns}
+      useRows={p ? payrollLinesHook(period) : emptyRows}
+      notice={notice}
+      emptyText={p ? t('pensions.payroll.noLines') : t('pensions.payroll.generateFirst')}
+    />
+  );
+}
+
+const emptyRows = () =>
+  ({
+    data: { items: [], total: 0 },
+    isPending: false,
+    isError: false,
+    error: null,
+    isFetching: false,
+    refetch: () => undefined,
+  }) as never;

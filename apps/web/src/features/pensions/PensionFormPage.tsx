@@ -1,0 +1,312 @@
+import {
+  formatCui,
+  type PensionDetail,
+  type PensionInput,
+  pensionInputSchema,
+  pensionTypeLabels,
+  pensionTypes,
+  relationshipLabels,
+  relationships,
+} from '@aporta/domain';
+import { ActionIcon, Alert, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { DateField } from '../../components/DateField.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { showApiError } from '../../lib/form-errors.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { useCreatePension, usePension, useUpdatePension } from './api.ts';
+
+type BeneficiaryValues = {
+  key: string;
+  cui: string;
+  fullName: string;
+  birthDate: string;
+  relationship: string | null;
+  share: string;
+  studyCertificateUntil: string;
+};
+type FormValues = {
+  cui: string;
+  type: string | null;
+  resolutionNumber: string;
+  resolutionDate: string;
+  startDate: string;
+  monthlyAmount: string;
+  bankAccount: string;
+  beneficiaries: BeneficiaryValues[];
+};
+
+const schemaErrors = zod4Resolver(pensionInputSchema);
+const requiredDates = { resolutionDate: 'la fecha de resolución', startDate: 'la fecha de inicio' } as const;
+
+/** The domain schema's messages, with "Ingrese…/Seleccione…" for what is still empty (not "no válido"). */
+function validateForm(values: FormValues) {
+  const errors = schemaErrors(values as never);
+  for (const [field, label] of Object.entries(requiredDates))
+    if (!values[field as keyof typeof requiredDates]) errors[field] = `Ingrese ${label}.`;
+  if (!values.type) errors.type = 'Seleccione el tipo de pensión.';
+  values.beneficiaries.forEach((b, i) => {
+    if (!b.birthDate) errors[`beneficiaries.${i}.birthDate`] = 'Ingrese la fecha de nacimiento.';
+    if (!b.relationship) errors[`beneficiaries.${i}.relationship`] = 'Seleccione el parentesco.';
+  });
+  return errors;
+}
+
+let nextKey = 0;
+const emptyBeneficiary = (): BeneficiaryValues => ({
+  key: `b${++nextKey}`,
+  cui: '',
+  fullName: '',
+  birthDate: '',
+  relationship: null,
+  share: '',
+  studyCertificateUntil: '',
+});
+
+const empty: FormValues = {
+  cui: '',
+  type: null,
+  resolutionNumber: '',
+  resolutionDate: '',
+  startDate: '',
+  monthlyAmount: '',
+  bankAccount: '',
+  beneficiaries: [],
+};
+
+const fromPension = (p: PensionDetail): FormValues => ({
+  cui: formatCui(p.cui),
+  type: p.type,
+  resolutionNumber: p.resolutionNumber,
+  resolutionDate: p.resolutionDate,
+  startDate: p.startDate,
+  monthlyAmount: p.monthlyAmount,
+  bankAccount: p.bankAccount,
+  beneficiaries: p.beneficiaries.map((b) => ({
+    key: `b${++nextKey}`,
+    cui: formatCui(b.cui),
+    fullName: b.fullName,
+    birthDate: b.birthDate,
+    relationship: b.relationship,
+    share: b.share,
+    studyCertificateUntil: b.studyCertificateUntil ?? '',
+  })),
+});
+
+const beneficiariesOf = (v: FormValues) =>
+  v.beneficiaries.map(({ key: _key, ...b }) => ({ ...b, studyCertificateUntil: b.studyCertificateUntil || null }));
+
+const toInput = (v: FormValues) => ({ ...v, beneficiaries: beneficiariesOf(v) }) as unknown as PensionInput;
+
+/** Create a pension with its beneficiaries (`…/new`), or edit its resolution, account and beneficiaries (`…/:id/edit`). */
+export function PensionFormPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const params = useParams();
+  const id = params.id ? Number(params.id) : null;
+  const can = useCan();
+  const existing = usePension(id);
+  const create = useCreatePension();
+  const update = useUpdatePension(id ?? 0);
+  const form = useForm<FormValues>({
+    mode: 'controlled',
+    initialValues: empty,
+    validate: validateForm,
+    validateInputOnChange: ['cui', 'monthlyAmount', 'bankAccount'],
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load the record once when it arrives.
+  useEffect(() => {
+    if (existing.data) form.setValues(fromPension(existing.data));
+  }, [existing.data]);
+
+  if (!(id ? can('passive-classes', 'UPDATE') : can('passive-classes', 'CREATE'))) return <NotAuthorizedPage />;
+  if (id && !existing.data) return <QueryState query={existing}>{null}</QueryState>;
+
+  const fields = [
+    ...Object.keys(empty),
+    ...form.values.beneficiaries.flatMap((_, i) =>
+      ['cui', 'fullName', 'birthDate', 'relationship', 'share', 'studyCertificateUntil'].map((f) => `beneficiaries.${i}.${f}`),
+    ),
+  ];
+  const submit = form.onSubmit((values) => {
+    const onError = (err: unknown) => showApiError(err, form, fields, { notify: 'always' });
+    if (id) {
+      update.mutate(
+        {
+          resolutionNumber: values.resolutionNumber,
+          bankAccount: values.bankAccount,
+          beneficiaries: beneficiariesOf(values) as never,
+        },
+        {
+          onSuccess: (p) => {
+            notifySuccess(t('pensions.form.updated'));
+            navigate(`/contributors/passive-classes/${p.id}`);
+          },
+          onError,
+        },
+      );
+    } else {
+      create.mutate(toInput(values), {
+        onSuccess: (p) => {
+          notifySuccess(t('pensions.form.created'));
+          navigate(`/contributors/passive-classes/${p.id}`);
+        },
+        onError,
+      });
+    }
+  });
+  const locked = !!id;
+  const listError = typeof form.errors.beneficiaries === 'string' ? form.errors.beneficiaries : null;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <PageHeader title={id ? t('pensions.form.editTitle') : t('pensions.form.newTitle')} mb="md" />
+      <Stack>
+        <Card withBorder>
+          <Text fw={600} mb="sm">
+            {t('pensions.form.pension')}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('pensions.form.pensionerCui')}
+              description={t('pensions.form.pensionerCuiHint')}
+              required
+              inputMode="numeric"
+              disabled={locked}
+              {...form.getInputProps('cui')}
+            />
+            <Select
+              label={t('pensions.fields.type')}
+              required
+              disabled={locked}
+              data={pensionTypes.map((v) => ({ value: v, label: pensionTypeLabels[v] }))}
+              {...form.getInputProps('type')}
+            />
+            <TextInput
+              label={t('pensions.fields.resolutionNumber')}
+              required
+              maxLength={60}
+              {...form.getInputProps('resolutionNumber')}
+            />
+            <DateField
+              label={t('pensions.fields.resolutionDate')}
+              required
+              disabled={locked}
+              {...form.getInputProps('resolutionDate')}
+            />
+            <DateField label={t('pensions.fields.startDate')} required disabled={locked} {...form.getInputProps('startDate')} />
+            <TextInput
+              label={t('pensions.fields.monthlyAmount')}
+              description={locked ? t('pensions.form.amountLocked') : undefined}
+              required
+              inputMode="decimal"
+              disabled={locked}
+              leftSection="Q"
+              {...form.getInputProps('monthlyAmount')}
+            />
+            <TextInput label={t('pensions.fields.bankAccount')} required maxLength={30} {...form.getInputProps('bankAccount')} />
+          </SimpleGrid>
+        </Card>
+        <Card withBorder>
+          <Group justify="space-between" mb="sm">
+            <div>
+              <Text fw={600}>{t('pensions.beneficiaries.title')}</Text>
+              <Text size="sm" c="dimmed">
+                {t('pensions.beneficiaries.hint')}
+              </Text>
+            </div>
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => form.insertListItem('beneficiaries', emptyBeneficiary())}
+              disabled={form.values.beneficiaries.length >= 20}
+            >
+              {t('pensions.beneficiaries.add')}
+            </Button>
+          </Group>
+          {listError && (
+            <Alert color="red" mb="sm" data-testid="beneficiaries-error">
+              {listError}
+            </Alert>
+          )}
+          {form.values.beneficiaries.length === 0 && (
+            <Text size="sm" c="dimmed">
+              {t('pensions.beneficiaries.none')}
+            </Text>
+          )}
+          <Stack>
+            {form.values.beneficiaries.map((b, i) => (
+              <Card key={b.key} withBorder padding="sm" data-testid="beneficiary-row">
+                <Group justify="space-between" mb="xs">
+                  <Text size="sm" fw={600}>
+                    {t('pensions.beneficiaries.number', { n: i + 1 })}
+                  </Text>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('pensions.beneficiaries.remove', { n: i + 1 })}
+                    onClick={() => form.removeListItem('beneficiaries', i)}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+                <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+                  <TextInput label="CUI" required inputMode="numeric" {...form.getInputProps(`beneficiaries.${i}.cui`)} />
+                  <TextInput
+                    label={t('pensions.beneficiaries.fullName')}
+                    required
+                    maxLength={150}
+                    {...form.getInputProps(`beneficiaries.${i}.fullName`)}
+                  />
+                  <DateField
+                    label={t('pensions.beneficiaries.birthDate')}
+                    required
+                    {...form.getInputProps(`beneficiaries.${i}.birthDate`)}
+                  />
+                  <Select
+                    label={t('pensions.beneficiaries.relationship')}
+                    required
+                    data={relationships.map((v) => ({ value: v, label: relationshipLabels[v] }))}
+                    {...form.getInputProps(`beneficiaries.${i}.relationship`)}
+                  />
+                  <TextInput
+                    label={t('pensions.beneficiaries.share')}
+                    required
+                    inputMode="decimal"
+                    rightSection="%"
+                    {...form.getInputProps(`beneficiaries.${i}.share`)}
+                  />
+                  <DateField
+                    label={t('pensions.beneficiaries.studyUntil')}
+                    description={t('pensions.beneficiaries.studyHint')}
+                    {...form.getInputProps(`beneficiaries.${i}.studyCertificateUntil`)}
+                  />
+                </SimpleGrid>
+              </Card>
+            ))}
+          </Stack>
+        </Card>
+        <Group justify="flex-end">
+          <Button
+            variant="default"
+            onClick={() => navigate(id ? `/contributors/passive-classes/${id}` : '/contributors/passive-classes')}
+          >
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={create.isPending || update.isPending}>
+            {t('pensions.form.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

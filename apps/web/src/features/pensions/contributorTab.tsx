@@ -1,0 +1,18 @@
+import { lazy, Suspense } from 'react';
+import { Loading } from '../../components/QueryState.tsx';
+import { registerContributorTab } from '../contributors/contributorTabs.tsx';
+
+const Pensions = lazy(async () => ({ default: (await import('./ContributorPensions.tsx')).ContributorPensions }));
+
+// The contributor's 360° page gains the pensions paid for them (theirs, or their survivors').
+registerContributorTab({
+  value: 'pensions',
+  labelKey: 'pensions.contributorTab',
+  order: 40,
+  permission: { resource: 'passive-classes', action: 'READ' },
+  render: (c) => (
+    <Suspense fallback={<Loading />}>
+      <Pensions contributorId={c.id} />
+    </Suspense>
+  ),
+});

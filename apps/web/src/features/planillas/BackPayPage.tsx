@@ -1,0 +1,165 @@
+import { type BackPayCreate, type Planilla, planillaMachine } from '@aporta/domain';
+import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { api } from '../../lib/api.ts';
+import { showApiError } from '../../lib/form-errors.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { queryClient } from '../../lib/query.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { planillaListHook, usePlanillaOptions } from './api.ts';
+import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { planillaKeys } from './keys.ts';
+
+const useBackPay = planillaListHook('/api/back-pay');
+const FIELDS = [
+  'entityId',
+  'resolutionNumber',
+  'resolutionDate',
+  'cui',
+  'fullName',
+  'budgetLine',
+  'fromPeriod',
+  'toPeriod',
+  'monthlySalary',
+] as const;
+
+function BackPayForm({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const options = usePlanillaOptions();
+  const entities = options.data?.entities ?? [];
+  const create = useMutation({
+    mutationFn: (body: BackPayCreate) => api<Planilla>('/api/back-pay', { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planillaKeys.all }),
+  });
+  const form = useForm<Record<(typeof FIELDS)[number], string>>({
+    initialValues: Object.fromEntries(FIELDS.map((f) => [f, f === 'budgetLine' ? '011' : ''])) as Record<
+      (typeof FIELDS)[number],
+      string
+    >,
+  });
+  const submit = form.onSubmit((v) =>
+    create.mutate({ ...v, entityId: Number(v.entityId) } as BackPayCreate, {
+      onSuccess: (p) => {
+        notifySuccess(t('planillas.backPay.created', { count: p.lineCount }));
+        navigate(`/planilla/vista/${p.id}`);
+      },
+      onError: (err) => showApiError(err, form, FIELDS),
+    }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Select
+          label={t('planillas.fields.entity')}
+          required
+          searchable
+          data={entities.map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          {...form.getInputProps('entityId')}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t('planillas.backPay.resolutionNumber')} required {...form.getInputProps('resolutionNumber')} />
+          <TextInput
+            label={t('planillas.backPay.resolutionDate')}
+            required
+            placeholder="aaaa-mm-dd"
+            {...form.getInputProps('resolutionDate')}
+          />
+          <TextInput label="CUI" required {...form.getInputProps('cui')} />
+          <TextInput label={t('planillas.fields.fullName')} required {...form.getInputProps('fullName')} />
+          <TextInput label={t('planillas.backPay.from')} required placeholder="aaaa-mm" {...form.getInputProps('fromPeriod')} />
+          <TextInput label={t('planillas.backPay.to')} required placeholder="aaaa-mm" {...form.getInputProps('toPeriod')} />
+          <TextInput
+            label={t('planillas.backPay.monthlySalary')}
+            required
+            placeholder="3,500.00"
+            {...form.getInputProps('monthlySalary')}
+          />
+          <TextInput label={t('planillas.fields.budgetLine')} required {...form.getInputProps('budgetLine')} />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            {t('planillas.backPay.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** `/contributors/fallen-wages`: back-pay resolutions and their SALARIOS_CAIDOS planillas. */
+export function BackPayPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const can = useCan();
+  const [open, setOpen] = useState(false);
+  const columns: ListColumn<Planilla>[] = [
+    {
+      accessor: 'backPayResolution',
+      title: t('planillas.backPay.resolution'),
+      render: (p) => <Link to={`/planilla/vista/${p.id}`}>{p.backPayResolution}</Link>,
+    },
+    { accessor: 'entity', title: t('planillas.fields.entity'), render: (p) => p.entityName },
+    { accessor: 'period', title: t('planillas.backPay.declared'), sortable: true, render: (p) => <Period value={p.period} /> },
+    { accessor: 'lineCount', title: t('planillas.backPay.months'), textAlign: 'right' },
+    { accessor: 'state', title: t('planillas.fields.state'), render: (p) => <PlanillaStateBadge state={p.state} /> },
+    {
+      accessor: 'totalEmployee',
+      title: t('planillas.fields.employee'),
+      textAlign: 'right',
+      render: (p) => <Money value={p.totalEmployee} />,
+    },
+    {
+      accessor: 'totalEmployer',
+      title: t('planillas.fields.employer'),
+      textAlign: 'right',
+      render: (p) => <Money value={p.totalEmployer} />,
+    },
+  ];
+  return (
+    <ListPage<Planilla>
+      title={t('planillas.backPay.title')}
+      description={t('planillas.backPay.description')}
+      defaultSort="-period"
+      searchLabel={t('planillas.lists.search')}
+      columns={columns}
+      filters={[
+        {
+          name: 'state',
+          label: t('planillas.fields.state'),
+          kind: 'enum',
+          options: planillaMachine.states.map((s) => ({ value: s, label: t(`planillas.states.${s}`) })),
+        },
+      ]}
+      useRows={useBackPay as never}
+      emptyText={t('planillas.backPay.empty')}
+      onRowClick={(p) => navigate(`/planilla/vista/${p.id}`)}
+      actions={
+        can('fallen-wages', 'CREATE') && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen(true)}>
+            {t('planillas.backPay.new')}
+          </Button>
+        )
+      }
+    >
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('planillas.backPay.new')}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        {open && <BackPayForm onClose={() => setOpen(false)} />}
+      </Modal>
+    </ListPage>
+  );
+}

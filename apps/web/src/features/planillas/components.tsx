@@ -1,0 +1,65 @@
+import { formatPeriod, type LineIssue, type PlanillaState } from '@aporta/domain';
+import { Badge, List, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCircleX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { formatMoneyDecimal } from '../../lib/format.ts';
+
+const stateColors: Record<PlanillaState, string> = {
+  BORRADOR: 'gray',
+  ENVIANDO: 'cyan',
+  ENVIADA: 'blue',
+  EN_REVISION: 'indigo',
+  OBSERVADA: 'orange',
+  APROBADA: 'green',
+  RECHAZADA: 'red',
+  PAGADA: 'teal',
+  ANULADA: 'dark',
+};
+
+/** A planilla's state as a coloured badge with its label in the user's language. */
+export function PlanillaStateBadge({ state }: { state: PlanillaState }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={stateColors[state]} variant="light" c="var(--mantine-color-text)" data-testid="planilla-state">
+      {t(`planillas.states.${state}`)}
+    </Badge>
+  );
+}
+
+/** Money the API sends as decimal text, right-aligned digits. */
+export const Money = ({ value }: { value: string | null | undefined }) => (
+  <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+    {value == null ? '—' : formatMoneyDecimal(value)}
+  </span>
+);
+
+export const Period = ({ value }: { value: string }) => <span style={{ whiteSpace: 'nowrap' }}>{formatPeriod(value)}</span>;
+
+/** A line's blocking errors (red) and warnings (orange), each with its message. */
+export function LineIssues({ errors, warnings }: { errors: LineIssue[]; warnings: LineIssue[] }) {
+  if (!errors.length && !warnings.length) return null;
+  return (
+    <List size="xs" spacing={2} listStyleType="none" data-testid="line-issues">
+      {errors.map((e) => (
+        <List.Item
+          key={`e-${e.code}-${e.message}`}
+          icon={<IconCircleX size={14} color="var(--mantine-color-red-8)" aria-label="Error" />}
+        >
+          <Text size="xs" c="red.9" span>
+            {e.message}
+          </Text>
+        </List.Item>
+      ))}
+      {warnings.map((w) => (
+        <List.Item
+          key={`w-${w.code}-${w.message}`}
+          icon={<IconAlertTriangle size={14} color="var(--mantine-color-orange-8)" aria-label="Advertencia" />}
+        >
+          <Text size="xs" span>
+            {w.message}
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}

@@ -1,0 +1,588 @@
+import '@xyflow/react/dist/style.css';
+import {
+  conditionOpLabels,
+  conditionOps,
+  type FlowDefinition,
+  type FlowState,
+  type FlowTransition,
+  flowActionKindLabels,
+  flowActionKinds,
+  flowProblems,
+  isFinalFlowState,
+} from '@aporta/domain/workflow';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Grid,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconCheck, IconDeviceFloppy, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import {
+  applyNodeChanges,
+  Background,
+  Controls,
+  type Edge,
+  MarkerType,
+  type Node,
+  type NodeChange,
+  ReactFlow,
+} from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { openConfirm } from '../../lib/confirm.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { useFlow, useFlowOptions, usePublishFlow, useSaveFlow, useValidateFlow } from './api.ts';
+import { moment, VersionBadge } from './components.tsx';
+
+const keyOf = (label: string, taken: string[]) => {
+  const base =
+    label
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .replace(/^[^A-Z]+/, '')
+      .slice(0, 36) || 'ESTADO';
+  let key = base;
+  for (let i = 2; taken.includes(key); i++) key = `${base}_${i}`;
+  return key;
+};
+
+const emptyDef: FlowDefinition = {
+  initial: 'RECIBIDA',
+  states: [
+    { key: 'RECIBIDA', label: 'Recibida', editable: true, x: 0, y: 80 },
+    { key: 'RESUELTA', label: 'Resuelta', x: 300, y: 80 },
+  ],
+  transitions: [],
+};
+
+type Selection = { kind: 'state'; key: string } | { kind: 'transition'; key: string } | null;
+
+/** `/flow/new` and `/flow/:id`: the visual designer of a flow (states as nodes, transitions as edges). */
+export function FlowDesignerPage() {
+  const params = useParams();
+  const id = params.id && params.id !== 'new' ? Number(params.id) : null;
+  const flow = useFlow(id);
+  const options = useFlowOptions();
+  return (
+    <QueryState query={id ? [flow, options] : [options]}>
+      {() => <Designer key={flow.data?.latestVersion ?? 0} id={id} />}
+    </QueryState>
+  );
+}
+
+function Designer({ id }: { id: number | null }) {
+  const navigate = useNavigate();
+  const can = useCan();
+  const flow = useFlow(id);
+  const options = useFlowOptions().data!;
+  const latest = flow.data?.versions[0];
+  const [title, setTitle] = useState(flow.data?.title ?? '');
+  const [description, setDescription] = useState(flow.data?.description ?? '');
+  const [formId, setFormId] = useState<number | null>(flow.data?.formId ?? null);
+  const [def, setDef] = useState<FlowDefinition>(latest?.definition ?? emptyDef);
+  const [sel, setSel] = useState<Selection>(null);
+  const [problems, setProblems] = useState<{ path: string; message: string }[] | null>(null);
+  const [newState, setNewState] = useState('');
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  const save = useSaveFlow();
+  const publish = usePublishFlow();
+  const validate = useValidateFlow();
+  // Any change to the definition makes the last validation stale.
+  const [checkedDef, setCheckedDef] = useState(def);
+  if (checkedDef !== def) {
+    setCheckedDef(def);
+    if (problems) setProblems(null);
+  }
+
+  const roleNames = useMemo(() => new Map(options.roles.map((r) => [r.id, r.name])), [options.roles]);
+  const roleName = (t: FlowTransition) => (t.requester ? 'Solicitante' : (roleNames.get(t.roleId ?? 0) ?? 'sin rol'));
+  // React Flow keeps what it measured on each node: the nodes live in their own state, rebuilt from the
+  // definition (labels, added and removed states) while keeping what React Flow knows of each.
+  const [nodes, setNodes] = useState<Node[]>([]);
+  useEffect(() => {
+    setNodes((prev) =>
+      def.states.map((s, i) => {
+        const old = prev.find((n) => n.id === s.key);
+        const final = isFinalFlowState(def, s.key);
+        return {
+          ...(old ?? {}),
+          id: s.key,
+          position: old?.position ?? { x: s.x ?? i * 220, y: s.y ?? 80 },
+          data: { label: `${s.key === def.initial ? '▶ ' : ''}${s.label}${final ? ' ■' : ''}` },
+          style: final ? { borderWidth: 3 } : undefined,
+        };
+      }),
+    );
+  }, [def]);
+  const edges: Edge[] = useMemo(
+    () =>
+      def.transitions.map((t) => ({
+        id: t.key,
+        source: t.from,
+        target: t.to,
+        label: `${t.label} (${t.requester ? 'Solicitante' : (roleNames.get(t.roleId ?? 0) ?? 'sin rol')})`,
+        markerEnd: { type: MarkerType.ArrowClosed },
+        selected: sel?.kind === 'transition' && sel.key === t.key,
+      })),
+    [def, sel, roleNames],
+  );
+  const onNodesChange = (changes: NodeChange[]) => setNodes((ns) => applyNodeChanges(changes, ns));
+  const onNodeDragStop = (node: Node) =>
+    setDef((d) => ({
+      ...d,
+      states: d.states.map((s) =>
+        s.key === node.id ? { ...s, x: Math.round(node.position.x), y: Math.round(node.position.y) } : s,
+      ),
+    }));
+  const addTransition = (a: string, b: string) => {
+    const key = keyOf(
+      `${a}_A_${b}`,
+      def.transitions.map((t) => t.key),
+    );
+    const t: FlowTransition = { key, from: a, to: b, label: 'Avanzar', roleId: options.roles[0]?.id ?? null };
+    setDef((d) => ({ ...d, transitions: [...d.transitions, t] }));
+    setSel({ kind: 'transition', key });
+  };
+  const addState = () => {
+    const label = newState.trim();
+    if (!label) return;
+    const key = keyOf(
+      label,
+      def.states.map((s) => s.key),
+    );
+    const maxX = Math.max(0, ...def.states.map((s) => s.x ?? 0));
+    setDef((d) => ({ ...d, states: [...d.states, { key, label, x: maxX + 220, y: 200 }] }));
+    setNewState('');
+    setSel({ kind: 'state', key });
+  };
+  const state = sel?.kind === 'state' ? def.states.find((s) => s.key === sel.key) : undefined;
+  const transition = sel?.kind === 'transition' ? def.transitions.find((t) => t.key === sel.key) : undefined;
+  const patchState = (patch: Partial<FlowState>) =>
+    setDef((d) => ({ ...d, states: d.states.map((s) => (s.key === state?.key ? { ...s, ...patch } : s)) }));
+  const patchTransition = (patch: Partial<FlowTransition>) =>
+    setDef((d) => ({ ...d, transitions: d.transitions.map((t) => (t.key === transition?.key ? { ...t, ...patch } : t)) }));
+  const formFields = options.forms.find((f) => f.id === formId)?.fields ?? [];
+  const localProblems = flowProblems(def, {
+    formFields: formId ? formFields.map((f) => f.name) : null,
+    moduleActions: options.moduleActions.map((a) => a.key),
+    roleIds: options.roles.map((r) => r.id),
+  });
+  const mayEdit = id ? can('flow', 'UPDATE') : can('flow', 'CREATE');
+
+  const onSave = () => {
+    if (!formId) return notifyError(new Error('Elija el formulario del flujo.'));
+    save.mutate(
+      { id, data: { title, description: description || undefined, formId, definition: def } },
+      {
+        onSuccess: (f) => {
+          notifySuccess(`Flujo guardado (versión ${f.latestVersion}, borrador).`);
+          if (!id) navigate(`/flow/${f.id}`, { replace: true });
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.details.length) setProblems(err.details);
+          notifyError(err);
+        },
+      },
+    );
+  };
+  const onValidate = () => {
+    if (!formId) return setProblems([{ path: 'formId', message: 'Elija el formulario del flujo.' }]);
+    validate.mutate({ formId, definition: def }, { onSuccess: (r) => setProblems(r.problems), onError: notifyError });
+  };
+  const onPublish = () => {
+    if (!id || !flow.data) return;
+    const version = flow.data.latestVersion;
+    openConfirm({
+      title: `Publicar la versión ${version}`,
+      children: (
+        <Text size="sm">
+          Las solicitudes abiertas de este flujo pasarán a esta versión. Se publica lo guardado; guarde antes sus cambios.
+        </Text>
+      ),
+      labels: { confirm: 'Publicar', cancel: 'Cancelar' },
+      onConfirm: () =>
+        publish.mutate(
+          { id, version },
+          {
+            onSuccess: () => notifySuccess(`Versión ${version} publicada.`),
+            onError: (err) => {
+              if (err instanceof ApiError)
+                setProblems(
+                  err.details.length
+                    ? err.details.map((d) => ({ ...d, message: d.message }))
+                    : [{ path: '', message: err.message }],
+                );
+              notifyError(err);
+            },
+          },
+        ),
+    });
+  };
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={id ? `Flujo: ${flow.data?.title}` : 'Flujo nuevo'}
+        description="Estados y transiciones por rol; se valida antes de publicar."
+      >
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconCheck size={16} />} onClick={onValidate} loading={validate.isPending}>
+            Validar
+          </Button>
+          {mayEdit && (
+            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={onSave} loading={save.isPending}>
+              Guardar
+            </Button>
+          )}
+          {id && can('flow', 'APPROVE') && latest?.state === 'BORRADOR' && (
+            <Button color="green" leftSection={<IconSend size={16} />} onClick={onPublish} loading={publish.isPending}>
+              Publicar versión {flow.data?.latestVersion}
+            </Button>
+          )}
+        </Group>
+      </PageHeader>
+      {problems && (
+        <Alert
+          color={problems.length ? 'red' : 'green'}
+          title={problems.length ? 'El flujo tiene problemas' : 'El flujo es válido'}
+        >
+          {problems.length
+            ? problems.map((p) => (
+                <Text key={p.path + p.message} size="sm">
+                  {p.message}
+                </Text>
+              ))
+            : 'Se puede publicar.'}
+        </Alert>
+      )}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Card withBorder p={0}>
+            <Box h={480} data-testid="flow-canvas">
+              <ReactFlow
+                nodes={nodes}
+                edges={edges}
+                onNodesChange={onNodesChange}
+                onNodeDragStop={(_, n) => onNodeDragStop(n)}
+                onConnect={(c) => c.source && c.target && c.source !== c.target && addTransition(c.source, c.target)}
+                onNodeClick={(_, n) => setSel({ kind: 'state', key: n.id })}
+                onEdgeClick={(_, e) => setSel({ kind: 'transition', key: e.id })}
+                fitView
+                proOptions={{ hideAttribution: true }}
+              >
+                <Background />
+                <Controls showInteractive={false} />
+              </ReactFlow>
+            </Box>
+          </Card>
+          <Text size="xs" c="dimmed" mt={4}>
+            ▶ estado inicial · ■ estado final (ninguna transición sale de él). Arrastre los estados; una transición se crea
+            uniendo dos estados o con «Agregar transición».
+          </Text>
+          {!!localProblems.length && (
+            <Text size="xs" c="red" mt={4}>
+              Pendiente para publicar: {localProblems.map((p) => p.message).join(' ')}
+            </Text>
+          )}
+          {flow.data && (
+            <Table mt="md" striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Versión</Table.Th>
+                  <Table.Th>Estado</Table.Th>
+                  <Table.Th>Creada</Table.Th>
+                  <Table.Th>Publicada</Table.Th>
+                  <Table.Th>Solicitudes abiertas</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {flow.data.versions.map((v) => (
+                  <Table.Tr key={v.id}>
+                    <Table.Td>v{v.version}</Table.Td>
+                    <Table.Td>
+                      <VersionBadge state={v.state} />
+                    </Table.Td>
+                    <Table.Td>{moment(v.createdAt)}</Table.Td>
+                    <Table.Td>{moment(v.publishedAt)}</Table.Td>
+                    <Table.Td>{v.requests}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack gap="sm">
+            <Card withBorder>
+              <Stack gap="xs">
+                <TextInput label="Título del flujo" required value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
+                <TextInput label="Descripción" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+                <Select
+                  label="Formulario"
+                  required
+                  data={options.forms.map((f) => ({ value: String(f.id), label: f.title }))}
+                  value={formId ? String(formId) : null}
+                  onChange={(v) => setFormId(v ? Number(v) : null)}
+                  searchable
+                />
+                <Select
+                  label="Estado inicial"
+                  data={def.states.map((s) => ({ value: s.key, label: s.label }))}
+                  value={def.initial}
+                  allowDeselect={false}
+                  onChange={(v) => v && setDef({ ...def, initial: v })}
+                />
+                <Text size="xs" c="dimmed">
+                  Plazo por defecto de cada estado: {options.defaultSlaDays} días (Parámetros).
+                </Text>
+              </Stack>
+            </Card>
+            <Card withBorder>
+              <Stack gap="xs">
+                <Group gap="xs" align="end" wrap="nowrap">
+                  <TextInput
+                    label="Nuevo estado"
+                    placeholder="Nombre del estado"
+                    value={newState}
+                    onChange={(e) => setNewState(e.currentTarget.value)}
+                    style={{ flex: 1 }}
+                  />
+                  <Button leftSection={<IconPlus size={16} />} onClick={addState} variant="light">
+                    Agregar estado
+                  </Button>
+                </Group>
+                <Group gap="xs" align="end" wrap="nowrap">
+                  <Select
+                    label="Desde"
+                    data={def.states.map((s) => ({ value: s.key, label: s.label }))}
+                    value={from}
+                    onChange={setFrom}
+                    style={{ flex: 1 }}
+                  />
+                  <Select
+                    label="Hacia"
+                    data={def.states.map((s) => ({ value: s.key, label: s.label }))}
+                    value={to}
+                    onChange={setTo}
+                    style={{ flex: 1 }}
+                  />
+                </Group>
+                <Button
+                  variant="light"
+                  leftSection={<IconPlus size={16} />}
+                  disabled={!from || !to || from === to}
+                  onClick={() => from && to && addTransition(from, to)}
+                >
+                  Agregar transición
+                </Button>
+              </Stack>
+            </Card>
+            {state && (
+              <Card withBorder data-testid="state-editor">
+                <Stack gap="xs">
+                  <Group justify="space-between">
+                    <Text fw={600}>Estado {state.key}</Text>
+                    <ActionIcon
+                      color="red"
+                      variant="subtle"
+                      aria-label={`Quitar el estado ${state.label}`}
+                      onClick={() =>
+                        openConfirm({
+                          title: 'Quitar el estado',
+                          children: <Text size="sm">Se quitan también sus transiciones.</Text>,
+                          labels: { confirm: 'Quitar', cancel: 'Cancelar' },
+                          confirmProps: { color: 'red' },
+                          onConfirm: () => {
+                            setDef((d) => ({
+                              ...d,
+                              states: d.states.filter((s) => s.key !== state.key),
+                              transitions: d.transitions.filter((t) => t.from !== state.key && t.to !== state.key),
+                            }));
+                            setSel(null);
+                          },
+                        })
+                      }
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                  <TextInput label="Nombre" value={state.label} onChange={(e) => patchState({ label: e.currentTarget.value })} />
+                  <Checkbox
+                    label="El solicitante puede corregir los datos en este estado"
+                    checked={!!state.editable}
+                    onChange={(e) => patchState({ editable: e.currentTarget.checked })}
+                  />
+                  <NumberInput
+                    label="Plazo (días)"
+                    placeholder={`${options.defaultSlaDays} (por defecto)`}
+                    min={1}
+                    max={365}
+                    value={state.slaDays ?? ''}
+                    onChange={(v) => patchState({ slaDays: v === '' ? null : Number(v) })}
+                  />
+                </Stack>
+              </Card>
+            )}
+            {transition && (
+              <Card withBorder data-testid="transition-editor">
+                <Stack gap="xs">
+                  <Group justify="space-between">
+                    <Text fw={600}>
+                      Transición {def.states.find((s) => s.key === transition.from)?.label} →{' '}
+                      {def.states.find((s) => s.key === transition.to)?.label}
+                    </Text>
+                    <ActionIcon
+                      color="red"
+                      variant="subtle"
+                      aria-label={`Quitar la transición ${transition.label}`}
+                      onClick={() => {
+                        setDef((d) => ({ ...d, transitions: d.transitions.filter((t) => t.key !== transition.key) }));
+                        setSel(null);
+                      }}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                  <TextInput
+                    label="Texto del botón"
+                    value={transition.label}
+                    onChange={(e) => patchTransition({ label: e.currentTarget.value })}
+                  />
+                  <Select
+                    label="Quién la toma"
+                    data={[
+                      { value: 'requester', label: 'El solicitante' },
+                      ...options.roles.map((r) => ({ value: String(r.id), label: `Rol: ${r.name}` })),
+                    ]}
+                    value={transition.requester ? 'requester' : transition.roleId ? String(transition.roleId) : null}
+                    onChange={(v) =>
+                      patchTransition(
+                        v === 'requester'
+                          ? { requester: true, roleId: null }
+                          : { requester: false, roleId: v ? Number(v) : null },
+                      )
+                    }
+                    searchable
+                  />
+                  <Checkbox
+                    label="Comentario obligatorio"
+                    checked={!!transition.commentRequired}
+                    onChange={(e) => patchTransition({ commentRequired: e.currentTarget.checked })}
+                  />
+                  <Text size="sm" fw={500}>
+                    Condición sobre los datos
+                  </Text>
+                  <Group grow>
+                    <Select
+                      placeholder="Sin condición"
+                      clearable
+                      aria-label="Campo de la condición"
+                      data={formFields.map((f) => ({ value: f.name, label: f.label }))}
+                      value={transition.condition?.field ?? null}
+                      onChange={(v) =>
+                        patchTransition({
+                          condition: v
+                            ? { field: v, op: transition.condition?.op ?? 'eq', value: transition.condition?.value ?? '' }
+                            : null,
+                        })
+                      }
+                    />
+                    {transition.condition && (
+                      <Select
+                        aria-label="Operador"
+                        data={conditionOps.map((o) => ({ value: o, label: conditionOpLabels[o] }))}
+                        value={transition.condition.op}
+                        allowDeselect={false}
+                        onChange={(v) => patchTransition({ condition: { ...transition.condition!, op: (v ?? 'eq') as never } })}
+                      />
+                    )}
+                  </Group>
+                  {transition.condition && transition.condition.op !== 'filled' && (
+                    <TextInput
+                      aria-label="Valor de la condición"
+                      placeholder="Valor"
+                      value={String(transition.condition.value ?? '')}
+                      onChange={(e) => patchTransition({ condition: { ...transition.condition!, value: e.currentTarget.value } })}
+                    />
+                  )}
+                  <Select
+                    label="Acción al tomarla"
+                    placeholder="Ninguna"
+                    clearable
+                    data={flowActionKinds.map((k) => ({ value: k, label: flowActionKindLabels[k] }))}
+                    value={transition.action?.kind ?? null}
+                    onChange={(v) =>
+                      patchTransition({
+                        action: v
+                          ? { kind: v as never, module: v === 'module' ? options.moduleActions[0]?.key : undefined }
+                          : null,
+                      })
+                    }
+                  />
+                  {transition.action?.kind === 'module' && (
+                    <Select
+                      label="Acción de módulo"
+                      data={options.moduleActions.map((a) => ({ value: a.key, label: a.label }))}
+                      value={transition.action.module ?? null}
+                      onChange={(v) => patchTransition({ action: { kind: 'module', module: v ?? undefined } })}
+                    />
+                  )}
+                  {transition.action?.kind === 'notify' && (
+                    <TextInput
+                      label="Mensaje al solicitante"
+                      value={transition.action.message ?? ''}
+                      onChange={(e) =>
+                        patchTransition({ action: { kind: 'notify', message: e.currentTarget.value || undefined } })
+                      }
+                    />
+                  )}
+                </Stack>
+              </Card>
+            )}
+            <Card withBorder>
+              <Text fw={600} size="sm" mb={4}>
+                Transiciones ({def.transitions.length})
+              </Text>
+              {def.transitions.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  Sin transiciones.
+                </Text>
+              )}
+              {def.transitions.map((t) => (
+                <Button
+                  key={t.key}
+                  variant="subtle"
+                  size="compact-sm"
+                  justify="start"
+                  fullWidth
+                  onClick={() => setSel({ kind: 'transition', key: t.key })}
+                >
+                  {def.states.find((s) => s.key === t.from)?.label} → {def.states.find((s) => s.key === t.to)?.label}: {t.label} (
+                  {roleName(t)})
+                </Button>
+              ))}
+            </Card>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

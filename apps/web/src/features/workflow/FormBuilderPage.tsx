@@ -1,0 +1,688 @@
+import {
+  compileForm,
+  FORM_DEFINITION_FORMAT,
+  type FormCatalog,
+  type FormField,
+  type FormFieldType,
+  formCatalogLabels,
+  formCatalogs,
+  formDefinitionSchema,
+  formFieldsProblems,
+  formFieldTypeLabels,
+  formFieldTypes,
+} from '@aporta/domain/workflow';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Container,
+  FileButton,
+  Grid,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconDeviceFloppy,
+  IconDownload,
+  IconGripVertical,
+  IconTrash,
+  IconUpload,
+} from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../../lib/api.ts';
+import { openConfirm } from '../../lib/confirm.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { getToken } from '../../lib/session.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { useForm, useSaveForm } from './api.ts';
+import { FormRenderer } from './FormRenderer.tsx';
+
+/**
+ * `/form-builder`: standalone and open without signing in (the specification's route). Anyone composes a
+ * form from field types, reorders by dragging, sets validation and conditions, previews it live and
+ * exports/imports the definition as JSON; saving needs a session with `forms` CREATE (or UPDATE to save
+ * a new version of an existing form, `?form=<id>`). The work in progress is kept in this browser, so
+ * signing in to save loses nothing.
+ */
+
+interface Draft {
+  formId: number | null;
+  title: string;
+  description: string;
+  fields: FormField[];
+}
+const STORAGE_KEY = 'aporta-form-builder';
+const empty: Draft = { formId: null, title: 'Formulario nuevo', description: '', fields: [] };
+
+const loadDraft = (): Draft => {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    return raw ? { ...empty, ...(JSON.parse(raw) as Draft) } : empty;
+  } catch {
+    return empty;
+  }
+};
+
+const slug = (label: string) =>
+  label
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-zA-Z0-9 ]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w, i) => (i ? w[0].toUpperCase() + w.slice(1).toLowerCase() : w.toLowerCase()))
+    .join('')
+    .replace(/^[^a-zA-Z]+/, '')
+    .slice(0, 40) || 'campo';
+
+const uniqueName = (base: string, taken: string[]) => {
+  let name = base;
+  for (let i = 2; taken.includes(name); i++) name = `${base.slice(0, 36)}${i}`;
+  return name;
+};
+
+const columnTypes: FormFieldType[] = ['text', 'number', 'money', 'date', 'cui'];
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function FormBuilderPage() {
+  const [params] = useSearchParams();
+  const editId = Number(params.get('form')) || null;
+  const [draft, setDraft] = useState<Draft>(loadDraft);
+  const [selected, setSelected] = useState<number | null>(draft.fields.length ? 0 : null);
+  const [preview, setPreview] = useState<Record<string, unknown>>({});
+  const [importError, setImportError] = useState<string | null>(null);
+  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const signedIn = !!getToken();
+  const can = useCan();
+  const existing = useForm(signedIn ? editId : null);
+  const save = useSaveForm();
+
+  useEffect(() => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(draft));
+  }, [draft]);
+  // Opening an existing form (from the library) loads its latest version into the builder.
+  useEffect(() => {
+    const f = existing.data;
+    const fields = f?.versions[0]?.fields as FormField[] | null | undefined;
+    if (f && fields) {
+      setDraft({ formId: f.id, title: f.title, description: f.description, fields });
+      setSelected(fields.length ? 0 : null);
+    }
+  }, [existing.data]);
+
+  const problems = useMemo(() => formFieldsProblems(draft.fields), [draft.fields]);
+  const compiled = useMemo(() => compileForm(draft.title, draft.fields), [draft.title, draft.fields]);
+  const setFields = (fn: (fields: FormField[]) => FormField[]) => setDraft((d) => ({ ...d, fields: fn(d.fields) }));
+  const field = selected != null ? draft.fields[selected] : undefined;
+  const update = (patch: Partial<FormField>) =>
+    setFields((fs) => fs.map((f, i) => (i === selected ? ({ ...f, ...patch } as FormField) : f)));
+
+  const add = (type: FormFieldType) => {
+    const label = type === 'section' ? 'Sección' : formFieldTypeLabels[type];
+    const f: FormField = {
+      name: uniqueName(
+        slug(label),
+        draft.fields.map((x) => x.name),
+      ),
+      label,
+      type,
+    };
+    if (type === 'select')
+      f.options = [
+        { value: 'SI', label: 'Sí' },
+        { value: 'NO', label: 'No' },
+      ];
+    if (type === 'table') f.columns = [{ name: 'descripcion', label: 'Descripción', type: 'text', required: true }];
+    setFields((fs) => [...fs, f]);
+    setSelected(draft.fields.length);
+  };
+  const move = (from: number, to: number) => {
+    if (to < 0 || to >= draft.fields.length || from === to) return;
+    setFields((fs) => {
+      const copy = [...fs];
+      const [x] = copy.splice(from, 1);
+      copy.splice(to, 0, x);
+      return copy;
+    });
+    setSelected(to);
+  };
+  const remove = (i: number) =>
+    openConfirm({
+      title: 'Quitar el campo',
+      children: <Text size="sm">¿Quitar «{draft.fields[i].label}» del formulario?</Text>,
+      labels: { confirm: 'Quitar', cancel: 'Cancelar' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => {
+        setFields((fs) => fs.filter((_, j) => j !== i));
+        setSelected(null);
+      },
+    });
+
+  const exportJson = () =>
+    download(
+      `formulario-${slug(draft.title)}.json`,
+      JSON.stringify(
+        { format: FORM_DEFINITION_FORMAT, title: draft.title, description: draft.description, fields: draft.fields, ...compiled },
+        null,
+        2,
+      ),
+    );
+  const importJson = async (file: File | null) => {
+    setImportError(null);
+    if (!file) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await file.text());
+    } catch {
+      setImportError(`«${file.name}» no es un archivo JSON válido.`);
+      return;
+    }
+    const def = formDefinitionSchema.safeParse(parsed);
+    if (!def.success) {
+      setImportError(
+        `«${file.name}»: ${def.error.issues.map((i) => `${i.path.join('.') || 'definición'}: ${i.message}`).join('; ')}`,
+      );
+      return;
+    }
+    const bad = formFieldsProblems(def.data.fields);
+    if (bad.length) {
+      setImportError(`«${file.name}»: ${bad.map((b) => b.message).join(' ')}`);
+      return;
+    }
+    setDraft((d) => ({ ...d, title: def.data.title, description: def.data.description ?? '', fields: def.data.fields }));
+    setSelected(def.data.fields.length ? 0 : null);
+    notifySuccess(`Definición importada: ${def.data.title}`);
+  };
+  const mayCreate = can('forms', 'CREATE');
+  const mayUpdate = can('forms', 'UPDATE');
+  const maySave = draft.formId ? mayUpdate : mayCreate;
+  const onSave = () =>
+    save.mutate(
+      { id: draft.formId, data: { title: draft.title, description: draft.description || undefined, fields: draft.fields } },
+      {
+        onSuccess: (f) => {
+          setServerErrors([]);
+          setDraft((d) => ({ ...d, formId: f.id }));
+          notifySuccess(
+            `Formulario guardado (versión ${f.latestVersion}, ${f.latestState === 'BORRADOR' ? 'borrador' : f.latestState}).`,
+          );
+        },
+        onError: (err) => {
+          if (err instanceof ApiError) setServerErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
+          notifyError(err);
+        },
+      },
+    );
+
+  return (
+    <Container size="xl" py="md">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <div>
+            <Title order={1} size="h2">
+              Diseñador de formularios
+            </Title>
+            <Text c="dimmed" size="sm">
+              Componga el formulario, pruébelo en la vista previa y expórtelo o guárdelo en la biblioteca.
+            </Text>
+          </div>
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconDownload size={16} />} onClick={exportJson}>
+              Exportar JSON
+            </Button>
+            <FileButton onChange={importJson} accept="application/json,.json">
+              {(props) => (
+                <Button variant="default" leftSection={<IconUpload size={16} />} {...props}>
+                  Importar JSON
+                </Button>
+              )}
+            </FileButton>
+            {signedIn && maySave && (
+              <Button
+                leftSection={<IconDeviceFloppy size={16} />}
+                onClick={onSave}
+                loading={save.isPending}
+                disabled={problems.length > 0}
+              >
+                {draft.formId ? 'Guardar versión' : 'Guardar en la biblioteca'}
+              </Button>
+            )}
+            {signedIn && (
+              <Button component={Link} to="/forms" variant="subtle">
+                Ir a Formularios
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {!signedIn && (
+          <Alert color="blue" title="Diseño sin sesión">
+            Puede diseñar, probar y exportar sin iniciar sesión. Para guardar el formulario en la biblioteca,{' '}
+            <Anchor component={Link} to="/auth/login" c="inherit" fw={700} underline="always">
+              inicie sesión
+            </Anchor>{' '}
+            y vuelva a esta página: su diseño se conserva en este navegador.
+          </Alert>
+        )}
+        {signedIn && !maySave && (
+          <Alert color="yellow">Su usuario no tiene permiso para guardar formularios; puede diseñar y exportar.</Alert>
+        )}
+        {importError && (
+          <Alert color="red" title="No se importó la definición" withCloseButton onClose={() => setImportError(null)}>
+            {importError}
+          </Alert>
+        )}
+        {serverErrors.length > 0 && (
+          <Alert color="red" title="El servidor no aceptó el formulario">
+            {serverErrors.map((e) => (
+              <Text key={e.path + e.message} size="sm">
+                {e.message}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <Card withBorder>
+              <Stack gap="xs">
+                <TextInput
+                  label="Título del formulario"
+                  value={draft.title}
+                  onChange={(e) => setDraft({ ...draft, title: e.currentTarget.value })}
+                  required
+                />
+                <Textarea
+                  label="Descripción"
+                  value={draft.description}
+                  autosize
+                  minRows={2}
+                  onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
+                />
+                <Text fw={600} size="sm" mt="xs">
+                  Agregar campo
+                </Text>
+                <Group gap={6}>
+                  {formFieldTypes.map((type) => (
+                    <Button key={type} size="xs" variant="light" onClick={() => add(type)}>
+                      {formFieldTypeLabels[type]}
+                    </Button>
+                  ))}
+                </Group>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  onClick={() =>
+                    openConfirm({
+                      title: 'Empezar de nuevo',
+                      children: <Text size="sm">Se descarta el diseño actual de este navegador.</Text>,
+                      labels: { confirm: 'Descartar', cancel: 'Cancelar' },
+                      confirmProps: { color: 'red' },
+                      onConfirm: () => {
+                        setDraft(empty);
+                        setSelected(null);
+                      },
+                    })
+                  }
+                >
+                  Empezar de nuevo
+                </Button>
+              </Stack>
+            </Card>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Stack gap="xs">
+              <Text fw={600}>Campos ({draft.fields.length})</Text>
+              {draft.fields.length === 0 && <Text c="dimmed">Agregue campos con los botones de la izquierda.</Text>}
+              <Stack gap={4} aria-label="Campos del formulario">
+                {draft.fields.map((f, i) => (
+                  <Paper
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a field may be renamed while edited; its place is its identity.
+                    key={i}
+                    withBorder
+                    p={6}
+                    draggable
+                    onDragStart={() => setDragFrom(i)}
+                    onDragOver={(e) => e.preventDefault()}
+                    onDrop={() => {
+                      if (dragFrom != null) move(dragFrom, i);
+                      setDragFrom(null);
+                    }}
+                    onClick={() => setSelected(i)}
+                    data-testid={`builder-field-${f.name}`}
+                    style={{
+                      cursor: 'pointer',
+                      borderColor: i === selected ? 'var(--mantine-primary-color-filled)' : undefined,
+                      marginInlineStart: f.type === 'section' ? 0 : 12,
+                    }}
+                  >
+                    <Group gap={6} wrap="nowrap">
+                      <IconGripVertical size={16} aria-hidden />
+                      <Box style={{ flex: 1, minWidth: 0 }}>
+                        <Text size="sm" fw={f.type === 'section' ? 700 : 500} truncate>
+                          {f.label}
+                          {f.required ? ' *' : ''}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {formFieldTypeLabels[f.type]} · {f.name}
+                          {f.visibleIf ? ` · si ${f.visibleIf.field} = ${String(f.visibleIf.equals)}` : ''}
+                        </Text>
+                      </Box>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Subir ${f.label}`}
+                        onClick={() => move(i, i - 1)}
+                        disabled={i === 0}
+                      >
+                        <IconArrowUp size={16} />
+                      </ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Bajar ${f.label}`}
+                        onClick={() => move(i, i + 1)}
+                        disabled={i === draft.fields.length - 1}
+                      >
+                        <IconArrowDown size={16} />
+                      </ActionIcon>
+                      <ActionIcon variant="subtle" color="red" aria-label={`Quitar ${f.label}`} onClick={() => remove(i)}>
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Group>
+                  </Paper>
+                ))}
+              </Stack>
+              {problems.length > 0 && (
+                <Alert color="red" title="Corrija antes de guardar">
+                  {problems.map((p) => (
+                    <Text key={p.path + p.message} size="sm">
+                      {p.message}
+                    </Text>
+                  ))}
+                </Alert>
+              )}
+              {field && (
+                <FieldEditor key={selected} field={field} earlier={draft.fields.slice(0, selected ?? 0)} onChange={update} />
+              )}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Card withBorder>
+              <Group justify="space-between" mb="xs">
+                <Text fw={600}>Vista previa</Text>
+                <Badge variant="outline">{draft.fields.filter((f) => f.type !== 'section').length} campos</Badge>
+              </Group>
+              <Title order={3} size="h4" mb="xs">
+                {draft.title}
+              </Title>
+              {problems.length === 0 && draft.fields.length > 0 ? (
+                <FormRenderer
+                  schema={compiled.schema}
+                  uiSchema={compiled.uiSchema}
+                  data={preview}
+                  onChange={setPreview}
+                  onSubmit={() => notifySuccess('La vista previa es válida: así se enviaría.')}
+                  submitLabel="Probar validación"
+                />
+              ) : (
+                <Text c="dimmed" size="sm">
+                  La vista previa aparece cuando el formulario tiene campos sin errores.
+                </Text>
+              )}
+            </Card>
+          </Grid.Col>
+        </Grid>
+      </Stack>
+    </Container>
+  );
+}
+
+const optionsText = (f: FormField) => (f.options ?? []).map((o) => `${o.value}|${o.label}`).join('\n');
+const parseOptions = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const [value, ...rest] = l.split('|');
+      return { value: value.trim(), label: (rest.join('|') || value).trim() };
+    });
+
+function FieldEditor({
+  field,
+  earlier,
+  onChange,
+}: {
+  field: FormField;
+  earlier: FormField[];
+  onChange: (p: Partial<FormField>) => void;
+}) {
+  const num = (v: string | number) => (v === '' ? undefined : Number(v));
+  const conditionTarget = earlier.find((f) => f.name === field.visibleIf?.field);
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Text fw={600}>Propiedades del campo</Text>
+        <TextInput label="Etiqueta" value={field.label} onChange={(e) => onChange({ label: e.currentTarget.value })} required />
+        <TextInput
+          label="Nombre (clave en los datos)"
+          value={field.name}
+          onChange={(e) => onChange({ name: e.currentTarget.value })}
+          description="Letras, números y _; empieza con letra."
+        />
+        {field.type !== 'section' && (
+          <>
+            <Checkbox
+              label="Obligatorio"
+              checked={!!field.required}
+              onChange={(e) => onChange({ required: e.currentTarget.checked })}
+            />
+            <TextInput
+              label="Ayuda"
+              value={field.help ?? ''}
+              onChange={(e) => onChange({ help: e.currentTarget.value || undefined })}
+            />
+          </>
+        )}
+        {(field.type === 'text' || field.type === 'textarea') && (
+          <Group grow>
+            <NumberInput
+              label="Largo mínimo"
+              min={0}
+              value={field.minLength ?? ''}
+              onChange={(v) => onChange({ minLength: num(v) })}
+            />
+            <NumberInput
+              label="Largo máximo"
+              min={1}
+              value={field.maxLength ?? ''}
+              onChange={(v) => onChange({ maxLength: num(v) })}
+            />
+          </Group>
+        )}
+        {field.type === 'text' && (
+          <TextInput
+            label="Patrón (expresión regular)"
+            value={field.pattern ?? ''}
+            onChange={(e) => onChange({ pattern: e.currentTarget.value || undefined })}
+          />
+        )}
+        {field.type === 'number' && (
+          <Group grow>
+            <NumberInput label="Mínimo" value={field.min ?? ''} onChange={(v) => onChange({ min: num(v) })} />
+            <NumberInput label="Máximo" value={field.max ?? ''} onChange={(v) => onChange({ max: num(v) })} />
+          </Group>
+        )}
+        {field.type === 'select' && (
+          <>
+            <Select
+              label="Origen de las opciones"
+              data={[
+                { value: '', label: 'Lista propia' },
+                ...formCatalogs.map((c) => ({ value: c, label: `Catálogo: ${formCatalogLabels[c]}` })),
+              ]}
+              value={field.catalog ?? ''}
+              onChange={(v) =>
+                onChange({ catalog: (v || undefined) as FormCatalog | undefined, options: v ? undefined : (field.options ?? []) })
+              }
+              allowDeselect={false}
+            />
+            {!field.catalog && (
+              <Textarea
+                label="Opciones (una por línea: valor|texto)"
+                autosize
+                minRows={3}
+                defaultValue={optionsText(field)}
+                onBlur={(e) => onChange({ options: parseOptions(e.currentTarget.value) })}
+              />
+            )}
+          </>
+        )}
+        {field.type === 'table' && (
+          <>
+            <Group grow>
+              <NumberInput
+                label="Filas mínimas"
+                min={0}
+                value={field.minRows ?? ''}
+                onChange={(v) => onChange({ minRows: num(v) })}
+              />
+              <NumberInput
+                label="Filas máximas"
+                min={1}
+                value={field.maxRows ?? ''}
+                onChange={(v) => onChange({ maxRows: num(v) })}
+              />
+            </Group>
+            <Text size="sm" fw={500}>
+              Columnas
+            </Text>
+            {(field.columns ?? []).map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a column may be renamed while edited; its place is its identity.
+              <Group key={i} gap={6} align="end" wrap="nowrap">
+                <TextInput
+                  label="Etiqueta"
+                  value={c.label}
+                  onChange={(e) => {
+                    const label = e.currentTarget.value;
+                    onChange({
+                      columns: (field.columns ?? []).map((x, j) => (j === i ? { ...x, label, name: slug(label) } : x)),
+                    });
+                  }}
+                />
+                <Select
+                  label="Tipo"
+                  w={110}
+                  data={columnTypes.map((t) => ({ value: t, label: formFieldTypeLabels[t] }))}
+                  value={c.type}
+                  allowDeselect={false}
+                  onChange={(v) =>
+                    onChange({ columns: (field.columns ?? []).map((x, j) => (j === i ? { ...x, type: v as FormFieldType } : x)) })
+                  }
+                />
+                <Checkbox
+                  label="Oblig."
+                  mb={8}
+                  checked={!!c.required}
+                  onChange={(e) => {
+                    const required = e.currentTarget.checked;
+                    onChange({ columns: (field.columns ?? []).map((x, j) => (j === i ? { ...x, required } : x)) });
+                  }}
+                />
+                <ActionIcon
+                  mb={4}
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Quitar columna ${c.label}`}
+                  onClick={() => onChange({ columns: (field.columns ?? []).filter((_, j) => j !== i) })}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            ))}
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() =>
+                onChange({
+                  columns: [
+                    ...(field.columns ?? []),
+                    {
+                      name: uniqueName(
+                        'columna',
+                        (field.columns ?? []).map((c) => c.name),
+                      ),
+                      label: 'Columna',
+                      type: 'text',
+                    },
+                  ],
+                })
+              }
+            >
+              Agregar columna
+            </Button>
+          </>
+        )}
+        {field.type !== 'section' && (
+          <>
+            <Text size="sm" fw={500} mt="xs">
+              Visible solo si…
+            </Text>
+            <Group grow>
+              <Select
+                label="Campo"
+                placeholder="Siempre visible"
+                clearable
+                data={earlier
+                  .filter((f) => f.type !== 'section' && f.type !== 'table')
+                  .map((f) => ({ value: f.name, label: f.label }))}
+                value={field.visibleIf?.field ?? null}
+                onChange={(v) => onChange({ visibleIf: v ? { field: v, equals: field.visibleIf?.equals ?? '' } : undefined })}
+              />
+              {field.visibleIf &&
+                (conditionTarget?.options?.length ? (
+                  <Select
+                    label="es igual a"
+                    data={conditionTarget.options.map((o) => ({ value: o.value, label: o.label }))}
+                    value={String(field.visibleIf.equals)}
+                    onChange={(v) => onChange({ visibleIf: { field: field.visibleIf!.field, equals: v ?? '' } })}
+                  />
+                ) : (
+                  <TextInput
+                    label="es igual a"
+                    value={String(field.visibleIf.equals)}
+                    onChange={(e) => onChange({ visibleIf: { field: field.visibleIf!.field, equals: e.currentTarget.value } })}
+                  />
+                ))}
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}

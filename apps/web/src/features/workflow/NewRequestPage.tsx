@@ -1,0 +1,98 @@
+import { Alert, Card, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useCreateRequest, useSigOptions } from './api.ts';
+import { FormRenderer } from './FormRenderer.tsx';
+
+/** `/sig/item/new`: pick a published flow, the entity, fill its form; the server validates the same form. */
+export function NewRequestPage() {
+  const options = useSigOptions();
+  const navigate = useNavigate();
+  const create = useCreateRequest();
+  const [flowId, setFlowId] = useState<string | null>(null);
+  const [entityId, setEntityId] = useState<string | null>(null);
+  const [data, setData] = useState<Record<string, unknown>>({});
+  const [errors, setErrors] = useState<{ path: string; message: string }[]>([]);
+  return (
+    <Stack gap="md">
+      <PageHeader title="Nueva solicitud" description="Elija el trámite (flujo publicado) y llene su formulario." />
+      <QueryState query={options}>
+        {() => {
+          const o = options.data!;
+          const flow = o.flows.find((f) => String(f.id) === flowId);
+          return (
+            <Card withBorder maw={760}>
+              <Stack>
+                {o.flows.length === 0 && <Alert color="yellow">No hay flujos publicados que reciban solicitudes.</Alert>}
+                <Select
+                  label="Trámite"
+                  required
+                  data={o.flows.map((f) => ({ value: String(f.id), label: f.title }))}
+                  value={flowId}
+                  onChange={(v) => {
+                    setFlowId(v);
+                    setData({});
+                    setErrors([]);
+                  }}
+                />
+                <Select
+                  label="Entidad"
+                  required={!o.anyEntity}
+                  clearable={o.anyEntity}
+                  searchable
+                  data={o.entities.map((e) => ({ value: String(e.id), label: e.name }))}
+                  value={entityId ?? (o.entities.length === 1 && !o.anyEntity ? String(o.entities[0].id) : null)}
+                  onChange={setEntityId}
+                  error={errors.find((e) => e.path === 'entityId')?.message}
+                  description={o.anyEntity ? 'Opcional: sin entidad, solo el personal central la ve.' : undefined}
+                />
+                {errors.length > 0 && (
+                  <Alert color="red" title="Revise los datos">
+                    {errors.map((e) => (
+                      <Text key={e.path + e.message} size="sm">
+                        {e.message}
+                      </Text>
+                    ))}
+                  </Alert>
+                )}
+                {flow?.schema && (
+                  <FormRenderer
+                    schema={flow.schema}
+                    uiSchema={flow.uiSchema ?? {}}
+                    data={data}
+                    onChange={setData}
+                    context={{ entities: o.entities, canUpload: true }}
+                    extraErrors={errors}
+                    busy={create.isPending}
+                    submitLabel="Presentar solicitud"
+                    onSubmit={(d) => {
+                      const entity = entityId ?? (o.entities.length === 1 && !o.anyEntity ? String(o.entities[0].id) : null);
+                      create.mutate(
+                        { flowId: Number(flowId), entityId: entity ? Number(entity) : null, data: d },
+                        {
+                          onSuccess: (r) => {
+                            notifySuccess(`Solicitud ${r.number} presentada.`);
+                            navigate(`/sig/item/${r.id}`);
+                          },
+                          onError: (err) => {
+                            if (err instanceof ApiError)
+                              setErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
+                            notifyError(err);
+                          },
+                        },
+                      );
+                    }}
+                  />
+                )}
+              </Stack>
+            </Card>
+          );
+        }}
+      </QueryState>
+    </Stack>
+  );
+}

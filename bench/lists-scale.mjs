@@ -1,0 +1,577 @@
+// Lists and search at scale (issue 11): loads N contributors (1 000 000 on PostgreSQL, 300 000 on the
+// embedded PGlite) with varied names and valid CUIs across every municipality, starts the real server in
+// a child process, and measures six requests at 1, 10 and 50 connections with autocannon:
+//   list page 1 · page 500 · a department filter · exact CUI · CUI prefix · a name with one typo.
+// The floor is the same SQL the API ran for that request (captured once per request while the API served
+// it in this process; the session's own statements left out) replayed directly on a pool of the same size.
+// Prints p50/p95/p99, requests per second and the API/floor ratio per query; the health check is polled
+// every 100 ms during the 50-connection name search, and every status code is counted. Drops its database.
+//
+//   node --import tsx bench/lists-scale.mjs                    # PostgreSQL, 1 000 000 rows
+//   node --import tsx bench/lists-scale.mjs --pglite           # embedded PGlite, 300 000 rows
+//   options: --rows=N --duration=seconds(5) --conns=1,10,50 --repeat=1 --root=<checkout to measure>
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
+// --root measures another checkout's API with this script (the "before" figures: main's code).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { from as copyFrom } from 'pg-copy-streams';
+import { FIRST_NAMES, SURNAMES } from './names.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'];
+  }),
+);
+const PGLITE = args.pglite === 'true';
+const ROWS = Number(args.rows ?? (PGLITE ? 300_000 : 1_000_000));
+const DURATION = Number(args.duration ?? 5);
+const CONNS = (args.conns ?? '1,10,50').split(',').map(Number);
+const REPEAT = Number(args.repeat ?? 1);
+const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POOL = 10;
+
+const say = (s) => process.stdout.write(`${s}\n`);
+const mod = (p) => import(pathToFileURL(join(ROOT, p)).href);
+const apiRequire = createRequire(join(ROOT, 'apps/api/package.json'));
+const pg = apiRequire('pg');
+const { buildApp } = await mod('apps/api/src/app.ts');
+const { loadConfig } = await mod('apps/api/src/config.ts');
+const { openDatabase } = await mod('apps/api/src/db/client.ts');
+const { seedReference } = await mod('apps/api/src/seed/index.ts');
+const schema = await mod('apps/api/src/db/schema/index.ts');
+const { hashPassword } = await mod('apps/api/src/platform/passwords.ts');
+const { cuiCheckDigit, foldName } = await mod('packages/domain/src/index.ts');
+const { eq, sql } = apiRequire('drizzle-orm');
+
+// A seeded random generator: every run loads the same rows.
+let seed = 20261123;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const pick = (a) => a[Math.floor(rand() * a.length)];
+const firsts = FIRST_NAMES.slice(0, 250);
+const surnames = [...new Set(SURNAMES)].slice(0, 350);
+
+// ---------------------------------------------------------------- database
+const dbName = `aporta_scale_${process.pid}`;
+const tmp = mkdtempSync(join(tmpdir(), 'aporta-scale-'));
+let admin;
+let url;
+let database;
+if (PGLITE) {
+  database = await openDatabase({ dataDir: join(tmp, 'db') });
+} else {
+  admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${dbName}`;
+  url = u.toString();
+  database = await openDatabase({ url, poolSize: POOL });
+}
+let child;
+const cleanup = async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  }
+  await database?.close().catch(() => {});
+  if (admin) {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e) => say(`DROP: ${e.message}`));
+    await admin.end();
+  }
+  rmSync(tmp, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cleanup().then(() => process.exit(130)));
+
+try {
+  await run();
+} finally {
+  await cleanup();
+}
+
+async function run() {
+  const t0 = performance.now();
+  await database.migrate();
+  await seedReference(database.db);
+  const db = database.db;
+  const munis = await db.select().from(schema.municipalities);
+  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
+  const entities = await db
+    .insert(schema.municipalEntities)
+    .values(
+      munis.map((m) => ({
+        code: `E-${m.code}`,
+        name: `Municipalidad ${m.name}`,
+        classificationId: cls.id,
+        municipalityId: m.id,
+      })),
+    )
+    .returning();
+  const entityOf = new Map(entities.map((e) => [e.municipalityId, e.id]));
+  const types = await db.select().from(schema.contributorTypes);
+  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
+  const [user] = await db
+    .insert(schema.users)
+    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
+    .returning();
+  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
+
+  // Rows: each block of 50 000 shares one created/updated time (a bulk import); one row in seven was
+  // edited later and has a time of its own.
+  const base = Date.UTC(2020, 0, 1);
+  const csvField = (v) => (v == null ? '' : v);
+  function* lines() {
+    let serial = 10_000_000;
+    let batch = [];
+    for (let i = 0; i < ROWS; i++) {
+      let body;
+      let check;
+      do {
+        serial += 1;
+        body = String(serial).padStart(8, '0');
+        check = cuiCheckDigit(body);
+      } while (check === null);
+      const m = munis[i % munis.length];
+      const f1 = pick(firsts);
+      const f2 = rand() < 0.7 ? pick(firsts) : null;
+      const s1 = pick(surnames);
+      const s2 = rand() < 0.9 ? pick(surnames) : null;
+      const searchName = foldName([f1, f2, s1, s2].filter(Boolean).join(' '));
+      const block = Math.floor(i / 50_000);
+      const at = new Date(i % 7 === 0 ? base + block * 86_400_000 + Math.floor(rand() * 86_400_000) : base + block * 86_400_000);
+      const birth = new Date(Date.UTC(1950, 0, 1) + Math.floor(rand() * 18_000) * 86_400_000).toISOString().slice(0, 10);
+      batch.push(
+        [
+          `${body}${check}${m.code}`,
+          f1,
+          csvField(f2),
+          s1,
+          csvField(s2),
+          searchName,
+          birth,
+          rand() < 0.5 ? 'F' : 'M',
+          types[i % types.length].id,
+          entityOf.get(m.id),
+          m.id,
+          i % 10 === 0 ? 'INACTIVO' : 'ACTIVO',
+          'APROBADO',
+          at.toISOString(),
+          at.toISOString(),
+        ].join('\t'),
+      );
+      if (batch.length === 5000) {
+        yield `${batch.join('\n')}\n`;
+        batch = [];
+      }
+    }
+    if (batch.length) yield `${batch.join('\n')}\n`;
+  }
+  const columns =
+    'cui, first_name, second_name, first_surname, second_surname, search_name, birth_date, sex, type_id, entity_id, municipality_id, state, cui_state, created_at, updated_at';
+  if (PGLITE) {
+    const client = db.$client;
+    for (let start = 0, gen = lines(); start < ROWS; start += 50_000) {
+      const parts = [];
+      for (let k = 0; k < 10; k++) {
+        const next = gen.next();
+        if (next.done) break;
+        parts.push(next.value);
+      }
+      if (!parts.length) break;
+      await client.query(`COPY contributors (${columns}) FROM '/dev/blob' WITH (NULL '')`, [], { blob: new Blob(parts) });
+    }
+    await client.query('VACUUM ANALYZE');
+  } else {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await pipeline(Readable.from(lines()), c.query(copyFrom(`COPY contributors (${columns}) FROM STDIN WITH (NULL '')`)));
+    await c.query('VACUUM ANALYZE');
+    await c.end();
+  }
+  const [{ total }] = await db.select({ total: sql`count(*)::int` }).from(schema.contributors);
+  say(
+    `${PGLITE ? 'PGlite' : 'PostgreSQL'}: ${total} afiliados cargados con COPY en ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  // ---------------------------------------------------------------- the requests
+  const sample = (
+    await db.execute(sql`select cui, search_name from contributors where id % 997 = 3 order by id limit 40`)
+  ).rows.map((r) => ({ cui: r.cui, name: r.search_name }));
+  const [dept] = (await db.execute(sql`select id from departments where code = '09'`)).rows;
+  // One typo in a surname: a letter replaced (Hernández → Hernandes).
+  const typo = (word) => {
+    const i = 1 + Math.floor(rand() * (word.length - 2));
+    const swap = { Z: 'S', S: 'Z', C: 'S', V: 'B', B: 'V', Y: 'I', I: 'Y', O: 'U', E: 'I' };
+    return word.slice(0, i) + (swap[word[i]] ?? 'E') + word.slice(i + 1);
+  };
+  // A first name and the longest other word with one letter changed ("maria hernandes").
+  const typoQueries = sample.map(({ name }) => {
+    const [firstWord, ...rest] = name.split(' ');
+    const longest = rest.reduce((a, b) => (b.length > a.length ? b : a));
+    return `${firstWord} ${typo(longest)}`.toLowerCase();
+  });
+  say(`nombres con error: ${typoQueries.slice(0, 6).join(', ')}…`);
+
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'production',
+      LOGIN_RATE_PER_MINUTE: '100000',
+      DATABASE_URL: url ?? '',
+      DATA_DIR: join(tmp, 'db'),
+    }),
+    webDist: '',
+  };
+  const app = await buildApp({ config, database, startJobs: false });
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
+  });
+  const token = login.json().token;
+  const get = (path) => app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
+  const first = (await get('/api/contributors?pageSize=25')).json();
+  const keyset = first.next !== undefined;
+  let page500 = ['/api/contributors?pageSize=25&page=500'];
+  if (keyset) {
+    // The server pages by key: page 500 is reached by following `next` (what 499 clicks do).
+    let cursor = first.next;
+    for (let p = 2; p < 500; p++) cursor = (await get(`/api/contributors?pageSize=25&after=${cursor}`)).json().next;
+    page500 = [`/api/contributors?pageSize=25&after=${cursor}`];
+  }
+  const queries = [
+    { key: 'página 1', paths: ['/api/contributors?pageSize=25'] },
+    { key: 'página 500', paths: page500 },
+    { key: 'departamento', paths: [`/api/contributors?pageSize=25&departmentId=${dept.id}`] },
+    { key: 'CUI exacto', paths: sample.map((s) => `/api/contributors?pageSize=25&q=${s.cui}`) },
+    { key: 'prefijo CUI', paths: sample.map((s) => `/api/contributors?pageSize=25&q=${s.cui.slice(0, 8)}`) },
+    { key: 'nombre con error', paths: typoQueries.map((q) => `/api/contributors?pageSize=25&q=${encodeURIComponent(q)}`) },
+  ];
+
+  // Capture the statements each request runs (without the session's).
+  const captured = [];
+  let capturing = false;
+  const authTables = /from "(sessions|users|user_institutions|role_grants|user_roles|institution_roles)"|update "sessions"/i;
+  const record = (text, values, name) => {
+    if (!capturing || authTables.test(text)) return;
+    captured.push({ text, values: values ?? [], name });
+  };
+  const restore = [];
+  if (PGLITE) {
+    const client = db.$client;
+    const q = client.query.bind(client);
+    const tx = client.transaction.bind(client);
+    client.query = (text, values, opts) => {
+      record(text, values);
+      return q(text, values, opts);
+    };
+    client.transaction = (fn) =>
+      tx((t) => {
+        if (capturing) captured.push({ text: 'BEGIN', values: [] });
+        const tq = t.query.bind(t);
+        t.query = (text, values, opts) => {
+          record(text, values);
+          return tq(text, values, opts);
+        };
+        return fn(t);
+      });
+    restore.push(() => {
+      client.query = q;
+      client.transaction = tx;
+    });
+  } else {
+    const q = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (config, values, cb) {
+      if (typeof config === 'string') record(config, Array.isArray(values) ? values : []);
+      else if (config && typeof config.text === 'string')
+        record(config.text, config.values ?? (Array.isArray(values) ? values : []), config.name);
+      return q.call(this, config, values, cb);
+    };
+    restore.push(() => {
+      pg.Client.prototype.query = q;
+    });
+  }
+  for (const query of queries) {
+    query.floor = [];
+    for (const path of query.paths) {
+      captured.length = 0;
+      capturing = true;
+      const res = await get(path);
+      capturing = false;
+      if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      query.floor.push(captured.filter((s) => !/^(begin|commit)$/i.test(s.text.trim())).map((s) => ({ ...s })));
+      query.inTx = captured.some((s) => /^begin$/i.test(s.text.trim()));
+    }
+    const res = (await get(query.paths[0])).json();
+    say(
+      `${query.key.padEnd(17)} ${query.floor[0].length} sentencia(s)${query.inTx ? ' en transacción' : ''}, ${res.items.length} filas, total ${res.total}${res.totalKind ? ` (${res.totalKind})` : ''}`,
+    );
+  }
+  for (const r of restore) r();
+  await app.close();
+
+  // ---------------------------------------------------------------- floor runner
+  let floorPool;
+  if (!PGLITE) {
+    floorPool = new pg.Pool({ connectionString: url, max: POOL });
+    floorPool.on('error', () => {});
+  }
+  const stmtOf = (s) => (s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
+  async function floorOnce(stmts, inTx) {
+    if (PGLITE) {
+      const client = database.db.$client;
+      if (inTx)
+        return client.transaction(async (t) => {
+          for (const s of stmts) await t.query(s.text, s.values);
+        });
+      for (const s of stmts) await client.query(s.text, s.values);
+      return;
+    }
+    if (inTx) {
+      const c = await floorPool.connect();
+      try {
+        await c.query('begin');
+        for (const s of stmts) await c.query(stmtOf(s));
+        await c.query('commit');
+      } finally {
+        c.release();
+      }
+      return;
+    }
+    await Promise.all(stmts.map((s) => floorPool.query(stmtOf(s))));
+  }
+  async function floorRun(query, conns) {
+    const lat = [];
+    let errors = 0;
+    let i = 0;
+    const end = performance.now() + DURATION * 1000;
+    await Promise.all(
+      Array.from({ length: conns }, async () => {
+        while (performance.now() < end) {
+          const stmts = query.floor[i++ % query.floor.length];
+          const s = performance.now();
+          try {
+            await floorOnce(stmts, query.inTx);
+            lat.push(performance.now() - s);
+          } catch {
+            errors += 1;
+          }
+        }
+      }),
+    );
+    lat.sort((a, b) => a - b);
+    const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? Number.NaN;
+    return { p50: pct(50), p95: pct(95), p99: pct(99), rps: lat.length / DURATION, errors, codes: {} };
+  }
+
+  // ---------------------------------------------------------------- the server
+  if (PGLITE) await database.close();
+  const port = await freePort();
+  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: url ?? '',
+      DATA_DIR: join(tmp, 'db'),
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      JOBS_CONCURRENCY: '0',
+      LOGIN_RATE_PER_MINUTE: '100000',
+      ADMIN_EMAIL: 'admin@aporta.local',
+      ADMIN_PASSWORD: 'Tortuga-Verde-2026',
+    },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let k = 0; ; k++) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {}
+    if (k > 600 || child.exitCode !== null) throw new Error('el servidor no arrancó');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const httpLogin = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@aporta.local', password: 'Bench-Clave-2026' }),
+  });
+  const httpToken = (await httpLogin.json()).token;
+
+  async function apiRun(query, conns, watchHealth) {
+    const health = [];
+    let healthFailures = 0;
+    let watching = watchHealth;
+    const poller = (async () => {
+      while (watching) {
+        const s = performance.now();
+        try {
+          const r = await fetch(`${origin}/api/health`);
+          await r.arrayBuffer();
+          if (r.status !== 200) healthFailures += 1;
+        } catch {
+          healthFailures += 1;
+        }
+        health.push(performance.now() - s);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const lat = [];
+    const instance = autocannon({
+      url: origin,
+      connections: conns,
+      duration: DURATION,
+      // A request unanswered after 10 s counts as an error (autocannon's default).
+      timeout: 10,
+      headers: { authorization: `Bearer ${httpToken}` },
+      requests: query.paths.map((path) => ({ method: 'GET', path })),
+    });
+    instance.on('response', (_client, _status, _bytes, ms) => lat.push(ms));
+    const result = await instance;
+    lat.sort((a, b) => a - b);
+    const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? Number.NaN;
+    watching = false;
+    await poller;
+    // Requests the server still holds (answered after autocannon stopped) must not weigh on the next
+    // measurement: wait until the health check is quick again.
+    for (let k = 0; k < 600; k++) {
+      const s = performance.now();
+      const ok = await fetch(`${origin}/api/health`).then(
+        (r) => r.arrayBuffer().then(() => r.ok),
+        () => false,
+      );
+      if (ok && performance.now() - s < 100) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    health.sort((a, b) => a - b);
+    const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
+    return {
+      p50: pct(50),
+      p95: pct(95),
+      p99: pct(99),
+      rps: lat.length / DURATION,
+      errors: result.errors + result.timeouts,
+      codes,
+      health: health.length
+        ? {
+            n: health.length,
+            p95: health[Math.floor(0.95 * (health.length - 1))],
+            max: health[health.length - 1],
+            failures: healthFailures,
+          }
+        : null,
+    };
+  }
+
+  // PGlite: the floor runs in this process on the same data, before the server opens it.
+  // Runs where nothing was answered have no percentiles: the median is of the runs that have them.
+  const median = (xs) => {
+    const ok = xs.filter(Number.isFinite).sort((a, b) => a - b);
+    return ok.length ? ok[Math.floor(ok.length / 2)] : Number.NaN;
+  };
+  const medianOf = (runs) => ({
+    p50: median(runs.map((r) => r.p50)),
+    p95: median(runs.map((r) => r.p95)),
+    p99: median(runs.map((r) => r.p99)),
+    rps: median(runs.map((r) => r.rps)),
+    errors: runs.reduce((s, r) => s + r.errors, 0),
+    codes: runs.reduce((acc, r) => {
+      for (const [k, v] of Object.entries(r.codes)) acc[k] = (acc[k] ?? 0) + v;
+      return acc;
+    }, {}),
+    health: runs.find((r) => r.health)?.health ?? null,
+  });
+  const results = [];
+  for (const query of queries) {
+    for (const conns of CONNS) {
+      const floors = [];
+      const apis = [];
+      for (let r = 0; r < REPEAT; r++) {
+        if (!PGLITE) floors.push(await floorRun(query, conns));
+        apis.push(await apiRun(query, conns, conns === Math.max(...CONNS) && query.key === 'nombre con error'));
+      }
+      const row = { query: query.key, conns, floor: floors.length ? medianOf(floors) : null, api: medianOf(apis) };
+      results.push(row);
+      say(line(row));
+    }
+  }
+  if (PGLITE) {
+    // The embedded database has one connection and belongs to one process: its floor is measured after
+    // the server stops, on the same folder, in this process.
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    child = undefined;
+    await database.close();
+    database = await openDatabase({ dataDir: join(tmp, 'db') });
+    for (const row of results) {
+      const query = queries.find((q) => q.key === row.query);
+      const floors = [];
+      for (let r = 0; r < REPEAT; r++) floors.push(await floorRun(query, row.conns));
+      row.floor = medianOf(floors);
+    }
+  }
+  await floorPool?.end();
+  say('');
+  say(
+    `## ${PGLITE ? 'PGlite' : 'PostgreSQL'}, ${total} afiliados, ${DURATION} s por medición, mediana de ${REPEAT}, raíz ${ROOT}`,
+  );
+  say('');
+  say(
+    '| consulta | conex. | API p50 | API p95 | API p99 | API req/s | piso p50 | piso p95 | piso req/s | API/piso req/s | códigos |',
+  );
+  say('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |');
+  for (const row of results) say(line(row, true));
+  const h = results.find((r) => r.api.health)?.api.health;
+  if (h)
+    say(
+      `\nSalud durante "nombre con error" a ${Math.max(...CONNS)} conexiones: ${h.n} consultas, p95 ${h.p95.toFixed(0)} ms, máx ${h.max.toFixed(0)} ms, fallidas ${h.failures}`,
+    );
+}
+
+function line(row, table = false) {
+  const f = (n) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+  const codes =
+    Object.entries(row.api.codes)
+      .map(([k, v]) => `${k}×${v}`)
+      .join(' ') + (row.api.errors ? ` errores×${row.api.errors}` : '');
+  const ratio = row.floor ? (row.api.rps / row.floor.rps).toFixed(2) : '—';
+  const cells = [
+    row.query,
+    row.conns,
+    f(row.api.p50),
+    f(row.api.p95),
+    f(row.api.p99),
+    f(row.api.rps),
+    f(row.floor?.p50),
+    f(row.floor?.p95),
+    f(row.floor?.rps),
+    ratio,
+    codes,
+  ];
+  return table ? `| ${cells.join(' | ')} |` : cells.join('  ');
+}
+
+function freePort() {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}

@@ -1,0 +1,665 @@
+import Big from 'big.js';
+import { z } from 'zod';
+import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, periodSchema, textSchema } from './fields.ts';
+import { listQuerySchema } from './list.ts';
+import { type Cents, moneyDecimalSchema, moneyInputSchema, type Rate, rateDecimalSchema } from './money.ts';
+import { formatPeriod, periodStart } from './periods.ts';
+import { type BusinessCalendar, nextBusinessDay } from './settings.ts';
+import { availableTransitionSchema, defineMachine } from './state-machine.ts';
+
+/**
+ * Payment orders, payments, 7-B receipts and voluntary payments (issue 13). The rules that decide money
+ * are pure functions here (reference check digits, due date, interest as of a date, how a payment is
+ * applied), tested on their own; the API runs the same interest rule set-based in SQL for lists.
+ */
+
+// ─── Payment reference (ISO 7064 MOD 97-10) ──────────────────────────────────────────────────────────
+
+export const orderKinds = ['LABORAL', 'PATRONAL', 'VOLUNTARIO'] as const;
+export const orderKindSchema = z.enum(orderKinds, { error: 'Tipo de orden no válido.' });
+export type OrderKind = z.infer<typeof orderKindSchema>;
+export const orderKindLabels: Record<OrderKind, string> = {
+  LABORAL: 'Cuota laboral',
+  PATRONAL: 'Cuota patronal',
+  VOLUNTARIO: 'Pago voluntario',
+};
+const kindDigit: Record<OrderKind, string> = { LABORAL: '1', PATRONAL: '2', VOLUNTARIO: '3' };
+
+/** `digits mod 97`, digit by digit (the number has more digits than a float holds exactly). */
+export function mod97(digits: string): number {
+  let r = 0;
+  for (const ch of digits) r = (r * 10 + (ch.charCodeAt(0) - 48)) % 97;
+  return r;
+}
+
+/** The two ISO 7064 MOD 97-10 check digits of `body` (as IBAN computes them): `98 − (body·100 mod 97)`. */
+export function mod97CheckDigits(body: string): string {
+  if (!/^\d+$/.test(body)) throw new RangeError(`La base de la referencia debe ser numérica: ${body}`);
+  return String(98 - mod97(`${body}00`)).padStart(2, '0');
+}
+
+/** A reference is valid when it is all digits and the whole number mod 97 is 1 (what a bank checks). */
+export const isValidPaymentReference = (ref: string): boolean => /^\d{3,30}$/.test(ref) && mod97(ref) === 1;
+
+/**
+ * The reference of an order: owner (entity or, for voluntary payments, contributor) id in 7 digits,
+ * period `AAAAMM`, kind digit (1 laboral, 2 patronal, 3 voluntario), sequence in 3 digits, then the two
+ * check digits — 19 digits a bank validates without asking us.
+ */
+export function paymentReference(p: { ownerId: number; period: string; kind: OrderKind; sequence: number }): string {
+  if (!Number.isSafeInteger(p.ownerId) || p.ownerId < 1 || p.ownerId > 9_999_999)
+    throw new RangeError(`Titular no válido: ${p.ownerId}`);
+  if (!Number.isSafeInteger(p.sequence) || p.sequence < 1 || p.sequence > 999)
+    throw new RangeError(`Secuencia no válida: ${p.sequence}`);
+  const body = `${String(p.ownerId).padStart(7, '0')}${p.period.replace('-', '')}${kindDigit[p.kind]}${String(p.sequence).padStart(3, '0')}`;
+  return `${body}${mod97CheckDigits(body)}`;
+}
+
+/** A reference as printed: groups of four digits. */
+export const formatPaymentReference = (ref: string): string => ref.match(/.{1,4}/g)?.join(' ') ?? ref;
+
+/** Reads a reference as a bank file or a person writes it (spaces, dashes): the digits, or null. */
+export function normalizePaymentReference(input: string): string | null {
+  const digits = input.replace(/[\s-]/g, '');
+  return /^\d{3,30}$/.test(digits) ? digits : null;
+}
+
+// ─── Due date and interest ───────────────────────────────────────────────────────────────────────────
+
+/** Day `dueDay` of the month after `period`, moved to the next business day of the calendar. */
+export function orderDueDate(period: string, dueDay: number, cal: BusinessCalendar): string {
+  const [y, m] = period.split('-').map(Number);
+  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  return nextBusinessDay(`${periodStart(next).slice(0, 8)}${String(dueDay).padStart(2, '0')}`, cal);
+}
+
+/** An annual interest rate and the day it took effect (effective-dated setting rows, any order). */
+export interface RateFrom {
+  from: string;
+  rate: Rate;
+}
+
+const Dec = Big();
+Dec.DP = 30;
+Dec.RM = Dec.roundHalfUp;
+Dec.strict = true;
+
+const dayNumber = (iso: string) =>
+  Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / 86_400_000;
+
+/**
+ * Simple interest on `principal` for the days after `start` up to and including `end`, each day at the
+ * annual rate in force on it: `principal × Σ(rate × days) / 36500`, rounded half-up to the cent ONCE
+ * (DOMAIN: once per order and period of unpaid principal, never day by day). 0 when `end ≤ start`.
+ * Days before the first rate's date accrue nothing (no rate was in force).
+ */
+export function interestBetween(principal: Cents, start: string, end: string, rates: readonly RateFrom[]): Cents {
+  if (principal <= 0n || end <= start) return 0n;
+  const sorted = [...rates].sort((a, b) => a.from.localeCompare(b.from));
+  const s = dayNumber(start) + 1; // first day that accrues
+  const e = dayNumber(end) + 1; // exclusive
+  let rateDays = new Dec('0');
+  for (let i = 0; i < sorted.length; i++) {
+    const from = Math.max(s, dayNumber(sorted[i].from));
+    const to = Math.min(e, i + 1 < sorted.length ? dayNumber(sorted[i + 1].from) : e);
+    if (to > from) rateDays = rateDays.plus(new Dec(sorted[i].rate).times(new Dec(String(to - from))));
+  }
+  const exact = new Dec(String(principal)).times(rateDays).div('36500');
+  return BigInt(exact.round(0, 1).toFixed(0));
+}
+
+/** What an order keeps to know its balance on any date. */
+export interface OrderMoney {
+  principal: Cents;
+  principalPaid: Cents;
+  /** Interest fixed (rounded) at the payments so far, paid or not. */
+  interestAccrued: Cents;
+  interestPaid: Cents;
+  /** Interest is fixed up to this day (the due date at first, then each payment's date). */
+  accruedTo: string;
+}
+
+export interface OrderBalance {
+  principalDue: Cents;
+  interestDue: Cents;
+  /** Interest of the current period of unpaid principal (after `accruedTo`), not yet fixed. */
+  interestNew: Cents;
+  total: Cents;
+}
+
+/** The balance of an order on `asOf`: unpaid principal, interest fixed and unpaid plus interest since. */
+export function orderBalance(o: OrderMoney, asOf: string, rates: readonly RateFrom[]): OrderBalance {
+  const principalDue = o.principal - o.principalPaid;
+  const interestNew = interestBetween(principalDue, o.accruedTo, asOf, rates);
+  const interestDue = o.interestAccrued - o.interestPaid + interestNew;
+  return { principalDue, interestDue, interestNew, total: principalDue + interestDue };
+}
+
+export interface Allocation {
+  orderId: number;
+  interest: Cents;
+  principal: Cents;
+}
+
+/**
+ * Applies `amount` to the orders named, oldest due date first (then by id); within an order the
+ * interest first, then the principal (DOMAIN "Applying a payment"). Returns what goes to each order
+ * and what is left over (`excess` > 0: the payment exceeds the balances; the caller refuses it).
+ */
+/** The smaller of two amounts (bigint: Math.min does not take them). */
+const smaller = (a: Cents, b: Cents): Cents => (a - b < 0n ? a : b);
+
+export function allocatePayment(
+  amount: Cents,
+  orders: readonly { orderId: number; dueDate: string; interestDue: Cents; principalDue: Cents }[],
+): { allocations: Allocation[]; excess: Cents } {
+  if (amount <= 0n) throw new RangeError('El monto debe ser positivo.');
+  let left = amount;
+  const allocations: Allocation[] = [];
+  const sorted = [...orders].sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.orderId - b.orderId);
+  for (const o of sorted) {
+    const interest = smaller(left, o.interestDue);
+    left -= interest;
+    const principal = smaller(left, o.principalDue);
+    left -= principal;
+    allocations.push({ orderId: o.orderId, interest, principal });
+  }
+  return { allocations: allocations.filter((a) => a.interest + a.principal > 0n), excess: left };
+}
+
+// ─── States ─────────────────────────────────────────────────────────────────────────────────────────
+
+export const orderStates = ['EMITIDA', 'PAGADA', 'ANULADA'] as const;
+/** What a list shows: `VENCIDA` is EMITIDA past its due date on the day asked (never stored). */
+export const orderShownStates = ['EMITIDA', 'VENCIDA', 'PAGADA', 'ANULADA'] as const;
+export const orderShownStateSchema = z.enum(orderShownStates, { error: 'Estado de orden no válido.' });
+export type OrderShownState = z.infer<typeof orderShownStateSchema>;
+export const orderStateLabels: Record<OrderShownState, string> = {
+  EMITIDA: 'Emitida',
+  VENCIDA: 'Vencida',
+  PAGADA: 'Pagada',
+  ANULADA: 'Anulada',
+};
+
+/**
+ * An order's lifecycle: payments move it to PAGADA when its balance is zero (and a reversal back to
+ * EMITIDA) — the system does it in the payment's transaction; a person only voids (with a reason).
+ */
+export const paymentOrderMachine = defineMachine({
+  entityType: 'payment-order',
+  label: 'La orden de pago',
+  states: orderStates,
+  stateLabels: { EMITIDA: 'Emitida', PAGADA: 'Pagada', ANULADA: 'Anulada' },
+  initial: 'EMITIDA',
+  transitions: [
+    {
+      key: 'ORDER_VOID',
+      from: 'EMITIDA',
+      to: 'ANULADA',
+      label: 'Anular',
+      permission: { resource: 'payment-orders', action: 'DELETE' },
+      commentRequired: true,
+    },
+  ],
+});
+
+export const paymentStates = ['REGISTRADO', 'REVERTIDO'] as const;
+export const paymentStateLabels: Record<(typeof paymentStates)[number], string> = {
+  REGISTRADO: 'Registrado',
+  REVERTIDO: 'Revertido',
+};
+export const receiptStates = ['EMITIDO', 'ANULADO'] as const;
+export const receiptStateLabels: Record<(typeof receiptStates)[number], string> = { EMITIDO: 'Emitido', ANULADO: 'Anulado' };
+export const rangeStates = ['ACTIVO', 'AGOTADO', 'ANULADO'] as const;
+export const rangeStateLabels: Record<(typeof rangeStates)[number], string> = {
+  ACTIVO: 'Activo',
+  AGOTADO: 'Agotado',
+  ANULADO: 'Anulado',
+};
+
+// ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
+
+const idFilter = (label: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, { error: `${label} no válida.` })
+    .transform(Number);
+
+export const paymentOrderSchema = z.object({
+  id: z.number().int(),
+  kind: orderKindSchema,
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  entityCode: z.string().nullable(),
+  contributorId: z.number().int().nullable(),
+  contributorName: z.string().nullable(),
+  contributorCui: z.string().nullable(),
+  planillaId: z.number().int().nullable(),
+  period: z.string(),
+  periods: z.array(z.string()),
+  reference: z.string(),
+  issueDate: z.string(),
+  dueDate: z.string(),
+  state: orderShownStateSchema,
+  principal: moneyDecimalSchema,
+  principalPaid: moneyDecimalSchema,
+  interestPaid: moneyDecimalSchema,
+  paid: moneyDecimalSchema,
+  /** As of `asOf`. */
+  interestDue: moneyDecimalSchema,
+  balance: moneyDecimalSchema,
+  overdueDays: z.number().int(),
+  asOf: z.string(),
+  voidReason: z.string().nullable(),
+  transitions: z.array(availableTransitionSchema),
+});
+export type PaymentOrder = z.infer<typeof paymentOrderSchema>;
+
+export const paymentOrderListQuerySchema = listQuerySchema.extend({
+  entityId: idFilter('Entidad').optional(),
+  contributorId: idFilter('Afiliado').optional(),
+  period: periodSchema.optional(),
+  state: orderShownStateSchema.optional(),
+  kind: orderKindSchema.optional(),
+  /** Overdue at least this many days on `asOf`. */
+  minOverdueDays: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'Días de mora no válidos.' })
+    .transform(Number)
+    .optional(),
+  asOf: dateSchema.optional(),
+});
+export type PaymentOrderListQuery = z.infer<typeof paymentOrderListQuerySchema>;
+
+export const paymentOrderTotalsSchema = z.object({
+  count: z.number().int(),
+  principal: moneyDecimalSchema,
+  paid: moneyDecimalSchema,
+  interestDue: moneyDecimalSchema,
+  balance: moneyDecimalSchema,
+  asOf: z.string(),
+});
+export type PaymentOrderTotals = z.infer<typeof paymentOrderTotalsSchema>;
+
+export const orderAsOfQuerySchema = z.object({ asOf: dateSchema.optional() });
+
+export const orderVoidSchema = z.object({ reason: textSchema({ label: 'El motivo', max: 500, min: 1 }) }).strict();
+
+export const paymentAllocationSchema = z.object({
+  orderId: z.number().int(),
+  reference: z.string(),
+  kind: orderKindSchema,
+  period: z.string(),
+  interest: moneyDecimalSchema,
+  principal: moneyDecimalSchema,
+});
+
+export const receiptSchema = z.object({
+  id: z.number().int(),
+  rangeId: z.number().int(),
+  office: z.string(),
+  series: z.string(),
+  number: z.number().int(),
+  paymentId: z.number().int(),
+  entityName: z.string().nullable(),
+  contributorName: z.string().nullable(),
+  amount: moneyDecimalSchema,
+  issuedAt: z.string(),
+  state: z.enum(receiptStates),
+  voidReason: z.string().nullable(),
+  voidedAt: z.string().nullable(),
+  voidedByEmail: z.string().nullable(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export const paymentSchema = z.object({
+  id: z.number().int(),
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  contributorId: z.number().int().nullable(),
+  contributorName: z.string().nullable(),
+  bank: z.string(),
+  payDate: z.string(),
+  bankReference: z.string(),
+  amount: moneyDecimalSchema,
+  office: z.string(),
+  state: z.enum(paymentStates),
+  reverseReason: z.string().nullable(),
+  createdAt: z.string(),
+  createdByEmail: z.string().nullable(),
+  allocations: z.array(paymentAllocationSchema),
+  receipt: receiptSchema.nullable(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+/** The answer to registering a payment: the payment, whether it was a repeat, and any warning (a range running out). */
+export const paymentResultSchema = z.object({
+  payment: paymentSchema,
+  replayed: z.boolean(),
+  warnings: z.array(z.string()),
+});
+export type PaymentResult = z.infer<typeof paymentResultSchema>;
+
+const bankSchema = textSchema({ label: 'El banco', max: 80, min: 1 });
+const bankReferenceSchema = textSchema({ label: 'La referencia bancaria', max: 60, min: 1 });
+const officeSchema = z
+  .string({ error: 'Indique la oficina emisora.' })
+  .trim()
+  .regex(/^[A-Z0-9][A-Z0-9_-]{0,19}$/, { error: 'Oficina emisora no válida (letras mayúsculas, dígitos, guiones; hasta 20).' });
+
+export const paymentCreateSchema = z
+  .object({
+    /** Chosen by the client once per submission: a repeat with the same key is answered with the first result. */
+    idempotencyKey: z
+      .string({ error: 'Falta la clave de idempotencia.' })
+      .regex(/^[A-Za-z0-9_-]{8,80}$/, { error: 'Clave de idempotencia no válida.' }),
+    orderIds: z
+      .array(idSchema, { error: 'Elija las órdenes que paga.' })
+      .min(1, { error: 'Elija al menos una orden.' })
+      .max(50, { error: 'Un pago cubre hasta 50 órdenes.' })
+      .refine((v) => new Set(v).size === v.length, { error: 'Hay órdenes repetidas.' }),
+    bank: bankSchema,
+    payDate: dateSchema,
+    bankReference: bankReferenceSchema,
+    amount: moneyInputSchema('El monto'),
+    office: officeSchema,
+  })
+  .strict();
+export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
+
+export const paymentReverseSchema = z.object({ reason: textSchema({ label: 'El motivo', max: 500, min: 1 }) }).strict();
+export const receiptVoidSchema = paymentReverseSchema;
+
+export const paymentListQuerySchema = listQuerySchema.extend({
+  entityId: idFilter('Entidad').optional(),
+  contributorId: idFilter('Afiliado').optional(),
+  state: z.enum(paymentStates).optional(),
+  from: dateSchema.optional(),
+  to: dateSchema.optional(),
+});
+export type PaymentListQuery = z.infer<typeof paymentListQuerySchema>;
+
+export const receiptListQuerySchema = listQuerySchema.extend({
+  rangeId: idFilter('Rango').optional(),
+  state: z.enum(receiptStates).optional(),
+  from: dateSchema.optional(),
+  to: dateSchema.optional(),
+});
+export type ReceiptListQuery = z.infer<typeof receiptListQuerySchema>;
+
+// ─── Receipt ranges ─────────────────────────────────────────────────────────────────────────────────
+
+const receiptNumber = (label: string) =>
+  z
+    .number({ error: `${label}: escriba un número entero.` })
+    .int({ error: `${label}: escriba un número entero.` })
+    .min(1, { error: `${label}: mínimo 1.` })
+    .max(999_999_999, { error: `${label}: máximo 999999999.` });
+
+export const receiptRangeCreateSchema = z
+  .object({
+    office: officeSchema,
+    series: z
+      .string({ error: 'Indique la serie.' })
+      .trim()
+      .regex(/^[A-Z0-9-]{1,10}$/, { error: 'Serie no válida (letras mayúsculas, dígitos o guion; hasta 10).' }),
+    firstNumber: receiptNumber('Número inicial'),
+    lastNumber: receiptNumber('Número final'),
+    authorizationRef: textSchema({ label: 'La resolución de autorización', max: 80, min: 1 }),
+    authorizationDate: dateSchema,
+  })
+  .strict()
+  .refine((r) => r.lastNumber >= r.firstNumber, {
+    error: 'El número final no puede ser menor que el inicial.',
+    path: ['lastNumber'],
+  });
+export type ReceiptRangeCreate = z.infer<typeof receiptRangeCreateSchema>;
+
+export const receiptRangeSchema = z.object({
+  id: z.number().int(),
+  office: z.string(),
+  series: z.string(),
+  firstNumber: z.number().int(),
+  lastNumber: z.number().int(),
+  nextNumber: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  authorizationRef: z.string(),
+  authorizationDate: z.string(),
+  state: z.enum(rangeStates),
+  /** Remaining numbers at or below the warning threshold. */
+  runningOut: z.boolean(),
+  createdAt: z.string(),
+});
+export type ReceiptRange = z.infer<typeof receiptRangeSchema>;
+
+export const receiptRangeListQuerySchema = listQuerySchema.extend({
+  office: z.string().trim().max(20).optional(),
+  state: z.enum(rangeStates).optional(),
+});
+
+export const corteQuerySchema = z
+  .object({
+    rangeId: idTextSchema,
+    from: dateSchema.optional(),
+    to: dateSchema.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    error: 'La fecha inicial no puede ser posterior a la final.',
+    path: ['to'],
+  });
+
+export const corteSchema = z.object({
+  range: receiptRangeSchema,
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  used: z.number().int(),
+  voided: z.number().int(),
+  remaining: z.number().int(),
+  firstNumber: z.number().int().nullable(),
+  lastNumber: z.number().int().nullable(),
+  amount: moneyDecimalSchema,
+  voidedNumbers: z.array(z.object({ number: z.number().int(), reason: z.string().nullable(), voidedAt: z.string().nullable() })),
+});
+export type Corte = z.infer<typeof corteSchema>;
+
+// ─── Bank files ─────────────────────────────────────────────────────────────────────────────────────
+
+export const bankRowStates = ['CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'] as const;
+export type BankRowState = (typeof bankRowStates)[number];
+export const bankRowStateLabels: Record<BankRowState, string> = {
+  CONCILIADA: 'Conciliada (pago registrado)',
+  SIN_COINCIDENCIA: 'Sin orden que coincida',
+  MONTO_DIFERENTE: 'Monto distinto del saldo',
+  RESUELTA: 'Resuelta',
+  DESCARTADA: 'Descartada',
+  ERROR: 'Con error',
+};
+
+export const bankFileCreateSchema = z
+  .object({
+    bank: bankSchema,
+    office: officeSchema,
+    /** The CSV text: a header `fecha,referencia,monto` then one row per deposit. */
+    content: z.string({ error: 'Adjunte el archivo del banco.' }).min(1, { error: 'El archivo está vacío.' }).max(5_000_000),
+    fileName: z.string().trim().max(200).default('banco.csv'),
+  })
+  .strict();
+export type BankFileCreate = z.infer<typeof bankFileCreateSchema>;
+
+export const bankFileSchema = z.object({
+  id: z.number().int(),
+  bank: z.string(),
+  office: z.string(),
+  fileName: z.string(),
+  rows: z.number().int(),
+  matched: z.number().int(),
+  unmatched: z.number().int(),
+  mismatched: z.number().int(),
+  errors: z.number().int(),
+  resolved: z.number().int(),
+  createdAt: z.string(),
+  createdByEmail: z.string().nullable(),
+});
+export type BankFile = z.infer<typeof bankFileSchema>;
+
+export const bankFileRowSchema = z.object({
+  id: z.number().int(),
+  fileId: z.number().int(),
+  rowNumber: z.number().int(),
+  payDate: z.string().nullable(),
+  reference: z.string(),
+  amount: moneyDecimalSchema.nullable(),
+  state: z.enum(bankRowStates),
+  message: z.string().nullable(),
+  orderId: z.number().int().nullable(),
+  paymentId: z.number().int().nullable(),
+});
+export type BankFileRow = z.infer<typeof bankFileRowSchema>;
+
+export const bankRowResolveSchema = z
+  .object({
+    decision: z.enum(['PAGAR', 'DESCARTAR'], { error: 'Elija pagar o descartar.' }),
+    orderIds: z.array(idSchema).max(50).optional(),
+    reason: textSchema({ label: 'La nota', max: 500 }).optional(),
+  })
+  .strict()
+  .refine((r) => r.decision === 'DESCARTAR' || (r.orderIds?.length ?? 0) > 0, {
+    error: 'Elija las órdenes a las que se aplica el depósito.',
+    path: ['orderIds'],
+  })
+  .refine((r) => r.decision === 'PAGAR' || (r.reason?.length ?? 0) > 0, {
+    error: 'Escriba por qué se descarta.',
+    path: ['reason'],
+  });
+
+export interface BankCsvRow {
+  rowNumber: number;
+  payDate: string | null;
+  reference: string;
+  amount: Cents | null;
+  problems: string[];
+}
+
+/**
+ * Reads a bank's CSV (`fecha,referencia,monto`; `;` also accepted as separator; dates `AAAA-MM-DD` or
+ * `DD/MM/AAAA`; amounts as parseAmount reads them). Each row carries its problems in Spanish; a
+ * reference repeated in the file marks every copy (nothing is guessed, nothing is paid twice).
+ */
+export function parseBankCsv(
+  text: string,
+  parseAmountText: (s: string) => { ok: true; cents: Cents } | { ok: false; message: string },
+): {
+  rows: BankCsvRow[];
+  headerProblem: string | null;
+} {
+  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const header = (lines[0] ?? '').toLowerCase();
+  const sep = header.includes(';') ? ';' : ',';
+  const cols = header.split(sep).map((h) => h.trim());
+  const iDate = cols.indexOf('fecha');
+  const iRef = cols.indexOf('referencia');
+  const iAmount = cols.indexOf('monto');
+  if (iDate < 0 || iRef < 0 || iAmount < 0) {
+    return { rows: [], headerProblem: 'La primera línea debe nombrar las columnas fecha, referencia y monto.' };
+  }
+  const rows: BankCsvRow[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (!lines[i].trim()) continue;
+    const cells = splitCsvLine(lines[i], sep);
+    const problems: string[] = [];
+    const rawDate = (cells[iDate] ?? '').trim();
+    const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(rawDate);
+    const iso = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : rawDate;
+    const payDate = /^\d{4}-\d{2}-\d{2}$/.test(iso) && isCalendarDate(iso) ? iso : null;
+    if (!payDate) problems.push(`Fecha no válida: "${rawDate.slice(0, 20)}".`);
+    const rawRef = (cells[iRef] ?? '').trim().slice(0, 40);
+    const reference = normalizePaymentReference(rawRef);
+    if (!reference) problems.push(`Referencia no válida: "${rawRef}".`);
+    else if (!isValidPaymentReference(reference)) problems.push(`La referencia ${rawRef} no pasa el dígito verificador.`);
+    const amt = parseAmountText((cells[iAmount] ?? '').trim().slice(0, 40));
+    if (!amt.ok) problems.push(amt.message);
+    else if (amt.cents <= 0n) problems.push('El monto debe ser mayor que cero.');
+    rows.push({ rowNumber: i + 1, payDate, reference: reference ?? rawRef, amount: amt.ok ? amt.cents : null, problems });
+  }
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.reference, (count.get(r.reference) ?? 0) + 1);
+  for (const r of rows) {
+    if ((count.get(r.reference) ?? 0) > 1) r.problems.push(`La referencia ${r.reference} está repetida en el archivo.`);
+  }
+  return { rows, headerProblem: null };
+}
+
+function splitCsvLine(line: string, sep: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === sep) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+// ─── Voluntary payments ─────────────────────────────────────────────────────────────────────────────
+
+export const voluntaryOrderCreateSchema = z
+  .object({
+    cui: cuiSchema,
+    periods: z
+      .array(periodSchema, { error: 'Elija los meses que paga.' })
+      .min(1, { error: 'Elija al menos un mes.' })
+      .max(24, { error: 'Hasta 24 meses por orden.' })
+      .refine((v) => new Set(v).size === v.length, { error: 'Hay meses repetidos.' }),
+    salary: moneyInputSchema('El salario declarado'),
+  })
+  .strict();
+export type VoluntaryOrderCreate = z.infer<typeof voluntaryOrderCreateSchema>;
+
+/** Both shares of a voluntary month on the declared salary: employee and employer rates, each rounded. */
+export const voluntaryLimitsSchema = z.object({
+  minSalary: moneyDecimalSchema,
+  maxSalary: moneyDecimalSchema,
+  employeeRate: rateDecimalSchema,
+  employerRate: rateDecimalSchema,
+});
+
+// ─── Statistics and history ─────────────────────────────────────────────────────────────────────────
+
+export const collectionStatsSchema = z.object({
+  asOf: z.string(),
+  months: z.array(
+    z.object({ period: z.string(), declared: moneyDecimalSchema, ordered: moneyDecimalSchema, collected: moneyDecimalSchema }),
+  ),
+  overdueByRegion: z.array(
+    z.object({
+      regionId: z.number().int().nullable(),
+      regionName: z.string(),
+      orders: z.number().int(),
+      balance: moneyDecimalSchema,
+    }),
+  ),
+});
+export type CollectionStats = z.infer<typeof collectionStatsSchema>;
+
+export const collectionStatsQuerySchema = z.object({ from: periodSchema.optional(), to: periodSchema.optional() });
+
+export const orderIdParamsSchema = z.object({ id: idTextSchema });
+
+/** The order title used in lists, PDFs and notifications. */
+export const orderTitle = (o: Pick<PaymentOrder, 'kind' | 'period' | 'entityName' | 'contributorName'>) =>
+  `${orderKindLabels[o.kind]} ${formatPeriod(o.period)} · ${o.entityName ?? o.contributorName ?? ''}`;
+
+/** The days an order is overdue on `asOf` (0 when not yet due). */
+export const overdueDays = (dueDate: string, asOf: string): number => Math.max(0, dayNumber(asOf) - dayNumber(dueDate));

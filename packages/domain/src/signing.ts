@@ -1,0 +1,355 @@
+import { z } from 'zod';
+import { cuiSchema, intTextSchema } from './fields.ts';
+import { exportFormatSchema, listQuerySchema, listResponse } from './list.ts';
+
+/**
+ * Documents library (Documentos), the institution's certificates (administradorFirma), the signing
+ * flow (firmaDoc) and automatic sealing (firmaAutomatica): the contracts both sides share.
+ */
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label}: es obligatorio.` })
+    .trim()
+    .min(1, `${label}: es obligatorio.`)
+    .max(max, `${label}: máximo ${max} caracteres.`);
+
+export const idParamSchema = z.object({ id: intTextSchema({ min: 1 }) });
+
+// ---------------------------------------------------------------- documents library
+
+export const documentTypes = [
+  'RESOLUCION',
+  'ACUERDO',
+  'RECIBO',
+  'CERTIFICADO',
+  'SOLVENCIA',
+  'PLANILLA',
+  'ACTA',
+  'OFICIO',
+  'OTRO',
+] as const;
+export const documentTypeSchema = z.enum(documentTypes, { error: 'Tipo de documento: elija uno de la lista.' });
+export const documentTypeLabels: Record<(typeof documentTypes)[number], string> = {
+  RESOLUCION: 'Resolución',
+  ACUERDO: 'Acuerdo',
+  RECIBO: 'Recibo',
+  CERTIFICADO: 'Certificado',
+  SOLVENCIA: 'Constancia de solvencia',
+  PLANILLA: 'Planilla',
+  ACTA: 'Acta',
+  OFICIO: 'Oficio',
+  OTRO: 'Otro',
+};
+
+export const folderSchema = z.object({
+  id: z.number().int(),
+  parentId: z.number().int().nullable(),
+  name: z.string(),
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  documents: z.number().int(),
+  subfolders: z.number().int(),
+  createdAt: z.string(),
+});
+export type Folder = z.infer<typeof folderSchema>;
+
+export const folderListQuerySchema = z.object({ parentId: intTextSchema({ min: 1 }).optional() });
+export const folderListSchema = z.object({
+  items: z.array(folderSchema),
+  path: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+
+export const newFolderSchema = z.object({
+  name: text('Nombre', 120).refine((s) => !/[/\\]/.test(s), 'Nombre: no puede contener / ni \\.'),
+  parentId: z.number().int().positive().nullable().default(null),
+  /** Owner unit; null = the institution (only users with an ALL grant see it). A sub-folder takes its parent's. */
+  entityId: z.number().int().positive().nullable().default(null),
+});
+export type NewFolder = z.infer<typeof newFolderSchema>;
+
+export const documentSchema = z.object({
+  id: z.number().int(),
+  folderId: z.number().int(),
+  folderName: z.string(),
+  title: z.string(),
+  docType: z.string(),
+  entityId: z.number().int().nullable(),
+  aboutEntityId: z.number().int().nullable(),
+  /** The municipal entity the document concerns (its name), if any. */
+  aboutEntityName: z.string().nullable(),
+  contributorId: z.number().int().nullable(),
+  /** The contributor it concerns: CUI and full name, if any. */
+  contributorCui: z.string().nullable(),
+  contributorName: z.string().nullable(),
+  version: z.number().int(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  pages: z.number().int().nullable(),
+  sha256: z.string(),
+  updatedAt: z.string(),
+});
+export type LibraryDocument = z.infer<typeof documentSchema>;
+
+export const documentListQuerySchema = listQuerySchema.extend({
+  folderId: intTextSchema({ min: 1 }).optional(),
+  docType: documentTypeSchema.optional(),
+  contributorId: intTextSchema({ min: 1 }).optional(),
+});
+export const documentListSchema = listResponse(documentSchema);
+export const documentExportQuerySchema = documentListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+export type DocumentExportQuery = z.infer<typeof documentExportQuerySchema>;
+
+/** The choices of the library's forms: the municipal entities within the caller's `documents` scope. */
+export const documentOptionsSchema = z.object({
+  entities: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string() })),
+  /** Whether the caller may create folders of the institution itself (an ALL grant). */
+  institution: z.boolean(),
+});
+export type DocumentOptions = z.infer<typeof documentOptionsSchema>;
+
+/** Metadata sent with an upload (multipart fields). */
+export const documentMetaSchema = z.object({
+  folderId: intTextSchema({ min: 1 }),
+  title: text('Título', 200),
+  docType: documentTypeSchema,
+  aboutEntityId: intTextSchema({ min: 1 }).optional(),
+  contributorId: intTextSchema({ min: 1 }).optional(),
+  /** The contributor it concerns by CUI (the form's way); must be a contributor within the caller's scope. */
+  contributorCui: z
+    .string()
+    .trim()
+    .transform((s) => s || undefined)
+    .pipe(cuiSchema.optional())
+    .optional(),
+});
+
+export const documentVersionSchema = z.object({
+  version: z.number().int(),
+  filename: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  note: z.string(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const documentDetailSchema = documentSchema.extend({ versions: z.array(documentVersionSchema) });
+
+// ---------------------------------------------------------------- certificates
+
+export const certificateStates = ['VIGENTE', 'REVOCADO', 'VENCIDO'] as const;
+export const signingCertificateSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  userName: z.string(),
+  userEmail: z.string(),
+  position: z.string(),
+  serial: z.string(),
+  subject: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  state: z.enum(certificateStates),
+  revokedAt: z.string().nullable(),
+  revokeReason: z.string().nullable(),
+});
+export type SigningCertificate = z.infer<typeof signingCertificateSchema>;
+export const signingCertificateListSchema = listResponse(signingCertificateSchema);
+export const certificateListQuerySchema = listQuerySchema.extend({ state: z.enum(certificateStates).optional() });
+
+export const passphraseSchema = z
+  .string({ error: 'Frase de paso: es obligatoria.' })
+  .min(8, 'Frase de paso: al menos 8 caracteres.')
+  .max(200, 'Frase de paso: máximo 200 caracteres.');
+
+export const issueCertificateSchema = z.object({
+  userId: z.number({ error: 'Usuario: es obligatorio.' }).int().positive(),
+  position: z.string().trim().max(120, 'Cargo: máximo 120 caracteres.').default(''),
+  /** Years of validity (1–5). */
+  years: z.number().int().min(1, 'Vigencia: entre 1 y 5 años.').max(5, 'Vigencia: entre 1 y 5 años.').default(2),
+  /** Set by the user who will sign (typed by them on the administrator's screen, never stored). */
+  passphrase: passphraseSchema,
+});
+export type IssueCertificate = z.infer<typeof issueCertificateSchema>;
+
+export const renewCertificateSchema = z.object({ passphrase: passphraseSchema });
+export const revokeCertificateSchema = z.object({ reason: text('Motivo', 500) });
+
+export const authoritySchema = z.object({
+  kind: z.enum(['ROOT', 'CA', 'SEAL']),
+  subject: z.string(),
+  serial: z.string(),
+  notAfter: z.string(),
+  fingerprint: z.string(),
+});
+export const signingSettingsSchema = z.object({
+  showName: z.boolean(),
+  showPosition: z.boolean(),
+  showDate: z.boolean(),
+  hasImage: z.boolean(),
+  timestampUrl: z.string().nullable(),
+  crlNumber: z.number().int(),
+  authorities: z.array(authoritySchema),
+});
+export type SigningSettings = z.infer<typeof signingSettingsSchema>;
+export const updateSigningSettingsSchema = z.object({
+  showName: z.boolean(),
+  showPosition: z.boolean(),
+  showDate: z.boolean(),
+  timestampUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), 'Servidor de sellado de tiempo: debe ser una URL http(s).')
+    .transform((s) => (s === '' ? null : s))
+    .nullable(),
+});
+
+// ---------------------------------------------------------------- signing flow
+
+export const signingRequestStates = ['BORRADOR', 'PENDIENTE', 'FIRMADO', 'RECHAZADO'] as const;
+export type SigningRequestState = (typeof signingRequestStates)[number];
+export const signerStates = ['ESPERA', 'PENDIENTE', 'FIRMADO', 'RECHAZADO'] as const;
+
+export const signerSchema = z.object({
+  position: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  state: z.enum(signerStates),
+  actedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
+export const signingRequestSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  message: z.string(),
+  state: z.enum(signingRequestStates),
+  filename: z.string(),
+  sha256: z.string(),
+  createdBy: z.string(),
+  createdById: z.number().int(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  signers: z.array(signerSchema),
+  /** The position of the signer whose turn it is, if any. */
+  currentPosition: z.number().int().nullable(),
+  /** Whether the caller is the signer whose turn it is. */
+  myTurn: z.boolean(),
+});
+export type SigningRequest = z.infer<typeof signingRequestSchema>;
+export const signingRequestListSchema = listResponse(signingRequestSchema);
+export const signingListQuerySchema = listQuerySchema;
+export const signingExportQuerySchema = signingListQuerySchema
+  .omit({ page: true, pageSize: true })
+  .extend({ format: exportFormatSchema.default('xlsx') });
+
+/** Multipart fields of /firmaDoc/upload: the signers' user ids in order, comma separated. */
+export const signingUploadMetaSchema = z.object({
+  title: text('Título', 200),
+  message: z.string().trim().max(2000, 'Mensaje: máximo 2000 caracteres.').default(''),
+  signers: z
+    .string({ error: 'Firmantes: elija al menos uno.' })
+    .regex(/^\d+(,\d+)*$/, 'Firmantes: elija al menos uno.')
+    .transform((s) => s.split(',').map(Number))
+    .refine((ids) => ids.length <= 10, 'Firmantes: máximo 10.')
+    .refine((ids) => new Set(ids).size === ids.length, 'Firmantes: un usuario aparece dos veces.'),
+  /** A document of the library instead of a file. */
+  documentId: intTextSchema({ min: 1 }).optional(),
+  send: z.enum(['true', 'false']).default('true'),
+});
+
+export const signActionSchema = z.object({
+  passphrase: z.string({ error: 'Frase de paso: es obligatoria.' }).min(1, 'Frase de paso: es obligatoria.').max(200),
+  /** The SHA-256 of the document as previewed: signing a document that changed since is refused (409). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'Documento: huella inválida.'),
+});
+export const rejectActionSchema = z.object({ reason: text('Motivo', 1000) });
+
+export const signingEventSchema = z.object({
+  action: z.string(),
+  userName: z.string(),
+  ip: z.string().nullable(),
+  hashBefore: z.string().nullable(),
+  hashAfter: z.string().nullable(),
+  detail: z.string().nullable(),
+  at: z.string(),
+});
+export const signingRequestDetailSchema = signingRequestSchema.extend({ events: z.array(signingEventSchema) });
+
+export const signerOptionSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+export const signerOptionsSchema = z.object({ items: z.array(signerOptionSchema) });
+
+export const signingCountsSchema = z.object({ pending: z.number().int() });
+
+/** The spec's /api/files/documentos/{borrador,firmado,rechazado}. */
+export const specDocumentSchema = z.object({
+  id: z.number().int(),
+  titulo: z.string(),
+  archivo: z.string(),
+  estado: z.enum(signingRequestStates),
+  creado: z.string(),
+  finalizado: z.string().nullable(),
+  firmantes: z.array(z.object({ nombre: z.string(), estado: z.enum(signerStates) })),
+});
+export const specDocumentListSchema = z.array(specDocumentSchema);
+
+// ---------------------------------------------------------------- automatic signing
+
+export const autoSignRuleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  documentKind: z.string(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export const autoSignRuleListSchema = z.object({
+  items: z.array(autoSignRuleSchema),
+  kinds: z.array(z.object({ kind: z.string(), label: z.string() })),
+});
+export const newAutoSignRuleSchema = z.object({
+  name: text('Nombre', 120),
+  documentKind: text('Tipo de documento generado', 80),
+  isActive: z.boolean().default(true),
+});
+export const updateAutoSignRuleSchema = z.object({ isActive: z.boolean() });
+
+export const batchSealSchema = z.object({
+  folderId: z.number().int().positive().optional(),
+  docType: documentTypeSchema.optional(),
+  q: z.string().trim().max(200).optional(),
+  /** Or these documents. */
+  documentIds: z.array(z.number().int().positive()).max(5000).optional(),
+});
+export type BatchSeal = z.infer<typeof batchSealSchema>;
+export const batchSealResultSchema = z.object({ jobId: z.number().int(), total: z.number().int() });
+
+// ---------------------------------------------------------------- verification
+
+export const signatureReportSchema = z.object({
+  index: z.number().int(),
+  signer: z.string(),
+  subject: z.string(),
+  issuer: z.string(),
+  serial: z.string(),
+  signingTime: z.string().nullable(),
+  reason: z.string().nullable(),
+  intact: z.boolean(),
+  coversWholeDocument: z.boolean(),
+  modifiedAfter: z.boolean(),
+  chainTrusted: z.boolean(),
+  chain: z.array(z.string()),
+  notAfter: z.string(),
+  revoked: z.boolean(),
+  revokedAt: z.string().nullable(),
+  /** The RFC 3161 timestamp in the signature: the certified time, the authority, whether it stamps this signature. */
+  timestamp: z.object({ time: z.string(), authority: z.string(), matches: z.boolean() }).nullable(),
+});
+export const verificationReportSchema = z.object({
+  filename: z.string(),
+  sha256: z.string(),
+  signatures: z.array(signatureReportSchema),
+});
+export type VerificationReport = z.infer<typeof verificationReportSchema>;

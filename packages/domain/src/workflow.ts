@@ -1,0 +1,821 @@
+import { z } from 'zod';
+import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, textSchema } from './fields.ts';
+import { listQuerySchema } from './list.ts';
+import { centsToDecimal, parseAmount } from './money.ts';
+
+/**
+ * Workflow and forms (issue 17): forms designed in the builder, stored as JSON Schema plus a UI schema;
+ * flows of states and transitions by role; requests (SIG items) that carry a form's data through a flow.
+ * Everything here is pure: the API validates the same definitions (ajv for the data, these rules for the
+ * definitions) and the web app uses them to show the problems before saving.
+ */
+
+// ─── Form builder: the field model ─────────────────────────────────────────────────────────────────
+
+export const formFieldTypes = [
+  'text',
+  'textarea',
+  'number',
+  'money',
+  'date',
+  'select',
+  'cui',
+  'entity',
+  'file',
+  'table',
+  'section',
+] as const;
+export type FormFieldType = (typeof formFieldTypes)[number];
+
+export const formFieldTypeLabels: Record<FormFieldType, string> = {
+  text: 'Texto',
+  textarea: 'Texto largo',
+  number: 'Número',
+  money: 'Monto (Q)',
+  date: 'Fecha',
+  select: 'Lista de opciones',
+  cui: 'CUI',
+  entity: 'Entidad municipal',
+  file: 'Archivo adjunto',
+  table: 'Tabla de filas',
+  section: 'Sección (título)',
+};
+
+/** Catalogues a select may take its options from (reference data every signed-in user may read). */
+export const formCatalogs = ['departments', 'regions', 'budget-lines', 'classifications'] as const;
+export type FormCatalog = (typeof formCatalogs)[number];
+export const formCatalogLabels: Record<FormCatalog, string> = {
+  departments: 'Departamentos',
+  regions: 'Regiones',
+  'budget-lines': 'Renglones presupuestarios',
+  classifications: 'Clasificaciones de entidad',
+};
+
+const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]{0,39}$/;
+export const FORM_MAX_FIELDS = 200;
+
+const scalar = z.union([z.string().max(200), z.number(), z.boolean()]);
+const optionSchema = z.strictObject({
+  value: z.string().trim().min(1, { error: 'Cada opción necesita un valor.' }).max(100),
+  label: z.string().trim().min(1, { error: 'Cada opción necesita un texto.' }).max(200),
+});
+
+const baseField = {
+  name: z.string().regex(FIELD_NAME, {
+    error: 'Nombre de campo no válido: empieza con una letra y solo lleva letras, números o _ (hasta 40).',
+  }),
+  label: z.string().trim().min(1, { error: 'Cada campo necesita una etiqueta.' }).max(200),
+  type: z.enum(formFieldTypes, { error: 'Tipo de campo desconocido.' }),
+  required: z.boolean().optional(),
+  help: z.string().max(500).optional(),
+  minLength: z.number().int().min(0).max(10_000).optional(),
+  maxLength: z.number().int().min(1).max(10_000).optional(),
+  min: z.number().finite().optional(),
+  max: z.number().finite().optional(),
+  pattern: z.string().max(300).optional(),
+  options: z.array(optionSchema).max(500).optional(),
+  catalog: z.enum(formCatalogs).optional(),
+  minRows: z.number().int().min(0).max(1000).optional(),
+  maxRows: z.number().int().min(1).max(1000).optional(),
+  visibleIf: z.strictObject({ field: z.string().max(40), equals: scalar }).optional(),
+};
+
+export type FormField = {
+  name: string;
+  label: string;
+  type: FormFieldType;
+  required?: boolean;
+  help?: string;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  pattern?: string;
+  options?: { value: string; label: string }[];
+  catalog?: FormCatalog;
+  minRows?: number;
+  maxRows?: number;
+  visibleIf?: { field: string; equals: string | number | boolean };
+  columns?: FormField[];
+};
+
+const columnSchema = z.strictObject(baseField);
+export const formFieldSchema: z.ZodType<FormField> = z.strictObject({
+  ...baseField,
+  columns: z.array(columnSchema).max(30).optional(),
+}) as unknown as z.ZodType<FormField>;
+
+/** Problems of a field list, each naming the field (Spanish); empty when the form can be saved. */
+export function formFieldsProblems(fields: readonly FormField[]): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  if (!fields.some((f) => f.type !== 'section'))
+    out.push({ path: 'fields', message: 'El formulario necesita al menos un campo.' });
+  if (fields.length > FORM_MAX_FIELDS)
+    out.push({ path: 'fields', message: `El formulario admite hasta ${FORM_MAX_FIELDS} campos.` });
+  const check = (list: readonly FormField[], prefix: string, inTable: boolean) => {
+    const seen = new Set<string>();
+    list.forEach((f, i) => {
+      const path = `${prefix}${i}`;
+      const who = `«${f.label || f.name}»`;
+      if (seen.has(f.name)) out.push({ path: `${path}.name`, message: `El nombre de campo «${f.name}» está repetido.` });
+      seen.add(f.name);
+      if (inTable && ['table', 'section', 'file'].includes(f.type)) {
+        out.push({
+          path: `${path}.type`,
+          message: `Una columna de tabla no puede ser ${formFieldTypeLabels[f.type].toLowerCase()}: ${who}.`,
+        });
+      }
+      if (f.min != null && f.max != null && f.min > f.max)
+        out.push({ path: `${path}.max`, message: `${who}: el máximo es menor que el mínimo.` });
+      if (f.minLength != null && f.maxLength != null && f.minLength > f.maxLength) {
+        out.push({ path: `${path}.maxLength`, message: `${who}: la longitud máxima es menor que la mínima.` });
+      }
+      if (f.minRows != null && f.maxRows != null && f.minRows > f.maxRows) {
+        out.push({ path: `${path}.maxRows`, message: `${who}: el máximo de filas es menor que el mínimo.` });
+      }
+      if (f.pattern) {
+        try {
+          new RegExp(f.pattern, 'u');
+        } catch {
+          out.push({ path: `${path}.pattern`, message: `${who}: el patrón no es una expresión regular válida.` });
+        }
+      }
+      if (f.type === 'select') {
+        if (!f.catalog && !f.options?.length)
+          out.push({ path: `${path}.options`, message: `${who}: indique las opciones o un catálogo.` });
+        const values = (f.options ?? []).map((o) => o.value);
+        if (new Set(values).size !== values.length)
+          out.push({ path: `${path}.options`, message: `${who}: hay opciones repetidas.` });
+      }
+      if (f.type === 'table') {
+        if (!f.columns?.length) out.push({ path: `${path}.columns`, message: `${who}: la tabla necesita al menos una columna.` });
+        else check(f.columns, `${path}.columns.`, true);
+      }
+      if (f.visibleIf) {
+        const earlier = list.slice(0, i).find((o) => o.name === f.visibleIf?.field && o.type !== 'section');
+        if (!earlier) {
+          out.push({
+            path: `${path}.visibleIf`,
+            message: `${who}: la condición de visibilidad debe nombrar un campo anterior («${f.visibleIf.field}» no lo es).`,
+          });
+        }
+      }
+    });
+  };
+  check(fields, 'fields.', false);
+  return out;
+}
+
+type Json = Record<string, unknown>;
+
+function fieldSchema(f: FormField): Json {
+  const base: Json = { title: f.label, ...(f.help ? { description: f.help } : {}) };
+  switch (f.type) {
+    case 'text':
+    case 'textarea':
+      return {
+        ...base,
+        type: 'string',
+        ...(f.minLength != null ? { minLength: f.minLength } : f.required ? { minLength: 1 } : {}),
+        maxLength: f.maxLength ?? (f.type === 'text' ? 200 : 4000),
+        ...(f.pattern ? { pattern: f.pattern } : {}),
+      };
+    case 'number':
+      return {
+        ...base,
+        type: 'number',
+        ...(f.min != null ? { minimum: f.min } : {}),
+        ...(f.max != null ? { maximum: f.max } : {}),
+      };
+    case 'money':
+      return { ...base, type: 'string', format: 'money' };
+    case 'date':
+      return { ...base, type: 'string', format: 'date' };
+    case 'cui':
+      return { ...base, type: 'string', format: 'cui' };
+    case 'select':
+      return f.options?.length
+        ? { ...base, type: 'string', oneOf: f.options.map((o) => ({ const: o.value, title: o.label })) }
+        : { ...base, type: 'string', minLength: 1, maxLength: 100 };
+    case 'entity':
+    case 'file':
+      return { ...base, type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+    case 'table': {
+      const cols = f.columns ?? [];
+      return {
+        ...base,
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: Object.fromEntries(cols.map((c) => [c.name, fieldSchema(c)])),
+          required: cols.filter((c) => c.required).map((c) => c.name),
+          additionalProperties: false,
+        },
+        ...(f.minRows != null ? { minItems: f.minRows } : f.required ? { minItems: 1 } : {}),
+        maxItems: f.maxRows ?? 200,
+      };
+    }
+    case 'section':
+      return base;
+  }
+}
+
+function fieldUi(f: FormField): Json {
+  const ui: Json = {};
+  const options: Json = {};
+  if (f.type === 'textarea') ui['ui:widget'] = 'textarea';
+  if (['money', 'cui', 'entity', 'file', 'date'].includes(f.type)) ui['ui:widget'] = f.type;
+  if (f.type === 'select') {
+    ui['ui:widget'] = f.catalog ? 'catalog' : 'select';
+    if (f.catalog) options.catalog = f.catalog;
+  }
+  if (f.visibleIf) options.visibleIf = f.visibleIf;
+  if (f.type === 'table') {
+    ui.items = Object.fromEntries((f.columns ?? []).map((c) => [c.name, fieldUi(c)]));
+    options.orderable = false;
+  }
+  if (Object.keys(options).length) ui['ui:options'] = options;
+  return ui;
+}
+
+/** A form as stored: JSON Schema (draft-07) for the data, a UI schema for the renderer. */
+export interface CompiledForm {
+  schema: Json;
+  uiSchema: Json;
+}
+
+/**
+ * Compiles the builder's fields into JSON Schema and a UI schema. Sections exist only in the UI schema
+ * (`ui:options.sections`: a title before a field); a field with `visibleIf` is required only while its
+ * condition holds (`if`/`then`), and its value is dropped when hidden (`pruneHidden`).
+ */
+export function compileForm(title: string, fields: readonly FormField[]): CompiledForm {
+  const data = fields.filter((f) => f.type !== 'section');
+  const sections: { before: string | null; title: string }[] = [];
+  fields.forEach((f, i) => {
+    if (f.type !== 'section') return;
+    const next = fields.slice(i + 1).find((o) => o.type !== 'section');
+    sections.push({ before: next?.name ?? null, title: f.label });
+  });
+  const conditional = data.filter((f) => f.required && f.visibleIf);
+  const schema: Json = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    title,
+    properties: Object.fromEntries(data.map((f) => [f.name, fieldSchema(f)])),
+    required: data.filter((f) => f.required && !f.visibleIf).map((f) => f.name),
+    additionalProperties: false,
+    ...(conditional.length
+      ? {
+          allOf: conditional.map((f) => ({
+            if: { properties: { [f.visibleIf!.field]: { const: f.visibleIf!.equals } }, required: [f.visibleIf!.field] },
+            // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword (if/then).
+            then: { required: [f.name] },
+          })),
+        }
+      : {}),
+  };
+  const uiSchema: Json = {
+    'ui:order': data.map((f) => f.name),
+    ...Object.fromEntries(data.map((f) => [f.name, fieldUi(f)]).filter(([, ui]) => Object.keys(ui as Json).length)),
+    ...(sections.length ? { 'ui:options': { sections } } : {}),
+  };
+  return { schema, uiSchema };
+}
+
+/** Whether a field's visibility condition holds on `data`. */
+export const isVisible = (f: Pick<FormField, 'visibleIf'>, data: Record<string, unknown>) =>
+  !f.visibleIf || data[f.visibleIf.field] === f.visibleIf.equals;
+
+/** The data without values of hidden fields, empty strings and nulls (what is validated and stored). */
+export function pruneHidden(fields: readonly FormField[] | null, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (v !== '' && v !== null && v !== undefined) out[k] = v;
+  if (!fields) return out;
+  for (const f of fields) if (f.type !== 'section' && !isVisible(f, out)) delete out[f.name];
+  return out;
+}
+
+/** Custom JSON Schema formats, shared by the browser's and the server's ajv. */
+export const formFormats = {
+  money: (v: string) => parseAmount(v).ok,
+  date: (v: string) => isCalendarDate(v),
+  cui: (v: string) => cuiProblem(normalizeCui(v)) === null,
+};
+
+/** A Spanish message for one ajv error, naming the field by its title. */
+export function formErrorMessage(
+  e: { keyword: string; params: Record<string, unknown>; message?: string },
+  label: string,
+  value?: unknown,
+): string {
+  const p = e.params;
+  switch (e.keyword) {
+    case 'required':
+      return `${label}: es obligatorio.`;
+    case 'type':
+      return `${label}: el valor no es del tipo esperado (${String(p.type)}).`;
+    case 'minLength':
+      return `${label}: mínimo ${String(p.limit)} caracteres.`;
+    case 'maxLength':
+      return `${label}: máximo ${String(p.limit)} caracteres.`;
+    case 'minimum':
+      return `${label}: el mínimo es ${String(p.limit)}.`;
+    case 'maximum':
+      return `${label}: el máximo es ${String(p.limit)}.`;
+    case 'pattern':
+      return `${label}: no tiene el formato esperado.`;
+    case 'minItems':
+      return `${label}: al menos ${String(p.limit)} fila(s).`;
+    case 'maxItems':
+      return `${label}: como máximo ${String(p.limit)} filas.`;
+    case 'oneOf':
+    case 'const':
+    case 'enum':
+      return `${label}: elija una de las opciones.`;
+    case 'additionalProperties':
+      return `El campo «${String(p.additionalProperty)}» no pertenece al formulario.`;
+    case 'format':
+      if (p.format === 'money') {
+        const r = typeof value === 'string' ? parseAmount(value) : null;
+        return `${label}: ${r && !r.ok ? r.message : 'monto no válido.'}`;
+      }
+      if (p.format === 'cui') {
+        const pr = typeof value === 'string' ? cuiProblem(normalizeCui(value)) : 'FORMAT';
+        return `${label}: ${pr ? cuiProblemMessages[pr] : 'CUI no válido.'}`;
+      }
+      if (p.format === 'date') return `${label}: fecha no válida (aaaa-mm-dd).`;
+      return `${label}: formato no válido.`;
+    default:
+      return `${label}: ${e.message ?? 'valor no válido.'}`;
+  }
+}
+
+/** The money values of a form's data in their normal decimal form (`1,234.5` → `1234.50`). */
+export function normaliseMoney(fields: readonly FormField[] | null, data: Record<string, unknown>): Record<string, unknown> {
+  if (!fields) return data;
+  const out = { ...data };
+  const fix = (list: readonly FormField[], obj: Record<string, unknown>) => {
+    for (const f of list) {
+      const v = obj[f.name];
+      if (f.type === 'money' && typeof v === 'string') {
+        const r = parseAmount(v);
+        if (r.ok) obj[f.name] = centsToDecimal(r.cents);
+      }
+      if (f.type === 'cui' && typeof v === 'string') obj[f.name] = normalizeCui(v);
+      if (f.type === 'table' && Array.isArray(v)) {
+        obj[f.name] = v.map((row) => {
+          const copy = { ...(row as Record<string, unknown>) };
+          fix(f.columns ?? [], copy);
+          return copy;
+        });
+      }
+    }
+  };
+  fix(fields, out);
+  return out;
+}
+
+// ─── Forms library ────────────────────────────────────────────────────────────────────────────────
+
+export const FORM_DEFINITION_FORMAT = 'aporta-formulario';
+
+/** What the builder exports and imports (a JSON file): the fields plus the compiled schemas, for reading. */
+export const formDefinitionSchema = z.object({
+  format: z.literal(FORM_DEFINITION_FORMAT, {
+    error: `No es una definición de formulario de Aporta (format: ${FORM_DEFINITION_FORMAT}).`,
+  }),
+  title: z.string().trim().min(1, { error: 'La definición no tiene título.' }).max(200),
+  description: z.string().max(1000).optional(),
+  fields: z.array(formFieldSchema).max(FORM_MAX_FIELDS),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  uiSchema: z.record(z.string(), z.unknown()).optional(),
+});
+export type FormDefinition = z.infer<typeof formDefinitionSchema>;
+
+export const formVersionStates = ['BORRADOR', 'PUBLICADA', 'RETIRADA'] as const;
+export type FormVersionState = (typeof formVersionStates)[number];
+export const formVersionStateLabels: Record<FormVersionState, string> = {
+  BORRADOR: 'Borrador',
+  PUBLICADA: 'Publicada',
+  RETIRADA: 'Retirada',
+};
+
+/**
+ * Saving a form: either the builder's fields (compiled on the server) or a JSON Schema written elsewhere
+ * (`schema` + `uiSchema`), which the server checks against the JSON Schema meta-schema.
+ */
+export const formSaveSchema = z
+  .strictObject({
+    title: textSchema({ label: 'Título', max: 200, min: 1 }),
+    description: textSchema({ label: 'Descripción', max: 1000, multiline: true }).optional(),
+    fields: z.array(formFieldSchema).max(FORM_MAX_FIELDS).optional(),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    uiSchema: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.fields && !v.schema) ctx.addIssue({ code: 'custom', path: ['fields'], message: 'Indique los campos del formulario.' });
+    if (v.fields)
+      for (const p of formFieldsProblems(v.fields)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
+  });
+export type FormSave = z.infer<typeof formSaveSchema>;
+
+export const formVersionSchema = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  state: z.enum(formVersionStates),
+  fields: z.array(z.any()).nullable(),
+  schema: z.record(z.string(), z.unknown()),
+  uiSchema: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  publishedAt: z.string().nullable(),
+  requests: z.number().int(),
+});
+export type FormVersion = z.infer<typeof formVersionSchema>;
+
+export const formSummarySchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  latestVersion: z.number().int(),
+  latestState: z.enum(formVersionStates),
+  publishedVersion: z.number().int().nullable(),
+  updatedAt: z.string(),
+});
+export type FormSummary = z.infer<typeof formSummarySchema>;
+export const formDetailSchema = formSummarySchema.extend({ versions: z.array(formVersionSchema) });
+export type FormDetail = z.infer<typeof formDetailSchema>;
+
+export const formListQuerySchema = listQuerySchema.extend({
+  state: z.enum(formVersionStates).optional(),
+});
+export const formVersionParamsSchema = z.object({ id: idTextSchema, version: intTextSchema({ min: 1, max: 100_000 }) });
+
+// ─── Flows ─────────────────────────────────────────────────────────────────────────────────────────
+
+const STATE_KEY = /^[A-Z][A-Z0-9_]{0,39}$/;
+
+export const flowStateSchema = z.strictObject({
+  key: z.string().regex(STATE_KEY, { error: 'Clave de estado no válida: mayúsculas, números y _ (empieza con letra).' }),
+  label: z.string().trim().min(1, { error: 'Cada estado necesita un nombre.' }).max(80),
+  /** The requester may edit the data while the request is in this state (recepción, observada). */
+  editable: z.boolean().optional(),
+  /** Days to act before the request is overdue; empty takes the setting `sig.slaDays`. */
+  slaDays: z.number().int().min(1).max(365).nullable().optional(),
+  x: z.number().finite().optional(),
+  y: z.number().finite().optional(),
+});
+export type FlowState = z.infer<typeof flowStateSchema>;
+
+export const conditionOps = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'filled'] as const;
+export const conditionOpLabels: Record<(typeof conditionOps)[number], string> = {
+  eq: 'es igual a',
+  neq: 'es distinto de',
+  gt: 'es mayor que',
+  gte: 'es mayor o igual que',
+  lt: 'es menor que',
+  lte: 'es menor o igual que',
+  filled: 'tiene valor',
+};
+export const conditionSchema = z.strictObject({
+  field: z.string().regex(FIELD_NAME, { error: 'Campo de la condición no válido.' }),
+  op: z.enum(conditionOps),
+  value: z.union([z.string().max(200), z.number(), z.boolean()]).optional(),
+});
+export type FlowCondition = z.infer<typeof conditionSchema>;
+
+export const flowActionKinds = ['notify', 'document', 'module'] as const;
+export const flowActionKindLabels: Record<(typeof flowActionKinds)[number], string> = {
+  notify: 'Notificar al solicitante',
+  document: 'Crear un documento (constancia en PDF)',
+  module: 'Acción de un módulo',
+};
+export const flowActionSchema = z.strictObject({
+  kind: z.enum(flowActionKinds),
+  /** For `module`: the key of an action registered by code (`create-pension`). */
+  module: z.string().max(60).optional(),
+  message: z.string().max(500).optional(),
+});
+export type FlowAction = z.infer<typeof flowActionSchema>;
+
+export const flowTransitionSchema = z.strictObject({
+  key: z.string().regex(STATE_KEY, { error: 'Clave de transición no válida: mayúsculas, números y _.' }),
+  from: z.string().max(40),
+  to: z.string().max(40),
+  label: z.string().trim().min(1, { error: 'Cada transición necesita un texto (el del botón).' }).max(80),
+  /** The role that may take it (roles.id); or `requester`: the person who filed the request. */
+  roleId: idSchema.nullable().optional(),
+  requester: z.boolean().optional(),
+  commentRequired: z.boolean().optional(),
+  condition: conditionSchema.nullable().optional(),
+  action: flowActionSchema.nullable().optional(),
+});
+export type FlowTransition = z.infer<typeof flowTransitionSchema>;
+
+export const flowDefinitionSchema = z.strictObject({
+  initial: z.string().max(40),
+  states: z.array(flowStateSchema).max(60),
+  transitions: z.array(flowTransitionSchema).max(200),
+});
+export type FlowDefinition = z.infer<typeof flowDefinitionSchema>;
+
+/** A state no transition leaves: the request is closed there. */
+export const isFinalFlowState = (def: FlowDefinition, key: string) => !def.transitions.some((t) => t.from === key);
+
+/**
+ * Problems that stop a flow from being published, in Spanish: the states and transitions must be
+ * consistent, at least one final state must exist, every state must be reachable from the initial one
+ * (no orphan), a final state must be reachable from every state, each transition names who takes it,
+ * conditions name fields of the form, module actions name an action registered by code.
+ */
+export function flowProblems(
+  def: FlowDefinition,
+  opts: { formFields?: readonly string[] | null; moduleActions?: readonly string[]; roleIds?: readonly number[] } = {},
+): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  const keys = def.states.map((s) => s.key);
+  const label = (k: string) => def.states.find((s) => s.key === k)?.label ?? k;
+  if (!def.states.length) return [{ path: 'states', message: 'El flujo necesita al menos dos estados.' }];
+  const dup = keys.filter((k, i) => keys.indexOf(k) !== i);
+  for (const k of new Set(dup)) out.push({ path: 'states', message: `El estado ${k} está repetido.` });
+  if (!keys.includes(def.initial)) out.push({ path: 'initial', message: 'Elija el estado inicial entre los estados del flujo.' });
+  const tkeys = new Set<string>();
+  const pairs = new Set<string>();
+  def.transitions.forEach((t, i) => {
+    const path = `transitions.${i}`;
+    if (tkeys.has(t.key)) out.push({ path: `${path}.key`, message: `La transición ${t.key} está repetida.` });
+    tkeys.add(t.key);
+    if (!keys.includes(t.from))
+      out.push({ path: `${path}.from`, message: `«${t.label}» sale de un estado que no existe (${t.from}).` });
+    if (!keys.includes(t.to))
+      out.push({ path: `${path}.to`, message: `«${t.label}» llega a un estado que no existe (${t.to}).` });
+    if (t.from === t.to) out.push({ path: `${path}.to`, message: `«${t.label}» va de «${label(t.from)}» a sí mismo.` });
+    const pair = `${t.from}→${t.to}`;
+    if (pairs.has(pair))
+      out.push({ path: `${path}.to`, message: `Dos transiciones van de «${label(t.from)}» a «${label(t.to)}».` });
+    pairs.add(pair);
+    if (!t.roleId && !t.requester)
+      out.push({ path: `${path}.roleId`, message: `«${t.label}»: indique el rol que la toma o el solicitante.` });
+    if (t.roleId && opts.roleIds && !opts.roleIds.includes(t.roleId)) {
+      out.push({ path: `${path}.roleId`, message: `«${t.label}»: el rol ya no existe.` });
+    }
+    if (t.condition && opts.formFields && !opts.formFields.includes(t.condition.field)) {
+      out.push({
+        path: `${path}.condition`,
+        message: `«${t.label}»: la condición nombra un campo que el formulario no tiene (${t.condition.field}).`,
+      });
+    }
+    if (t.condition && t.condition.op !== 'filled' && t.condition.value === undefined) {
+      out.push({ path: `${path}.condition`, message: `«${t.label}»: la condición necesita un valor.` });
+    }
+    if (t.action?.kind === 'module' && !(opts.moduleActions ?? []).includes(t.action.module ?? '')) {
+      out.push({ path: `${path}.action`, message: `«${t.label}»: la acción de módulo «${t.action.module ?? ''}» no existe.` });
+    }
+  });
+  if (out.length) return out;
+  const finals = keys.filter((k) => isFinalFlowState(def, k));
+  if (!finals.length)
+    out.push({ path: 'states', message: 'El flujo no tiene estado final: de todo estado sale alguna transición.' });
+  const reach = (from: string[], next: (k: string) => string[]) => {
+    const seen = new Set(from);
+    const stack = [...from];
+    while (stack.length) {
+      for (const n of next(stack.pop() as string)) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    return seen;
+  };
+  const forward = reach([def.initial], (k) => def.transitions.filter((t) => t.from === k).map((t) => t.to));
+  for (const k of keys) {
+    if (!forward.has(k))
+      out.push({ path: 'states', message: `El estado «${label(k)}» no se alcanza desde el estado inicial (huérfano).` });
+  }
+  if (finals.length) {
+    const back = reach(finals, (k) => def.transitions.filter((t) => t.to === k).map((t) => t.from));
+    for (const k of keys) {
+      if (forward.has(k) && !back.has(k))
+        out.push({ path: 'states', message: `Desde «${label(k)}» no se llega a ningún estado final.` });
+    }
+  }
+  return out;
+}
+
+/** Whether a transition's condition holds on the request's data. */
+export function conditionHolds(c: FlowCondition | null | undefined, data: Record<string, unknown>): boolean {
+  if (!c) return true;
+  const v = data[c.field];
+  if (c.op === 'filled') return v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length);
+  const num = (x: unknown) => {
+    if (typeof x === 'number') return x;
+    if (typeof x === 'string') {
+      const r = parseAmount(x);
+      if (r.ok) return Number(r.cents) / 100;
+      const n = Number(x);
+      return Number.isFinite(n) ? n : Number.NaN;
+    }
+    return Number.NaN;
+  };
+  switch (c.op) {
+    case 'eq':
+      return String(v) === String(c.value);
+    case 'neq':
+      return String(v) !== String(c.value);
+    case 'gt':
+      return num(v) > num(c.value);
+    case 'gte':
+      return num(v) >= num(c.value);
+    case 'lt':
+      return num(v) < num(c.value);
+    case 'lte':
+      return num(v) <= num(c.value);
+  }
+}
+
+export const conditionText = (c: FlowCondition) =>
+  `${c.field} ${conditionOpLabels[c.op]}${c.op === 'filled' ? '' : ` ${String(c.value)}`}`;
+
+export const flowSaveSchema = z.strictObject({
+  title: textSchema({ label: 'Título', max: 200, min: 1 }),
+  description: textSchema({ label: 'Descripción', max: 1000, multiline: true }).optional(),
+  formId: idSchema,
+  definition: flowDefinitionSchema,
+});
+export type FlowSave = z.infer<typeof flowSaveSchema>;
+
+export const flowVersionSchema = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  state: z.enum(formVersionStates),
+  definition: flowDefinitionSchema,
+  createdAt: z.string(),
+  publishedAt: z.string().nullable(),
+  requests: z.number().int(),
+});
+export type FlowVersion = z.infer<typeof flowVersionSchema>;
+
+export const flowSummarySchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  formId: z.number().int(),
+  formTitle: z.string(),
+  latestVersion: z.number().int(),
+  latestState: z.enum(formVersionStates),
+  publishedVersion: z.number().int().nullable(),
+  openRequests: z.number().int(),
+  updatedAt: z.string(),
+});
+export type FlowSummary = z.infer<typeof flowSummarySchema>;
+export const flowDetailSchema = flowSummarySchema.extend({ versions: z.array(flowVersionSchema) });
+export type FlowDetail = z.infer<typeof flowDetailSchema>;
+export const flowListQuerySchema = listQuerySchema.extend({ state: z.enum(formVersionStates).optional() });
+
+/** What the designer needs: roles to name on transitions, published forms, module actions registered by code. */
+export const flowOptionsSchema = z.object({
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  forms: z.array(
+    z.object({ id: z.number().int(), title: z.string(), fields: z.array(z.object({ name: z.string(), label: z.string() })) }),
+  ),
+  moduleActions: z.array(z.object({ key: z.string(), label: z.string() })),
+  defaultSlaDays: z.number().int(),
+});
+export type FlowOptions = z.infer<typeof flowOptionsSchema>;
+
+// ─── Requests (SIG items) ─────────────────────────────────────────────────────────────────────────
+
+export const requestNumber = (id: number, createdAt: string) => `SIG-${createdAt.slice(0, 4)}-${String(id).padStart(6, '0')}`;
+
+export const sigRequestCreateSchema = z.strictObject({
+  flowId: idSchema,
+  entityId: idSchema.nullable().optional(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type SigRequestCreate = z.infer<typeof sigRequestCreateSchema>;
+
+export const sigRequestUpdateSchema = z.strictObject({
+  data: z.record(z.string(), z.unknown()),
+  expected: z.string().max(40).optional(),
+});
+
+export const sigTransitionSchema = z.strictObject({
+  to: z.string().max(40),
+  comment: z.string().trim().max(1000, { error: 'El comentario admite hasta 1000 caracteres.' }).nullable().optional(),
+  expected: z.string().max(40).optional(),
+});
+export const sigCommentSchema = z.strictObject({
+  comment: textSchema({ label: 'Comentario', max: 1000, min: 1, multiline: true }),
+});
+
+export const sigAvailableTransitionSchema = z.object({
+  key: z.string(),
+  to: z.string(),
+  toLabel: z.string(),
+  label: z.string(),
+  commentRequired: z.boolean(),
+  action: z.string().nullable(),
+});
+
+export const sigRequestSchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  flowId: z.number().int(),
+  flowTitle: z.string(),
+  flowVersion: z.number().int(),
+  formVersion: z.number().int(),
+  state: z.string(),
+  stateLabel: z.string(),
+  final: z.boolean(),
+  entityId: z.number().int().nullable(),
+  entityName: z.string().nullable(),
+  requesterId: z.number().int().nullable(),
+  requesterName: z.string(),
+  createdAt: z.string(),
+  stateSince: z.string(),
+  dueAt: z.string().nullable(),
+  overdue: z.boolean(),
+  closedAt: z.string().nullable(),
+  summary: z.string(),
+});
+export type SigRequest = z.infer<typeof sigRequestSchema>;
+
+export const sigEventSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['CREATED', 'TRANSITION', 'COMMENT', 'ATTACHMENT', 'ACTION']),
+  at: z.string(),
+  actor: z.string().nullable(),
+  label: z.string(),
+  comment: z.string().nullable(),
+  documentId: z.number().int().nullable(),
+  filename: z.string().nullable(),
+});
+export type SigEvent = z.infer<typeof sigEventSchema>;
+
+export const sigRequestDetailSchema = sigRequestSchema.extend({
+  data: z.record(z.string(), z.unknown()),
+  fields: z.array(z.any()).nullable(),
+  schema: z.record(z.string(), z.unknown()),
+  uiSchema: z.record(z.string(), z.unknown()),
+  editable: z.boolean(),
+  transitions: z.array(sigAvailableTransitionSchema),
+  expected: z.array(z.object({ label: z.string(), role: z.string(), users: z.array(z.string()) })),
+  timeline: z.array(sigEventSchema),
+  states: z.array(z.object({ key: z.string(), label: z.string() })),
+  result: z.object({ label: z.string(), link: z.string() }).nullable(),
+});
+export type SigRequestDetail = z.infer<typeof sigRequestDetailSchema>;
+
+const boolText = z.enum(['true', 'false']).optional();
+export const sigRequestListQuerySchema = listQuerySchema.extend({
+  flowId: idTextSchema.optional(),
+  state: z.string().regex(STATE_KEY).optional(),
+  entityId: idTextSchema.optional(),
+  requester: z.string().trim().max(200).optional(),
+  from: dateSchema.optional(),
+  to: dateSchema.optional(),
+  overdue: boolText,
+  waiting: boolText,
+  open: boolText,
+});
+export type SigRequestListQuery = z.infer<typeof sigRequestListQuerySchema>;
+export const sigRequestExportQuerySchema = sigRequestListQuerySchema
+  .omit({ page: true, pageSize: true, after: true, before: true })
+  .extend({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
+
+export const sigCountsSchema = z.object({
+  items: z.array(
+    z.object({
+      flowId: z.number().int(),
+      flowTitle: z.string(),
+      state: z.string(),
+      stateLabel: z.string(),
+      count: z.number().int(),
+      overdue: z.number().int(),
+    }),
+  ),
+});
+export type SigCounts = z.infer<typeof sigCountsSchema>;
+
+export const sigOptionsSchema = z.object({
+  flows: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      states: z.array(z.object({ key: z.string(), label: z.string() })),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      uiSchema: z.record(z.string(), z.unknown()).optional(),
+      fields: z.array(z.any()).nullable().optional(),
+    }),
+  ),
+  entities: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  anyEntity: z.boolean(),
+});
+export type SigOptions = z.infer<typeof sigOptionsSchema>;
+
+export const catalogOptionsSchema = z.object({ items: z.array(z.object({ value: z.string(), label: z.string() })) });
+export const catalogParamsSchema = z.object({ catalog: z.enum(formCatalogs) });
+export const uploadAnswerSchema = z.object({ documentId: z.number().int(), filename: z.string() });
