@@ -1,8 +1,8 @@
 import {
   type Action,
   formatCui,
-  guatemalaToday,
   grantsSchema,
+  guatemalaToday,
   type Resource,
   resourceScopability,
   resources,
@@ -13,13 +13,22 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contributors, delegates, institutions, planillas, regionDelegates, regions, roles, userInstitutions } from '../db/schema/index.ts';
+import {
+  contributors,
+  delegates,
+  institutions,
+  planillas,
+  regionDelegates,
+  regions,
+  roles,
+  userInstitutions,
+} from '../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
 import { issuePlanillaOrders } from '../modules/payments/orders.ts';
 import { seedRoles } from '../seed/accounts.ts';
-import { systemContext } from './context.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { multipartBody, samplePdf } from '../test/pdfs.ts';
+import { systemContext } from './context.ts';
 
 /**
  * The generated scope test. For every route whose permission's resource the domain declares
@@ -651,7 +660,14 @@ function paymentCases(): Record<string, Case> {
   const names = () => [A.entityName];
   const outNames = () => [B.entityName, voluntaryName];
   const reason = { reason: 'Prueba de alcance' };
-  const range = { office: OFFICE, series: 'ZZ', firstNumber: 1, lastNumber: 10, authorizationRef: 'R-1', authorizationDate: '2024-01-02' };
+  const range = {
+    office: OFFICE,
+    series: 'ZZ',
+    firstNumber: 1,
+    lastNumber: 10,
+    authorizationRef: 'R-1',
+    authorizationDate: '2024-01-02',
+  };
   return {
     'GET /api/payment-orders': { check: shows(() => '/api/payment-orders?pageSize=200', names, outNames) },
     'GET /api/payment-orders/totals': {
@@ -684,7 +700,9 @@ function paymentCases(): Record<string, Case> {
     },
     'POST /api/payments/:id/reverse': { check: outOfScope('POST', (s) => `/api/payments/${s.paymentId}/reverse`, reason) },
     'POST /api/payments/:id/receipt': { check: outOfScope('POST', (s) => `/api/payments/${s.paymentId}/receipt`, undefined) },
-    'GET /api/payments/offices': { exempt: 'issuing offices with forms left in their ranges: the institution’s, not entity rows' },
+    'GET /api/payments/offices': {
+      exempt: 'issuing offices with forms left in their ranges: the institution’s, not entity rows',
+    },
     'GET /api/bank-files': { check: allOnly('GET', '/api/bank-files') },
     'POST /api/bank-files': {
       check: allOnly('POST', '/api/bank-files', { bank: 'Banrural', office: OFFICE, content: 'fecha,referencia,monto\n' }),
@@ -722,7 +740,9 @@ function paymentCases(): Record<string, Case> {
           () => ['Región del alcance'],
           () => ['Otra región'],
         )(ctx);
-        const stats = (await get(ctx.user.token, `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`)).json();
+        const stats = (
+          await get(ctx.user.token, `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`)
+        ).json();
         const onlyA = (await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}`)).json();
         expect(stats.months[0].ordered).toBe(onlyA.principal);
       },
@@ -1110,7 +1130,12 @@ async function side(entity: { id: number; name: string }, surname: string, salar
   await issuePlanillaOrders(systemContext(db), db, p);
   const orders = await get(admin.token, `/api/payment-orders?entityId=${entity.id}&pageSize=10`);
   const orderId = orders.json().items.find((o: { kind: string }) => o.kind === 'LABORAL').id as number;
-  const paid = await t.request({ method: 'POST', url: '/api/payments', token: admin.token, payload: paymentBody(orderId, surname) });
+  const paid = await t.request({
+    method: 'POST',
+    url: '/api/payments',
+    token: admin.token,
+    payload: paymentBody(orderId, surname),
+  });
   if (paid.statusCode !== 201) throw new Error(paid.body);
   const pen = await t.request({ method: 'POST', url: '/api/pensions', token: admin.token, payload: pensionBody(cui) });
   if (pen.statusCode !== 201) throw new Error(pen.body);
@@ -1183,7 +1208,14 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/receipt-ranges',
     token: admin.token,
-    payload: { office: OFFICE, series: 'ALC', firstNumber: 1, lastNumber: 100, authorizationRef: 'Res. alcance', authorizationDate: '2024-01-02' },
+    payload: {
+      office: OFFICE,
+      series: 'ALC',
+      firstNumber: 1,
+      lastNumber: 100,
+      authorizationRef: 'Res. alcance',
+      authorizationDate: '2024-01-02',
+    },
   });
   expect(rng.statusCode, rng.body).toBe(201);
   A = await side(fx.entityA, 'Alcance', '1111.11');

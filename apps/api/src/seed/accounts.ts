@@ -123,7 +123,10 @@ export const seedRoles: { name: string; description: string; grants: Grant[] }[]
   {
     name: 'Consulta',
     description: 'Solo lectura y exportación en todos los módulos.',
-    grants: [...every((r, a) => r !== 'plantilla' && (a === 'READ' || a === 'EXPORT')), ...pick('ALL', [['profile', ['UPDATE']]])],
+    grants: [
+      ...every((r, a) => r !== 'plantilla' && (a === 'READ' || a === 'EXPORT')),
+      ...pick('ALL', [['profile', ['UPDATE']]]),
+    ],
   },
 ];
 

@@ -65,7 +65,17 @@ describe('seeds', () => {
       .map((l: { code: string }) => l.code);
     expect(subject).toEqual(['011', '021', '022', '031', '035', '036']);
     const statuses = (await get('/api/collections/planilla-statuses')).json().items.map((s: { code: string }) => s.code);
-    expect(statuses).toEqual(['BORRADOR', 'ENVIANDO', 'ENVIADA', 'EN_REVISION', 'APROBADA', 'OBSERVADA', 'RECHAZADA', 'PAGADA', 'ANULADA']);
+    expect(statuses).toEqual([
+      'BORRADOR',
+      'ENVIANDO',
+      'ENVIADA',
+      'EN_REVISION',
+      'APROBADA',
+      'OBSERVADA',
+      'RECHAZADA',
+      'PAGADA',
+      'ANULADA',
+    ]);
   });
 
   it('runs again without changing anything', async () => {

@@ -29,11 +29,28 @@ const recordPage =
     return { element: <RecordPage collection={collection} basePath={basePath} /> };
   };
 
+/** A municipal entity's page: the generic record page plus its payment orders and payments. */
+const entityPage: RouteObject['lazy'] = async () => {
+  const [{ RecordPage }, { EntityPaymentTabs }] = await Promise.all([
+    import('./RecordPage.tsx'),
+    import('../payments/ownerTabs.tsx'),
+  ]);
+  return {
+    element: (
+      <RecordPage
+        collection="municipal-entities"
+        basePath="/administrative/municipal-entities"
+        extra={(r) => <EntityPaymentTabs entityId={r.id} />}
+      />
+    ),
+  };
+};
+
 export const catalogRoutes: RouteObject[] = [
   { path: 'administrative', lazy: async () => ({ Component: (await import('./AdministrativePage.tsx')).AdministrativePage }) },
   ...administrativeCollections.flatMap((c): RouteObject[] => [
     { path: `administrative/${c}`, lazy: listPage(c) },
-    { path: `administrative/${c}/:id`, lazy: recordPage(c) },
+    { path: `administrative/${c}/:id`, lazy: c === 'municipal-entities' ? entityPage : recordPage(c) },
   ]),
   // The contributors module's catalogues, on the same generic pages.
   { path: 'contributors/catalogs', lazy: listPage('contributor-catalogs', '/contributors/catalogs') },

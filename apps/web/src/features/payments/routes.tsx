@@ -1,4 +1,4 @@
-import './contributorTab.tsx';
+import './ownerTabs.tsx';
 import type { RouteObject } from 'react-router';
 
 export const paymentRoutes: RouteObject[] = [
