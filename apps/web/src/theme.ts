@@ -11,6 +11,7 @@ import {
   rem,
   type VariantColorsResolver,
 } from '@mantine/core';
+import i18n from 'i18next';
 
 /* ——— Contrast (WCAG 2.x) ——— */
 
@@ -90,7 +91,19 @@ function outlineVariables(t: MantineTheme, scheme: 'light' | 'dark'): Record<str
  * group is narrow ("APR…"); here the badge keeps its full width and the column grows instead.
  */
 // A plain object rather than Badge.extend(): the sign-in page loads this theme and has no badge to ship.
+/*
+ * Every clearable input's "×" button gets a name in the user's language (axe: button-name): Mantine
+ * renders it unnamed. A function, so it reads the language at render; a field's own label wins.
+ */
+const clearButton = { defaultProps: () => ({ clearButtonProps: { 'aria-label': i18n.t('common.clearInput') } }) };
 const components = {
+  Select: clearButton,
+  MultiSelect: clearButton,
+  Autocomplete: clearButton,
+  TagsInput: clearButton,
+  FileInput: clearButton,
+  DateInput: clearButton,
+  DatePickerInput: clearButton,
   Badge: {
     styles: {
       root: { overflow: 'visible', flexShrink: 0, minWidth: 'max-content', maxWidth: 'none' },

@@ -1,14 +1,16 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { notifications, users } from '../db/schema/index.ts';
 import { notifyUsers } from '../modules/notifications/service.ts';
 
 /**
  * Demo only (DEMO_DATA): a few notifications for every user, so the bell shows what real ones look
- * like before any module has sent one. Runs only while the notifications table is empty.
+ * like. Runs once: the welcome notification marks it done (the modules' demo seeds, which run first,
+ * send real ones of their own, so an empty table is not the sign).
  */
+const WELCOME = 'Bienvenido a Aporta';
 export async function seedShellDemo(db: Db): Promise<void> {
-  const [{ n }] = await db.select({ n: count() }).from(notifications);
+  const [{ n }] = await db.select({ n: count() }).from(notifications).where(eq(notifications.title, WELCOME));
   if (n > 0) return;
   const userIds = (await db.select({ id: users.id }).from(users)).map((u) => u.id);
   if (userIds.length === 0) return;
@@ -16,7 +18,7 @@ export async function seedShellDemo(db: Db): Promise<void> {
     const samples = [
       {
         type: 'info',
-        title: 'Bienvenido a Aporta',
+        title: WELCOME,
         body: 'Configure la interfaz a su gusto con el botón de engranaje.',
         link: '/',
       },

@@ -446,7 +446,11 @@ export async function actOnDeath(
     .from(pensionReviews)
     .where(and(eq(pensionReviews.pensionId, p.id), eq(pensionReviews.state, 'ABIERTA')));
   if (open) return false;
-  if (p.state === 'ACTIVA') {
+  // The state as it is now, locked: the sweep read it earlier, and the daily suspension (or a person) may
+  // have suspended or ended the pension since.
+  const [now] = await tx.select({ state: pensions.state }).from(pensions).where(eq(pensions.id, p.id)).for('update');
+  if (!now || now.state === 'FINALIZADA') return false;
+  if (now.state === 'ACTIVA') {
     await applyTransition(ctx, {
       tx,
       machine: pensionMachine,
