@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
@@ -333,7 +334,7 @@ function BankFiles() {
           label={t('payments.bank.chooseFile')}
           data={(files.data?.items ?? []).map((f) => ({
             value: String(f.id),
-            label: `${f.fileName} · ${f.bank} · ${f.createdAt.slice(0, 10)}`,
+            label: `${f.fileName} · ${f.bank} · ${formatDateTime(f.createdAt)}`,
           }))}
           value={current ? String(current) : null}
           onChange={(v) => setCurrent(v ? Number(v) : null)}
