@@ -23,6 +23,7 @@ import {
   Table,
   Text,
   TextInput,
+  useComputedColorScheme,
 } from '@mantine/core';
 import { IconCheck, IconDeviceFloppy, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import {
@@ -89,6 +90,8 @@ export function FlowDesignerPage() {
 
 function Designer({ id }: { id: number | null }) {
   const { t } = useTranslation();
+  // React Flow draws its nodes, edges and controls in its own colours: it follows the page's mode.
+  const colorScheme = useComputedColorScheme('light');
   const navigate = useNavigate();
   const can = useCan();
   const flow = useFlow(id);
@@ -290,6 +293,7 @@ function Designer({ id }: { id: number | null }) {
                 onNodeClick={(_, n) => setSel({ kind: 'state', key: n.id })}
                 onEdgeClick={(_, e) => setSel({ kind: 'transition', key: e.id })}
                 fitView
+                colorMode={colorScheme}
                 proOptions={{ hideAttribution: true }}
               >
                 <Background />
@@ -371,13 +375,13 @@ function Designer({ id }: { id: number | null }) {
             </Card>
             <Card withBorder>
               <Stack gap="xs">
-                <Group gap="xs" align="end" wrap="nowrap">
+                <Group gap="xs" align="end">
                   <TextInput
                     label={t('workflow.designer.newState')}
                     placeholder={t('workflow.designer.stateName')}
                     value={newState}
                     onChange={(e) => setNewState(e.currentTarget.value)}
-                    style={{ flex: 1 }}
+                    style={{ flex: 1, minWidth: 160 }}
                   />
                   <Button leftSection={<IconPlus size={16} />} onClick={addState} variant="light">
                     {t('workflow.designer.addState')}
@@ -596,6 +600,9 @@ function Designer({ id }: { id: number | null }) {
                   size="compact-sm"
                   justify="start"
                   fullWidth
+                  h="auto"
+                  py={4}
+                  styles={{ label: { whiteSpace: 'normal', textAlign: 'start' } }}
                   onClick={() => setSel({ kind: 'transition', key: x.key })}
                 >
                   {def.states.find((s) => s.key === x.from)?.label} → {def.states.find((s) => s.key === x.to)?.label}: {x.label} (

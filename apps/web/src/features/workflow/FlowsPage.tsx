@@ -1,5 +1,5 @@
 import type { FlowSummary } from '@aporta/domain/workflow';
-import { Button } from '@mantine/core';
+import { Anchor, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -18,7 +18,11 @@ export function FlowsPage() {
       accessor: 'title',
       title: t('workflow.flows.flow'),
       sortable: true,
-      render: (f) => <Link to={`/flow/${f.id}`}>{f.title}</Link>,
+      render: (f) => (
+        <Anchor component={Link} to={`/flow/${f.id}`} size="sm">
+          {f.title}
+        </Anchor>
+      ),
     },
     { accessor: 'formTitle', title: t('workflow.flows.form') },
     {

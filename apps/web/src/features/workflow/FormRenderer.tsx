@@ -16,6 +16,7 @@ import { DateField } from '../../components/DateField.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { uploadFormFile, useCatalogOptions } from './api.ts';
 import { formValidator as validator } from './validator.ts';
+import './workflow.css';
 
 /**
  * The one renderer of forms (react-jsonschema-form with its Mantine theme): the JSON Schema and UI
@@ -318,31 +319,33 @@ export function FormRenderer({
   }
   return (
     <RendererContext.Provider value={context}>
-      <RjsfForm
-        schema={shown as RJSFSchema}
-        uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { norender: true } }}
-        formData={data}
-        validator={validator}
-        widgets={widgets}
-        templates={{ ObjectFieldTemplate: ObjectTemplate, FieldErrorTemplate: FieldErrors }}
-        transformErrors={(errs) => transformErrors(errs, schema as RJSFSchema, data)}
-        extraErrors={errorSchema as never}
-        showErrorList={false}
-        noHtml5Validate
-        readonly={readOnly}
-        onChange={(e) => onChange?.((e.formData ?? {}) as Record<string, unknown>)}
-        onSubmit={(e) => onSubmit?.((e.formData ?? {}) as Record<string, unknown>)}
-      >
-        {!readOnly && onSubmit ? (
-          <Group justify="flex-end" mt="md">
-            <Button type="submit" loading={busy}>
-              {submitLabel ?? t('workflow.renderer.submit')}
-            </Button>
-          </Group>
-        ) : (
-          <span />
-        )}
-      </RjsfForm>
+      <div className={readOnly ? 'wf-readonly' : undefined}>
+        <RjsfForm
+          schema={shown as RJSFSchema}
+          uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { norender: true } }}
+          formData={data}
+          validator={validator}
+          widgets={widgets}
+          templates={{ ObjectFieldTemplate: ObjectTemplate, FieldErrorTemplate: FieldErrors }}
+          transformErrors={(errs) => transformErrors(errs, schema as RJSFSchema, data)}
+          extraErrors={errorSchema as never}
+          showErrorList={false}
+          noHtml5Validate
+          readonly={readOnly}
+          onChange={(e) => onChange?.((e.formData ?? {}) as Record<string, unknown>)}
+          onSubmit={(e) => onSubmit?.((e.formData ?? {}) as Record<string, unknown>)}
+        >
+          {!readOnly && onSubmit ? (
+            <Group justify="flex-end" mt="md">
+              <Button type="submit" loading={busy}>
+                {submitLabel ?? t('workflow.renderer.submit')}
+              </Button>
+            </Group>
+          ) : (
+            <span />
+          )}
+        </RjsfForm>
+      </div>
     </RendererContext.Provider>
   );
 }

@@ -1,5 +1,5 @@
 import type { SigRequest } from '@aporta/domain/workflow';
-import { Button, SegmentedControl } from '@mantine/core';
+import { Anchor, Button, SegmentedControl } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -13,7 +13,11 @@ export const requestColumns = (t: (k: string) => string): ListColumn<SigRequest>
     accessor: 'number',
     title: t('workflow.requests.number'),
     sortable: true,
-    render: (r) => <Link to={`/sig/item/${r.id}`}>{r.number}</Link>,
+    render: (r) => (
+      <Anchor component={Link} to={`/sig/item/${r.id}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {r.number}
+      </Anchor>
+    ),
   },
   { accessor: 'flowTitle', title: t('workflow.requests.flow') },
   {
