@@ -159,13 +159,14 @@ function CartMenu({ label }: { label: string }) {
   const n = cart.data?.count ?? 0;
   return (
     <Menu position="bottom-end" width={320} withinPortal>
-      <Menu.Target>
-        <Indicator label={n} size={16} disabled={n === 0} offset={4}>
+      {/* The menu's target is the button itself (its aria-expanded belongs on a button, not on the indicator's div). */}
+      <Indicator label={n} size={16} disabled={n === 0} offset={4}>
+        <Menu.Target>
           <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} data-testid="cart-button">
             <IconShoppingCart size={20} />
           </ActionIcon>
-        </Indicator>
-      </Menu.Target>
+        </Menu.Target>
+      </Indicator>
       <Menu.Dropdown>
         <Menu.Label>{t('tpl.cartItems', { count: n })}</Menu.Label>
         {cart.data?.items.map((i) => (
