@@ -764,6 +764,8 @@ export const sigRequestDetailSchema = sigRequestSchema.extend({
   transitions: z.array(sigAvailableTransitionSchema),
   expected: z.array(z.object({ label: z.string(), role: z.string(), users: z.array(z.string()) })),
   timeline: z.array(sigEventSchema),
+  /** The documents the form's file fields name (each the request's own), by field, for download. */
+  files: z.array(z.object({ field: z.string(), documentId: z.number().int(), filename: z.string() })),
   states: z.array(z.object({ key: z.string(), label: z.string() })),
   result: z.object({ label: z.string(), link: z.string() }).nullable(),
 });

@@ -18,7 +18,7 @@ import {
   type StateMachine,
   scopeRank,
 } from '@aporta/domain';
-import { and, asc, desc, eq, getTableColumns, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   budgetLines,
@@ -431,6 +431,32 @@ export async function getRequest(ctx: RequestContext, input: { id: number }): Pr
     ),
   ].sort((a, b) => a.at.localeCompare(b.at));
   const state = def.states.find((s) => s.key === r.state);
+  const fileFields = ((form.fields as FormField[] | null) ?? []).filter(
+    (f) => f.type === 'file' && typeof data[f.name] === 'number',
+  );
+  const fileDocs = fileFields.length
+    ? await ctx.db
+        .select({ id: documents.id, filename: documentVersions.filename })
+        .from(documents)
+        .innerJoin(
+          documentVersions,
+          and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
+        )
+        .where(
+          and(
+            inArray(
+              documents.id,
+              fileFields.map((f) => data[f.name] as number),
+            ),
+            eq(documents.sourceType, SIG_ENTITY_TYPE),
+            eq(documents.sourceId, r.id),
+          ),
+        )
+    : [];
+  const files = fileFields.flatMap((f) => {
+    const d = fileDocs.find((x) => x.id === data[f.name]);
+    return d ? [{ field: f.name, documentId: d.id, filename: d.filename }] : [];
+  });
   return {
     ...toRequest(r),
     data,
@@ -448,6 +474,7 @@ export async function getRequest(ctx: RequestContext, input: { id: number }): Pr
     })),
     expected,
     timeline,
+    files,
     states: def.states.map((s) => ({ key: s.key, label: s.label })),
     result: r.resultLabel && r.resultLink ? { label: r.resultLabel, link: r.resultLink } : null,
   };

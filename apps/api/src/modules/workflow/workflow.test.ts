@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, pensions, userRoles } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { multipartBody, samplePdf } from '../../test/pdfs.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
 
 let t: TestApp;
@@ -459,5 +460,103 @@ describe('the jubilación flow', () => {
     expect((await req('POST', `/api/sig/items/${r.json().id}/transitions`, { to: 'RESUELTA' }, approver.token)).statusCode).toBe(
       409,
     );
+  });
+});
+
+describe('file fields', () => {
+  it("a file field's upload becomes the request's document: named on the request, downloadable within scope only", async () => {
+    const form = await req('POST', '/api/wf/forms', {
+      title: 'Trámite con archivo',
+      fields: [
+        { name: 'motivo', label: 'Motivo', type: 'text', required: true },
+        { name: 'soporte', label: 'Documento de soporte', type: 'file', required: true },
+      ],
+    });
+    expect(form.statusCode, form.body).toBe(201);
+    const formId = form.json().id as number;
+    expect((await req('POST', `/api/wf/forms/${formId}/versions/1/publish`)).statusCode).toBe(200);
+    const flowId = await publishedFlow(formId, {
+      initial: 'RECIBIDA',
+      states: [
+        { key: 'RECIBIDA', label: 'Recibida', editable: true },
+        { key: 'CERRADA', label: 'Cerrada' },
+      ],
+      transitions: [{ key: 'CERRAR', from: 'RECIBIDA', to: 'CERRADA', label: 'Cerrar', roleId: reviewerRole }],
+    });
+    const pdf = await samplePdf('Constancia de soporte');
+    const upload = async (user: TestUser, name: string) => {
+      const body = multipartBody({}, { name, bytes: pdf });
+      const res = await t.request({ method: 'POST', url: '/api/sig/uploads', token: user.token, ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { documentId: number; filename: string };
+    };
+    const mine = await upload(clerk, 'soporte-clerk.pdf');
+    expect(mine.filename).toBe('soporte-clerk.pdf');
+
+    // Another user cannot name the clerk's upload in a request of theirs.
+    const stranger = await t.createUser({
+      grants: [
+        { resource: 'sig-items', action: 'READ', scope: 'ALL' },
+        { resource: 'sig-items', action: 'CREATE', scope: 'ALL' },
+      ],
+    });
+    const stolen = await req(
+      'POST',
+      '/api/sig/items',
+      { flowId, entityId: fx.entityA.id, data: { motivo: 'x', soporte: mine.documentId } },
+      stranger.token,
+    );
+    expect(stolen.statusCode, stolen.body).toBe(400);
+    expect(stolen.json().error.details[0].path).toBe('data.soporte');
+
+    const created = await req(
+      'POST',
+      '/api/sig/items',
+      { flowId, entityId: fx.entityA.id, data: { motivo: 'Permiso', soporte: mine.documentId } },
+      clerk.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const r = created.json();
+    expect(r.files).toEqual([{ field: 'soporte', documentId: mine.documentId, filename: 'soporte-clerk.pdf' }]);
+
+    const url = `/api/sig/items/${r.id}/documents/${mine.documentId}`;
+    // The clerk (ENTITY scope, the request's entity) and the reviewer (ALL) download the same bytes.
+    for (const user of [clerk, reviewer]) {
+      const res = await req('GET', url, undefined, user.token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toContain('application/pdf');
+      expect(res.headers['content-disposition']).toContain('soporte-clerk.pdf');
+      expect(Buffer.compare(res.rawPayload, pdf)).toBe(0);
+    }
+    // A clerk of another entity reaches neither the request nor its file.
+    const other = await t.createUser({ grants: [{ resource: 'sig-items', action: 'READ', scope: 'ENTITY' }] });
+    await attachUserToEntity(t.database.db, other.id, fx.entityB.id);
+    expect((await req('GET', url, undefined, other.token)).statusCode).toBe(404);
+    // The file belongs to this request only: asked through another request, it is not found.
+    const second = await upload(clerk, 'otro.pdf');
+    const another = await req(
+      'POST',
+      '/api/sig/items',
+      { flowId, entityId: fx.entityA.id, data: { motivo: 'Otro', soporte: second.documentId } },
+      clerk.token,
+    );
+    expect(another.statusCode, another.body).toBe(201);
+    expect((await req('GET', `/api/sig/items/${another.json().id}/documents/${mine.documentId}`)).statusCode).toBe(404);
+
+    // Correcting the data with a new upload: the request names the new file.
+    const replacement = await upload(clerk, 'soporte-corregido.pdf');
+    const fixed = await req(
+      'PUT',
+      `/api/sig/items/${r.id}`,
+      { data: { motivo: 'Permiso', soporte: replacement.documentId } },
+      clerk.token,
+    );
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json().files).toEqual([
+      { field: 'soporte', documentId: replacement.documentId, filename: 'soporte-corregido.pdf' },
+    ]);
+    expect(
+      (await req('GET', `/api/sig/items/${r.id}/documents/${replacement.documentId}`, undefined, clerk.token)).statusCode,
+    ).toBe(200);
   });
 });

@@ -1,11 +1,9 @@
 import '@xyflow/react/dist/style.css';
 import {
-  conditionOpLabels,
   conditionOps,
   type FlowDefinition,
   type FlowState,
   type FlowTransition,
-  flowActionKindLabels,
   flowActionKinds,
   flowProblems,
   isFinalFlowState,
@@ -25,6 +23,7 @@ import {
   Table,
   Text,
   TextInput,
+  useComputedColorScheme,
 } from '@mantine/core';
 import { IconCheck, IconDeviceFloppy, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import {
@@ -37,7 +36,9 @@ import {
   type NodeChange,
   ReactFlow,
 } from '@xyflow/react';
+import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -63,14 +64,14 @@ const keyOf = (label: string, taken: string[]) => {
   return key;
 };
 
-const emptyDef: FlowDefinition = {
+const emptyDef = (t: TFunction): FlowDefinition => ({
   initial: 'RECIBIDA',
   states: [
-    { key: 'RECIBIDA', label: 'Recibida', editable: true, x: 0, y: 80 },
-    { key: 'RESUELTA', label: 'Resuelta', x: 300, y: 80 },
+    { key: 'RECIBIDA', label: t('workflow.designer.initialReceived'), editable: true, x: 0, y: 80 },
+    { key: 'RESUELTA', label: t('workflow.designer.initialResolved'), x: 300, y: 80 },
   ],
   transitions: [],
-};
+});
 
 type Selection = { kind: 'state'; key: string } | { kind: 'transition'; key: string } | null;
 
@@ -88,6 +89,9 @@ export function FlowDesignerPage() {
 }
 
 function Designer({ id }: { id: number | null }) {
+  const { t } = useTranslation();
+  // React Flow draws its nodes, edges and controls in its own colours: it follows the page's mode.
+  const colorScheme = useComputedColorScheme('light');
   const navigate = useNavigate();
   const can = useCan();
   const flow = useFlow(id);
@@ -96,7 +100,7 @@ function Designer({ id }: { id: number | null }) {
   const [title, setTitle] = useState(flow.data?.title ?? '');
   const [description, setDescription] = useState(flow.data?.description ?? '');
   const [formId, setFormId] = useState<number | null>(flow.data?.formId ?? null);
-  const [def, setDef] = useState<FlowDefinition>(latest?.definition ?? emptyDef);
+  const [def, setDef] = useState<FlowDefinition>(() => latest?.definition ?? emptyDef(t));
   const [sel, setSel] = useState<Selection>(null);
   const [problems, setProblems] = useState<{ path: string; message: string }[] | null>(null);
   const [newState, setNewState] = useState('');
@@ -113,7 +117,8 @@ function Designer({ id }: { id: number | null }) {
   }
 
   const roleNames = useMemo(() => new Map(options.roles.map((r) => [r.id, r.name])), [options.roles]);
-  const roleName = (t: FlowTransition) => (t.requester ? 'Solicitante' : (roleNames.get(t.roleId ?? 0) ?? 'sin rol'));
+  const roleName = (x: FlowTransition) =>
+    x.requester ? t('workflow.designer.requester') : (roleNames.get(x.roleId ?? 0) ?? t('workflow.designer.noRole'));
   // React Flow keeps what it measured on each node: the nodes live in their own state, rebuilt from the
   // definition (labels, added and removed states) while keeping what React Flow knows of each.
   const [nodes, setNodes] = useState<Node[]>([]);
@@ -134,15 +139,15 @@ function Designer({ id }: { id: number | null }) {
   }, [def]);
   const edges: Edge[] = useMemo(
     () =>
-      def.transitions.map((t) => ({
-        id: t.key,
-        source: t.from,
-        target: t.to,
-        label: `${t.label} (${t.requester ? 'Solicitante' : (roleNames.get(t.roleId ?? 0) ?? 'sin rol')})`,
+      def.transitions.map((x) => ({
+        id: x.key,
+        source: x.from,
+        target: x.to,
+        label: `${x.label} (${x.requester ? t('workflow.designer.requester') : (roleNames.get(x.roleId ?? 0) ?? t('workflow.designer.noRole'))})`,
         markerEnd: { type: MarkerType.ArrowClosed },
-        selected: sel?.kind === 'transition' && sel.key === t.key,
+        selected: sel?.kind === 'transition' && sel.key === x.key,
       })),
-    [def, sel, roleNames],
+    [def, sel, roleNames, t],
   );
   const onNodesChange = (changes: NodeChange[]) => setNodes((ns) => applyNodeChanges(changes, ns));
   const onNodeDragStop = (node: Node) =>
@@ -155,10 +160,16 @@ function Designer({ id }: { id: number | null }) {
   const addTransition = (a: string, b: string) => {
     const key = keyOf(
       `${a}_A_${b}`,
-      def.transitions.map((t) => t.key),
+      def.transitions.map((x) => x.key),
     );
-    const t: FlowTransition = { key, from: a, to: b, label: 'Avanzar', roleId: options.roles[0]?.id ?? null };
-    setDef((d) => ({ ...d, transitions: [...d.transitions, t] }));
+    const x: FlowTransition = {
+      key,
+      from: a,
+      to: b,
+      label: t('workflow.designer.defaultTransition'),
+      roleId: options.roles[0]?.id ?? null,
+    };
+    setDef((d) => ({ ...d, transitions: [...d.transitions, x] }));
     setSel({ kind: 'transition', key });
   };
   const addState = () => {
@@ -174,11 +185,11 @@ function Designer({ id }: { id: number | null }) {
     setSel({ kind: 'state', key });
   };
   const state = sel?.kind === 'state' ? def.states.find((s) => s.key === sel.key) : undefined;
-  const transition = sel?.kind === 'transition' ? def.transitions.find((t) => t.key === sel.key) : undefined;
+  const transition = sel?.kind === 'transition' ? def.transitions.find((x) => x.key === sel.key) : undefined;
   const patchState = (patch: Partial<FlowState>) =>
     setDef((d) => ({ ...d, states: d.states.map((s) => (s.key === state?.key ? { ...s, ...patch } : s)) }));
   const patchTransition = (patch: Partial<FlowTransition>) =>
-    setDef((d) => ({ ...d, transitions: d.transitions.map((t) => (t.key === transition?.key ? { ...t, ...patch } : t)) }));
+    setDef((d) => ({ ...d, transitions: d.transitions.map((x) => (x.key === transition?.key ? { ...x, ...patch } : x)) }));
   const formFields = options.forms.find((f) => f.id === formId)?.fields ?? [];
   const localProblems = flowProblems(def, {
     formFields: formId ? formFields.map((f) => f.name) : null,
@@ -188,12 +199,12 @@ function Designer({ id }: { id: number | null }) {
   const mayEdit = id ? can('flow', 'UPDATE') : can('flow', 'CREATE');
 
   const onSave = () => {
-    if (!formId) return notifyError(new Error('Elija el formulario del flujo.'));
+    if (!formId) return notifyError(new Error(t('workflow.designer.chooseForm')));
     save.mutate(
       { id, data: { title, description: description || undefined, formId, definition: def } },
       {
         onSuccess: (f) => {
-          notifySuccess(`Flujo guardado (versión ${f.latestVersion}, borrador).`);
+          notifySuccess(t('workflow.designer.saved', { version: f.latestVersion }));
           if (!id) navigate(`/flow/${f.id}`, { replace: true });
         },
         onError: (err) => {
@@ -204,25 +215,21 @@ function Designer({ id }: { id: number | null }) {
     );
   };
   const onValidate = () => {
-    if (!formId) return setProblems([{ path: 'formId', message: 'Elija el formulario del flujo.' }]);
+    if (!formId) return setProblems([{ path: 'formId', message: t('workflow.designer.chooseForm') }]);
     validate.mutate({ formId, definition: def }, { onSuccess: (r) => setProblems(r.problems), onError: notifyError });
   };
   const onPublish = () => {
     if (!id || !flow.data) return;
     const version = flow.data.latestVersion;
     openConfirm({
-      title: `Publicar la versión ${version}`,
-      children: (
-        <Text size="sm">
-          Las solicitudes abiertas de este flujo pasarán a esta versión. Se publica lo guardado; guarde antes sus cambios.
-        </Text>
-      ),
-      labels: { confirm: 'Publicar', cancel: 'Cancelar' },
+      title: t('workflow.designer.publishTitle', { version }),
+      children: <Text size="sm">{t('workflow.designer.publishText')}</Text>,
+      labels: { confirm: t('workflow.publish'), cancel: t('workflow.cancel') },
       onConfirm: () =>
         publish.mutate(
           { id, version },
           {
-            onSuccess: () => notifySuccess(`Versión ${version} publicada.`),
+            onSuccess: () => notifySuccess(t('workflow.versionPublished', { version })),
             onError: (err) => {
               if (err instanceof ApiError)
                 setProblems(
@@ -240,21 +247,21 @@ function Designer({ id }: { id: number | null }) {
   return (
     <Stack gap="md">
       <PageHeader
-        title={id ? `Flujo: ${flow.data?.title}` : 'Flujo nuevo'}
-        description="Estados y transiciones por rol; se valida antes de publicar."
+        title={id ? t('workflow.designer.titleEdit', { title: flow.data?.title }) : t('workflow.designer.titleNew')}
+        description={t('workflow.designer.description')}
       >
         <Group gap="xs">
           <Button variant="default" leftSection={<IconCheck size={16} />} onClick={onValidate} loading={validate.isPending}>
-            Validar
+            {t('workflow.designer.validate')}
           </Button>
           {mayEdit && (
             <Button leftSection={<IconDeviceFloppy size={16} />} onClick={onSave} loading={save.isPending}>
-              Guardar
+              {t('workflow.designer.save')}
             </Button>
           )}
           {id && can('flow', 'APPROVE') && latest?.state === 'BORRADOR' && (
             <Button color="green" leftSection={<IconSend size={16} />} onClick={onPublish} loading={publish.isPending}>
-              Publicar versión {flow.data?.latestVersion}
+              {t('workflow.designer.publishVersion', { version: flow.data?.latestVersion })}
             </Button>
           )}
         </Group>
@@ -262,7 +269,7 @@ function Designer({ id }: { id: number | null }) {
       {problems && (
         <Alert
           color={problems.length ? 'red' : 'green'}
-          title={problems.length ? 'El flujo tiene problemas' : 'El flujo es válido'}
+          title={problems.length ? t('workflow.designer.hasProblems') : t('workflow.designer.valid')}
         >
           {problems.length
             ? problems.map((p) => (
@@ -270,7 +277,7 @@ function Designer({ id }: { id: number | null }) {
                   {p.message}
                 </Text>
               ))
-            : 'Se puede publicar.'}
+            : t('workflow.designer.canPublish')}
         </Alert>
       )}
       <Grid gap="md">
@@ -286,6 +293,7 @@ function Designer({ id }: { id: number | null }) {
                 onNodeClick={(_, n) => setSel({ kind: 'state', key: n.id })}
                 onEdgeClick={(_, e) => setSel({ kind: 'transition', key: e.id })}
                 fitView
+                colorMode={colorScheme}
                 proOptions={{ hideAttribution: true }}
               >
                 <Background />
@@ -294,49 +302,59 @@ function Designer({ id }: { id: number | null }) {
             </Box>
           </Card>
           <Text size="xs" c="dimmed" mt={4}>
-            ▶ estado inicial · ■ estado final (ninguna transición sale de él). Arrastre los estados; una transición se crea
-            uniendo dos estados o con «Agregar transición».
+            {t('workflow.designer.legend')}
           </Text>
           {!!localProblems.length && (
             <Text size="xs" c="red" mt={4}>
-              Pendiente para publicar: {localProblems.map((p) => p.message).join(' ')}
+              {t('workflow.designer.pending', { problems: localProblems.map((p) => p.message).join(' ') })}
             </Text>
           )}
           {flow.data && (
-            <Table mt="md" striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Versión</Table.Th>
-                  <Table.Th>Estado</Table.Th>
-                  <Table.Th>Creada</Table.Th>
-                  <Table.Th>Publicada</Table.Th>
-                  <Table.Th>Solicitudes abiertas</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {flow.data.versions.map((v) => (
-                  <Table.Tr key={v.id}>
-                    <Table.Td>v{v.version}</Table.Td>
-                    <Table.Td>
-                      <VersionBadge state={v.state} />
-                    </Table.Td>
-                    <Table.Td>{moment(v.createdAt)}</Table.Td>
-                    <Table.Td>{moment(v.publishedAt)}</Table.Td>
-                    <Table.Td>{v.requests}</Table.Td>
+            <Table.ScrollContainer minWidth={520} mt="md">
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('workflow.version')}</Table.Th>
+                    <Table.Th>{t('workflow.state')}</Table.Th>
+                    <Table.Th>{t('workflow.created')}</Table.Th>
+                    <Table.Th>{t('workflow.published')}</Table.Th>
+                    <Table.Th>{t('workflow.flows.openRequests')}</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {flow.data.versions.map((v) => (
+                    <Table.Tr key={v.id}>
+                      <Table.Td>{t('workflow.versionShort', { version: v.version })}</Table.Td>
+                      <Table.Td>
+                        <VersionBadge state={v.state} />
+                      </Table.Td>
+                      <Table.Td>{moment(v.createdAt)}</Table.Td>
+                      <Table.Td>{moment(v.publishedAt)}</Table.Td>
+                      <Table.Td>{v.requests}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="sm">
             <Card withBorder>
               <Stack gap="xs">
-                <TextInput label="Título del flujo" required value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
-                <TextInput label="Descripción" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+                <TextInput
+                  label={t('workflow.designer.flowTitle')}
+                  required
+                  value={title}
+                  onChange={(e) => setTitle(e.currentTarget.value)}
+                />
+                <TextInput
+                  label={t('workflow.description')}
+                  value={description}
+                  onChange={(e) => setDescription(e.currentTarget.value)}
+                />
                 <Select
-                  label="Formulario"
+                  label={t('workflow.designer.form')}
                   required
                   data={options.forms.map((f) => ({ value: String(f.id), label: f.title }))}
                   value={formId ? String(formId) : null}
@@ -344,41 +362,41 @@ function Designer({ id }: { id: number | null }) {
                   searchable
                 />
                 <Select
-                  label="Estado inicial"
+                  label={t('workflow.designer.initial')}
                   data={def.states.map((s) => ({ value: s.key, label: s.label }))}
                   value={def.initial}
                   allowDeselect={false}
                   onChange={(v) => v && setDef({ ...def, initial: v })}
                 />
                 <Text size="xs" c="dimmed">
-                  Plazo por defecto de cada estado: {options.defaultSlaDays} días (Parámetros).
+                  {t('workflow.designer.defaultSla', { days: options.defaultSlaDays })}
                 </Text>
               </Stack>
             </Card>
             <Card withBorder>
               <Stack gap="xs">
-                <Group gap="xs" align="end" wrap="nowrap">
+                <Group gap="xs" align="end">
                   <TextInput
-                    label="Nuevo estado"
-                    placeholder="Nombre del estado"
+                    label={t('workflow.designer.newState')}
+                    placeholder={t('workflow.designer.stateName')}
                     value={newState}
                     onChange={(e) => setNewState(e.currentTarget.value)}
-                    style={{ flex: 1 }}
+                    style={{ flex: 1, minWidth: 160 }}
                   />
                   <Button leftSection={<IconPlus size={16} />} onClick={addState} variant="light">
-                    Agregar estado
+                    {t('workflow.designer.addState')}
                   </Button>
                 </Group>
                 <Group gap="xs" align="end" wrap="nowrap">
                   <Select
-                    label="Desde"
+                    label={t('workflow.designer.from')}
                     data={def.states.map((s) => ({ value: s.key, label: s.label }))}
                     value={from}
                     onChange={setFrom}
                     style={{ flex: 1 }}
                   />
                   <Select
-                    label="Hacia"
+                    label={t('workflow.designer.to')}
                     data={def.states.map((s) => ({ value: s.key, label: s.label }))}
                     value={to}
                     onChange={setTo}
@@ -391,7 +409,7 @@ function Designer({ id }: { id: number | null }) {
                   disabled={!from || !to || from === to}
                   onClick={() => from && to && addTransition(from, to)}
                 >
-                  Agregar transición
+                  {t('workflow.designer.addTransition')}
                 </Button>
               </Stack>
             </Card>
@@ -399,22 +417,22 @@ function Designer({ id }: { id: number | null }) {
               <Card withBorder data-testid="state-editor">
                 <Stack gap="xs">
                   <Group justify="space-between">
-                    <Text fw={600}>Estado {state.key}</Text>
+                    <Text fw={600}>{t('workflow.designer.stateTitle', { key: state.key })}</Text>
                     <ActionIcon
                       color="red"
                       variant="subtle"
-                      aria-label={`Quitar el estado ${state.label}`}
+                      aria-label={t('workflow.designer.removeState', { label: state.label })}
                       onClick={() =>
                         openConfirm({
-                          title: 'Quitar el estado',
-                          children: <Text size="sm">Se quitan también sus transiciones.</Text>,
-                          labels: { confirm: 'Quitar', cancel: 'Cancelar' },
+                          title: t('workflow.designer.removeStateTitle'),
+                          children: <Text size="sm">{t('workflow.designer.removeStateText')}</Text>,
+                          labels: { confirm: t('workflow.remove'), cancel: t('workflow.cancel') },
                           confirmProps: { color: 'red' },
                           onConfirm: () => {
                             setDef((d) => ({
                               ...d,
                               states: d.states.filter((s) => s.key !== state.key),
-                              transitions: d.transitions.filter((t) => t.from !== state.key && t.to !== state.key),
+                              transitions: d.transitions.filter((x) => x.from !== state.key && x.to !== state.key),
                             }));
                             setSel(null);
                           },
@@ -424,15 +442,19 @@ function Designer({ id }: { id: number | null }) {
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Group>
-                  <TextInput label="Nombre" value={state.label} onChange={(e) => patchState({ label: e.currentTarget.value })} />
+                  <TextInput
+                    label={t('workflow.designer.name')}
+                    value={state.label}
+                    onChange={(e) => patchState({ label: e.currentTarget.value })}
+                  />
                   <Checkbox
-                    label="El solicitante puede corregir los datos en este estado"
+                    label={t('workflow.designer.editable')}
                     checked={!!state.editable}
                     onChange={(e) => patchState({ editable: e.currentTarget.checked })}
                   />
                   <NumberInput
-                    label="Plazo (días)"
-                    placeholder={`${options.defaultSlaDays} (por defecto)`}
+                    label={t('workflow.designer.sla')}
+                    placeholder={t('workflow.designer.slaDefault', { days: options.defaultSlaDays })}
                     min={1}
                     max={365}
                     value={state.slaDays ?? ''}
@@ -446,15 +468,17 @@ function Designer({ id }: { id: number | null }) {
                 <Stack gap="xs">
                   <Group justify="space-between">
                     <Text fw={600}>
-                      Transición {def.states.find((s) => s.key === transition.from)?.label} →{' '}
-                      {def.states.find((s) => s.key === transition.to)?.label}
+                      {t('workflow.designer.transitionTitle', {
+                        from: def.states.find((s) => s.key === transition.from)?.label,
+                        to: def.states.find((s) => s.key === transition.to)?.label,
+                      })}
                     </Text>
                     <ActionIcon
                       color="red"
                       variant="subtle"
-                      aria-label={`Quitar la transición ${transition.label}`}
+                      aria-label={t('workflow.designer.removeTransition', { label: transition.label })}
                       onClick={() => {
-                        setDef((d) => ({ ...d, transitions: d.transitions.filter((t) => t.key !== transition.key) }));
+                        setDef((d) => ({ ...d, transitions: d.transitions.filter((x) => x.key !== transition.key) }));
                         setSel(null);
                       }}
                     >
@@ -462,15 +486,18 @@ function Designer({ id }: { id: number | null }) {
                     </ActionIcon>
                   </Group>
                   <TextInput
-                    label="Texto del botón"
+                    label={t('workflow.designer.buttonText')}
                     value={transition.label}
                     onChange={(e) => patchTransition({ label: e.currentTarget.value })}
                   />
                   <Select
-                    label="Quién la toma"
+                    label={t('workflow.designer.who')}
                     data={[
-                      { value: 'requester', label: 'El solicitante' },
-                      ...options.roles.map((r) => ({ value: String(r.id), label: `Rol: ${r.name}` })),
+                      { value: 'requester', label: t('workflow.designer.theRequester') },
+                      ...options.roles.map((r) => ({
+                        value: String(r.id),
+                        label: t('workflow.designer.role', { name: r.name }),
+                      })),
                     ]}
                     value={transition.requester ? 'requester' : transition.roleId ? String(transition.roleId) : null}
                     onChange={(v) =>
@@ -483,18 +510,18 @@ function Designer({ id }: { id: number | null }) {
                     searchable
                   />
                   <Checkbox
-                    label="Comentario obligatorio"
+                    label={t('workflow.designer.commentRequired')}
                     checked={!!transition.commentRequired}
                     onChange={(e) => patchTransition({ commentRequired: e.currentTarget.checked })}
                   />
                   <Text size="sm" fw={500}>
-                    Condición sobre los datos
+                    {t('workflow.designer.condition')}
                   </Text>
                   <Group grow>
                     <Select
-                      placeholder="Sin condición"
+                      placeholder={t('workflow.designer.noCondition')}
                       clearable
-                      aria-label="Campo de la condición"
+                      aria-label={t('workflow.designer.conditionField')}
                       data={formFields.map((f) => ({ value: f.name, label: f.label }))}
                       value={transition.condition?.field ?? null}
                       onChange={(v) =>
@@ -507,8 +534,8 @@ function Designer({ id }: { id: number | null }) {
                     />
                     {transition.condition && (
                       <Select
-                        aria-label="Operador"
-                        data={conditionOps.map((o) => ({ value: o, label: conditionOpLabels[o] }))}
+                        aria-label={t('workflow.designer.operator')}
+                        data={conditionOps.map((o) => ({ value: o, label: t(`workflow.conditionOps.${o}`) }))}
                         value={transition.condition.op}
                         allowDeselect={false}
                         onChange={(v) => patchTransition({ condition: { ...transition.condition!, op: (v ?? 'eq') as never } })}
@@ -517,17 +544,17 @@ function Designer({ id }: { id: number | null }) {
                   </Group>
                   {transition.condition && transition.condition.op !== 'filled' && (
                     <TextInput
-                      aria-label="Valor de la condición"
-                      placeholder="Valor"
+                      aria-label={t('workflow.designer.conditionValue')}
+                      placeholder={t('workflow.designer.value')}
                       value={String(transition.condition.value ?? '')}
                       onChange={(e) => patchTransition({ condition: { ...transition.condition!, value: e.currentTarget.value } })}
                     />
                   )}
                   <Select
-                    label="Acción al tomarla"
-                    placeholder="Ninguna"
+                    label={t('workflow.designer.action')}
+                    placeholder={t('workflow.designer.noAction')}
                     clearable
-                    data={flowActionKinds.map((k) => ({ value: k, label: flowActionKindLabels[k] }))}
+                    data={flowActionKinds.map((k) => ({ value: k, label: t(`workflow.actionKinds.${k}`) }))}
                     value={transition.action?.kind ?? null}
                     onChange={(v) =>
                       patchTransition({
@@ -539,7 +566,7 @@ function Designer({ id }: { id: number | null }) {
                   />
                   {transition.action?.kind === 'module' && (
                     <Select
-                      label="Acción de módulo"
+                      label={t('workflow.designer.moduleAction')}
                       data={options.moduleActions.map((a) => ({ value: a.key, label: a.label }))}
                       value={transition.action.module ?? null}
                       onChange={(v) => patchTransition({ action: { kind: 'module', module: v ?? undefined } })}
@@ -547,7 +574,7 @@ function Designer({ id }: { id: number | null }) {
                   )}
                   {transition.action?.kind === 'notify' && (
                     <TextInput
-                      label="Mensaje al solicitante"
+                      label={t('workflow.designer.notifyMessage')}
                       value={transition.action.message ?? ''}
                       onChange={(e) =>
                         patchTransition({ action: { kind: 'notify', message: e.currentTarget.value || undefined } })
@@ -559,24 +586,27 @@ function Designer({ id }: { id: number | null }) {
             )}
             <Card withBorder>
               <Text fw={600} size="sm" mb={4}>
-                Transiciones ({def.transitions.length})
+                {t('workflow.designer.transitions', { count: def.transitions.length })}
               </Text>
               {def.transitions.length === 0 && (
                 <Text size="sm" c="dimmed">
-                  Sin transiciones.
+                  {t('workflow.designer.noTransitions')}
                 </Text>
               )}
-              {def.transitions.map((t) => (
+              {def.transitions.map((x) => (
                 <Button
-                  key={t.key}
+                  key={x.key}
                   variant="subtle"
                   size="compact-sm"
                   justify="start"
                   fullWidth
-                  onClick={() => setSel({ kind: 'transition', key: t.key })}
+                  h="auto"
+                  py={4}
+                  styles={{ label: { whiteSpace: 'normal', textAlign: 'start' } }}
+                  onClick={() => setSel({ kind: 'transition', key: x.key })}
                 >
-                  {def.states.find((s) => s.key === t.from)?.label} → {def.states.find((s) => s.key === t.to)?.label}: {t.label} (
-                  {roleName(t)})
+                  {def.states.find((s) => s.key === x.from)?.label} → {def.states.find((s) => s.key === x.to)?.label}: {x.label} (
+                  {roleName(x)})
                 </Button>
               ))}
             </Card>

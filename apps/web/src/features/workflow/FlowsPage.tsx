@@ -1,6 +1,7 @@
 import type { FlowSummary } from '@aporta/domain/workflow';
-import { Button } from '@mantine/core';
+import { Anchor, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { useCan } from '../../lib/useCan.ts';
@@ -9,34 +10,52 @@ import { day, VersionBadge } from './components.tsx';
 
 /** `/flow`: the flows, their versions and open requests; a row opens the designer. */
 export function FlowsPage() {
+  const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
   const columns: ListColumn<FlowSummary>[] = [
-    { accessor: 'title', title: 'Flujo', sortable: true, render: (f) => <Link to={`/flow/${f.id}`}>{f.title}</Link> },
-    { accessor: 'formTitle', title: 'Formulario' },
-    { accessor: 'latestVersion', title: 'Última versión', render: (f) => `v${f.latestVersion}` },
-    { accessor: 'latestState', title: 'Estado', render: (f) => <VersionBadge state={f.latestState} /> },
-    { accessor: 'publishedVersion', title: 'Publicada', render: (f) => (f.publishedVersion ? `v${f.publishedVersion}` : '—') },
-    { accessor: 'openRequests', title: 'Solicitudes abiertas', textAlign: 'right' },
-    { accessor: 'updatedAt', title: 'Modificado', sortable: true, render: (f) => day(f.updatedAt) },
+    {
+      accessor: 'title',
+      title: t('workflow.flows.flow'),
+      sortable: true,
+      render: (f) => (
+        <Anchor component={Link} to={`/flow/${f.id}`} size="sm">
+          {f.title}
+        </Anchor>
+      ),
+    },
+    { accessor: 'formTitle', title: t('workflow.flows.form') },
+    {
+      accessor: 'latestVersion',
+      title: t('workflow.latestVersion'),
+      render: (f) => t('workflow.versionShort', { version: f.latestVersion }),
+    },
+    { accessor: 'latestState', title: t('workflow.state'), render: (f) => <VersionBadge state={f.latestState} /> },
+    {
+      accessor: 'publishedVersion',
+      title: t('workflow.published'),
+      render: (f) => (f.publishedVersion ? t('workflow.versionShort', { version: f.publishedVersion }) : t('workflow.none')),
+    },
+    { accessor: 'openRequests', title: t('workflow.flows.openRequests'), textAlign: 'right' },
+    { accessor: 'updatedAt', title: t('workflow.modified'), sortable: true, render: (f) => day(f.updatedAt) },
   ];
   return (
     <ListPage<FlowSummary>
-      title="Flujos"
-      description="Estados y transiciones por rol por los que pasan las solicitudes."
+      title={t('workflow.flows.title')}
+      description={t('workflow.flows.description')}
       defaultSort="-updatedAt"
-      searchLabel="Buscar"
-      searchPlaceholder="Título del flujo"
+      searchLabel={t('workflow.search')}
+      searchPlaceholder={t('workflow.flows.searchPlaceholder')}
       columns={columns}
       useRows={useFlows}
       actions={
         can('flow', 'CREATE') && (
           <Button component={Link} to="/flow/new" leftSection={<IconPlus size={16} />}>
-            Nuevo flujo
+            {t('workflow.flows.new')}
           </Button>
         )
       }
-      emptyText="No hay flujos."
+      emptyText={t('workflow.flows.empty')}
       onRowClick={(f) => navigate(`/flow/${f.id}`)}
     />
   );

@@ -4,11 +4,9 @@ import {
   type FormCatalog,
   type FormField,
   type FormFieldType,
-  formCatalogLabels,
   formCatalogs,
   formDefinitionSchema,
   formFieldsProblems,
-  formFieldTypeLabels,
   formFieldTypes,
 } from '@aporta/domain/workflow';
 import {
@@ -42,7 +40,9 @@ import {
   IconTrash,
   IconUpload,
 } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
@@ -67,9 +67,10 @@ interface Draft {
   fields: FormField[];
 }
 const STORAGE_KEY = 'aporta-form-builder';
-const empty: Draft = { formId: null, title: 'Formulario nuevo', description: '', fields: [] };
+const emptyDraft = (t: TFunction): Draft => ({ formId: null, title: t('workflow.builder.newForm'), description: '', fields: [] });
 
-const loadDraft = (): Draft => {
+const loadDraft = (t: TFunction): Draft => {
+  const empty = emptyDraft(t);
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
     return raw ? { ...empty, ...(JSON.parse(raw) as Draft) } : empty;
@@ -111,9 +112,10 @@ function download(name: string, text: string) {
 }
 
 export function FormBuilderPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const editId = Number(params.get('form')) || null;
-  const [draft, setDraft] = useState<Draft>(loadDraft);
+  const [draft, setDraft] = useState<Draft>(() => loadDraft(t));
   const [selected, setSelected] = useState<number | null>(draft.fields.length ? 0 : null);
   const [preview, setPreview] = useState<Record<string, unknown>>({});
   const [importError, setImportError] = useState<string | null>(null);
@@ -145,7 +147,7 @@ export function FormBuilderPage() {
     setFields((fs) => fs.map((f, i) => (i === selected ? ({ ...f, ...patch } as FormField) : f)));
 
   const add = (type: FormFieldType) => {
-    const label = type === 'section' ? 'Sección' : formFieldTypeLabels[type];
+    const label = type === 'section' ? t('workflow.builder.section') : t(`workflow.fieldTypes.${type}`);
     const f: FormField = {
       name: uniqueName(
         slug(label),
@@ -156,10 +158,11 @@ export function FormBuilderPage() {
     };
     if (type === 'select')
       f.options = [
-        { value: 'SI', label: 'Sí' },
-        { value: 'NO', label: 'No' },
+        { value: 'SI', label: t('workflow.builder.yes') },
+        { value: 'NO', label: t('workflow.builder.no') },
       ];
-    if (type === 'table') f.columns = [{ name: 'descripcion', label: 'Descripción', type: 'text', required: true }];
+    if (type === 'table')
+      f.columns = [{ name: 'descripcion', label: t('workflow.builder.columnDescription'), type: 'text', required: true }];
     setFields((fs) => [...fs, f]);
     setSelected(draft.fields.length);
   };
@@ -175,9 +178,9 @@ export function FormBuilderPage() {
   };
   const remove = (i: number) =>
     openConfirm({
-      title: 'Quitar el campo',
-      children: <Text size="sm">¿Quitar «{draft.fields[i].label}» del formulario?</Text>,
-      labels: { confirm: 'Quitar', cancel: 'Cancelar' },
+      title: t('workflow.builder.removeFieldTitle'),
+      children: <Text size="sm">{t('workflow.builder.removeFieldText', { label: draft.fields[i].label })}</Text>,
+      labels: { confirm: t('workflow.remove'), cancel: t('workflow.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => {
         setFields((fs) => fs.filter((_, j) => j !== i));
@@ -201,24 +204,29 @@ export function FormBuilderPage() {
     try {
       parsed = JSON.parse(await file.text());
     } catch {
-      setImportError(`«${file.name}» no es un archivo JSON válido.`);
+      setImportError(t('workflow.builder.notJson', { file: file.name }));
       return;
     }
     const def = formDefinitionSchema.safeParse(parsed);
     if (!def.success) {
       setImportError(
-        `«${file.name}»: ${def.error.issues.map((i) => `${i.path.join('.') || 'definición'}: ${i.message}`).join('; ')}`,
+        t('workflow.builder.importProblem', {
+          file: file.name,
+          problems: def.error.issues
+            .map((i) => `${i.path.join('.') || t('workflow.builder.definition')}: ${i.message}`)
+            .join('; '),
+        }),
       );
       return;
     }
     const bad = formFieldsProblems(def.data.fields);
     if (bad.length) {
-      setImportError(`«${file.name}»: ${bad.map((b) => b.message).join(' ')}`);
+      setImportError(t('workflow.builder.importProblem', { file: file.name, problems: bad.map((b) => b.message).join(' ') }));
       return;
     }
     setDraft((d) => ({ ...d, title: def.data.title, description: def.data.description ?? '', fields: def.data.fields }));
     setSelected(def.data.fields.length ? 0 : null);
-    notifySuccess(`Definición importada: ${def.data.title}`);
+    notifySuccess(t('workflow.builder.imported', { title: def.data.title }));
   };
   const mayCreate = can('forms', 'CREATE');
   const mayUpdate = can('forms', 'UPDATE');
@@ -231,7 +239,13 @@ export function FormBuilderPage() {
           setServerErrors([]);
           setDraft((d) => ({ ...d, formId: f.id }));
           notifySuccess(
-            `Formulario guardado (versión ${f.latestVersion}, ${f.latestState === 'BORRADOR' ? 'borrador' : f.latestState}).`,
+            t('workflow.builder.saved', {
+              version: f.latestVersion,
+              state:
+                f.latestState === 'BORRADOR'
+                  ? t('workflow.builder.savedDraft')
+                  : t(`workflow.versionStates.${f.latestState}`).toLowerCase(),
+            }),
           );
         },
         onError: (err) => {
@@ -247,20 +261,20 @@ export function FormBuilderPage() {
         <Group justify="space-between" wrap="wrap">
           <div>
             <Title order={1} size="h2">
-              Diseñador de formularios
+              {t('workflow.builder.title')}
             </Title>
             <Text c="dimmed" size="sm">
-              Componga el formulario, pruébelo en la vista previa y expórtelo o guárdelo en la biblioteca.
+              {t('workflow.builder.subtitle')}
             </Text>
           </div>
           <Group gap="xs">
             <Button variant="default" leftSection={<IconDownload size={16} />} onClick={exportJson}>
-              Exportar JSON
+              {t('workflow.builder.exportJson')}
             </Button>
             <FileButton onChange={importJson} accept="application/json,.json">
               {(props) => (
                 <Button variant="default" leftSection={<IconUpload size={16} />} {...props}>
-                  Importar JSON
+                  {t('workflow.builder.importJson')}
                 </Button>
               )}
             </FileButton>
@@ -271,35 +285,33 @@ export function FormBuilderPage() {
                 loading={save.isPending}
                 disabled={problems.length > 0}
               >
-                {draft.formId ? 'Guardar versión' : 'Guardar en la biblioteca'}
+                {draft.formId ? t('workflow.builder.saveVersion') : t('workflow.builder.saveToLibrary')}
               </Button>
             )}
             {signedIn && (
               <Button component={Link} to="/forms" variant="subtle">
-                Ir a Formularios
+                {t('workflow.builder.goToForms')}
               </Button>
             )}
           </Group>
         </Group>
         {!signedIn && (
-          <Alert color="blue" title="Diseño sin sesión">
-            Puede diseñar, probar y exportar sin iniciar sesión. Para guardar el formulario en la biblioteca,{' '}
+          <Alert color="blue" title={t('workflow.builder.signedOutTitle')}>
+            {t('workflow.builder.signedOutBefore')}{' '}
             <Anchor component={Link} to="/auth/login" c="inherit" fw={700} underline="always">
-              inicie sesión
+              {t('workflow.builder.signIn')}
             </Anchor>{' '}
-            y vuelva a esta página: su diseño se conserva en este navegador.
+            {t('workflow.builder.signedOutAfter')}
           </Alert>
         )}
-        {signedIn && !maySave && (
-          <Alert color="yellow">Su usuario no tiene permiso para guardar formularios; puede diseñar y exportar.</Alert>
-        )}
+        {signedIn && !maySave && <Alert color="yellow">{t('workflow.builder.noPermission')}</Alert>}
         {importError && (
-          <Alert color="red" title="No se importó la definición" withCloseButton onClose={() => setImportError(null)}>
+          <Alert color="red" title={t('workflow.builder.importFailed')} withCloseButton onClose={() => setImportError(null)}>
             {importError}
           </Alert>
         )}
         {serverErrors.length > 0 && (
-          <Alert color="red" title="El servidor no aceptó el formulario">
+          <Alert color="red" title={t('workflow.builder.serverRefused')}>
             {serverErrors.map((e) => (
               <Text key={e.path + e.message} size="sm">
                 {e.message}
@@ -312,25 +324,25 @@ export function FormBuilderPage() {
             <Card withBorder>
               <Stack gap="xs">
                 <TextInput
-                  label="Título del formulario"
+                  label={t('workflow.builder.formTitle')}
                   value={draft.title}
                   onChange={(e) => setDraft({ ...draft, title: e.currentTarget.value })}
                   required
                 />
                 <Textarea
-                  label="Descripción"
+                  label={t('workflow.description')}
                   value={draft.description}
                   autosize
                   minRows={2}
                   onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
                 />
                 <Text fw={600} size="sm" mt="xs">
-                  Agregar campo
+                  {t('workflow.builder.addField')}
                 </Text>
                 <Group gap={6}>
                   {formFieldTypes.map((type) => (
                     <Button key={type} size="xs" variant="light" onClick={() => add(type)}>
-                      {formFieldTypeLabels[type]}
+                      {t(`workflow.fieldTypes.${type}`)}
                     </Button>
                   ))}
                 </Group>
@@ -340,27 +352,27 @@ export function FormBuilderPage() {
                   color="red"
                   onClick={() =>
                     openConfirm({
-                      title: 'Empezar de nuevo',
-                      children: <Text size="sm">Se descarta el diseño actual de este navegador.</Text>,
-                      labels: { confirm: 'Descartar', cancel: 'Cancelar' },
+                      title: t('workflow.builder.startOver'),
+                      children: <Text size="sm">{t('workflow.builder.startOverText')}</Text>,
+                      labels: { confirm: t('workflow.builder.discard'), cancel: t('workflow.cancel') },
                       confirmProps: { color: 'red' },
                       onConfirm: () => {
-                        setDraft(empty);
+                        setDraft(emptyDraft(t));
                         setSelected(null);
                       },
                     })
                   }
                 >
-                  Empezar de nuevo
+                  {t('workflow.builder.startOver')}
                 </Button>
               </Stack>
             </Card>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Stack gap="xs">
-              <Text fw={600}>Campos ({draft.fields.length})</Text>
-              {draft.fields.length === 0 && <Text c="dimmed">Agregue campos con los botones de la izquierda.</Text>}
-              <Stack gap={4} aria-label="Campos del formulario">
+              <Text fw={600}>{t('workflow.builder.fieldsCount', { count: draft.fields.length })}</Text>
+              {draft.fields.length === 0 && <Text c="dimmed">{t('workflow.builder.noFields')}</Text>}
+              <Stack gap={4} aria-label={t('workflow.builder.fieldList')}>
                 {draft.fields.map((f, i) => (
                   <Paper
                     // biome-ignore lint/suspicious/noArrayIndexKey: a field may be renamed while edited; its place is its identity.
@@ -390,13 +402,18 @@ export function FormBuilderPage() {
                           {f.required ? ' *' : ''}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {formFieldTypeLabels[f.type]} · {f.name}
-                          {f.visibleIf ? ` · si ${f.visibleIf.field} = ${String(f.visibleIf.equals)}` : ''}
+                          {t(`workflow.fieldTypes.${f.type}`)} · {f.name}
+                          {f.visibleIf
+                            ? t('workflow.builder.visibleIfShort', {
+                                field: f.visibleIf.field,
+                                value: String(f.visibleIf.equals),
+                              })
+                            : ''}
                         </Text>
                       </Box>
                       <ActionIcon
                         variant="subtle"
-                        aria-label={`Subir ${f.label}`}
+                        aria-label={t('workflow.builder.moveUp', { label: f.label })}
                         onClick={() => move(i, i - 1)}
                         disabled={i === 0}
                       >
@@ -404,13 +421,18 @@ export function FormBuilderPage() {
                       </ActionIcon>
                       <ActionIcon
                         variant="subtle"
-                        aria-label={`Bajar ${f.label}`}
+                        aria-label={t('workflow.builder.moveDown', { label: f.label })}
                         onClick={() => move(i, i + 1)}
                         disabled={i === draft.fields.length - 1}
                       >
                         <IconArrowDown size={16} />
                       </ActionIcon>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Quitar ${f.label}`} onClick={() => remove(i)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('workflow.builder.removeField', { label: f.label })}
+                        onClick={() => remove(i)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Group>
@@ -418,7 +440,7 @@ export function FormBuilderPage() {
                 ))}
               </Stack>
               {problems.length > 0 && (
-                <Alert color="red" title="Corrija antes de guardar">
+                <Alert color="red" title={t('workflow.builder.fixBeforeSaving')}>
                   {problems.map((p) => (
                     <Text key={p.path + p.message} size="sm">
                       {p.message}
@@ -434,8 +456,10 @@ export function FormBuilderPage() {
           <Grid.Col span={{ base: 12, md: 5 }}>
             <Card withBorder>
               <Group justify="space-between" mb="xs">
-                <Text fw={600}>Vista previa</Text>
-                <Badge variant="outline">{draft.fields.filter((f) => f.type !== 'section').length} campos</Badge>
+                <Text fw={600}>{t('workflow.builder.preview')}</Text>
+                <Badge variant="outline">
+                  {t('workflow.builder.previewFields', { count: draft.fields.filter((f) => f.type !== 'section').length })}
+                </Badge>
               </Group>
               <Title order={3} size="h4" mb="xs">
                 {draft.title}
@@ -446,12 +470,12 @@ export function FormBuilderPage() {
                   uiSchema={compiled.uiSchema}
                   data={preview}
                   onChange={setPreview}
-                  onSubmit={() => notifySuccess('La vista previa es válida: así se enviaría.')}
-                  submitLabel="Probar validación"
+                  onSubmit={() => notifySuccess(t('workflow.builder.previewValid'))}
+                  submitLabel={t('workflow.builder.tryValidation')}
                 />
               ) : (
                 <Text c="dimmed" size="sm">
-                  La vista previa aparece cuando el formulario tiene campos sin errores.
+                  {t('workflow.builder.previewEmpty')}
                 </Text>
               )}
             </Card>
@@ -482,28 +506,34 @@ function FieldEditor({
   earlier: FormField[];
   onChange: (p: Partial<FormField>) => void;
 }) {
+  const { t } = useTranslation();
   const num = (v: string | number) => (v === '' ? undefined : Number(v));
   const conditionTarget = earlier.find((f) => f.name === field.visibleIf?.field);
   return (
     <Card withBorder>
       <Stack gap="xs">
-        <Text fw={600}>Propiedades del campo</Text>
-        <TextInput label="Etiqueta" value={field.label} onChange={(e) => onChange({ label: e.currentTarget.value })} required />
+        <Text fw={600}>{t('workflow.builder.fieldProperties')}</Text>
         <TextInput
-          label="Nombre (clave en los datos)"
+          label={t('workflow.builder.label')}
+          value={field.label}
+          onChange={(e) => onChange({ label: e.currentTarget.value })}
+          required
+        />
+        <TextInput
+          label={t('workflow.builder.name')}
           value={field.name}
           onChange={(e) => onChange({ name: e.currentTarget.value })}
-          description="Letras, números y _; empieza con letra."
+          description={t('workflow.builder.nameHelp')}
         />
         {field.type !== 'section' && (
           <>
             <Checkbox
-              label="Obligatorio"
+              label={t('workflow.builder.required')}
               checked={!!field.required}
               onChange={(e) => onChange({ required: e.currentTarget.checked })}
             />
             <TextInput
-              label="Ayuda"
+              label={t('workflow.builder.help')}
               value={field.help ?? ''}
               onChange={(e) => onChange({ help: e.currentTarget.value || undefined })}
             />
@@ -512,13 +542,13 @@ function FieldEditor({
         {(field.type === 'text' || field.type === 'textarea') && (
           <Group grow>
             <NumberInput
-              label="Largo mínimo"
+              label={t('workflow.builder.minLength')}
               min={0}
               value={field.minLength ?? ''}
               onChange={(v) => onChange({ minLength: num(v) })}
             />
             <NumberInput
-              label="Largo máximo"
+              label={t('workflow.builder.maxLength')}
               min={1}
               value={field.maxLength ?? ''}
               onChange={(v) => onChange({ maxLength: num(v) })}
@@ -527,24 +557,27 @@ function FieldEditor({
         )}
         {field.type === 'text' && (
           <TextInput
-            label="Patrón (expresión regular)"
+            label={t('workflow.builder.pattern')}
             value={field.pattern ?? ''}
             onChange={(e) => onChange({ pattern: e.currentTarget.value || undefined })}
           />
         )}
         {field.type === 'number' && (
           <Group grow>
-            <NumberInput label="Mínimo" value={field.min ?? ''} onChange={(v) => onChange({ min: num(v) })} />
-            <NumberInput label="Máximo" value={field.max ?? ''} onChange={(v) => onChange({ max: num(v) })} />
+            <NumberInput label={t('workflow.builder.min')} value={field.min ?? ''} onChange={(v) => onChange({ min: num(v) })} />
+            <NumberInput label={t('workflow.builder.max')} value={field.max ?? ''} onChange={(v) => onChange({ max: num(v) })} />
           </Group>
         )}
         {field.type === 'select' && (
           <>
             <Select
-              label="Origen de las opciones"
+              label={t('workflow.builder.optionsSource')}
               data={[
-                { value: '', label: 'Lista propia' },
-                ...formCatalogs.map((c) => ({ value: c, label: `Catálogo: ${formCatalogLabels[c]}` })),
+                { value: '', label: t('workflow.builder.ownList') },
+                ...formCatalogs.map((c) => ({
+                  value: c,
+                  label: t('workflow.builder.catalog', { name: t(`workflow.catalogs.${c}`) }),
+                })),
               ]}
               value={field.catalog ?? ''}
               onChange={(v) =>
@@ -554,7 +587,7 @@ function FieldEditor({
             />
             {!field.catalog && (
               <Textarea
-                label="Opciones (una por línea: valor|texto)"
+                label={t('workflow.builder.options')}
                 autosize
                 minRows={3}
                 defaultValue={optionsText(field)}
@@ -567,26 +600,26 @@ function FieldEditor({
           <>
             <Group grow>
               <NumberInput
-                label="Filas mínimas"
+                label={t('workflow.builder.minRows')}
                 min={0}
                 value={field.minRows ?? ''}
                 onChange={(v) => onChange({ minRows: num(v) })}
               />
               <NumberInput
-                label="Filas máximas"
+                label={t('workflow.builder.maxRows')}
                 min={1}
                 value={field.maxRows ?? ''}
                 onChange={(v) => onChange({ maxRows: num(v) })}
               />
             </Group>
             <Text size="sm" fw={500}>
-              Columnas
+              {t('workflow.builder.columns')}
             </Text>
             {(field.columns ?? []).map((c, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a column may be renamed while edited; its place is its identity.
               <Group key={i} gap={6} align="end" wrap="nowrap">
                 <TextInput
-                  label="Etiqueta"
+                  label={t('workflow.builder.label')}
                   value={c.label}
                   onChange={(e) => {
                     const label = e.currentTarget.value;
@@ -596,9 +629,9 @@ function FieldEditor({
                   }}
                 />
                 <Select
-                  label="Tipo"
+                  label={t('workflow.builder.columnType')}
                   w={110}
-                  data={columnTypes.map((t) => ({ value: t, label: formFieldTypeLabels[t] }))}
+                  data={columnTypes.map((x) => ({ value: x, label: t(`workflow.fieldTypes.${x}`) }))}
                   value={c.type}
                   allowDeselect={false}
                   onChange={(v) =>
@@ -606,7 +639,7 @@ function FieldEditor({
                   }
                 />
                 <Checkbox
-                  label="Oblig."
+                  label={t('workflow.builder.columnRequired')}
                   mb={8}
                   checked={!!c.required}
                   onChange={(e) => {
@@ -618,7 +651,7 @@ function FieldEditor({
                   mb={4}
                   variant="subtle"
                   color="red"
-                  aria-label={`Quitar columna ${c.label}`}
+                  aria-label={t('workflow.builder.removeColumn', { label: c.label })}
                   onClick={() => onChange({ columns: (field.columns ?? []).filter((_, j) => j !== i) })}
                 >
                   <IconTrash size={16} />
@@ -637,26 +670,26 @@ function FieldEditor({
                         'columna',
                         (field.columns ?? []).map((c) => c.name),
                       ),
-                      label: 'Columna',
+                      label: t('workflow.builder.column'),
                       type: 'text',
                     },
                   ],
                 })
               }
             >
-              Agregar columna
+              {t('workflow.builder.addColumn')}
             </Button>
           </>
         )}
         {field.type !== 'section' && (
           <>
             <Text size="sm" fw={500} mt="xs">
-              Visible solo si…
+              {t('workflow.builder.visibleIf')}
             </Text>
             <Group grow>
               <Select
-                label="Campo"
-                placeholder="Siempre visible"
+                label={t('workflow.builder.conditionField')}
+                placeholder={t('workflow.builder.alwaysVisible')}
                 clearable
                 data={earlier
                   .filter((f) => f.type !== 'section' && f.type !== 'table')
@@ -667,14 +700,14 @@ function FieldEditor({
               {field.visibleIf &&
                 (conditionTarget?.options?.length ? (
                   <Select
-                    label="es igual a"
+                    label={t('workflow.builder.equals')}
                     data={conditionTarget.options.map((o) => ({ value: o.value, label: o.label }))}
                     value={String(field.visibleIf.equals)}
                     onChange={(v) => onChange({ visibleIf: { field: field.visibleIf!.field, equals: v ?? '' } })}
                   />
                 ) : (
                   <TextInput
-                    label="es igual a"
+                    label={t('workflow.builder.equals')}
                     value={String(field.visibleIf.equals)}
                     onChange={(e) => onChange({ visibleIf: { field: field.visibleIf!.field, equals: e.currentTarget.value } })}
                   />

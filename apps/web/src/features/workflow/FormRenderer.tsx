@@ -1,5 +1,5 @@
 import { formErrorMessage } from '@aporta/domain/workflow';
-import { Button, FileInput, Group, Select, Text, TextInput, Title } from '@mantine/core';
+import { Button, FileInput, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import RjsfForm from '@rjsf/mantine';
 import type {
   FieldErrorProps,
@@ -9,12 +9,14 @@ import type {
   UiSchema,
   WidgetProps,
 } from '@rjsf/utils';
-import { IconPaperclip } from '@tabler/icons-react';
+import { IconDownload, IconPaperclip } from '@tabler/icons-react';
 import { createContext, type ReactNode, useContext, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { uploadFormFile, useCatalogOptions } from './api.ts';
 import { formValidator as validator } from './validator.ts';
+import './workflow.css';
 
 /**
  * The one renderer of forms (react-jsonschema-form with its Mantine theme): the JSON Schema and UI
@@ -24,10 +26,15 @@ import { formValidator as validator } from './validator.ts';
  * validates the same definition.
  */
 
-/** What the widgets need from the page: the entities to offer, whether uploads can be made. */
+/**
+ * What the widgets need from the page: the entities to offer, whether uploads can be made, and for a
+ * filed request the names of its file fields' documents and how to download one.
+ */
 export interface FormRendererContext {
   entities: { id: number; name: string }[];
   canUpload: boolean;
+  files?: Record<number, string>;
+  onDownload?: (documentId: number) => void;
 }
 const RendererContext = createContext<FormRendererContext>({ entities: [], canUpload: false });
 
@@ -86,6 +93,7 @@ function DateWidget(props: WidgetProps) {
 }
 
 function EntityWidget(props: WidgetProps) {
+  const { t } = useTranslation();
   const { entities } = useContext(RendererContext);
   return (
     <Select
@@ -98,12 +106,13 @@ function EntityWidget(props: WidgetProps) {
       value={props.value == null ? null : String(props.value)}
       onChange={(v) => props.onChange(v ? Number(v) : undefined)}
       error={errorOf(props.rawErrors)}
-      nothingFoundMessage="Sin entidades a su alcance"
+      nothingFoundMessage={t('workflow.renderer.noEntities')}
     />
   );
 }
 
 function CatalogWidget(props: WidgetProps) {
+  const { t } = useTranslation();
   const catalog = (props.options as { catalog?: string }).catalog;
   const options = useCatalogOptions(catalog);
   const data = options.data?.items ?? [];
@@ -118,48 +127,76 @@ function CatalogWidget(props: WidgetProps) {
       value={props.value ?? null}
       onChange={(v) => props.onChange(v ?? undefined)}
       error={errorOf(props.rawErrors)}
-      description={options.isEnabled ? props.schema.description : 'Las opciones del catálogo se cargan al iniciar sesión.'}
+      description={options.isEnabled ? props.schema.description : t('workflow.renderer.catalogSignedOut')}
     />
   );
 }
 
+/** A file field: uploads the chosen file (the data keeps its document id); a stored one is shown by name with a download. */
 function FileWidget(props: WidgetProps) {
-  const { canUpload } = useContext(RendererContext);
+  const { t } = useTranslation();
+  const { canUpload, files, onDownload } = useContext(RendererContext);
   const [name, setName] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const documentId = typeof props.value === 'number' ? props.value : null;
+  const stored = documentId != null ? files?.[documentId] : undefined;
+  const shownName = name ?? stored ?? (documentId != null ? t('workflow.renderer.document', { id: documentId }) : null);
+  const downloadAction = documentId != null && stored && onDownload && (
+    <Button
+      size="compact-sm"
+      variant="light"
+      leftSection={<IconDownload size={14} />}
+      aria-label={t('workflow.renderer.download', { name: stored })}
+      onClick={() => onDownload(documentId)}
+    >
+      {t('workflow.request.download')}
+    </Button>
+  );
+  if (props.readonly && documentId != null) {
+    return (
+      <div>
+        <Text size="sm" fw={500} mb={4}>
+          {props.label}
+        </Text>
+        <Group gap="xs" wrap="nowrap">
+          <IconPaperclip size={16} aria-hidden style={{ flexShrink: 0 }} />
+          <Text size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }} data-testid={`file-${props.id}`}>
+            {shownName}
+          </Text>
+          {downloadAction}
+        </Group>
+      </div>
+    );
+  }
   return (
-    <FileInput
-      id={props.id}
-      label={props.label}
-      required={props.required}
-      disabled={props.disabled || props.readonly || !canUpload || busy}
-      leftSection={<IconPaperclip size={16} />}
-      placeholder={
-        name ??
-        (props.value
-          ? `Documento ${props.value}`
-          : canUpload
-            ? 'Elija un archivo (PDF o imagen)'
-            : 'Disponible al presentar la solicitud')
-      }
-      accept="application/pdf,image/png,image/jpeg"
-      onChange={async (file) => {
-        setProblem(null);
-        if (!file) return props.onChange(undefined);
-        setBusy(true);
-        try {
-          const up = await uploadFormFile(file);
-          setName(up.filename);
-          props.onChange(up.documentId);
-        } catch (err) {
-          setProblem(err instanceof ApiError ? err.message : 'No se pudo subir el archivo.');
-        } finally {
-          setBusy(false);
-        }
-      }}
-      error={problem ?? errorOf(props.rawErrors)}
-    />
+    <Stack gap={4}>
+      <FileInput
+        id={props.id}
+        label={props.label}
+        required={props.required}
+        disabled={props.disabled || props.readonly || !canUpload || busy}
+        leftSection={<IconPaperclip size={16} />}
+        placeholder={shownName ?? (canUpload ? t('workflow.renderer.chooseFile') : t('workflow.renderer.fileLater'))}
+        accept="application/pdf,image/png,image/jpeg"
+        onChange={async (file) => {
+          setProblem(null);
+          if (!file) return props.onChange(undefined);
+          setBusy(true);
+          try {
+            const up = await uploadFormFile(file);
+            setName(up.filename);
+            props.onChange(up.documentId);
+          } catch (err) {
+            setProblem(err instanceof ApiError ? err.message : t('workflow.renderer.uploadFailed'));
+          } finally {
+            setBusy(false);
+          }
+        }}
+        error={problem ?? errorOf(props.rawErrors)}
+      />
+      {!name && downloadAction && <Group justify="flex-end">{downloadAction}</Group>}
+    </Stack>
   );
 }
 
@@ -251,7 +288,7 @@ export function FormRenderer({
   onSubmit,
   readOnly,
   context = { entities: [], canUpload: false },
-  submitLabel = 'Enviar',
+  submitLabel,
   busy,
   extraErrors,
 }: {
@@ -267,6 +304,7 @@ export function FormRenderer({
   /** Errors the server answered, by field path (`data.cui`). */
   extraErrors?: { path: string; message: string }[];
 }) {
+  const { t } = useTranslation();
   const { title: _title, ...shown } = schema;
   const errorSchema: Record<string, unknown> = {};
   for (const e of extraErrors ?? []) {
@@ -281,31 +319,33 @@ export function FormRenderer({
   }
   return (
     <RendererContext.Provider value={context}>
-      <RjsfForm
-        schema={shown as RJSFSchema}
-        uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { norender: true } }}
-        formData={data}
-        validator={validator}
-        widgets={widgets}
-        templates={{ ObjectFieldTemplate: ObjectTemplate, FieldErrorTemplate: FieldErrors }}
-        transformErrors={(errs) => transformErrors(errs, schema as RJSFSchema, data)}
-        extraErrors={errorSchema as never}
-        showErrorList={false}
-        noHtml5Validate
-        readonly={readOnly}
-        onChange={(e) => onChange?.((e.formData ?? {}) as Record<string, unknown>)}
-        onSubmit={(e) => onSubmit?.((e.formData ?? {}) as Record<string, unknown>)}
-      >
-        {!readOnly && onSubmit ? (
-          <Group justify="flex-end" mt="md">
-            <Button type="submit" loading={busy}>
-              {submitLabel}
-            </Button>
-          </Group>
-        ) : (
-          <span />
-        )}
-      </RjsfForm>
+      <div className={readOnly ? 'wf-readonly' : undefined}>
+        <RjsfForm
+          schema={shown as RJSFSchema}
+          uiSchema={{ ...(uiSchema as UiSchema), 'ui:submitButtonOptions': { norender: true } }}
+          formData={data}
+          validator={validator}
+          widgets={widgets}
+          templates={{ ObjectFieldTemplate: ObjectTemplate, FieldErrorTemplate: FieldErrors }}
+          transformErrors={(errs) => transformErrors(errs, schema as RJSFSchema, data)}
+          extraErrors={errorSchema as never}
+          showErrorList={false}
+          noHtml5Validate
+          readonly={readOnly}
+          onChange={(e) => onChange?.((e.formData ?? {}) as Record<string, unknown>)}
+          onSubmit={(e) => onSubmit?.((e.formData ?? {}) as Record<string, unknown>)}
+        >
+          {!readOnly && onSubmit ? (
+            <Group justify="flex-end" mt="md">
+              <Button type="submit" loading={busy}>
+                {submitLabel ?? t('workflow.renderer.submit')}
+              </Button>
+            </Group>
+          ) : (
+            <span />
+          )}
+        </RjsfForm>
+      </div>
     </RendererContext.Provider>
   );
 }

@@ -1,7 +1,8 @@
-import type { FormSummary, FormVersion } from '@aporta/domain/workflow';
+import { type FormSummary, type FormVersion, formVersionStates } from '@aporta/domain/workflow';
 import { Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { IconEdit, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -14,32 +15,37 @@ import { FormRenderer } from './FormRenderer.tsx';
 
 /** `/forms`: the library of saved forms, their versions, publish and retire. */
 export function FormsPage() {
+  const { t } = useTranslation();
   const can = useCan();
   const [open, setOpen] = useState<number | null>(null);
   const columns: ListColumn<FormSummary>[] = [
-    { accessor: 'title', title: 'Formulario', sortable: true },
-    { accessor: 'latestVersion', title: 'Última versión', render: (f) => `v${f.latestVersion}` },
-    { accessor: 'latestState', title: 'Estado', render: (f) => <VersionBadge state={f.latestState} /> },
-    { accessor: 'publishedVersion', title: 'Publicada', render: (f) => (f.publishedVersion ? `v${f.publishedVersion}` : '—') },
-    { accessor: 'updatedAt', title: 'Modificado', sortable: true, render: (f) => day(f.updatedAt) },
+    { accessor: 'title', title: t('workflow.forms.form'), sortable: true },
+    {
+      accessor: 'latestVersion',
+      title: t('workflow.latestVersion'),
+      render: (f) => t('workflow.versionShort', { version: f.latestVersion }),
+    },
+    { accessor: 'latestState', title: t('workflow.state'), render: (f) => <VersionBadge state={f.latestState} /> },
+    {
+      accessor: 'publishedVersion',
+      title: t('workflow.published'),
+      render: (f) => (f.publishedVersion ? t('workflow.versionShort', { version: f.publishedVersion }) : t('workflow.none')),
+    },
+    { accessor: 'updatedAt', title: t('workflow.modified'), sortable: true, render: (f) => day(f.updatedAt) },
   ];
   return (
     <ListPage<FormSummary>
-      title="Formularios"
-      description="Biblioteca de formularios: versiones, publicación y retiro. Una solicitud conserva la versión con que se llenó."
+      title={t('workflow.forms.title')}
+      description={t('workflow.forms.description')}
       defaultSort="-updatedAt"
-      searchLabel="Buscar"
-      searchPlaceholder="Título del formulario"
+      searchLabel={t('workflow.search')}
+      searchPlaceholder={t('workflow.forms.searchPlaceholder')}
       filters={[
         {
           name: 'state',
-          label: 'Estado',
+          label: t('workflow.state'),
           kind: 'enum',
-          options: [
-            { value: 'BORRADOR', label: 'Borrador' },
-            { value: 'PUBLICADA', label: 'Publicada' },
-            { value: 'RETIRADA', label: 'Retirada' },
-          ],
+          options: formVersionStates.map((s) => ({ value: s, label: t(`workflow.versionStates.${s}`) })),
           w: { base: '100%', sm: 160 },
         },
       ]}
@@ -48,11 +54,11 @@ export function FormsPage() {
       actions={
         can('forms', 'CREATE') && (
           <Button component={Link} to="/form-builder" leftSection={<IconPlus size={16} />}>
-            Diseñar formulario
+            {t('workflow.forms.design')}
           </Button>
         )
       }
-      emptyText="No hay formularios."
+      emptyText={t('workflow.forms.empty')}
       onRowClick={(f) => setOpen(f.id)}
     >
       {open && <FormVersionsModal id={open} onClose={() => setOpen(null)} />}
@@ -61,6 +67,7 @@ export function FormsPage() {
 }
 
 function FormVersionsModal({ id, onClose }: { id: number; onClose: () => void }) {
+  const { t } = useTranslation();
   const can = useCan();
   const form = useForm(id);
   const action = useFormVersionAction();
@@ -69,7 +76,8 @@ function FormVersionsModal({ id, onClose }: { id: number; onClose: () => void })
     action.mutate(
       { id, version, action: kind },
       {
-        onSuccess: () => notifySuccess(kind === 'publish' ? `Versión ${version} publicada.` : `Versión ${version} retirada.`),
+        onSuccess: () =>
+          notifySuccess(t(kind === 'publish' ? 'workflow.versionPublished' : 'workflow.versionRetired', { version })),
         onError: notifyError,
       },
     );
@@ -78,84 +86,82 @@ function FormVersionsModal({ id, onClose }: { id: number; onClose: () => void })
       opened
       onClose={onClose}
       size="xl"
-      title={form.data?.title ?? 'Formulario'}
-      closeButtonProps={{ 'aria-label': 'Cerrar' }}
+      title={form.data?.title ?? t('workflow.forms.form')}
+      closeButtonProps={{ 'aria-label': t('workflow.close') }}
     >
       <QueryState query={form}>
         {() => (
           <Stack>
             <Group justify="space-between">
               <Text size="sm" c="dimmed">
-                {form.data?.description || 'Sin descripción.'}
+                {form.data?.description || t('workflow.forms.noDescription')}
               </Text>
               {can('forms', 'UPDATE') && (
                 <Button component={Link} to={`/form-builder?form=${id}`} variant="light" leftSection={<IconEdit size={16} />}>
-                  Editar en el diseñador
+                  {t('workflow.forms.edit')}
                 </Button>
               )}
             </Group>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Versión</Table.Th>
-                  <Table.Th>Estado</Table.Th>
-                  <Table.Th>Creada</Table.Th>
-                  <Table.Th>Publicada</Table.Th>
-                  <Table.Th>Solicitudes</Table.Th>
-                  <Table.Th>Acciones</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {form.data?.versions.map((v) => (
-                  <Table.Tr key={v.id}>
-                    <Table.Td>v{v.version}</Table.Td>
-                    <Table.Td>
-                      <VersionBadge state={v.state} />
-                    </Table.Td>
-                    <Table.Td>{moment(v.createdAt)}</Table.Td>
-                    <Table.Td>{moment(v.publishedAt)}</Table.Td>
-                    <Table.Td>{v.requests}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        <Button size="xs" variant="subtle" onClick={() => setPreview(v)}>
-                          Vista previa
-                        </Button>
-                        {can('forms', 'UPDATE') && v.state === 'BORRADOR' && (
-                          <Button size="xs" onClick={() => run(v.version, 'publish')} loading={action.isPending}>
-                            Publicar
-                          </Button>
-                        )}
-                        {can('forms', 'UPDATE') && v.state === 'PUBLICADA' && (
-                          <Button
-                            size="xs"
-                            color="orange"
-                            variant="light"
-                            onClick={() =>
-                              openConfirm({
-                                title: `Retirar la versión ${v.version}`,
-                                children: (
-                                  <Text size="sm">
-                                    Los flujos de este formulario dejarán de recibir solicitudes hasta que publique otra versión.
-                                  </Text>
-                                ),
-                                labels: { confirm: 'Retirar', cancel: 'Cancelar' },
-                                confirmProps: { color: 'orange' },
-                                onConfirm: () => run(v.version, 'retire'),
-                              })
-                            }
-                          >
-                            Retirar
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={620}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('workflow.version')}</Table.Th>
+                    <Table.Th>{t('workflow.state')}</Table.Th>
+                    <Table.Th>{t('workflow.created')}</Table.Th>
+                    <Table.Th>{t('workflow.published')}</Table.Th>
+                    <Table.Th>{t('workflow.forms.requests')}</Table.Th>
+                    <Table.Th>{t('workflow.forms.actions')}</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {form.data?.versions.map((v) => (
+                    <Table.Tr key={v.id}>
+                      <Table.Td>{t('workflow.versionShort', { version: v.version })}</Table.Td>
+                      <Table.Td>
+                        <VersionBadge state={v.state} />
+                      </Table.Td>
+                      <Table.Td>{moment(v.createdAt)}</Table.Td>
+                      <Table.Td>{moment(v.publishedAt)}</Table.Td>
+                      <Table.Td>{v.requests}</Table.Td>
+                      <Table.Td>
+                        <Group gap={4}>
+                          <Button size="xs" variant="subtle" onClick={() => setPreview(v)}>
+                            {t('workflow.forms.preview')}
+                          </Button>
+                          {can('forms', 'UPDATE') && v.state === 'BORRADOR' && (
+                            <Button size="xs" onClick={() => run(v.version, 'publish')} loading={action.isPending}>
+                              {t('workflow.publish')}
+                            </Button>
+                          )}
+                          {can('forms', 'UPDATE') && v.state === 'PUBLICADA' && (
+                            <Button
+                              size="xs"
+                              color="orange"
+                              variant="light"
+                              onClick={() =>
+                                openConfirm({
+                                  title: t('workflow.forms.retireTitle', { version: v.version }),
+                                  children: <Text size="sm">{t('workflow.forms.retireText')}</Text>,
+                                  labels: { confirm: t('workflow.forms.retire'), cancel: t('workflow.cancel') },
+                                  confirmProps: { color: 'orange' },
+                                  onConfirm: () => run(v.version, 'retire'),
+                                })
+                              }
+                            >
+                              {t('workflow.forms.retire')}
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             {preview && (
               <Stack gap="xs">
-                <Text fw={600}>Vista previa de la versión {preview.version}</Text>
+                <Text fw={600}>{t('workflow.forms.previewOf', { version: preview.version })}</Text>
                 <FormRenderer schema={preview.schema} uiSchema={preview.uiSchema} data={{}} readOnly />
               </Stack>
             )}

@@ -1,5 +1,6 @@
 import { Alert, Card, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -10,6 +11,7 @@ import { FormRenderer } from './FormRenderer.tsx';
 
 /** `/sig/item/new`: pick a published flow, the entity, fill its form; the server validates the same form. */
 export function NewRequestPage() {
+  const { t } = useTranslation();
   const options = useSigOptions();
   const navigate = useNavigate();
   const create = useCreateRequest();
@@ -19,7 +21,7 @@ export function NewRequestPage() {
   const [errors, setErrors] = useState<{ path: string; message: string }[]>([]);
   return (
     <Stack gap="md">
-      <PageHeader title="Nueva solicitud" description="Elija el trámite (flujo publicado) y llene su formulario." />
+      <PageHeader title={t('workflow.newRequest.title')} description={t('workflow.newRequest.description')} />
       <QueryState query={options}>
         {() => {
           const o = options.data!;
@@ -27,9 +29,9 @@ export function NewRequestPage() {
           return (
             <Card withBorder maw={760}>
               <Stack>
-                {o.flows.length === 0 && <Alert color="yellow">No hay flujos publicados que reciban solicitudes.</Alert>}
+                {o.flows.length === 0 && <Alert color="yellow">{t('workflow.newRequest.noFlows')}</Alert>}
                 <Select
-                  label="Trámite"
+                  label={t('workflow.newRequest.procedure')}
                   required
                   data={o.flows.map((f) => ({ value: String(f.id), label: f.title }))}
                   value={flowId}
@@ -40,7 +42,7 @@ export function NewRequestPage() {
                   }}
                 />
                 <Select
-                  label="Entidad"
+                  label={t('workflow.newRequest.entity')}
                   required={!o.anyEntity}
                   clearable={o.anyEntity}
                   searchable
@@ -48,10 +50,10 @@ export function NewRequestPage() {
                   value={entityId ?? (o.entities.length === 1 && !o.anyEntity ? String(o.entities[0].id) : null)}
                   onChange={setEntityId}
                   error={errors.find((e) => e.path === 'entityId')?.message}
-                  description={o.anyEntity ? 'Opcional: sin entidad, solo el personal central la ve.' : undefined}
+                  description={o.anyEntity ? t('workflow.newRequest.entityOptional') : undefined}
                 />
                 {errors.length > 0 && (
-                  <Alert color="red" title="Revise los datos">
+                  <Alert color="red" title={t('workflow.newRequest.review')}>
                     {errors.map((e) => (
                       <Text key={e.path + e.message} size="sm">
                         {e.message}
@@ -68,14 +70,14 @@ export function NewRequestPage() {
                     context={{ entities: o.entities, canUpload: true }}
                     extraErrors={errors}
                     busy={create.isPending}
-                    submitLabel="Presentar solicitud"
+                    submitLabel={t('workflow.newRequest.submit')}
                     onSubmit={(d) => {
                       const entity = entityId ?? (o.entities.length === 1 && !o.anyEntity ? String(o.entities[0].id) : null);
                       create.mutate(
                         { flowId: Number(flowId), entityId: entity ? Number(entity) : null, data: d },
                         {
                           onSuccess: (r) => {
-                            notifySuccess(`Solicitud ${r.number} presentada.`);
+                            notifySuccess(t('workflow.newRequest.filed', { number: r.number }));
                             navigate(`/sig/item/${r.id}`);
                           },
                           onError: (err) => {

@@ -2,6 +2,7 @@ import type { SigRequestDetail } from '@aporta/domain/workflow';
 import { Alert, Anchor, Button, Card, FileButton, Grid, Group, Modal, Stack, Text, Textarea, Timeline } from '@mantine/core';
 import { IconArrowRight, IconMessage, IconPaperclip } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -14,16 +15,18 @@ import { FormRenderer } from './FormRenderer.tsx';
 
 /** `/sig/item/:id`: a request's data, state, the actions the user may take now, who is expected, the timeline. */
 export function RequestPage() {
+  const { t } = useTranslation();
   const id = Number(useParams().id);
   const request = useRequest(id);
   return (
-    <QueryState query={request} notFound={<Alert color="yellow">La solicitud no existe o no está dentro de su alcance.</Alert>}>
+    <QueryState query={request} notFound={<Alert color="yellow">{t('workflow.request.notFound')}</Alert>}>
       {() => <RequestView r={request.data!} />}
     </QueryState>
   );
 }
 
 function RequestView({ r }: { r: SigRequestDetail }) {
+  const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [data, setData] = useState<Record<string, unknown>>(r.data);
   const [errors, setErrors] = useState<{ path: string; message: string }[]>([]);
@@ -34,6 +37,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
   const move = useTransitionRequest(r.id);
   const commentOn = useCommentRequest(r.id);
   const attach = useAttachToRequest(r.id);
+  const download = (documentId: number) => downloadFile(`/api/sig/items/${r.id}/documents/${documentId}`).catch(notifyError);
   const apiErrors = (err: unknown) => {
     if (err instanceof ApiError) setErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
     notifyError(err);
@@ -44,7 +48,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
       { to: acting.to, comment: comment.trim() || null, expected: r.state },
       {
         onSuccess: (x) => {
-          notifySuccess(`${acting.label}: la solicitud está en «${x.stateLabel}».`);
+          notifySuccess(t('workflow.request.moved', { action: acting.label, state: x.stateLabel }));
           setActing(null);
           setComment('');
           setErrors([]);
@@ -56,27 +60,31 @@ function RequestView({ r }: { r: SigRequestDetail }) {
   return (
     <Stack gap="md">
       <PageHeader
-        title={`Solicitud ${r.number}`}
-        description={`${r.flowTitle} · presentada el ${day(r.createdAt)} por ${r.requesterName || '—'}`}
+        title={t('workflow.request.title', { number: r.number })}
+        description={t('workflow.request.subtitle', {
+          flow: r.flowTitle,
+          date: day(r.createdAt),
+          requester: r.requesterName || t('workflow.none'),
+        })}
       >
         <Group gap="xs">
           <RequestStateBadge label={r.stateLabel} final={r.final} overdue={r.overdue} />
-          {r.transitions.map((t) => (
-            <Button key={t.key} size="sm" rightSection={<IconArrowRight size={14} />} onClick={() => setActing(t)}>
-              {t.label}
+          {r.transitions.map((x) => (
+            <Button key={x.key} size="sm" rightSection={<IconArrowRight size={14} />} onClick={() => setActing(x)}>
+              {x.label}
             </Button>
           ))}
         </Group>
       </PageHeader>
       {r.result && (
-        <Alert color="green" title="Resultado">
+        <Alert color="green" title={t('workflow.request.result')}>
           <Anchor component={Link} to={r.result.link}>
             {r.result.label}
           </Anchor>
         </Alert>
       )}
       {errors.length > 0 && (
-        <Alert color="red" title="No se pudo completar" withCloseButton onClose={() => setErrors([])}>
+        <Alert color="red" title={t('workflow.request.failed')} withCloseButton onClose={() => setErrors([])}>
           {errors.map((e) => (
             <Text size="sm" key={e.path + e.message}>
               {e.message}
@@ -88,10 +96,10 @@ function RequestView({ r }: { r: SigRequestDetail }) {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder>
             <Group justify="space-between" mb="xs">
-              <Text fw={600}>Datos (formulario versión {r.formVersion})</Text>
+              <Text fw={600}>{t('workflow.request.data', { version: r.formVersion })}</Text>
               {r.editable && !editing && (
                 <Button size="xs" variant="light" onClick={() => setEditing(true)}>
-                  Corregir datos
+                  {t('workflow.request.correct')}
                 </Button>
               )}
             </Group>
@@ -101,10 +109,15 @@ function RequestView({ r }: { r: SigRequestDetail }) {
               data={editing ? data : r.data}
               onChange={editing ? setData : undefined}
               readOnly={!editing}
-              context={{ entities: r.entityId ? [{ id: r.entityId, name: r.entityName ?? '' }] : [], canUpload: editing }}
+              context={{
+                entities: r.entityId ? [{ id: r.entityId, name: r.entityName ?? '' }] : [],
+                canUpload: editing,
+                files: Object.fromEntries(r.files.map((f) => [f.documentId, f.filename])),
+                onDownload: download,
+              }}
               extraErrors={errors}
               busy={update.isPending}
-              submitLabel="Guardar corrección"
+              submitLabel={t('workflow.request.saveCorrection')}
               onSubmit={
                 editing
                   ? (d) =>
@@ -112,7 +125,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                         { data: d, expected: r.state },
                         {
                           onSuccess: () => {
-                            notifySuccess('Datos corregidos.');
+                            notifySuccess(t('workflow.request.corrected'));
                             setEditing(false);
                             setErrors([]);
                           },
@@ -128,25 +141,30 @@ function RequestView({ r }: { r: SigRequestDetail }) {
           <Stack gap="md">
             <Card withBorder>
               <Text fw={600} mb={4}>
-                Estado
+                {t('workflow.request.state')}
               </Text>
               <Text size="sm">
-                {r.stateLabel} desde {moment(r.stateSince)}
-                {r.dueAt && !r.final ? ` · vence ${day(r.dueAt)}` : ''}
-                {r.closedAt ? ` · cerrada ${day(r.closedAt)}` : ''}
+                {t('workflow.request.since', { state: r.stateLabel, at: moment(r.stateSince) })}
+                {r.dueAt && !r.final ? t('workflow.request.dueOn', { date: day(r.dueAt) }) : ''}
+                {r.closedAt ? t('workflow.request.closedOn', { date: day(r.closedAt) }) : ''}
               </Text>
               <Text size="sm" c="dimmed">
-                Entidad: {r.entityName ?? 'ninguna (personal central)'} · flujo versión {r.flowVersion}
+                {t('workflow.request.entity', {
+                  entity: r.entityName ?? t('workflow.request.noEntity'),
+                  version: r.flowVersion,
+                })}
               </Text>
               {r.expected.length > 0 && (
                 <>
                   <Text fw={600} mt="sm" mb={4}>
-                    Quién debe actuar
+                    {t('workflow.request.expected')}
                   </Text>
                   {r.expected.map((e) => (
                     <Text key={e.label} size="sm">
-                      «{e.label}»: {e.role}
-                      {e.users.length ? ` (${e.users.join(', ')})` : ' (nadie con ese rol a su alcance)'}
+                      {t('workflow.request.expectedLine', { label: e.label, role: e.role })}
+                      {e.users.length
+                        ? t('workflow.request.expectedUsers', { users: e.users.join(', ') })
+                        : t('workflow.request.expectedNobody')}
                     </Text>
                   ))}
                 </>
@@ -154,7 +172,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
             </Card>
             <Card withBorder>
               <Text fw={600} mb="xs">
-                Historial
+                {t('workflow.request.history')}
               </Text>
               <Timeline bulletSize={18} lineWidth={2}>
                 {r.timeline.map((e) => (
@@ -165,12 +183,8 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                     </Text>
                     {e.comment && <Text size="sm">{e.comment}</Text>}
                     {e.documentId && (
-                      <Anchor
-                        size="sm"
-                        component="button"
-                        onClick={() => downloadFile(`/api/sig/items/${r.id}/documents/${e.documentId}`).catch(notifyError)}
-                      >
-                        {e.filename ?? 'Documento'}
+                      <Anchor size="sm" component="button" onClick={() => e.documentId && download(e.documentId)}>
+                        {e.filename ?? t('workflow.request.documentFallback')}
                       </Anchor>
                     )}
                   </Timeline.Item>
@@ -178,7 +192,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
               </Timeline>
               <Textarea
                 mt="md"
-                label="Comentario"
+                label={t('workflow.comment')}
                 autosize
                 minRows={2}
                 value={note}
@@ -188,7 +202,8 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                 <FileButton
                   accept="application/pdf,image/png,image/jpeg"
                   onChange={(f) =>
-                    f && attach.mutate(f, { onSuccess: () => notifySuccess('Archivo adjuntado.'), onError: notifyError })
+                    f &&
+                    attach.mutate(f, { onSuccess: () => notifySuccess(t('workflow.request.attached')), onError: notifyError })
                   }
                 >
                   {(props) => (
@@ -199,7 +214,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                       leftSection={<IconPaperclip size={14} />}
                       loading={attach.isPending}
                     >
-                      Adjuntar
+                      {t('workflow.request.attach')}
                     </Button>
                   )}
                 </FileButton>
@@ -210,7 +225,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                   loading={commentOn.isPending}
                   onClick={() => commentOn.mutate(note.trim(), { onSuccess: () => setNote(''), onError: notifyError })}
                 >
-                  Comentar
+                  {t('workflow.request.comment')}
                 </Button>
               </Group>
             </Card>
@@ -222,16 +237,16 @@ function RequestView({ r }: { r: SigRequestDetail }) {
         onClose={() => setActing(null)}
         title={acting?.label}
         centered
-        closeButtonProps={{ 'aria-label': 'Cerrar' }}
+        closeButtonProps={{ 'aria-label': t('workflow.close') }}
       >
         <Stack>
           <Text size="sm">
-            La solicitud pasará de «{r.stateLabel}» a «{acting?.toLabel}».
-            {acting?.action === 'create-pension' ? ' Se creará la pensión de jubilación con los datos de la solicitud.' : ''}
-            {acting?.action === 'document' ? ' Se generará la constancia en PDF.' : ''}
+            {t('workflow.request.confirmMove', { from: r.stateLabel, to: acting?.toLabel ?? '' })}
+            {acting?.action === 'create-pension' ? t('workflow.request.createsPension') : ''}
+            {acting?.action === 'document' ? t('workflow.request.createsDocument') : ''}
           </Text>
           <Textarea
-            label="Comentario"
+            label={t('workflow.comment')}
             required={acting?.commentRequired}
             autosize
             minRows={3}
@@ -241,7 +256,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setActing(null)}>
-              Cancelar
+              {t('workflow.cancel')}
             </Button>
             <Button onClick={take} loading={move.isPending} disabled={!!acting?.commentRequired && !comment.trim()}>
               {acting?.label}
