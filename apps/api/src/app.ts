@@ -10,6 +10,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { agreementRoutes } from './modules/agreements/routes.ts';
 import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -74,6 +75,7 @@ const modules = [
   contributorImportRoutes,
   planillaRoutes,
   paymentRoutes,
+  agreementRoutes,
   contributorReportRoutes,
   documentRoutes,
   signingRoutes,

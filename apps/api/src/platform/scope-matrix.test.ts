@@ -24,7 +24,7 @@ import {
   userInstitutions,
 } from '../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
-import { issuePlanillaOrders } from '../modules/payments/orders.ts';
+import { insertOrder, issuePlanillaOrders } from '../modules/payments/orders.ts';
 import { seedRoles } from '../seed/accounts.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { multipartBody, samplePdf } from '../test/pdfs.ts';
@@ -63,6 +63,8 @@ interface Side {
   orderId: number;
   paymentId: number;
   receiptId: number;
+  /** A payment agreement over an extra overdue order of the entity (issue 14). */
+  agreementId?: number;
 }
 let A: Side;
 let B: Side;
@@ -653,7 +655,70 @@ const cases: Record<string, Case> = {
   ...reportCases('by-type'),
   ...planillaCases(),
   ...paymentCases(),
+  ...agreementCases(),
 };
+
+/** Payment agreements (issue 14): each side has one, over an extra overdue order of its entity. */
+function agreementCases(): Record<string, Case> {
+  const base = '/api/payment-agreements';
+  const numberOf = async (s: Side) => (await get(admin.token, `${base}/${s.agreementId}`)).json().number as string;
+  const numbers = { A: '', B: '' };
+  const listed =
+    (url: string): Check =>
+    async (ctx) => {
+      numbers.A ||= await numberOf(A);
+      numbers.B ||= await numberOf(B);
+      await shows(
+        () => url,
+        () => [numbers.A, A.entityName],
+        () => [numbers.B, B.entityName],
+      )(ctx);
+    };
+  const terms = (entityId: number) => ({ entityId, downPayment: '1000.00', instalments: 3, firstDueDate: '2100-01-01' });
+  return {
+    [`GET ${base}`]: { check: listed(`${base}?pageSize=200`) },
+    [`GET ${base}/export`]: { check: listed(`${base}/export?format=csv`) },
+    [`GET ${base}/debt`]: { check: byId((s) => `${base}/debt?entityId=${fx[s === A ? 'entityA' : 'entityB'].id}`) },
+    [`POST ${base}/simulate`]: { check: (ctx) => outOfScope('POST', () => `${base}/simulate`, terms(fx.entityB.id))(ctx) },
+    [`POST ${base}`]: { check: (ctx) => outOfScope('POST', () => base, terms(fx.entityB.id))(ctx) },
+    [`POST ${base}/detection-jobs`]: {
+      exempt: 'a job: detectAgreements selects only agreements in the starter’s scope (ctx.inScope in SQL)',
+    },
+    [`GET ${base}/:id`]: { check: byId((s) => `${base}/${s.agreementId}`) },
+    [`GET ${base}/:id/pdf`]: { check: byId((s) => `${base}/${s.agreementId}/pdf`) },
+    [`POST ${base}/:id/restructure`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.agreementId}/restructure`, {
+        downPayment: '1000.00',
+        instalments: 3,
+        firstDueDate: terms(1).firstDueDate,
+      }),
+    },
+    [`POST ${base}/:id/void`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.agreementId}/void`, { reason: 'Prueba de alcance' }),
+    },
+  };
+}
+
+/** An agreement over one extra overdue order (2024-06, Q 10,000.00) of the side's entity. */
+async function agreementSide(s: Side, entityId: number) {
+  const db = t.database.db;
+  const order = await insertOrder(systemContext(db), db, {
+    kind: 'LABORAL',
+    entityId,
+    period: '2024-06',
+    principal: 1_000_000n,
+    issueDate: '2024-06-28',
+  });
+  const first = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/payment-agreements',
+    token: admin.token,
+    payload: { entityId, orderIds: [order.id], downPayment: '5000.00', instalments: 3, firstDueDate: first },
+  });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  s.agreementId = res.json().id;
+}
 
 /** Payment orders, payments, receipts (issue 13): each side has its planilla's orders, one partial payment and its receipt. */
 function paymentCases(): Record<string, Case> {
@@ -743,7 +808,9 @@ function paymentCases(): Record<string, Case> {
         const stats = (
           await get(ctx.user.token, `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`)
         ).json();
-        const onlyA = (await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}`)).json();
+        const onlyA = (
+          await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}&period=${PLANILLA_PERIOD}`)
+        ).json();
         expect(stats.months[0].ordered).toBe(onlyA.principal);
       },
     },
@@ -1221,6 +1288,8 @@ beforeAll(async () => {
   A = await side(fx.entityA, 'Alcance', '1111.11');
   B = await side(fx.entityB, 'Fuera', '7777.77');
   await sigSides();
+  await agreementSide(A, fx.entityA.id);
+  await agreementSide(B, fx.entityB.id);
   // A voluntary contributor (no entity) with a voluntary order: the central office's, outside every entity scope.
   voluntaryName = 'Voluntario Sinentidad';
   const vCui = newCui();

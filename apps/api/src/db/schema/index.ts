@@ -1,3 +1,4 @@
+export * from './agreements.ts';
 export * from './catalogs.ts';
 export * from './contributors.ts';
 export * from './imports.ts';
