@@ -3,6 +3,7 @@ import type { Resource } from '@aporta/domain/permissions';
 import { createElement } from 'react';
 import { matchRoutes, Outlet, type Params, type RouteObject, useParams } from 'react-router';
 import { RequirePermission } from './components/RequirePermission.tsx';
+import { agreementRoutes } from './features/agreements/routes.tsx';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
@@ -37,6 +38,7 @@ const featureScreens: RouteObject[] = [
   ...contributorRoutes,
   ...planillaRoutes,
   ...paymentRoutes,
+  ...agreementRoutes,
   ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,
