@@ -1,4 +1,4 @@
-import { type AgreementRestructure, addDays, guatemalaToday } from '@aporta/domain';
+import { type AgreementRestructure, addDays, formatPaymentReference, guatemalaToday } from '@aporta/domain';
 import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf } from '@tabler/icons-react';
@@ -47,7 +47,7 @@ export function AgreementPage() {
                 {t('agreements.pdf')}
               </Button>
               {a!.state === 'VIGENTE' && can('payment-agreements', 'UPDATE') && a!.restructurings < a!.maxRestructurings && (
-                <Button variant="light" onClick={() => setRestructuring(true)}>
+                <Button variant="default" onClick={() => setRestructuring(true)}>
                   {t('agreements.restructure')}
                 </Button>
               )}
@@ -113,7 +113,7 @@ export function AgreementPage() {
                 <Table.Tbody>
                   {a!.orders.map((o) => (
                     <Table.Tr key={o.orderId}>
-                      <Table.Td ff="monospace">{o.reference}</Table.Td>
+                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
                       <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
                       <Table.Td>
                         <Period value={o.period} />

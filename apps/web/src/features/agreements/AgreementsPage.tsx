@@ -120,7 +120,7 @@ export function AgreementsPage() {
                 onChange={setAsOf}
                 w={{ base: '100%', sm: 200 }}
               />
-              <Button color="orange" variant="light" leftSection={<IconPlayerPlay size={16} />} onClick={detect}>
+              <Button color="orange" leftSection={<IconPlayerPlay size={16} />} onClick={detect}>
                 {t('agreements.detect')}
               </Button>
             </Group>

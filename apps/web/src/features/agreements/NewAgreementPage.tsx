@@ -1,4 +1,4 @@
-import { type AgreementCreate, type AgreementSimulation, addDays, guatemalaToday } from '@aporta/domain';
+import { type AgreementCreate, type AgreementSimulation, addDays, formatPaymentReference, guatemalaToday } from '@aporta/domain';
 import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalculator, IconCheck } from '@tabler/icons-react';
@@ -125,7 +125,7 @@ export function NewAgreementPage() {
                 <Table.Tbody>
                   {d.orders.map((o) => (
                     <Table.Tr key={o.orderId}>
-                      <Table.Td ff="monospace">{o.reference}</Table.Td>
+                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
                       <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
                       <Table.Td>
                         <Period value={o.period} />
@@ -182,7 +182,7 @@ export function NewAgreementPage() {
               />
             </SimpleGrid>
             <Group mt="md">
-              <Button variant="light" leftSection={<IconCalculator size={16} />} onClick={run} loading={simulate.isPending}>
+              <Button variant="default" leftSection={<IconCalculator size={16} />} onClick={run} loading={simulate.isPending}>
                 {t('agreements.simulate')}
               </Button>
               {sim && can('payment-agreements', 'CREATE') && !d.currentAgreementId && (

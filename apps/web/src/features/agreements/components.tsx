@@ -1,4 +1,4 @@
-import type { AgreementInstalment, AgreementState } from '@aporta/domain';
+import { type AgreementInstalment, type AgreementState, formatPaymentReference } from '@aporta/domain';
 import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -61,7 +61,7 @@ export function ScheduleTable({
               {issued && (
                 <Table.Td>
                   <Anchor component={Link} to={`/ordenes-pago/${l.orderId}`} ff="monospace" size="sm">
-                    {l.reference}
+                    {formatPaymentReference(l.reference ?? '')}
                   </Anchor>
                 </Table.Td>
               )}

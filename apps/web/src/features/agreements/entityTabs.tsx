@@ -16,7 +16,7 @@ export function EntityAgreements({ entityId }: { entityId: number }) {
   return (
     <Stack data-testid="entity-agreements">
       {can('payment-agreements', 'CREATE') && (
-        <Button component={Link} to={`/planilla/convenios-pago/nuevo?entityId=${entityId}`} variant="light" w="fit-content">
+        <Button component={Link} to={`/planilla/convenios-pago/nuevo?entityId=${entityId}`} variant="default" w="fit-content">
           {t('agreements.new')}
         </Button>
       )}

@@ -160,11 +160,12 @@ function CartMenu({ label }: { label: string }) {
   return (
     <Menu position="bottom-end" width={320} withinPortal>
       <Menu.Target>
-        <Indicator label={n} size={16} disabled={n === 0} offset={4}>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} data-testid="cart-button">
+        {/* The menu's button is the ActionIcon itself (a div with aria-haspopup is not allowed). */}
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} data-testid="cart-button">
+          <Indicator label={n} size={16} disabled={n === 0} offset={4}>
             <IconShoppingCart size={20} />
-          </ActionIcon>
-        </Indicator>
+          </Indicator>
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{t('tpl.cartItems', { count: n })}</Menu.Label>
