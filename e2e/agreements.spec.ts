@@ -86,3 +86,48 @@ test('agreements: an entity in arrears gets a simulated then created agreement t
   await expect(page.getByTestId('agreement-state')).toHaveText('Incumplido');
   await shot(page, 'incumplido');
 });
+
+test('solvency: an entity in arrears is refused with the reason; an entity al día downloads a certificate whose code verifies on the public page; a forged code does not', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  page.setDefaultTimeout(30_000);
+  await signIn(page);
+  await page.goto('/contributors/financial-module?tab=certificates');
+  await expect(page.getByRole('heading', { name: 'Módulo financiero' })).toBeVisible();
+  const entity = page.getByRole('combobox', { name: 'Entidad' });
+
+  // An entity with overdue orders (the demo's last months unpaid): refused, saying why.
+  await entity.fill('Mercados de Cobán');
+  await page.getByRole('option', { name: /Mercados de Cobán/ }).click();
+  await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  await expect(page.getByTestId('certificate-refused')).toContainText('no está al día');
+
+  // An entity without planillas owes nothing: its certificate downloads, with its code.
+  await entity.fill('Antigua Guatemala');
+  await page.getByRole('option', { name: /Municipalidad de Antigua Guatemala/ }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^constancia-solvencia-.+\.pdf$/);
+  const code = ((await page.getByTestId('certificate-code').first().textContent()) ?? '').trim();
+  expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+  await expectAccessible(page);
+  await shot(page, 'constancias');
+
+  // Anyone, without a session, verifies it.
+  const visitorContext = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'es-GT' });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/verificar-constancia');
+  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(code.toLowerCase());
+  await visitor.getByRole('button', { name: 'Verificar' }).click();
+  await expect(visitor.getByTestId('verify-result')).toContainText('Constancia auténtica y vigente');
+  await expect(visitor.getByTestId('verify-result')).toContainText('Municipalidad de Antigua Guatemala');
+  await expectAccessible(visitor);
+  await shot(visitor, 'verificacion');
+  const forged = `${code.slice(0, -1)}${code.endsWith('0') ? '1' : '0'}`;
+  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(forged);
+  await visitor.getByRole('button', { name: 'Verificar' }).click();
+  await expect(visitor.getByTestId('verify-result')).toHaveText('No existe ninguna constancia de solvencia con ese código.');
+  await visitorContext.close();
+});

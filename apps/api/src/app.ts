@@ -21,6 +21,7 @@ import { contributorReportRoutes } from './modules/contributor-reports/routes.ts
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
+import { financialRoutes } from './modules/financial/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
@@ -76,6 +77,7 @@ const modules = [
   planillaRoutes,
   paymentRoutes,
   agreementRoutes,
+  financialRoutes,
   contributorReportRoutes,
   documentRoutes,
   signingRoutes,

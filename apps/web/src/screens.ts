@@ -7,6 +7,7 @@ import { agreementRoutes } from './features/agreements/routes.tsx';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
+import { financialRoutes } from './features/financial/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { jobRoutes } from './features/jobs/routes.tsx';
@@ -39,6 +40,7 @@ const featureScreens: RouteObject[] = [
   ...planillaRoutes,
   ...paymentRoutes,
   ...agreementRoutes,
+  ...financialRoutes,
   ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,

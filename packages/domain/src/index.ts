@@ -9,6 +9,7 @@ export * from './cui.ts';
 export * from './documents.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './financial.ts';
 export * from './imports.ts';
 export * from './jobs.ts';
 export * from './list.ts';

@@ -17,10 +17,12 @@ import {
   contributors,
   delegates,
   institutions,
+  municipalEntities,
   planillas,
   regionDelegates,
   regions,
   roles,
+  solvencyCertificates,
   userInstitutions,
 } from '../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
@@ -65,6 +67,8 @@ interface Side {
   receiptId: number;
   /** A payment agreement over an extra overdue order of the entity (issue 14). */
   agreementId?: number;
+  /** A solvency certificate of the entity (inserted: the fixture's entities are in arrears). */
+  certificateId?: number;
 }
 let A: Side;
 let B: Side;
@@ -656,7 +660,38 @@ const cases: Record<string, Case> = {
   ...planillaCases(),
   ...paymentCases(),
   ...agreementCases(),
+  ...financialCases(),
 };
+
+/** The financial module (issue 14): statement, arrears ranking, certificates, dashboard. */
+function financialCases(): Record<string, Case> {
+  const entityOf = (s: Side) => fx[s === A ? 'entityA' : 'entityB'].id;
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName];
+  return {
+    'GET /api/financial/statement': { check: byId((s) => `/api/financial/statement?entityId=${entityOf(s)}`) },
+    'GET /api/financial/statement/export': {
+      check: byId((s) => `/api/financial/statement/export?entityId=${entityOf(s)}&format=xlsx`),
+    },
+    'GET /api/financial/arrears': { check: shows(() => '/api/financial/arrears', names, outNames) },
+    'GET /api/financial/arrears/export': { check: shows(() => '/api/financial/arrears/export?format=csv', names, outNames) },
+    'GET /api/financial/certificates': { check: shows(() => '/api/financial/certificates', names, outNames) },
+    'POST /api/financial/certificates': {
+      check: (ctx) => outOfScope('POST', () => '/api/financial/certificates', { entityId: fx.entityB.id })(ctx),
+    },
+    'GET /api/financial/certificates/:id/pdf': { check: byId((s) => `/api/financial/certificates/${s.certificateId}/pdf`) },
+    'GET /api/financial/dashboard': {
+      // Agreements by state: only entity A's one in force (the central office sees both).
+      check: async (ctx) => {
+        const res = await get(ctx.user.token, '/api/financial/dashboard');
+        expect(res.statusCode, res.body).toBe(200);
+        const mine = res.json().agreements.find((x: { state: string }) => x.state === 'VIGENTE');
+        const a = (await get(admin.token, `/api/payment-agreements/${A.agreementId}`)).json();
+        expect(mine).toEqual({ state: 'VIGENTE', count: 1, debt: a.debt });
+      },
+    },
+  };
+}
 
 /** Payment agreements (issue 14): each side has one, over an extra overdue order of its entity. */
 function agreementCases(): Record<string, Case> {
@@ -718,6 +753,20 @@ async function agreementSide(s: Side, entityId: number) {
   });
   if (res.statusCode !== 201) throw new Error(res.body);
   s.agreementId = res.json().id;
+  const [e] = await db.select().from(municipalEntities).where(eq(municipalEntities.id, entityId));
+  const [cert] = await db
+    .insert(solvencyCertificates)
+    .values({
+      code: `ALCANCE${String(entityId).padStart(9, '0')}`,
+      entityId,
+      entityName: e.name,
+      entityCode: e.code,
+      issuedOn: '2026-01-05',
+      validUntil: '2026-02-04',
+      basis: 'Prueba de alcance',
+    })
+    .returning();
+  s.certificateId = cert.id;
 }
 
 /** Payment orders, payments, receipts (issue 13): each side has its planilla's orders, one partial payment and its receipt. */

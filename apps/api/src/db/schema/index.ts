@@ -3,6 +3,7 @@ export * from './catalogs.ts';
 export * from './contributors.ts';
 export * from './imports.ts';
 export * from './jobs.ts';
+export * from './legal.ts';
 export * from './login-failures.ts';
 export * from './payments.ts';
 export * from './pensions.ts';

@@ -36,6 +36,7 @@ const entityPage: RouteObject['lazy'] = async () => {
     import('../payments/ownerTabs.tsx'),
     // Modules that add tabs to the entity's page (they register themselves on import).
     import('../agreements/entityTabs.tsx'),
+    import('../financial/entityTabs.tsx'),
   ]);
   return {
     element: (
