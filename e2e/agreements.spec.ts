@@ -3,6 +3,12 @@ import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 /** An entity with overdue demo orders (the last three months unpaid) that no other journey pays. */
 const ENTITY = 'Municipalidad de San José del Golfo';
+/** Another entity in arrears, for the legal case. */
+const CASE_ENTITY = 'Municipalidad de Santa Catarina Pinula';
+
+// In order, in one worker: the default detection (last) moves every agreement's clock, so it runs after
+// the case's agreement has served its purpose.
+test.describe.configure({ mode: 'default' });
 const shots = process.env.AGREEMENT_SCREENSHOTS;
 async function shot(page: Page, name: string) {
   if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
@@ -16,6 +22,93 @@ const nextDay = (iso: string) => {
   return d.toISOString().slice(0, 10);
 };
 const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
+
+test('solvency: an entity in arrears is refused with the reason; an entity al día downloads a certificate whose code verifies on the public page; a forged code does not', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  page.setDefaultTimeout(30_000);
+  await signIn(page);
+  await page.goto('/contributors/financial-module?tab=certificates');
+  await expect(page.getByRole('heading', { name: 'Módulo financiero' })).toBeVisible();
+  const entity = page.getByRole('combobox', { name: 'Entidad' });
+
+  // An entity with overdue orders (the demo's last months unpaid): refused, saying why.
+  await entity.fill('Mercados de Cobán');
+  await page.getByRole('option', { name: /Mercados de Cobán/ }).click();
+  await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  await expect(page.getByTestId('certificate-refused')).toContainText('no está al día');
+
+  // An entity without planillas owes nothing: its certificate downloads, with its code.
+  await entity.fill('Antigua Guatemala');
+  await page.getByRole('option', { name: /Municipalidad de Antigua Guatemala/ }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^constancia-solvencia-.+\.pdf$/);
+  const code = ((await page.getByTestId('certificate-code').first().textContent()) ?? '').trim();
+  expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+  await expectAccessible(page);
+  await shot(page, 'constancias');
+
+  // Anyone, without a session, verifies it.
+  const visitorContext = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'es-GT' });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/verificar-constancia');
+  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(code.toLowerCase());
+  await visitor.getByRole('button', { name: 'Verificar' }).click();
+  await expect(visitor.getByTestId('verify-result')).toContainText('Constancia auténtica y vigente');
+  await expect(visitor.getByTestId('verify-result')).toContainText('Municipalidad de Antigua Guatemala');
+  await expectAccessible(visitor);
+  await shot(visitor, 'verificacion');
+  const forged = `${code.slice(0, -1)}${code.endsWith('0') ? '1' : '0'}`;
+  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(forged);
+  await visitor.getByRole('button', { name: 'Verificar' }).click();
+  await expect(visitor.getByTestId('verify-result')).toHaveText('No existe ninguna constancia de solvencia con ese código.');
+  await visitorContext.close();
+});
+
+test('legal: a case opened from the arrears ranking in one click moves to CONVENIO once the entity signs an agreement', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  page.setDefaultTimeout(30_000);
+  await signIn(page);
+  await page.goto('/contributors/financial-module');
+  await expect(page.getByRole('heading', { name: 'Módulo financiero' })).toBeVisible();
+  const row = page.getByTestId('arrears-table').getByRole('row').filter({ hasText: CASE_ENTITY });
+  await expect(row).toHaveCount(1);
+  await expectAccessible(page);
+  await shot(page, 'ranking');
+  await row.getByRole('button', { name: 'Abrir expediente' }).click();
+  await expect(page).toHaveURL(/\/contributors\/legal-module\/\d+$/);
+  const caseUrl = page.url();
+  await expect(page.getByTestId('case-stage')).toHaveText('Abierto');
+  await expect(page.getByTestId('case-items').getByRole('row').nth(1)).toBeVisible();
+  // Without an agreement the case cannot move to CONVENIO: refused, saying why.
+  await page.getByRole('button', { name: 'Pasar a convenio' }).click();
+  await expect(page.getByText('La entidad no tiene un convenio de pago vigente')).toBeVisible();
+  await page.getByRole('button', { name: 'Requerir el pago' }).click();
+  await expect(page.getByTestId('case-stage')).toHaveText('Requerimiento');
+
+  // The entity signs an agreement (from its tab of the case's entity, here the new-agreement screen).
+  await page.goto('/planilla/convenios-pago/nuevo');
+  await page.getByRole('combobox', { name: 'Entidad' }).fill('Santa Catarina Pinula');
+  await page.getByRole('option', { name: new RegExp(CASE_ENTITY) }).click();
+  await expect(page.getByTestId('debt-orders').getByRole('row').nth(1)).toBeVisible();
+  await page.getByRole('button', { name: 'Simular' }).click();
+  await expect(page.getByTestId('schedule')).toBeVisible();
+  await page.getByRole('button', { name: 'Crear convenio' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+  await expect(page.getByTestId('agreement-state')).toHaveText('Vigente');
+
+  await page.goto(caseUrl);
+  await page.getByRole('button', { name: 'Pasar a convenio' }).click();
+  await expect(page.getByTestId('case-stage')).toHaveText('Convenio');
+  await expect(page.getByTestId('case-amount-now')).toHaveText('Q 0.00');
+  await expectAccessible(page);
+  await shot(page, 'expediente');
+});
 
 test('agreements: an entity in arrears gets a simulated then created agreement that sums to the cent; the down payment issues a receipt; two instalments overdue make it INCUMPLIDO', async ({
   page,
@@ -85,49 +178,4 @@ test('agreements: an entity in arrears gets a simulated then created agreement t
   await page.goto(agreementUrl);
   await expect(page.getByTestId('agreement-state')).toHaveText('Incumplido');
   await shot(page, 'incumplido');
-});
-
-test('solvency: an entity in arrears is refused with the reason; an entity al día downloads a certificate whose code verifies on the public page; a forged code does not', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  page.setDefaultTimeout(30_000);
-  await signIn(page);
-  await page.goto('/contributors/financial-module?tab=certificates');
-  await expect(page.getByRole('heading', { name: 'Módulo financiero' })).toBeVisible();
-  const entity = page.getByRole('combobox', { name: 'Entidad' });
-
-  // An entity with overdue orders (the demo's last months unpaid): refused, saying why.
-  await entity.fill('Mercados de Cobán');
-  await page.getByRole('option', { name: /Mercados de Cobán/ }).click();
-  await page.getByRole('button', { name: 'Emitir constancia' }).click();
-  await expect(page.getByTestId('certificate-refused')).toContainText('no está al día');
-
-  // An entity without planillas owes nothing: its certificate downloads, with its code.
-  await entity.fill('Antigua Guatemala');
-  await page.getByRole('option', { name: /Municipalidad de Antigua Guatemala/ }).click();
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Emitir constancia' }).click();
-  expect((await download).suggestedFilename()).toMatch(/^constancia-solvencia-.+\.pdf$/);
-  const code = ((await page.getByTestId('certificate-code').first().textContent()) ?? '').trim();
-  expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
-  await expectAccessible(page);
-  await shot(page, 'constancias');
-
-  // Anyone, without a session, verifies it.
-  const visitorContext = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'es-GT' });
-  const visitor = await visitorContext.newPage();
-  await visitor.goto('/verificar-constancia');
-  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(code.toLowerCase());
-  await visitor.getByRole('button', { name: 'Verificar' }).click();
-  await expect(visitor.getByTestId('verify-result')).toContainText('Constancia auténtica y vigente');
-  await expect(visitor.getByTestId('verify-result')).toContainText('Municipalidad de Antigua Guatemala');
-  await expectAccessible(visitor);
-  await shot(visitor, 'verificacion');
-  const forged = `${code.slice(0, -1)}${code.endsWith('0') ? '1' : '0'}`;
-  await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(forged);
-  await visitor.getByRole('button', { name: 'Verificar' }).click();
-  await expect(visitor.getByTestId('verify-result')).toHaveText('No existe ninguna constancia de solvencia con ese código.');
-  await visitorContext.close();
 });

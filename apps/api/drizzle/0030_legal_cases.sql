@@ -44,7 +44,7 @@ CREATE TABLE "legal_cases" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"number" text NOT NULL,
 	"entity_id" integer NOT NULL,
-	"stage" text DEFAULT 'ABIERTO' NOT NULL,
+	"state" text DEFAULT 'ABIERTO' NOT NULL,
 	"opened_on" date NOT NULL,
 	"amount_at_opening" numeric(14, 2) NOT NULL,
 	"lawyer_id" integer,
@@ -75,5 +75,5 @@ CREATE INDEX "legal_case_deadlines_due_idx" ON "legal_case_deadlines" USING btre
 CREATE INDEX "legal_case_documents_case_idx" ON "legal_case_documents" USING btree ("case_id");--> statement-breakpoint
 CREATE INDEX "legal_case_items_case_idx" ON "legal_case_items" USING btree ("case_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "legal_cases_number_key" ON "legal_cases" USING btree ("number");--> statement-breakpoint
-CREATE UNIQUE INDEX "legal_cases_entity_open_key" ON "legal_cases" USING btree ("entity_id") WHERE stage <> 'CERRADO';--> statement-breakpoint
-CREATE INDEX "legal_cases_stage_idx" ON "legal_cases" USING btree ("stage","id");
+CREATE UNIQUE INDEX "legal_cases_entity_open_key" ON "legal_cases" USING btree ("entity_id") WHERE state <> 'CERRADO';--> statement-breakpoint
+CREATE INDEX "legal_cases_state_idx" ON "legal_cases" USING btree ("state","id");

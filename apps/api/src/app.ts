@@ -26,6 +26,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
+import { legalRoutes } from './modules/legal/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { pensionRoutes } from './modules/pensions/routes.ts';
@@ -78,6 +79,7 @@ const modules = [
   paymentRoutes,
   agreementRoutes,
   financialRoutes,
+  legalRoutes,
   contributorReportRoutes,
   documentRoutes,
   signingRoutes,

@@ -11,6 +11,7 @@ import { financialRoutes } from './features/financial/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { jobRoutes } from './features/jobs/routes.tsx';
+import { legalRoutes } from './features/legal/routes.tsx';
 import { paymentRoutes } from './features/payments/routes.tsx';
 import { pensionRoutes } from './features/pensions/routes.tsx';
 import { planillaRoutes } from './features/planillas/routes.tsx';
@@ -41,6 +42,7 @@ const featureScreens: RouteObject[] = [
   ...paymentRoutes,
   ...agreementRoutes,
   ...financialRoutes,
+  ...legalRoutes,
   ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,

@@ -12,6 +12,7 @@ export * from './fields.ts';
 export * from './financial.ts';
 export * from './imports.ts';
 export * from './jobs.ts';
+export * from './legal.ts';
 export * from './list.ts';
 export * from './menu.ts';
 export * from './money.ts';

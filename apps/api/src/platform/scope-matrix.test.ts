@@ -69,6 +69,9 @@ interface Side {
   agreementId?: number;
   /** A solvency certificate of the entity (inserted: the fixture's entities are in arrears). */
   certificateId?: number;
+  /** A legal case over the entity's arrears, with one deadline (issue 14). */
+  caseId?: number;
+  deadlineId?: number;
 }
 let A: Side;
 let B: Side;
@@ -661,7 +664,70 @@ const cases: Record<string, Case> = {
   ...paymentCases(),
   ...agreementCases(),
   ...financialCases(),
+  ...legalCases(),
 };
+
+/** The legal module (issue 14): each side has a case with a deadline three days ahead. */
+function legalCases(): Record<string, Case> {
+  const base = '/api/legal/cases';
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName];
+  const ahead = () => new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    [`GET ${base}`]: { check: shows(() => `${base}?pageSize=200`, names, outNames) },
+    [`GET ${base}/export`]: { check: shows(() => `${base}/export?format=csv`, names, outNames) },
+    [`POST ${base}`]: { check: (ctx) => outOfScope('POST', () => base, { entityId: fx.entityB.id })(ctx) },
+    'GET /api/legal/deadlines': { check: shows(() => '/api/legal/deadlines', names, outNames) },
+    [`GET ${base}/:id`]: { check: byId((s) => `${base}/${s.caseId}`) },
+    [`POST ${base}/:id/transitions`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.caseId}/transitions`, { to: 'REQUERIMIENTO' }),
+    },
+    [`POST ${base}/:id/actions`]: {
+      check: (ctx) =>
+        outOfScope('POST', (s) => `${base}/${s.caseId}/actions`, {
+          actionDate: guatemalaToday(),
+          kind: 'OTRO',
+          description: 'Prueba de alcance',
+        })(ctx),
+    },
+    [`POST ${base}/:id/deadlines`]: {
+      check: (ctx) =>
+        outOfScope('POST', (s) => `${base}/${s.caseId}/deadlines`, { dueDate: ahead(), description: 'Prueba' })(ctx),
+    },
+    [`POST ${base}/:id/deadlines/:deadlineId/done`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.caseId}/deadlines/${s.deadlineId}/done`, undefined),
+    },
+    [`POST ${base}/:id/documents`]: {
+      check: async (ctx) => {
+        const body = multipartBody({}, { name: 'fuera.pdf', bytes: await samplePdf('Fuera de alcance') });
+        const res = await t.request({
+          method: 'POST',
+          url: `${base}/${B.caseId}/documents`,
+          token: ctx.user.token,
+          payload: body.payload,
+          headers: body.headers,
+        });
+        expect(res.statusCode, res.body).toBe(404);
+      },
+    },
+  };
+}
+
+/** A case over the side's arrears with a deadline three days ahead. */
+async function legalSide(s: Side, entityId: number) {
+  const res = await t.request({ method: 'POST', url: '/api/legal/cases', token: admin.token, payload: { entityId } });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  s.caseId = res.json().id;
+  const due = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const dl = await t.request({
+    method: 'POST',
+    url: `/api/legal/cases/${s.caseId}/deadlines`,
+    token: admin.token,
+    payload: { dueDate: due, description: `Plazo ${s.entityName}` },
+  });
+  if (dl.statusCode !== 201) throw new Error(dl.body);
+  s.deadlineId = dl.json().deadlines[0].id;
+}
 
 /** The financial module (issue 14): statement, arrears ranking, certificates, dashboard. */
 function financialCases(): Record<string, Case> {
@@ -1339,6 +1405,8 @@ beforeAll(async () => {
   await sigSides();
   await agreementSide(A, fx.entityA.id);
   await agreementSide(B, fx.entityB.id);
+  await legalSide(A, fx.entityA.id);
+  await legalSide(B, fx.entityB.id);
   // A voluntary contributor (no entity) with a voluntary order: the central office's, outside every entity scope.
   voluntaryName = 'Voluntario Sinentidad';
   const vCui = newCui();

@@ -23,7 +23,8 @@ export const legalCases = pgTable(
     entityId: integer()
       .notNull()
       .references(() => municipalEntities.id),
-    stage: text({ enum: ['ABIERTO', 'REQUERIMIENTO', 'DEMANDA', 'CONVENIO', 'CERRADO'] })
+    /** The stage (state column, as the transitions platform expects). */
+    state: text({ enum: ['ABIERTO', 'REQUERIMIENTO', 'DEMANDA', 'CONVENIO', 'CERRADO'] })
       .notNull()
       .default('ABIERTO'),
     openedOn: date({ mode: 'string' }).notNull(),
@@ -37,8 +38,8 @@ export const legalCases = pgTable(
   },
   (t) => [
     uniqueIndex('legal_cases_number_key').on(t.number),
-    uniqueIndex('legal_cases_entity_open_key').on(t.entityId).where(sql`stage <> 'CERRADO'`),
-    index('legal_cases_stage_idx').on(t.stage, t.id),
+    uniqueIndex('legal_cases_entity_open_key').on(t.entityId).where(sql`state <> 'CERRADO'`),
+    index('legal_cases_state_idx').on(t.state, t.id),
   ],
 );
 

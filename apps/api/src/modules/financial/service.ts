@@ -268,7 +268,7 @@ export async function arrearsRanking(ctx: RequestContext, q: ArrearsQuery): Prom
         from x group by entity_id)
       select g.entity_id, e.name, e.code, r.name as region, g.n, g.oldest, g.d1::text, g.d31::text, g.d91::text,
         g.d181::text, g.total::text,
-        (select c.id from legal_cases c where c.entity_id = g.entity_id and c.stage <> 'CERRADO' order by c.id desc limit 1) as case_id
+        (select c.id from legal_cases c where c.entity_id = g.entity_id and c.state <> 'CERRADO' order by c.id desc limit 1) as case_id
       from g join municipal_entities e on e.id = g.entity_id
         left join lateral (select region_id from entity_regions er where er.entity_id = g.entity_id order by region_id limit 1) er on true
         left join regions r on r.id = er.region_id

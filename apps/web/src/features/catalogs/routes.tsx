@@ -37,6 +37,7 @@ const entityPage: RouteObject['lazy'] = async () => {
     // Modules that add tabs to the entity's page (they register themselves on import).
     import('../agreements/entityTabs.tsx'),
     import('../financial/entityTabs.tsx'),
+    import('../legal/entityTabs.tsx'),
   ]);
   return {
     element: (
