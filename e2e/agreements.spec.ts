@@ -80,6 +80,8 @@ test('legal: a case opened from the arrears ranking in one click moves to CONVEN
   await expect(row).toHaveCount(1);
   await expectAccessible(page);
   await shot(page, 'ranking');
+  const entityUrl = (await row.getByRole('link', { name: CASE_ENTITY }).getAttribute('href')) ?? '';
+  expect(entityUrl).toMatch(/^\/administrative\/municipal-entities\/\d+$/);
   await row.getByRole('button', { name: 'Abrir expediente' }).click();
   await expect(page).toHaveURL(/\/contributors\/legal-module\/\d+$/);
   const caseUrl = page.url();
@@ -108,6 +110,17 @@ test('legal: a case opened from the arrears ranking in one click moves to CONVEN
   await expect(page.getByTestId('case-amount-now')).toHaveText('Q 0.00');
   await expectAccessible(page);
   await shot(page, 'expediente');
+
+  // The entity's page shows its agreement, its statement and its case in tabs.
+  await page.goto(entityUrl);
+  await page.getByRole('tab', { name: 'Convenios' }).click();
+  await expect(page.getByTestId('entity-agreements').getByTestId('agreement-state')).toHaveText('Vigente');
+  await page.getByRole('tab', { name: 'Estado de cuenta' }).click();
+  await expect(page.getByTestId('statement-solvency')).toBeVisible();
+  await page.getByRole('tab', { name: 'Cobro jurídico' }).click();
+  await expect(page.getByTestId('entity-cases').getByTestId('case-stage')).toHaveText('Convenio');
+  await expectAccessible(page);
+  await shot(page, 'entidad');
 });
 
 test('agreements: an entity in arrears gets a simulated then created agreement that sums to the cent; the down payment issues a receipt; two instalments overdue make it INCUMPLIDO', async ({
