@@ -10,6 +10,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { agreementRoutes } from './modules/agreements/routes.ts';
 import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -20,10 +21,12 @@ import { contributorReportRoutes } from './modules/contributor-reports/routes.ts
 import { contributorRoutes } from './modules/contributors/routes.ts';
 import { cuiApprovalRoutes } from './modules/cui-approvals/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
+import { financialRoutes } from './modules/financial/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
+import { legalRoutes } from './modules/legal/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { pensionRoutes } from './modules/pensions/routes.ts';
@@ -74,6 +77,9 @@ const modules = [
   contributorImportRoutes,
   planillaRoutes,
   paymentRoutes,
+  agreementRoutes,
+  financialRoutes,
+  legalRoutes,
   contributorReportRoutes,
   documentRoutes,
   signingRoutes,

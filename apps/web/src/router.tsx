@@ -45,6 +45,19 @@ export const router = createBrowserRouter(
         },
       ],
     },
+    // The public check of a solvency certificate (issue 14): open without a session, as a certificate's
+    // holder (a bank, a supplier) is no user; only what the certificate prints is told.
+    {
+      path: '/verificar-constancia',
+      errorElement: <RouteError />,
+      lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
+      children: [
+        {
+          index: true,
+          lazy: async () => ({ Component: (await import('./features/financial/VerifyPage.tsx')).VerifyPage }),
+        },
+      ],
+    },
     {
       id: APP_ROUTE_ID,
       errorElement: <RouteError />,

@@ -3,12 +3,15 @@ import type { Resource } from '@aporta/domain/permissions';
 import { createElement } from 'react';
 import { matchRoutes, Outlet, type Params, type RouteObject, useParams } from 'react-router';
 import { RequirePermission } from './components/RequirePermission.tsx';
+import { agreementRoutes } from './features/agreements/routes.tsx';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
+import { financialRoutes } from './features/financial/routes.tsx';
 import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { jobRoutes } from './features/jobs/routes.tsx';
+import { legalRoutes } from './features/legal/routes.tsx';
 import { paymentRoutes } from './features/payments/routes.tsx';
 import { pensionRoutes } from './features/pensions/routes.tsx';
 import { planillaRoutes } from './features/planillas/routes.tsx';
@@ -37,6 +40,9 @@ const featureScreens: RouteObject[] = [
   ...contributorRoutes,
   ...planillaRoutes,
   ...paymentRoutes,
+  ...agreementRoutes,
+  ...financialRoutes,
+  ...legalRoutes,
   ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,

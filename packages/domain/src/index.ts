@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './agreements.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './catalogs.ts';
@@ -8,8 +9,10 @@ export * from './cui.ts';
 export * from './documents.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './financial.ts';
 export * from './imports.ts';
 export * from './jobs.ts';
+export * from './legal.ts';
 export * from './list.ts';
 export * from './menu.ts';
 export * from './money.ts';

@@ -15,15 +15,16 @@ import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 
 // ─── Payment reference (ISO 7064 MOD 97-10) ──────────────────────────────────────────────────────────
 
-export const orderKinds = ['LABORAL', 'PATRONAL', 'VOLUNTARIO'] as const;
+export const orderKinds = ['LABORAL', 'PATRONAL', 'VOLUNTARIO', 'CONVENIO'] as const;
 export const orderKindSchema = z.enum(orderKinds, { error: 'Tipo de orden no válido.' });
 export type OrderKind = z.infer<typeof orderKindSchema>;
 export const orderKindLabels: Record<OrderKind, string> = {
   LABORAL: 'Cuota laboral',
   PATRONAL: 'Cuota patronal',
   VOLUNTARIO: 'Pago voluntario',
+  CONVENIO: 'Cuota de convenio',
 };
-const kindDigit: Record<OrderKind, string> = { LABORAL: '1', PATRONAL: '2', VOLUNTARIO: '3' };
+const kindDigit: Record<OrderKind, string> = { LABORAL: '1', PATRONAL: '2', VOLUNTARIO: '3', CONVENIO: '4' };
 
 /** `digits mod 97`, digit by digit (the number has more digits than a float holds exactly). */
 export function mod97(digits: string): number {
@@ -169,9 +170,10 @@ export function allocatePayment(
 
 // ─── States ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const orderStates = ['EMITIDA', 'PAGADA', 'ANULADA'] as const;
+/** CONVENIDA: consolidated into a payment agreement (it leaves the arrears; its history is kept). */
+export const orderStates = ['EMITIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
 /** What a list shows: `VENCIDA` is EMITIDA past its due date on the day asked (never stored). */
-export const orderShownStates = ['EMITIDA', 'VENCIDA', 'PAGADA', 'ANULADA'] as const;
+export const orderShownStates = ['EMITIDA', 'VENCIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
 export const orderShownStateSchema = z.enum(orderShownStates, { error: 'Estado de orden no válido.' });
 export type OrderShownState = z.infer<typeof orderShownStateSchema>;
 export const orderStateLabels: Record<OrderShownState, string> = {
@@ -179,6 +181,7 @@ export const orderStateLabels: Record<OrderShownState, string> = {
   VENCIDA: 'Vencida',
   PAGADA: 'Pagada',
   ANULADA: 'Anulada',
+  CONVENIDA: 'En convenio',
 };
 
 /**
@@ -189,7 +192,7 @@ export const paymentOrderMachine = defineMachine({
   entityType: 'payment-order',
   label: 'La orden de pago',
   states: orderStates,
-  stateLabels: { EMITIDA: 'Emitida', PAGADA: 'Pagada', ANULADA: 'Anulada' },
+  stateLabels: { EMITIDA: 'Emitida', PAGADA: 'Pagada', ANULADA: 'Anulada', CONVENIDA: 'En convenio' },
   initial: 'EMITIDA',
   transitions: [
     {

@@ -256,6 +256,15 @@ export const settingDefinitions = {
     description: 'Veces que un mismo convenio puede reestructurarse.',
     initial: 2,
   }),
+  'agreements.solvencyValidityDays': define({
+    topic: 'agreements',
+    kind: 'integer',
+    schema: whole(1, 365, 'días'),
+    unit: 'días',
+    label: 'Vigencia de la constancia de solvencia',
+    description: 'Días que una constancia de solvencia sigue vigente desde su emisión (la verificación pública lo indica).',
+    initial: 30,
+  }),
   'survival.windowDaysAfterBirthday': define({
     topic: 'pensions',
     kind: 'integer',

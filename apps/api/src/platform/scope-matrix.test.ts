@@ -17,14 +17,16 @@ import {
   contributors,
   delegates,
   institutions,
+  municipalEntities,
   planillas,
   regionDelegates,
   regions,
   roles,
+  solvencyCertificates,
   userInstitutions,
 } from '../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../modules/contributors/fixtures.ts';
-import { issuePlanillaOrders } from '../modules/payments/orders.ts';
+import { insertOrder, issuePlanillaOrders } from '../modules/payments/orders.ts';
 import { seedRoles } from '../seed/accounts.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { multipartBody, samplePdf } from '../test/pdfs.ts';
@@ -63,6 +65,13 @@ interface Side {
   orderId: number;
   paymentId: number;
   receiptId: number;
+  /** A payment agreement over an extra overdue order of the entity (issue 14). */
+  agreementId?: number;
+  /** A solvency certificate of the entity (inserted: the fixture's entities are in arrears). */
+  certificateId?: number;
+  /** A legal case over the entity's arrears, with one deadline (issue 14). */
+  caseId?: number;
+  deadlineId?: number;
 }
 let A: Side;
 let B: Side;
@@ -653,7 +662,178 @@ const cases: Record<string, Case> = {
   ...reportCases('by-type'),
   ...planillaCases(),
   ...paymentCases(),
+  ...agreementCases(),
+  ...financialCases(),
+  ...legalCases(),
 };
+
+/** The legal module (issue 14): each side has a case with a deadline three days ahead. */
+function legalCases(): Record<string, Case> {
+  const base = '/api/legal/cases';
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName];
+  const ahead = () => new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    [`GET ${base}`]: { check: shows(() => `${base}?pageSize=200`, names, outNames) },
+    [`GET ${base}/export`]: { check: shows(() => `${base}/export?format=csv`, names, outNames) },
+    [`POST ${base}`]: { check: (ctx) => outOfScope('POST', () => base, { entityId: fx.entityB.id })(ctx) },
+    'GET /api/legal/deadlines': { check: shows(() => '/api/legal/deadlines', names, outNames) },
+    [`GET ${base}/:id`]: { check: byId((s) => `${base}/${s.caseId}`) },
+    [`POST ${base}/:id/transitions`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.caseId}/transitions`, { to: 'REQUERIMIENTO' }),
+    },
+    [`POST ${base}/:id/actions`]: {
+      check: (ctx) =>
+        outOfScope('POST', (s) => `${base}/${s.caseId}/actions`, {
+          actionDate: guatemalaToday(),
+          kind: 'OTRO',
+          description: 'Prueba de alcance',
+        })(ctx),
+    },
+    [`POST ${base}/:id/deadlines`]: {
+      check: (ctx) =>
+        outOfScope('POST', (s) => `${base}/${s.caseId}/deadlines`, { dueDate: ahead(), description: 'Prueba' })(ctx),
+    },
+    [`POST ${base}/:id/deadlines/:deadlineId/done`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.caseId}/deadlines/${s.deadlineId}/done`, undefined),
+    },
+    [`POST ${base}/:id/documents`]: {
+      check: async (ctx) => {
+        const body = multipartBody({}, { name: 'fuera.pdf', bytes: await samplePdf('Fuera de alcance') });
+        const res = await t.request({
+          method: 'POST',
+          url: `${base}/${B.caseId}/documents`,
+          token: ctx.user.token,
+          payload: body.payload,
+          headers: body.headers,
+        });
+        expect(res.statusCode, res.body).toBe(404);
+      },
+    },
+  };
+}
+
+/** A case over the side's arrears with a deadline three days ahead. */
+async function legalSide(s: Side, entityId: number) {
+  const res = await t.request({ method: 'POST', url: '/api/legal/cases', token: admin.token, payload: { entityId } });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  s.caseId = res.json().id;
+  const due = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const dl = await t.request({
+    method: 'POST',
+    url: `/api/legal/cases/${s.caseId}/deadlines`,
+    token: admin.token,
+    payload: { dueDate: due, description: `Plazo ${s.entityName}` },
+  });
+  if (dl.statusCode !== 201) throw new Error(dl.body);
+  s.deadlineId = dl.json().deadlines[0].id;
+}
+
+/** The financial module (issue 14): statement, arrears ranking, certificates, dashboard. */
+function financialCases(): Record<string, Case> {
+  const entityOf = (s: Side) => fx[s === A ? 'entityA' : 'entityB'].id;
+  const names = () => [A.entityName];
+  const outNames = () => [B.entityName];
+  return {
+    'GET /api/financial/statement': { check: byId((s) => `/api/financial/statement?entityId=${entityOf(s)}`) },
+    'GET /api/financial/statement/export': {
+      check: byId((s) => `/api/financial/statement/export?entityId=${entityOf(s)}&format=xlsx`),
+    },
+    'GET /api/financial/arrears': { check: shows(() => '/api/financial/arrears', names, outNames) },
+    'GET /api/financial/arrears/export': { check: shows(() => '/api/financial/arrears/export?format=csv', names, outNames) },
+    'GET /api/financial/certificates': { check: shows(() => '/api/financial/certificates', names, outNames) },
+    'POST /api/financial/certificates': {
+      check: (ctx) => outOfScope('POST', () => '/api/financial/certificates', { entityId: fx.entityB.id })(ctx),
+    },
+    'GET /api/financial/certificates/:id/pdf': { check: byId((s) => `/api/financial/certificates/${s.certificateId}/pdf`) },
+    'GET /api/financial/dashboard': {
+      // Agreements by state: only entity A's one in force (the central office sees both).
+      check: async (ctx) => {
+        const res = await get(ctx.user.token, '/api/financial/dashboard');
+        expect(res.statusCode, res.body).toBe(200);
+        const mine = res.json().agreements.find((x: { state: string }) => x.state === 'VIGENTE');
+        const a = (await get(admin.token, `/api/payment-agreements/${A.agreementId}`)).json();
+        expect(mine).toEqual({ state: 'VIGENTE', count: 1, debt: a.debt });
+      },
+    },
+  };
+}
+
+/** Payment agreements (issue 14): each side has one, over an extra overdue order of its entity. */
+function agreementCases(): Record<string, Case> {
+  const base = '/api/payment-agreements';
+  const numberOf = async (s: Side) => (await get(admin.token, `${base}/${s.agreementId}`)).json().number as string;
+  const numbers = { A: '', B: '' };
+  const listed =
+    (url: string): Check =>
+    async (ctx) => {
+      numbers.A ||= await numberOf(A);
+      numbers.B ||= await numberOf(B);
+      await shows(
+        () => url,
+        () => [numbers.A, A.entityName],
+        () => [numbers.B, B.entityName],
+      )(ctx);
+    };
+  const terms = (entityId: number) => ({ entityId, downPayment: '1000.00', instalments: 3, firstDueDate: '2100-01-01' });
+  return {
+    [`GET ${base}`]: { check: listed(`${base}?pageSize=200`) },
+    [`GET ${base}/export`]: { check: listed(`${base}/export?format=csv`) },
+    [`GET ${base}/debt`]: { check: byId((s) => `${base}/debt?entityId=${fx[s === A ? 'entityA' : 'entityB'].id}`) },
+    [`POST ${base}/simulate`]: { check: (ctx) => outOfScope('POST', () => `${base}/simulate`, terms(fx.entityB.id))(ctx) },
+    [`POST ${base}`]: { check: (ctx) => outOfScope('POST', () => base, terms(fx.entityB.id))(ctx) },
+    [`POST ${base}/detection-jobs`]: {
+      exempt: 'a job: detectAgreements selects only agreements in the starter’s scope (ctx.inScope in SQL)',
+    },
+    [`GET ${base}/:id`]: { check: byId((s) => `${base}/${s.agreementId}`) },
+    [`GET ${base}/:id/pdf`]: { check: byId((s) => `${base}/${s.agreementId}/pdf`) },
+    [`POST ${base}/:id/restructure`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.agreementId}/restructure`, {
+        downPayment: '1000.00',
+        instalments: 3,
+        firstDueDate: terms(1).firstDueDate,
+      }),
+    },
+    [`POST ${base}/:id/void`]: {
+      check: outOfScope('POST', (s) => `${base}/${s.agreementId}/void`, { reason: 'Prueba de alcance' }),
+    },
+  };
+}
+
+/** An agreement over one extra overdue order (2024-06, Q 10,000.00) of the side's entity. */
+async function agreementSide(s: Side, entityId: number) {
+  const db = t.database.db;
+  const order = await insertOrder(systemContext(db), db, {
+    kind: 'LABORAL',
+    entityId,
+    period: '2024-06',
+    principal: 1_000_000n,
+    issueDate: '2024-06-28',
+  });
+  const first = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/payment-agreements',
+    token: admin.token,
+    payload: { entityId, orderIds: [order.id], downPayment: '5000.00', instalments: 3, firstDueDate: first },
+  });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  s.agreementId = res.json().id;
+  const [e] = await db.select().from(municipalEntities).where(eq(municipalEntities.id, entityId));
+  const [cert] = await db
+    .insert(solvencyCertificates)
+    .values({
+      code: `ALCANCE${String(entityId).padStart(9, '0')}`,
+      entityId,
+      entityName: e.name,
+      entityCode: e.code,
+      issuedOn: '2026-01-05',
+      validUntil: '2026-02-04',
+      basis: 'Prueba de alcance',
+    })
+    .returning();
+  s.certificateId = cert.id;
+}
 
 /** Payment orders, payments, receipts (issue 13): each side has its planilla's orders, one partial payment and its receipt. */
 function paymentCases(): Record<string, Case> {
@@ -743,7 +923,9 @@ function paymentCases(): Record<string, Case> {
         const stats = (
           await get(ctx.user.token, `/api/statistics/collection?from=${PLANILLA_PERIOD}&to=${PLANILLA_PERIOD}`)
         ).json();
-        const onlyA = (await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}`)).json();
+        const onlyA = (
+          await get(admin.token, `/api/payment-orders/totals?entityId=${fx.entityA.id}&period=${PLANILLA_PERIOD}`)
+        ).json();
         expect(stats.months[0].ordered).toBe(onlyA.principal);
       },
     },
@@ -1221,6 +1403,10 @@ beforeAll(async () => {
   A = await side(fx.entityA, 'Alcance', '1111.11');
   B = await side(fx.entityB, 'Fuera', '7777.77');
   await sigSides();
+  await agreementSide(A, fx.entityA.id);
+  await agreementSide(B, fx.entityB.id);
+  await legalSide(A, fx.entityA.id);
+  await legalSide(B, fx.entityB.id);
   // A voluntary contributor (no entity) with a voluntary order: the central office's, outside every entity scope.
   voluntaryName = 'Voluntario Sinentidad';
   const vCui = newCui();

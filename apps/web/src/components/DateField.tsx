@@ -27,6 +27,7 @@ export function DateField({ value, onChange, placeholder, ...props }: DateFieldP
         onChange={(v) => onChange?.(v ? v.slice(0, 10) : null)}
         placeholder={placeholder ?? t('ui.dateFormat')}
         clearable={!props.required}
+        clearButtonProps={{ 'aria-label': t('ui.clearDate') }}
         {...props}
       />
     </DatesProvider>

@@ -42,8 +42,10 @@ describe('menu model', () => {
     expect(activeLinkOf(menu, '/administrative/regions/3')).toBe('/administrative/regions');
     expect(activeLinkOf(menu, '/administrative')).toBe('/administrative');
     expect(activeLinkOf(menu, '/nada')).toBeUndefined();
-    // A spec screen not built yet (404 page) highlights nothing, not its neighbour /contributors.
-    expect(activeLinkOf(menu, '/contributors/legal-module')).toBeUndefined();
+    // A screen that does not exist (404 page) highlights nothing, not its neighbour /contributors.
+    expect(activeLinkOf(menu, '/contributors/not-a-screen')).toBeUndefined();
+    expect(activeLinkOf(menu, '/contributors/legal-module')).toBe('/contributors/legal-module');
+    expect(activeLinkOf(menu, '/contributors/legal-module/4')).toBe('/contributors/legal-module');
     expect(activeLinkOf(menu, '/contributors/7/edit')).toBe('/contributors');
     // The class: for every link of the menu (and a record below it), exactly one entry is active.
     const links = menuLeaves(menu).map((l) => l.item.link!);

@@ -18,7 +18,7 @@ export const paymentOrders = pgTable(
   'payment_orders',
   {
     id: serial().primaryKey(),
-    kind: text({ enum: ['LABORAL', 'PATRONAL', 'VOLUNTARIO'] }).notNull(),
+    kind: text({ enum: ['LABORAL', 'PATRONAL', 'VOLUNTARIO', 'CONVENIO'] }).notNull(),
     entityId: integer().references(() => municipalEntities.id),
     contributorId: integer().references(() => contributors.id),
     planillaId: integer().references(() => planillas.id),
@@ -30,7 +30,8 @@ export const paymentOrders = pgTable(
     reference: text().notNull(),
     issueDate: date({ mode: 'string' }).notNull(),
     dueDate: date({ mode: 'string' }).notNull(),
-    state: text({ enum: ['EMITIDA', 'PAGADA', 'ANULADA'] })
+    /** CONVENIDA: consolidated into a payment agreement (payment_agreement_orders), its balance owed there. */
+    state: text({ enum: ['EMITIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] })
       .notNull()
       .default('EMITIDA'),
     principal: money().notNull(),

@@ -60,8 +60,9 @@ export function interestSinceSql(rates: readonly RateFrom[], asOf: string, o = s
 /** Interest due (fixed and unpaid + since) and balance of `o` as of `asOf`, as SQL numeric expressions. */
 export function balanceSql(rates: readonly RateFrom[], asOf: string, o = sql.raw('o')) {
   const since = interestSinceSql(rates, asOf, o);
-  const interestDue = sql`(case when ${o}.state = 'ANULADA' then 0 else ${o}.interest_accrued - ${o}.interest_paid + ${since} end)`;
-  const balance = sql`(case when ${o}.state = 'ANULADA' then 0 else ${o}.principal - ${o}.principal_paid + ${interestDue} end)`;
+  // A voided order owes nothing; a consolidated one (CONVENIDA) owes it through its payment agreement.
+  const interestDue = sql`(case when ${o}.state in ('ANULADA', 'CONVENIDA') then 0 else ${o}.interest_accrued - ${o}.interest_paid + ${since} end)`;
+  const balance = sql`(case when ${o}.state in ('ANULADA', 'CONVENIDA') then 0 else ${o}.principal - ${o}.principal_paid + ${interestDue} end)`;
   return { interestDue, balance };
 }
 

@@ -162,7 +162,7 @@ export async function registerPayment(
         if (x.state !== 'EMITIDA') {
           throw new AppError(
             'CONFLICT',
-            `La orden ${x.reference} está ${x.state === 'PAGADA' ? 'pagada' : 'anulada'}: no admite pagos.`,
+            `La orden ${x.reference} está ${x.state === 'PAGADA' ? 'pagada' : x.state === 'CONVENIDA' ? 'en un convenio de pago' : 'anulada'}: no admite pagos.`,
             [{ path: 'orderIds', message: `Orden ${x.reference} ${x.state.toLowerCase()}.` }],
           );
         }
@@ -326,6 +326,12 @@ export async function reversePayment(ctx: RequestContext, input: { id: number; r
       }
       const x = orders.find((y) => y.id === a.orderId)!;
       if (x.state === 'ANULADA') throw new AppError('CONFLICT', `La orden ${x.reference} está anulada.`);
+      if (x.state === 'CONVENIDA') {
+        throw new AppError(
+          'CONFLICT',
+          `La orden ${x.reference} pasó a un convenio de pago: su saldo ya se cobra en el convenio.`,
+        );
+      }
       await tx
         .update(paymentOrders)
         .set({

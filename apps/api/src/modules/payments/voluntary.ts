@@ -143,7 +143,7 @@ export async function collectionStats(ctx: RequestContext, q: { from?: string; t
     await ctx.db.execute(sql`
       with d as (select period, sum(total_employee + total_employer) as declared from ${planillas}
                  where state in ('APROBADA', 'PAGADA') and period between ${from} and ${to} ${where} group by period),
-           o as (select period, sum(principal) as ordered, sum(principal_paid + interest_paid) as collected from ${paymentOrders}
+           o as (select period, coalesce(sum(principal) filter (where kind <> 'CONVENIO'), 0) as ordered, sum(principal_paid + interest_paid) as collected from ${paymentOrders}
                  where state <> 'ANULADA' and period between ${from} and ${to} ${where} group by period)
       select coalesce(d.period, o.period) as period, coalesce(d.declared, 0)::text as declared,
         coalesce(o.ordered, 0)::text as ordered, coalesce(o.collected, 0)::text as collected

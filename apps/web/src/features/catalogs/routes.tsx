@@ -34,6 +34,10 @@ const entityPage: RouteObject['lazy'] = async () => {
   const [{ RecordPage }, { EntityPaymentTabs }] = await Promise.all([
     import('./RecordPage.tsx'),
     import('../payments/ownerTabs.tsx'),
+    // Modules that add tabs to the entity's page (they register themselves on import).
+    import('../agreements/entityTabs.tsx'),
+    import('../financial/entityTabs.tsx'),
+    import('../legal/entityTabs.tsx'),
   ]);
   return {
     element: (

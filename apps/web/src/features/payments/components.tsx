@@ -3,7 +3,13 @@ import { Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/cor
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-const orderColors: Record<OrderShownState, string> = { EMITIDA: 'blue', VENCIDA: 'red', PAGADA: 'teal', ANULADA: 'dark' };
+const orderColors: Record<OrderShownState, string> = {
+  EMITIDA: 'blue',
+  VENCIDA: 'red',
+  PAGADA: 'teal',
+  ANULADA: 'dark',
+  CONVENIDA: 'violet',
+};
 
 export function OrderStateBadge({ state }: { state: OrderShownState }) {
   const { t } = useTranslation();

@@ -1,4 +1,6 @@
+import type { Action, Resource } from '@aporta/domain/permissions';
 import { Card, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCan } from '../../lib/useCan.ts';
@@ -51,19 +53,44 @@ function OwnerPayments({ owner }: { owner: Owner }) {
   );
 }
 
-/** A municipal entity's record page: its payment orders and payments (the latest 100), as tabs. */
+/**
+ * More tabs of a municipal entity's page, registered by other modules (agreements, account statement,
+ * legal cases) — `{ value, labelKey, order, permission, render }` — shown after orders and payments.
+ */
+export interface EntityTab {
+  value: string;
+  labelKey: string;
+  order: number;
+  permission: { resource: Resource; action: Action };
+  render: (entityId: number) => ReactNode;
+}
+
+const entityTabs: EntityTab[] = [];
+
+export function registerEntityTab(tab: EntityTab): void {
+  if (!entityTabs.some((t) => t.value === tab.value)) entityTabs.push(tab);
+  entityTabs.sort((a, b) => a.order - b.order);
+}
+
+/** A municipal entity's record page: its payment orders and payments (the latest 100), and the registered tabs. */
 export function EntityPaymentTabs({ entityId }: { entityId: number }) {
   const { t } = useTranslation();
   const can = useCan();
   const orders = can('payment-orders', 'READ');
   const payments = can('planilla-payments', 'READ');
-  if (!orders && !payments) return null;
+  const more = entityTabs.filter((x) => can(x.permission.resource, x.permission.action));
+  if (!orders && !payments && !more.length) return null;
   return (
     <Card withBorder data-testid="entity-payment-tabs">
-      <Tabs defaultValue={orders ? 'orders' : 'payments'} keepMounted={false}>
+      <Tabs defaultValue={orders ? 'orders' : payments ? 'payments' : more[0].value} keepMounted={false}>
         <Tabs.List>
           {orders && <Tabs.Tab value="orders">{t('payments.contributorTabs.orders')}</Tabs.Tab>}
           {payments && <Tabs.Tab value="payments">{t('payments.contributorTabs.payments')}</Tabs.Tab>}
+          {more.map((x) => (
+            <Tabs.Tab key={x.value} value={x.value}>
+              {t(x.labelKey)}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
         <Tabs.Panel value="orders" pt="md">
           <OwnerOrders owner={{ entityId }} />
@@ -71,6 +98,11 @@ export function EntityPaymentTabs({ entityId }: { entityId: number }) {
         <Tabs.Panel value="payments" pt="md">
           <OwnerPayments owner={{ entityId }} />
         </Tabs.Panel>
+        {more.map((x) => (
+          <Tabs.Panel key={x.value} value={x.value} pt="md">
+            {x.render(entityId)}
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </Card>
   );

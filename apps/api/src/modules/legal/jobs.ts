@@ -1,0 +1,13 @@
+import { scheduleDaily } from '../../platform/jobs.ts';
+import { remindDeadlines } from './service.ts';
+
+// Every morning, as the system: the deadlines of the coming week (and of the day) are announced to their lawyers.
+scheduleDaily({
+  key: 'legal.deadline-reminders',
+  title: 'Recordatorio diario de plazos de expedientes',
+  at: '06:00',
+  async run(ctx, day, progress) {
+    await progress({ done: 0, total: null, phase: `Buscando plazos próximos al ${day}` });
+    return remindDeadlines(ctx, day);
+  },
+});

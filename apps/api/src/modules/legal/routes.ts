@@ -1,0 +1,233 @@
+import {
+  AppError,
+  exportFormatSchema,
+  formatDay,
+  idParamsSchema,
+  type LegalCaseListItem,
+  legalActionCreateSchema,
+  legalCaseCreateSchema,
+  legalCaseListItemSchema,
+  legalCaseListQuerySchema,
+  legalCaseSchema,
+  legalDeadlineCreateSchema,
+  legalDeadlineParamsSchema,
+  legalDeadlineQuerySchema,
+  legalDeadlineSchema,
+  legalStageLabels,
+  legalTransitionSchema,
+  listResponse,
+} from '@aporta/domain';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type ExportColumn, sendExport } from '../../platform/export.ts';
+import { errorResponses } from '../../platform/http.ts';
+import {
+  addAction,
+  addDeadline,
+  attachDocument,
+  completeDeadline,
+  findCases,
+  findDeadlines,
+  getCase,
+  openCase,
+  transitionCase,
+} from './service.ts';
+import './jobs.ts';
+import './queues.ts';
+
+const tags = ['módulo jurídico'];
+type Act = 'READ' | 'CREATE' | 'UPDATE' | 'EXPORT';
+const L = (a: Act) => ({ resource: 'legal-module' as const, action: a });
+const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+const columns: ExportColumn<LegalCaseListItem>[] = [
+  { header: 'Expediente', value: (x) => x.number, width: 18 },
+  { header: 'Entidad', value: (x) => x.entityName, width: 40 },
+  { header: 'Etapa', value: (x) => legalStageLabels[x.stage] },
+  { header: 'Abierto', value: (x) => formatDay(x.openedOn) },
+  { header: 'Monto al abrir', value: (x) => x.amountAtOpening, money: true },
+  { header: 'Monto hoy', value: (x) => x.amountNow, money: true },
+  { header: 'Abogado', value: (x) => x.lawyer ?? '', width: 28 },
+  { header: 'Próximo plazo', value: (x) => (x.nextDeadline ? formatDay(x.nextDeadline) : '') },
+];
+
+export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 1024 } });
+
+  app.get(
+    '/api/legal/cases',
+    {
+      config: { access: L('READ') },
+      schema: {
+        tags,
+        summary: 'Expedientes de cobro dentro del alcance (etapa, entidad), con el monto al abrir y hoy',
+        querystring: legalCaseListQuerySchema,
+        response: { 200: listResponse(legalCaseListItemSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => findCases(request.ctx, request.query),
+  );
+
+  app.get(
+    '/api/legal/cases/export',
+    {
+      config: { access: L('EXPORT') },
+      schema: {
+        tags,
+        summary: 'Exportar los expedientes filtrados (xlsx o csv)',
+        querystring: legalCaseListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        response: { ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const ctx = request.ctx;
+      return sendExport(reply, {
+        format,
+        filename: 'expedientes',
+        sheetName: 'Expedientes',
+        columns,
+        batches: (async function* () {
+          let after: string | undefined;
+          for (;;) {
+            const page = await findCases(ctx, { ...query, pageSize: 200, after });
+            yield page.items;
+            if (!page.next) return;
+            after = page.next;
+          }
+        })(),
+      });
+    },
+  );
+
+  app.post(
+    '/api/legal/cases',
+    {
+      config: { access: L('CREATE') },
+      schema: {
+        tags,
+        summary: 'Abrir un expediente contra una entidad en mora (cubre sus órdenes vencidas y convenios pendientes)',
+        body: legalCaseCreateSchema,
+        response: { 201: legalCaseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await openCase(request.ctx, request.body)),
+  );
+
+  app.get(
+    '/api/legal/deadlines',
+    {
+      config: { access: L('READ') },
+      schema: {
+        tags,
+        summary: 'Plazos pendientes entre dos fechas (por defecto, esta semana)',
+        querystring: legalDeadlineQuerySchema,
+        response: { 200: z.object({ items: z.array(legalDeadlineSchema) }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => findDeadlines(request.ctx, request.query),
+  );
+
+  app.get(
+    '/api/legal/cases/:id',
+    {
+      config: { access: L('READ') },
+      schema: {
+        tags,
+        summary: 'Un expediente: lo que cubre (monto al abrir y hoy), actuaciones, plazos, documentos y etapas posibles',
+        params: idParamsSchema,
+        response: { 200: legalCaseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getCase(request.ctx, { id: request.params.id }),
+  );
+
+  app.post(
+    '/api/legal/cases/:id/transitions',
+    {
+      config: { access: L('UPDATE') },
+      schema: {
+        tags,
+        summary: 'Cambiar la etapa del expediente (convenio: con un convenio vigente; cierre: deuda pagada o convenio)',
+        params: idParamsSchema,
+        body: legalTransitionSchema,
+        response: { 200: legalCaseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => transitionCase(request.ctx, { id: request.params.id, ...request.body }),
+  );
+
+  app.post(
+    '/api/legal/cases/:id/actions',
+    {
+      config: { access: L('UPDATE') },
+      schema: {
+        tags,
+        summary: 'Registrar una actuación (fecha, tipo, descripción; el abogado es quien la registra)',
+        params: idParamsSchema,
+        body: legalActionCreateSchema,
+        response: { 201: legalCaseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await addAction(request.ctx, { id: request.params.id, ...request.body })),
+  );
+
+  app.post(
+    '/api/legal/cases/:id/deadlines',
+    {
+      config: { access: L('UPDATE') },
+      schema: {
+        tags,
+        summary: 'Agregar un plazo (se recuerda al abogado la semana anterior y el día)',
+        params: idParamsSchema,
+        body: legalDeadlineCreateSchema,
+        response: { 201: legalCaseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await addDeadline(request.ctx, { id: request.params.id, ...request.body })),
+  );
+
+  app.post(
+    '/api/legal/cases/:id/deadlines/:deadlineId/done',
+    {
+      config: { access: L('UPDATE') },
+      schema: {
+        tags,
+        summary: 'Marcar un plazo como cumplido',
+        params: legalDeadlineParamsSchema,
+        response: { 200: legalCaseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => completeDeadline(request.ctx, request.params),
+  );
+
+  app.post(
+    '/api/legal/cases/:id/documents',
+    {
+      config: { access: L('UPDATE') },
+      schema: {
+        tags,
+        summary: 'Adjuntar un documento al expediente (multipart, campo "file"; hasta 10 MB): se guarda en Documentos',
+        consumes: ['multipart/form-data'],
+        params: idParamsSchema,
+        response: { 201: legalCaseSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el documento como multipart/form-data en el campo "file".');
+      const file = await request.file();
+      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
+      const bytes = new Uint8Array(
+        await file.toBuffer().catch(() => {
+          throw new AppError('PAYLOAD_TOO_LARGE', 'El documento supera el máximo de 10 MB.');
+        }),
+      );
+      if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El documento supera el máximo de 10 MB.');
+      const name = file.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200) || 'documento';
+      const out = await attachDocument(request.ctx, app.files, { id: request.params.id, filename: name, bytes });
+      return reply.status(201).send(out);
+    },
+  );
+};

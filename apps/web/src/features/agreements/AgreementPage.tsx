@@ -1,0 +1,199 @@
+import { type AgreementRestructure, addDays, formatPaymentReference, guatemalaToday } from '@aporta/domain';
+import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconFileTypePdf } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { DateField } from '../../components/DateField.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { downloadFile } from '../../lib/download.ts';
+import { showApiError } from '../../lib/form-errors.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { ReasonModal } from '../payments/components.tsx';
+import { Money, Period } from '../planillas/components.tsx';
+import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
+import { AgreementStateBadge, Fact, ScheduleTable } from './components.tsx';
+
+const day = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : '—');
+
+/** `/planilla/convenios-pago/:id`: debt, schedule (each instalment an order to pay), consolidated orders, PDF, restructure, void. */
+export function AgreementPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const id = Number(useParams().id);
+  const q = useAgreement(id);
+  const a = q.data;
+  const [voiding, setVoiding] = useState(false);
+  const [restructuring, setRestructuring] = useState(false);
+  const voidIt = useVoidAgreement(id);
+  const restructure = useRestructure(id);
+  const form = useForm<{ downPayment: string; instalments: number | string; firstDueDate: string }>({
+    initialValues: { downPayment: '', instalments: 12, firstDueDate: addDays(guatemalaToday(), 30) },
+  });
+  return (
+    <QueryState query={q} notFound={<Text>{t('agreements.notFound')}</Text>}>
+      {() => (
+        <Stack>
+          <PageHeader title={`${t('agreements.one')} ${a!.number}`} description={a!.entityName}>
+            <Group>
+              <Button
+                variant="default"
+                leftSection={<IconFileTypePdf size={16} />}
+                onClick={() => downloadFile(`/api/payment-agreements/${id}/pdf`).catch((err) => showApiError(err))}
+              >
+                {t('agreements.pdf')}
+              </Button>
+              {a!.state === 'VIGENTE' && can('payment-agreements', 'UPDATE') && a!.restructurings < a!.maxRestructurings && (
+                <Button variant="default" onClick={() => setRestructuring(true)}>
+                  {t('agreements.restructure')}
+                </Button>
+              )}
+              {a!.transitions.some((x) => x.to === 'ANULADO') && (
+                <Button color="red" variant="light" onClick={() => setVoiding(true)}>
+                  {t('agreements.void')}
+                </Button>
+              )}
+            </Group>
+          </PageHeader>
+          <Card withBorder>
+            <SimpleGrid cols={{ base: 2, sm: 4 }}>
+              <Fact label={t('agreements.fields.state')}>
+                <AgreementStateBadge state={a!.state} />
+              </Fact>
+              <Fact label={t('agreements.fields.date')}>{day(a!.agreementDate)}</Fact>
+              <Fact label={t('agreements.fields.debt')}>
+                <Money value={a!.debt} />
+              </Fact>
+              <Fact label={t('agreements.fields.downPayment')}>
+                <Money value={a!.downPayment} />
+              </Fact>
+              <Fact label={t('agreements.fields.paid')}>
+                <span data-testid="agreement-paid">
+                  <Money value={a!.paid} />
+                </span>
+              </Fact>
+              <Fact label={t('agreements.fields.balance')}>
+                <span data-testid="agreement-balance">
+                  <Money value={a!.balance} />
+                </span>
+              </Fact>
+              <Fact label={t('agreements.fields.overdue')}>{a!.overdueInstalments}</Fact>
+              <Fact label={t('agreements.fields.restructurings')}>
+                {a!.restructurings} / {a!.maxRestructurings}
+              </Fact>
+              {a!.defaultedAt && <Fact label={t('agreements.fields.defaultedAt')}>{day(a!.defaultedAt)}</Fact>}
+              {a!.completedAt && <Fact label={t('agreements.fields.completedAt')}>{day(a!.completedAt)}</Fact>}
+              {a!.voidReason && <Fact label={t('agreements.fields.voidReason')}>{a!.voidReason}</Fact>}
+            </SimpleGrid>
+          </Card>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="sm">
+              {t('agreements.schedule')}
+            </Title>
+            <ScheduleTable lines={a!.instalments} testId="instalments" />
+          </Card>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="sm">
+              {t('agreements.consolidated')}
+            </Title>
+            <Table.ScrollContainer minWidth={560}>
+              <Table striped data-testid="consolidated-orders">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('agreements.fields.reference')}</Table.Th>
+                    <Table.Th>{t('agreements.fields.kind')}</Table.Th>
+                    <Table.Th>{t('agreements.fields.period')}</Table.Th>
+                    <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
+                    <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {a!.orders.map((o) => (
+                    <Table.Tr key={o.orderId}>
+                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
+                      <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
+                      <Table.Td>
+                        <Period value={o.period} />
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Money value={o.principalDue} />
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Money value={o.interestDue} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
+          <ReasonModal
+            opened={voiding}
+            title={t('agreements.void')}
+            message={t('agreements.voidMessage')}
+            confirmLabel={t('agreements.void')}
+            loading={voidIt.isPending}
+            onClose={() => setVoiding(false)}
+            onConfirm={(reason) =>
+              voidIt.mutate(
+                { reason },
+                {
+                  onSuccess: () => {
+                    setVoiding(false);
+                    notifySuccess(t('agreements.voided'));
+                  },
+                  onError: (err) => showApiError(err),
+                },
+              )
+            }
+          />
+          <Modal opened={restructuring} onClose={() => setRestructuring(false)} title={t('agreements.restructure')} centered>
+            <form
+              onSubmit={form.onSubmit((v) => {
+                const body: AgreementRestructure = {
+                  downPayment: v.downPayment,
+                  instalments: Number(v.instalments),
+                  firstDueDate: v.firstDueDate,
+                };
+                restructure.mutate(body, {
+                  onSuccess: () => {
+                    setRestructuring(false);
+                    notifySuccess(t('agreements.restructured'));
+                  },
+                  onError: (err) => showApiError(err, form, ['downPayment', 'instalments', 'firstDueDate']),
+                });
+              })}
+            >
+              <Stack>
+                <Text size="sm">{t('agreements.restructureMessage', { balance: a!.balance })}</Text>
+                <TextInput label={t('agreements.fields.downPayment')} {...form.getInputProps('downPayment')} />
+                <NumberInput
+                  label={t('agreements.fields.instalments')}
+                  min={1}
+                  allowDecimal={false}
+                  {...form.getInputProps('instalments')}
+                />
+                <DateField
+                  label={t('agreements.fields.firstDueDate')}
+                  {...form.getInputProps('firstDueDate')}
+                  onChange={(v) => form.setFieldValue('firstDueDate', v ?? '')}
+                />
+                <Group justify="flex-end">
+                  <Button variant="default" onClick={() => setRestructuring(false)}>
+                    {t('common.cancel')}
+                  </Button>
+                  <Button type="submit" loading={restructure.isPending}>
+                    {t('agreements.restructure')}
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          </Modal>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}

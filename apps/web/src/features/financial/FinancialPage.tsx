@@ -1,0 +1,50 @@
+import { Stack, Tabs } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ArrearsPanel } from './ArrearsPanel.tsx';
+import { CertificatesPanel } from './CertificatesPanel.tsx';
+import { DashboardPanel } from './DashboardPanel.tsx';
+import { StatementPanel } from './StatementPanel.tsx';
+import { useOpenCase } from './useOpenCase.ts';
+
+const tabs = ['arrears', 'statement', 'certificates', 'dashboard'] as const;
+type Tab = (typeof tabs)[number];
+
+/** `/contributors/financial-module`: arrears ranking, account statement, solvency certificates, collection dashboard. */
+export function FinancialPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const tab: Tab = (tabs as readonly string[]).includes(search.get('tab') ?? '') ? (search.get('tab') as Tab) : 'arrears';
+  const openCase = useOpenCase();
+  return (
+    <Stack>
+      <PageHeader title={t('financial.title')} description={t('financial.description')} />
+      <Tabs
+        value={tab}
+        onChange={(v) => setSearch(v && v !== 'arrears' ? { tab: v } : {}, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          {tabs.map((x) => (
+            <Tabs.Tab key={x} value={x}>
+              {t(`financial.tabs.${x}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="arrears" pt="md">
+          <ArrearsPanel onOpenCase={openCase ?? undefined} />
+        </Tabs.Panel>
+        <Tabs.Panel value="statement" pt="md">
+          <StatementPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="certificates" pt="md">
+          <CertificatesPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="dashboard" pt="md">
+          <DashboardPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,80 @@
+import type { SolvencyVerification } from '@aporta/domain';
+import { Alert, Button, Card, Container, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { verifyCode } from './api.ts';
+
+const day = (iso: string) => iso.split('-').reverse().join('/');
+
+/**
+ * `/verificar-constancia` (no session): whoever holds a solvency certificate types its code (or arrives from
+ * its QR) and learns whether it is genuine and still valid — and nothing beyond what the certificate prints.
+ */
+export function VerifyPage() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const [code, setCode] = useState(search.get('codigo') ?? '');
+  const [result, setResult] = useState<SolvencyVerification | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const check = async () => {
+    setBusy(true);
+    setResult(null);
+    setError(null);
+    try {
+      setResult(await verifyCode(code));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Container size="sm" py="xl">
+      <Stack component="main">
+        <Title order={1}>{t('financial.verify.title')}</Title>
+        <Text c="dimmed">{t('financial.verify.help')}</Text>
+        <Card withBorder>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (code.trim()) void check();
+            }}
+          >
+            <Group align="flex-end">
+              <TextInput
+                label={t('financial.verify.code')}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                placeholder="XXXX-XXXX-XXXX-XXXX"
+                maxLength={40}
+                w={{ base: '100%', sm: 300 }}
+              />
+              <Button type="submit" loading={busy} disabled={!code.trim()}>
+                {t('financial.verify.check')}
+              </Button>
+            </Group>
+          </form>
+        </Card>
+        {error && (
+          <Alert color="red" data-testid="verify-result">
+            {error}
+          </Alert>
+        )}
+        {result && (
+          <Alert color={result.status === 'VIGENTE' ? 'teal' : 'orange'} data-testid="verify-result">
+            <Text fw={700}>{t(`financial.verify.status.${result.status}`)}</Text>
+            <Text>
+              {result.entityName} ({result.entityCode})
+            </Text>
+            <Text>{t('financial.verify.dates', { issued: day(result.issuedOn), until: day(result.validUntil) })}</Text>
+            <Text size="sm">
+              {t('financial.code')}: {result.code}
+            </Text>
+          </Alert>
+        )}
+      </Stack>
+    </Container>
+  );
+}

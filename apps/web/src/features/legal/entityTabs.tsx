@@ -1,0 +1,78 @@
+import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { showApiError } from '../../lib/form-errors.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { registerEntityTab } from '../payments/ownerTabs.tsx';
+import { Money } from '../planillas/components.tsx';
+import { useCases, useOpenCaseMutation } from './api.ts';
+import { day, StageBadge } from './components.tsx';
+
+/** A municipal entity's collection cases, and opening one. */
+function EntityCases({ entityId }: { entityId: number }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const navigate = useNavigate();
+  const q = useCases({ entityId, pageSize: 50 });
+  const open = useOpenCaseMutation();
+  const items = q.data?.items ?? [];
+  return (
+    <Stack data-testid="entity-cases">
+      {can('legal-module', 'CREATE') && !items.some((c) => c.stage !== 'CERRADO') && (
+        <Button
+          variant="default"
+          w="fit-content"
+          loading={open.isPending}
+          onClick={() =>
+            open.mutate(entityId, {
+              onSuccess: (c) => navigate(`/contributors/legal-module/${c.id}`),
+              onError: (err) => showApiError(err),
+            })
+          }
+        >
+          {t('legal.open')}
+        </Button>
+      )}
+      {!items.length ? (
+        <Text c="dimmed">{q.isPending ? t('legal.loading') : t('legal.noneForEntity')}</Text>
+      ) : (
+        <Table striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('legal.fields.number')}</Table.Th>
+              <Table.Th>{t('legal.fields.stage')}</Table.Th>
+              <Table.Th>{t('legal.fields.openedOn')}</Table.Th>
+              <Table.Th ta="right">{t('legal.fields.amountNow')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/contributors/legal-module/${c.id}`}>
+                    {c.number}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <StageBadge stage={c.stage} />
+                </Table.Td>
+                <Table.Td>{day(c.openedOn)}</Table.Td>
+                <Table.Td ta="right">
+                  <Money value={c.amountNow} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+registerEntityTab({
+  value: 'legal',
+  labelKey: 'legal.entityTab',
+  order: 30,
+  permission: { resource: 'legal-module', action: 'READ' },
+  render: (entityId) => <EntityCases entityId={entityId} />,
+});

@@ -1,0 +1,342 @@
+import { z } from 'zod';
+import { dateSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
+import { listQuerySchema } from './list.ts';
+import {
+  allocateLastAbsorbs,
+  applyRate,
+  type Cents,
+  centsToDecimal,
+  moneyDecimalSchema,
+  moneyInputSchema,
+  type Rate,
+} from './money.ts';
+import { orderShownStateSchema } from './payments.ts';
+import { daysInMonth, formatDay } from './periods.ts';
+import { addDays, type BusinessCalendar, nextBusinessDay } from './settings.ts';
+import { availableTransitionSchema, defineMachine } from './state-machine.ts';
+
+/**
+ * Payment agreements (convenios de pago, issue 14). An entity's overdue orders — principal, interest to
+ * the agreement date and the administrative charge *(config)* — become one debt, split into a down
+ * payment (at least the minimum rate *(config)*) and up to N equal monthly instalments *(config)*; the
+ * last instalment absorbs rounding (money.ts allocateLastAbsorbs), so the schedule sums exactly to the
+ * debt. Each line of the schedule becomes a payment order of kind CONVENIO. The rules here are pure and
+ * property-tested; the API (modules/agreements) applies them in one transaction.
+ */
+
+// ─── States ─────────────────────────────────────────────────────────────────────────────────────────
+
+export const agreementStates = ['VIGENTE', 'CUMPLIDO', 'INCUMPLIDO', 'ANULADO'] as const;
+export const agreementStateSchema = z.enum(agreementStates, { error: 'Estado de convenio no válido.' });
+export type AgreementState = z.infer<typeof agreementStateSchema>;
+export const agreementStateLabels: Record<AgreementState, string> = {
+  VIGENTE: 'Vigente',
+  CUMPLIDO: 'Cumplido',
+  INCUMPLIDO: 'Incumplido',
+  ANULADO: 'Anulado',
+};
+
+/**
+ * The agreement's lifecycle: the daily job takes it to CUMPLIDO (every instalment paid) or INCUMPLIDO
+ * (instalments overdue beyond the limit in settings); a person voids it while nothing has been paid on it.
+ */
+export const agreementMachine = defineMachine({
+  entityType: 'payment-agreement',
+  label: 'El convenio de pago',
+  states: agreementStates,
+  stateLabels: agreementStateLabels,
+  initial: 'VIGENTE',
+  transitions: [
+    {
+      key: 'AGREEMENT_COMPLETE',
+      from: 'VIGENTE',
+      to: 'CUMPLIDO',
+      label: 'Marcar cumplido',
+      permission: { resource: 'payment-agreements', action: 'UPDATE' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'AGREEMENT_DEFAULT',
+      from: 'VIGENTE',
+      to: 'INCUMPLIDO',
+      label: 'Declarar incumplido',
+      permission: { resource: 'payment-agreements', action: 'UPDATE' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'AGREEMENT_VOID',
+      from: 'VIGENTE',
+      to: 'ANULADO',
+      label: 'Anular',
+      permission: { resource: 'payment-agreements', action: 'DELETE' },
+      commentRequired: true,
+    },
+  ],
+});
+
+// ─── Debt and schedule ──────────────────────────────────────────────────────────────────────────────
+
+export interface AgreementDebt {
+  principal: Cents;
+  interest: Cents;
+  adminCharge: Cents;
+  debt: Cents;
+}
+
+/** Principal and interest of the orders it consolidates, plus the administrative charge on both (rounded once). */
+export function agreementDebt(orders: readonly { principalDue: Cents; interestDue: Cents }[], adminRate: Rate): AgreementDebt {
+  let principal = 0n;
+  let interest = 0n;
+  for (const o of orders) {
+    principal += o.principalDue;
+    interest += o.interestDue;
+  }
+  const adminCharge = applyRate(principal + interest, adminRate);
+  return { principal, interest, adminCharge, debt: principal + interest + adminCharge };
+}
+
+/** The minimum down payment: the debt × the rate in settings, rounded half-up to the cent. */
+export const minimumDownPayment = (debt: Cents, downRate: Rate): Cents => applyRate(debt, downRate);
+
+/** `iso` moved `months` months ahead on the same day (the month's last day when it is shorter). */
+export function sameDayMonthsLater(iso: string, months: number): string {
+  const y = Number(iso.slice(0, 4));
+  const m = Number(iso.slice(5, 7)) - 1 + months;
+  const year = y + Math.floor(m / 12);
+  const month = (m % 12) + 1;
+  const period = `${year}-${String(month).padStart(2, '0')}`;
+  const day = Math.min(Number(iso.slice(8, 10)), daysInMonth(period));
+  return `${period}-${String(day).padStart(2, '0')}`;
+}
+
+/** The latest first due date accepted: this many days after the agreement date. */
+export const MAX_FIRST_DUE_DAYS = 90;
+
+export interface AgreementTerms {
+  debt: Cents;
+  downPayment: Cents;
+  instalments: number;
+  agreementDate: string;
+  firstDueDate: string;
+}
+
+export interface AgreementLimits {
+  downPaymentRate: Rate;
+  maxInstalments: number;
+}
+
+/** One problem with the terms, naming the field (Spanish). */
+export interface TermsProblem {
+  path: 'downPayment' | 'instalments' | 'firstDueDate' | 'orderIds';
+  message: string;
+}
+
+/**
+ * What is wrong with the terms (empty when they are acceptable): a down payment below the minimum or not
+ * below the debt, more instalments than the settings allow or than the rest can pay (each at least one
+ * cent), a first due date not after the agreement date or too far ahead.
+ */
+export function termsProblems(t: AgreementTerms, limits: AgreementLimits): TermsProblem[] {
+  const out: TermsProblem[] = [];
+  if (t.debt <= 0n) return [{ path: 'orderIds', message: 'La entidad no tiene órdenes vencidas que convenir.' }];
+  const min = minimumDownPayment(t.debt, limits.downPaymentRate);
+  if (t.downPayment < min) {
+    out.push({ path: 'downPayment', message: `El enganche no puede ser menor que el mínimo: Q ${centsToDecimal(min)}.` });
+  } else if (t.downPayment >= t.debt) {
+    out.push({ path: 'downPayment', message: 'El enganche debe ser menor que la deuda (el resto se paga en cuotas).' });
+  }
+  if (!Number.isSafeInteger(t.instalments) || t.instalments < 1) {
+    out.push({ path: 'instalments', message: 'Número de cuotas: al menos 1.' });
+  } else if (t.instalments > limits.maxInstalments) {
+    out.push({ path: 'instalments', message: `Número de cuotas: el máximo vigente es ${limits.maxInstalments}.` });
+  } else if (t.downPayment < t.debt) {
+    const parts = allocateLastAbsorbs(t.debt - t.downPayment, t.instalments);
+    if (parts.some((p) => p <= 0n)) {
+      out.push({ path: 'instalments', message: 'Número de cuotas: el saldo no alcanza para tantas cuotas.' });
+    }
+  }
+  if (!isCalendarDate(t.firstDueDate) || t.firstDueDate <= t.agreementDate) {
+    out.push({ path: 'firstDueDate', message: 'La primera cuota debe vencer después de la fecha del convenio.' });
+  } else if (t.firstDueDate > addDays(t.agreementDate, MAX_FIRST_DUE_DAYS)) {
+    out.push({
+      path: 'firstDueDate',
+      message: `La primera cuota debe vencer a más tardar ${MAX_FIRST_DUE_DAYS} días después del convenio (${formatDay(addDays(t.agreementDate, MAX_FIRST_DUE_DAYS))}).`,
+    });
+  }
+  return out;
+}
+
+export interface ScheduleLine {
+  /** 0 is the down payment; 1…n the monthly instalments. */
+  number: number;
+  dueDate: string;
+  amount: Cents;
+}
+
+/**
+ * The schedule of acceptable terms: the down payment due on the agreement date (the next business day
+ * when it is not one), then `instalments` equal monthly parts of the rest on the first due date's day of
+ * each month (the month's last day when shorter), each moved to the next business day; the last part
+ * absorbs the rounding, so the amounts sum exactly to the debt. Throws on terms termsProblems refuses.
+ */
+export function agreementSchedule(t: AgreementTerms, cal: BusinessCalendar): ScheduleLine[] {
+  if (t.downPayment <= 0n || t.downPayment >= t.debt || t.instalments < 1) throw new RangeError('Términos no válidos.');
+  const parts = allocateLastAbsorbs(t.debt - t.downPayment, t.instalments);
+  return [
+    { number: 0, dueDate: nextBusinessDay(t.agreementDate, cal), amount: t.downPayment },
+    ...parts.map((amount, i) => ({
+      number: i + 1,
+      dueDate: nextBusinessDay(sameDayMonthsLater(t.firstDueDate, i), cal),
+      amount,
+    })),
+  ];
+}
+
+/** Instalments overdue on `asOf` (unpaid, due before it): the count the default rule compares with its limit. */
+export const overdueInstalments = (lines: readonly { dueDate: string; paid: boolean }[], asOf: string): number =>
+  lines.filter((l) => !l.paid && l.dueDate < asOf).length;
+
+// ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
+
+const instalmentsSchema = z
+  .number({ error: 'Número de cuotas: escriba un número entero.' })
+  .int({ error: 'Número de cuotas: escriba un número entero.' })
+  .min(1, { error: 'Número de cuotas: al menos 1.' })
+  .max(600, { error: 'Número de cuotas: demasiadas.' });
+
+const termsShape = {
+  downPayment: moneyInputSchema('El enganche'),
+  instalments: instalmentsSchema,
+  firstDueDate: dateSchema,
+};
+
+const orderIdsSchema = z
+  .array(idSchema, { error: 'Elija las órdenes que se convienen.' })
+  .min(1, { error: 'Elija al menos una orden.' })
+  .max(1000, { error: 'Un convenio cubre hasta 1000 órdenes.' })
+  .refine((v) => new Set(v).size === v.length, { error: 'Hay órdenes repetidas.' });
+
+/** Simulating or creating an agreement: the entity, optionally which of its overdue orders (all by default), and the terms. */
+export const agreementCreateSchema = z
+  .object({ entityId: idSchema, orderIds: orderIdsSchema.optional(), ...termsShape })
+  .strict();
+export type AgreementCreate = z.infer<typeof agreementCreateSchema>;
+
+/** Restructuring a current agreement: new terms for what its unpaid instalments owe. */
+export const agreementRestructureSchema = z.object(termsShape).strict();
+export type AgreementRestructure = z.infer<typeof agreementRestructureSchema>;
+
+export const agreementVoidSchema = z.object({ reason: textSchema({ label: 'El motivo', max: 500, min: 1 }) }).strict();
+
+export const agreementDebtQuerySchema = z.object({ entityId: idTextSchema });
+
+/** An overdue order an agreement may consolidate, with its balance on the agreement date. */
+export const agreementOrderSchema = z.object({
+  orderId: z.number().int(),
+  reference: z.string(),
+  kind: z.string(),
+  period: z.string(),
+  dueDate: z.string(),
+  principalDue: moneyDecimalSchema,
+  interestDue: moneyDecimalSchema,
+  balance: moneyDecimalSchema,
+});
+export type AgreementOrder = z.infer<typeof agreementOrderSchema>;
+
+/** The entity's overdue orders and what an agreement signed today would owe, with the limits in force. */
+export const agreementDebtSchema = z.object({
+  entityId: z.number().int(),
+  entityName: z.string(),
+  agreementDate: z.string(),
+  orders: z.array(agreementOrderSchema),
+  principal: moneyDecimalSchema,
+  interest: moneyDecimalSchema,
+  adminCharge: moneyDecimalSchema,
+  adminChargeRate: z.string(),
+  debt: moneyDecimalSchema,
+  minDownPayment: moneyDecimalSchema,
+  downPaymentRate: z.string(),
+  maxInstalments: z.number().int(),
+  /** An agreement of the entity in force (one at a time), if any. */
+  currentAgreementId: z.number().int().nullable(),
+});
+export type AgreementDebtView = z.infer<typeof agreementDebtSchema>;
+
+export const scheduleLineSchema = z.object({
+  number: z.number().int(),
+  dueDate: z.string(),
+  amount: moneyDecimalSchema,
+});
+
+export const agreementSimulationSchema = z.object({
+  debt: agreementDebtSchema,
+  downPayment: moneyDecimalSchema,
+  instalments: z.number().int(),
+  firstDueDate: z.string(),
+  schedule: z.array(scheduleLineSchema),
+  total: moneyDecimalSchema,
+});
+export type AgreementSimulation = z.infer<typeof agreementSimulationSchema>;
+
+export const agreementInstalmentSchema = z.object({
+  number: z.number().int(),
+  orderId: z.number().int(),
+  reference: z.string(),
+  dueDate: z.string(),
+  amount: moneyDecimalSchema,
+  paid: moneyDecimalSchema,
+  balance: moneyDecimalSchema,
+  state: orderShownStateSchema.or(z.literal('REEMPLAZADA')),
+});
+export type AgreementInstalment = z.infer<typeof agreementInstalmentSchema>;
+
+export const agreementSchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  entityId: z.number().int(),
+  entityName: z.string(),
+  entityCode: z.string(),
+  agreementDate: z.string(),
+  state: agreementStateSchema,
+  principal: moneyDecimalSchema,
+  interest: moneyDecimalSchema,
+  adminCharge: moneyDecimalSchema,
+  debt: moneyDecimalSchema,
+  downPayment: moneyDecimalSchema,
+  instalmentCount: z.number().int(),
+  paid: moneyDecimalSchema,
+  balance: moneyDecimalSchema,
+  overdueInstalments: z.number().int(),
+  restructurings: z.number().int(),
+  maxRestructurings: z.number().int(),
+  defaultedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  voidReason: z.string().nullable(),
+  createdAt: z.string(),
+  asOf: z.string(),
+  /** The schedule in force (replaced instalments last, marked REEMPLAZADA). */
+  instalments: z.array(agreementInstalmentSchema),
+  orders: z.array(agreementOrderSchema),
+  transitions: z.array(availableTransitionSchema),
+});
+export type Agreement = z.infer<typeof agreementSchema>;
+
+export const agreementListItemSchema = agreementSchema.omit({ instalments: true, orders: true, transitions: true });
+export type AgreementListItem = z.infer<typeof agreementListItemSchema>;
+
+export const agreementListQuerySchema = listQuerySchema.extend({
+  entityId: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .transform(Number)
+    .optional(),
+  state: agreementStateSchema.optional(),
+});
+export type AgreementListQuery = z.infer<typeof agreementListQuerySchema>;
+
+export const agreementJobSchema = z.object({ asOf: dateSchema.optional() }).strict();
+
+/** The agreement number as printed: `CP-AAAA-NNNNNN`. */
+export const agreementNumber = (year: string, id: number) => `CP-${year}-${String(id).padStart(6, '0')}`;
