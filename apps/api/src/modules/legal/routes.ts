@@ -225,7 +225,12 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
       );
       if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El documento supera el máximo de 10 MB.');
-      const name = file.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200) || 'documento';
+      // Control characters and path separators become "_" (a stored name is shown and downloaded as is).
+      const name =
+        [...file.filename]
+          .map((c) => (c < ' ' || c === '\u007f' || c === '/' || c === '\\' ? '_' : c))
+          .join('')
+          .slice(0, 200) || 'documento';
       const out = await attachDocument(request.ctx, app.files, { id: request.params.id, filename: name, bytes });
       return reply.status(201).send(out);
     },
