@@ -2,11 +2,11 @@ import { and, count, eq } from 'drizzle-orm';
 import { paymentAgreements } from '../../db/schema/index.ts';
 import { registerWorkQueue } from '../home/queues.ts';
 
-/** Those who follow agreements: the ones in default (the remaining debt due at once), in their scope. */
+/** Those who manage agreements (restructure them): the ones in default (the remaining debt due at once), in their scope. */
 registerWorkQueue({
   id: 'payment-agreements-defaulted',
   title: 'Convenios incumplidos',
-  permission: { resource: 'payment-agreements', action: 'READ' },
+  permission: { resource: 'payment-agreements', action: 'UPDATE' },
   link: '/planilla/convenios-pago?state=INCUMPLIDO',
   count: async (ctx) => {
     const [row] = await ctx.db

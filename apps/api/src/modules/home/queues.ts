@@ -21,6 +21,10 @@ const queues: WorkQueueDefinition[] = [];
 
 export function registerWorkQueue(queue: WorkQueueDefinition): void {
   if (queues.some((q) => q.id === queue.id)) throw new Error(`Cola de trabajo repetida: ${queue.id}`);
+  // A queue is work to do: it follows an action that does the work, never a read-only grant (Consulta
+  // reads everything and has no tasks).
+  if (queue.permission.action === 'READ' || queue.permission.action === 'EXPORT')
+    throw new Error(`La cola ${queue.id} debe pedir una acción que la trabaje, no ${queue.permission.action}.`);
   queues.push(queue);
 }
 

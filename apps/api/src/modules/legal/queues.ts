@@ -7,7 +7,7 @@ import { registerWorkQueue } from '../home/queues.ts';
 registerWorkQueue({
   id: 'legal-deadlines-week',
   title: 'Plazos jurídicos de esta semana',
-  permission: { resource: 'legal-module', action: 'READ' },
+  permission: { resource: 'legal-module', action: 'UPDATE' },
   link: '/contributors/legal-module?tab=deadlines',
   count: async (ctx) => {
     const today = guatemalaToday();
