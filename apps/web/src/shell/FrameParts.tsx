@@ -46,7 +46,22 @@ export function BackToTop() {
   );
 }
 
-/** Full-page spinner when the preloader is enabled; hides after 1 s (spec section 9). */
+/**
+ * Calls `fn` `ms` after the element is on screen: the count starts at the first frame after the commit
+ * (a busy page may run the effect well before it draws), so a spinner is seen for its whole time.
+ */
+function afterShown(ms: number, fn: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(fn, ms);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
+/** Full-page spinner when the preloader is enabled; hides 1 s after it is on screen (spec section 9). */
 export function Preloader({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(enabled);
@@ -56,8 +71,7 @@ export function Preloader({ enabled }: { enabled: boolean }) {
       return;
     }
     setVisible(true);
-    const timer = setTimeout(() => setVisible(false), SHELL_TIMINGS.preloaderMs);
-    return () => clearTimeout(timer);
+    return afterShown(SHELL_TIMINGS.preloaderMs, () => setVisible(false));
   }, [enabled]);
   if (!visible) return null;
   return (
@@ -69,15 +83,13 @@ export function Preloader({ enabled }: { enabled: boolean }) {
 
 /**
  * Shown for 1 s after a theme change (spec section 4). The second is counted from when the spinner is on
- * screen (the effect runs after it is drawn), then `onDone(seq)` ends the change; a newer change (seq)
- * starts the second again.
+ * screen (`afterShown`), then `onDone(seq)` ends the change; a newer change (seq) starts the second again.
  */
 export function ThemeSpinner({ visible, seq, onDone }: { visible: boolean; seq: number; onDone: (seq: number) => void }) {
   const { t } = useTranslation();
   useEffect(() => {
     if (!visible) return;
-    const timer = setTimeout(() => onDone(seq), SHELL_TIMINGS.themeSpinnerMs);
-    return () => clearTimeout(timer);
+    return afterShown(SHELL_TIMINGS.themeSpinnerMs, () => onDone(seq));
   }, [visible, seq, onDone]);
   if (!visible) return null;
   return (
