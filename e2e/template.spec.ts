@@ -82,12 +82,20 @@ test('plantilla: every screen opens, a product added shows first, two orders del
 
   // Dark mode look at the dashboards.
   if (shots) {
-    await page.emulateMedia({ colorScheme: 'dark' });
+    // Dark for this page only: its layout settings are answered here (other journeys share the admin).
+    const layout = '**/api/user-settings/layout';
+    await page.route(layout, async (route) => {
+      if (route.request().method() !== 'GET') return route.fulfill({ status: 200, json: {} });
+      const res = await route.fetch();
+      return route.fulfill({ response: res, json: { ...(await res.json()), mode: 'dark' } });
+    });
     for (const link of ['/plantilla/crm', '/plantilla/comercio/carrito', '/plantilla/chat']) {
       await page.goto(link);
-      await page.screenshot({ path: `${shots}/dark${link.replaceAll('/', '_')}.png` });
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await page.screenshot({ path: `${shots}/dark${link.replaceAll('/', '_')}.png`, fullPage: true });
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await page.unroute(layout);
   }
 
   // Two users chat live: the demo super administrator (a second user holding `plantilla`) writes in
