@@ -21,7 +21,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { StatCard } from '../../components/StatCard.tsx';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
-import { formatMoneyDecimal } from '../../lib/format.ts';
+import { formatDate, formatMoneyDecimal } from '../../lib/format.ts';
 import { CollectionListPage } from '../catalogs/CollectionListPage.tsx';
 import { type Summary, useSlice, useSummary } from './api.ts';
 
@@ -111,7 +111,7 @@ export function CrmDashboard() {
                         {task.content}
                       </Text>
                     </div>
-                    <Badge variant="light">{task.date}</Badge>
+                    <Badge variant="light">{formatDate(task.date as string)}</Badge>
                   </Group>
                 ))}
               </Stack>
