@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -49,6 +48,7 @@ import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
 import { configureLoad } from './platform/load.ts';
 import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { serializerCompiler } from './platform/serialize.ts';
 import { SessionCache } from './platform/session.ts';
 
@@ -146,7 +146,7 @@ export async function buildApp(opts: {
   });
 
   registerErrorHandling(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         // Served over plain HTTP on an office network too: do not force https sub-requests.

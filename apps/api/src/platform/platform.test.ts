@@ -66,10 +66,30 @@ describe('platform', () => {
     expect(body.error.details.find((d: { path: string }) => d.path === 'email').message).toBe('Correo electrónico no válido.');
   });
 
-  it('sends security headers', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  it('sends the security headers on every kind of answer (success, refusal, error, not found)', async () => {
+    const answers = await Promise.all([
+      t.request({ method: 'GET', url: '/api/health' }),
+      t.request({ method: 'GET', url: '/api/contributors' }),
+      t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'x' } }),
+      t.request({ method: 'GET', url: '/api/no-existe' }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 400, 404]);
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+    }
+    // The API docs page keeps its own policy (set by its route, over the general one).
+    const docs = await t.request({ method: 'GET', url: '/api/docs/static/index.html' });
+    expect(docs.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('publishes an OpenAPI 3.1 document and a docs page', async () => {
