@@ -31,8 +31,9 @@ const readOnly = (method: string) => method === 'GET' || method === 'HEAD' || me
 export function registerAccessGuard(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('ctx', null as never);
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (!readOnly(request.method) && isGuardedUrl(request.routeOptions.url)) app.sessionCache.clear();
+    done(null, payload);
   });
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;

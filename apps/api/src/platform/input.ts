@@ -40,12 +40,11 @@ const join = (a: string, b: string) => (a ? `${a}.${b}` : b);
  * repeat the rule.
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const details = [
-      ...controlCharacterProblems(request.params, 'ruta'),
-      ...controlCharacterProblems(request.query, 'consulta'),
-      ...controlCharacterProblems(request.body, ''),
-    ];
-    if (details.length) throw new AppError('VALIDATION', undefined, details.slice(0, MAX_DETAILS));
+  app.addHook('preValidation', (request, _reply, done) => {
+    const details: ErrorDetail[] = [];
+    controlCharacterProblems(request.params, 'ruta', details);
+    controlCharacterProblems(request.query, 'consulta', details);
+    controlCharacterProblems(request.body, '', details);
+    done(details.length ? new AppError('VALIDATION', undefined, details.slice(0, MAX_DETAILS)) : undefined);
   });
 }
