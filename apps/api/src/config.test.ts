@@ -36,3 +36,17 @@ describe('ADMIN_PASSWORD', () => {
     );
   }, 60_000);
 });
+
+describe('API_PROCESSES', () => {
+  it('is one by default; more than one needs PostgreSQL, refused in Spanish for the embedded database', () => {
+    expect(loadConfig({}).API_PROCESSES).toBe(1);
+    expect(loadConfig({ API_PROCESSES: '2', DATABASE_URL: 'postgres://localhost/aporta' }).API_PROCESSES).toBe(2);
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(
+      'Configuración inválida — API_PROCESSES: más de un proceso necesita PostgreSQL (DATABASE_URL); la base embebida admite uno solo',
+    );
+    expect(() => loadConfig({ API_PROCESSES: '0', DATABASE_URL: 'postgres://localhost/aporta' })).toThrow(/API_PROCESSES/);
+    expect(() => loadConfig({ API_PROCESSES: 'dos', DATABASE_URL: 'postgres://localhost/aporta' })).toThrow(
+      'API_PROCESSES: debe ser un número',
+    );
+  });
+});

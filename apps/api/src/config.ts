@@ -40,7 +40,6 @@ const envSchema = z.object({
   RENAP_TOKEN: z.string().min(1).optional(),
   RENAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   RENAP_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
-  /** Background jobs run at once by this process; 0 = this process runs none (another one does). */
   /** S3-compatible file storage; without S3_BUCKET files are kept in DATA_DIR/files. */
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: z.url({ error: 'debe ser una URL http(s)' }).optional(),
@@ -59,6 +58,13 @@ const envSchema = z.object({
   SIGNING_MASTER_KEY: z.string().min(32, { error: 'debe tener al menos 32 caracteres' }).optional(),
   /** The address users reach the app at, printed in certificates (CRL distribution point). */
   PUBLIC_URL: z.url({ error: 'debe ser una URL http(s)' }).optional(),
+  /**
+   * HTTP server processes `serve` starts (node:cluster, sharing the port): one per core on PostgreSQL. The
+   * embedded database belongs to one process, so more than one needs DATABASE_URL. Pools, search slots and
+   * jobs below are per process.
+   */
+  API_PROCESSES: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(64).default(1),
+  /** Background jobs run at once by this process; 0 = this process runs none (another one does). */
   JOBS_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(32).default(2),
   /** PostgreSQL: connections of the main pool, and the backstop timeout of any statement (platform/load.ts). */
   DB_POOL_SIZE: z.coerce.number({ error: 'debe ser un número' }).int().min(2).max(200).default(10),
@@ -103,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The first administrator's password follows the rule every other password follows.
   const weak = e.ADMIN_PASSWORD && passwordProblem(e.ADMIN_PASSWORD, { email: e.ADMIN_EMAIL, minLength: e.PASSWORD_MIN_LENGTH });
   if (weak) throw new ConfigError(`Configuración inválida — ADMIN_PASSWORD: ${weak}`);
+  if (e.API_PROCESSES > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Configuración inválida — API_PROCESSES: más de un proceso necesita PostgreSQL (DATABASE_URL); la base embebida admite uno solo',
+    );
+  }
   const base = env.INIT_CWD ?? repoRoot;
   const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'apps/api/package.json'), 'utf8')) as { version: string };
   const webDist = resolve(repoRoot, 'apps/web/dist');

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -43,16 +44,18 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
+const open = (config: Config) =>
+  openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    poolSize: config.DB_POOL_SIZE,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  });
+
 async function prepare(config: Config): Promise<Database> {
   const database = await step(
     config.DATABASE_URL ? 'Conectando con PostgreSQL' : `Abriendo la base de datos embebida en ${config.dataDir}`,
-    () =>
-      openDatabase({
-        url: config.DATABASE_URL,
-        dataDir: config.dataDir,
-        poolSize: config.DB_POOL_SIZE,
-        statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
-      }),
+    () => open(config),
   );
   await step('Aplicando migraciones', () => database.migrate());
   return database;
@@ -89,11 +92,91 @@ async function seed(config: Config, database: Database) {
   }
 }
 
-async function serve(config: Config) {
+/**
+ * Start-up work done once, by the only process or by the primary of several (before any serves):
+ * migrations, reference and demo data, and the work an earlier stop left half done.
+ */
+async function prepareToServe(config: Config): Promise<Database> {
   const database = await prepare(config);
   await seed(config, database);
+  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone);
+  // the others resume when the job worker takes their validation job back.
+  const interrupted = await recoverImports(database.db);
+  if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
+  // Planillas left ENVIANDO whose submit job ended without sending them: back where they were, with the reason.
+  const unsent = await settleStalledSubmits(database.db);
+  if (unsent.length) say(`Envíos de planilla no terminados devueltos a su estado anterior: ${unsent.length}.`);
+  return database;
+}
+
+const listeningAt = (config: Config, port: number) => {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return `http://${host}:${port}`;
+};
+
+/**
+ * `serve` with API_PROCESSES > 1 (PostgreSQL only): this process prepares once, then starts that many
+ * server processes sharing the port (node:cluster), replaces one that dies, and stops them all on
+ * SIGINT/SIGTERM. Everything they share (sessions, lock-out, rate limits, jobs, the session cache's
+ * invalidation) is in the database already: they are the "several API processes" of ARCHITECTURE.md.
+ */
+async function servePrimary(config: Config) {
+  const database = await prepareToServe(config);
+  await database.close();
+  const count = config.API_PROCESSES;
+  say(`Iniciando ${count} procesos del servidor HTTP…`);
+  const listening = new Set<number>();
+  let closing = false;
+  let port = config.PORT;
+  const stopAll = () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    cluster.on('message', (worker, message: { type?: string; port?: number }) => {
+      if (message?.type !== 'listening') return;
+      port = message.port ?? port;
+      listening.add(worker.id);
+      if (listening.size === count) resolve();
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      if (closing) {
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+        return;
+      }
+      if (!listening.has(worker.id)) {
+        // It never served: the cause (port in use, database gone…) was printed by the process itself.
+        closing = true;
+        stopAll();
+        reject(new StartupError('Un proceso del servidor no pudo iniciar; se detienen todos.'));
+        return;
+      }
+      listening.delete(worker.id);
+      say(`Un proceso del servidor terminó (${signal ?? `código ${code}`}); se inicia otro.`);
+      setTimeout(() => cluster.fork(), 1000);
+    });
+  });
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    say(`\n${signal}: cerrando los procesos del servidor…`);
+    stopAll();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    setTimeout(() => process.exit(0), 20_000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  for (let i = 0; i < count; i++) cluster.fork();
+  await ready;
+  say(`Listo en ${listeningAt(config, port)}  (base de datos: PostgreSQL, ${count} procesos)`);
+}
+
+async function serve(config: Config) {
+  if (config.API_PROCESSES > 1 && cluster.isPrimary) return servePrimary(config);
+  // A server process of several: the primary prepared everything; this one only serves.
+  const worker = cluster.isWorker;
+  const database = worker ? await open(config) : await prepareToServe(config);
   const stopBackups = database.kind === 'pglite' ? serveBackups(config.dataDir, database) : () => {};
-  say('Iniciando el servidor HTTP…');
+  if (!worker) say('Iniciando el servidor HTTP…');
   const app = await buildApp({
     config,
     database,
@@ -106,18 +189,11 @@ async function serve(config: Config) {
         : {}),
     },
   });
-  // Imports a stopped process left VALIDANDO: those still reading their file fail (the file is gone);
-  // the others resume when the job worker takes their validation job back. Before listening.
-  const interrupted = await recoverImports(database.db);
-  if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
-  // Planillas left ENVIANDO whose submit job ended without sending them: back where they were, with the reason.
-  const unsent = await settleStalledSubmits(database.db);
-  if (unsent.length) say(`Envíos de planilla no terminados devueltos a su estado anterior: ${unsent.length}.`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    say(`\n${signal}: cerrando el servidor y la base de datos…`);
+    if (!worker) say(`\n${signal}: cerrando el servidor y la base de datos…`);
     // Close HTTP first so no request writes while the database shuts down, then flush PGlite.
     await app.close().catch(() => {});
     await database.close().catch(() => {});
@@ -138,9 +214,12 @@ async function serve(config: Config) {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  if (worker) {
+    process.send?.({ type: 'listening', port });
+    return;
+  }
   say(
-    `Listo en http://${host}:${port}  (base de datos: ${database.kind === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL'})`,
+    `Listo en ${listeningAt(config, port)}  (base de datos: ${database.kind === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL'})`,
   );
   if (!config.webDist) say('Aviso: la aplicación web no está compilada; ejecute npm run build (npm start lo hace solo).');
 }
