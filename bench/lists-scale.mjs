@@ -10,13 +10,15 @@
 //   node --import tsx bench/lists-scale.mjs                    # PostgreSQL, 1 000 000 rows
 //   node --import tsx bench/lists-scale.mjs --pglite           # embedded PGlite, 300 000 rows
 //   options: --rows=N --duration=seconds(5) --conns=1,10,50 --repeat=1 --root=<checkout to measure>
+//            --only='CUI exacto,página 1' (those queries only) --server-prof=<dir> (a .cpuprofile of each server process)
+//            --procs=N server processes (API_PROCESSES; default on PostgreSQL one per core, as deployed; PGlite 1)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 // --root measures another checkout's API with this script (the "before" figures: main's code).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,8 +38,13 @@ const ROWS = Number(args.rows ?? (PGLITE ? 300_000 : 1_000_000));
 const DURATION = Number(args.duration ?? 5);
 const CONNS = (args.conns ?? '1,10,50').split(',').map(Number);
 const REPEAT = Number(args.repeat ?? 1);
+const ONLY = args.only ? args.only.split(',') : null;
+const PROCS = PGLITE ? 1 : Number(args.procs ?? availableParallelism());
+const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
 const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The server's main pool per process (DB_POOL_SIZE's default); the floor gets as many connections as all
+// the server's processes together.
 const POOL = 10;
 
 const say = (s) => process.stdout.write(`${s}\n`);
@@ -230,6 +237,7 @@ async function run() {
       NODE_ENV: 'production',
       LOGIN_RATE_PER_MINUTE: '100000',
       DATABASE_URL: url ?? '',
+      API_PROCESSES: String(PROCS),
       DATA_DIR: join(tmp, 'db'),
     }),
     webDist: '',
@@ -252,7 +260,7 @@ async function run() {
     for (let p = 2; p < 500; p++) cursor = (await get(`/api/contributors?pageSize=25&after=${cursor}`)).json().next;
     page500 = [`/api/contributors?pageSize=25&after=${cursor}`];
   }
-  const queries = [
+  const allQueries = [
     { key: 'página 1', paths: ['/api/contributors?pageSize=25'] },
     { key: 'página 500', paths: page500 },
     { key: 'departamento', paths: [`/api/contributors?pageSize=25&departmentId=${dept.id}`] },
@@ -260,6 +268,7 @@ async function run() {
     { key: 'prefijo CUI', paths: sample.map((s) => `/api/contributors?pageSize=25&q=${s.cui.slice(0, 8)}`) },
     { key: 'nombre con error', paths: typoQueries.map((q) => `/api/contributors?pageSize=25&q=${encodeURIComponent(q)}`) },
   ];
+  const queries = ONLY ? allQueries.filter((q) => ONLY.includes(q.key)) : allQueries;
 
   // Capture the statements each request runs (without the session's).
   const captured = [];
@@ -326,7 +335,7 @@ async function run() {
   // ---------------------------------------------------------------- floor runner
   let floorPool;
   if (!PGLITE) {
-    floorPool = new pg.Pool({ connectionString: url, max: POOL });
+    floorPool = new pg.Pool({ connectionString: url, max: POOL * PROCS });
     floorPool.on('error', () => {});
   }
   const stmtOf = (s) => (s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
@@ -380,7 +389,8 @@ async function run() {
   // ---------------------------------------------------------------- the server
   if (PGLITE) await database.close();
   const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
+  const profArgs = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
+  child = spawn(process.execPath, [...profArgs, '--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -389,6 +399,7 @@ async function run() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: url ?? '',
+      API_PROCESSES: String(PROCS),
       DATA_DIR: join(tmp, 'db'),
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
@@ -528,7 +539,7 @@ async function run() {
   await floorPool?.end();
   say('');
   say(
-    `## ${PGLITE ? 'PGlite' : 'PostgreSQL'}, ${total} afiliados, ${DURATION} s por medición, mediana de ${REPEAT}, raíz ${ROOT}`,
+    `## ${PGLITE ? 'PGlite' : 'PostgreSQL'}, ${total} afiliados, ${DURATION} s por medición, mediana de ${REPEAT}, ${PROCS} proceso(s) de la API, raíz ${ROOT}`,
   );
   say('');
   say(
