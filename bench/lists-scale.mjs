@@ -11,11 +11,13 @@
 //   node --import tsx bench/lists-scale.mjs --pglite           # embedded PGlite, 300 000 rows
 //   options: --rows=N --duration=seconds(5) --conns=1,10,50 --repeat=1 --root=<checkout to measure>
 //            --only='CUI exacto,página 1' (those queries only) --server-prof=<dir> (a .cpuprofile of each server process)
+//            --ui[=<dir>] after the measurements, Chromium pages the list of every contributor forwards and
+//            backwards (needs `npm run build`), timing each click; screenshots into <dir> (default /tmp)
 //            --procs=N server processes (API_PROCESSES; default on PostgreSQL one per core, as deployed; PGlite 1)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 // --root measures another checkout's API with this script (the "before" figures: main's code).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -40,6 +42,7 @@ const CONNS = (args.conns ?? '1,10,50').split(',').map(Number);
 const REPEAT = Number(args.repeat ?? 1);
 const ONLY = args.only ? args.only.split(',') : null;
 const PROCS = PGLITE ? 1 : Number(args.procs ?? availableParallelism());
+const UI = args.ui ? (args.ui === 'true' ? tmpdir() : resolve(args.ui)) : null;
 const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
 const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -521,6 +524,7 @@ async function run() {
       say(line(row));
     }
   }
+  if (UI) await uiWalk(origin);
   if (PGLITE) {
     // The embedded database has one connection and belongs to one process: its floor is measured after
     // the server stops, on the same folder, in this process.
@@ -585,4 +589,74 @@ function freePort() {
       s.close(() => res(port));
     });
   });
+}
+
+/**
+ * Chromium (Debian's, as the journeys) signs in as the bench user and pages the contributors list of the
+ * whole table by key: five pages forwards, two back, the first page, then a department filter and on from
+ * there. Prints the pager's text and the time from click to rows drawn; screenshots into UI.
+ */
+async function uiWalk(origin) {
+  if (!existsSync(join(ROOT, 'apps/web/dist/index.html')))
+    throw new Error('--ui necesita la aplicación web compilada: npm run build');
+  const { chromium } = createRequire(join(ROOT, 'e2e/package.json'))('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${origin}/auth/login`);
+    await page.getByLabel('Correo electrónico').fill('bench@aporta.local');
+    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('Bench-Clave-2026');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByTestId('user-menu').waitFor();
+    const pager = page.getByTestId('list-pager');
+    const list = page.getByTestId('list-page');
+    const firstCui = () => page.locator('table tbody tr').first().locator('td').nth(0).textContent();
+    const pagerText = async () => (await pager.textContent()).split('Primera página')[0].trim();
+    // A step is done when the pager shows its page, the list is no longer fetching and, when asked, the
+    // first row is another than before (a filter typed while already on page 1).
+    const step = async (label, act, pageNo, rowBefore) => {
+      const started = performance.now();
+      await act();
+      await pager.getByText(new RegExp(`^Página ${pageNo} ·`)).waitFor({ timeout: 30_000 });
+      await list.and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 30_000 });
+      if (rowBefore !== undefined) {
+        while ((await firstCui()) === rowBefore) {
+          if (performance.now() - started > 30_000) throw new Error(`${label}: la lista no cambió`);
+          await page.waitForTimeout(20);
+        }
+      }
+      const ms = performance.now() - started;
+      say(
+        `  ${label.padEnd(34)} ${String(Math.round(ms)).padStart(5)} ms  ${await pagerText()}  primera fila: ${(await firstCui())?.trim()}`,
+      );
+    };
+    say('');
+    say(`Chromium por la lista de afiliados (${origin}):`);
+    await step('abrir la lista', () => page.goto(`${origin}/contributors/list`), 1);
+    const first = await firstCui();
+    for (let n = 2; n <= 6; n++)
+      await step(`siguiente → página ${n}`, () => pager.getByRole('button', { name: 'Siguiente' }).click(), n);
+    await page.screenshot({ path: join(UI, 'lista-millon-pagina-6.png') });
+    const sixth = await firstCui();
+    await step('anterior → página 5', () => pager.getByRole('button', { name: 'Anterior' }).click(), 5);
+    await step('anterior → página 4', () => pager.getByRole('button', { name: 'Anterior' }).click(), 4);
+    await step('siguiente → página 5', () => pager.getByRole('button', { name: 'Siguiente' }).click(), 5);
+    await step('siguiente → página 6 (la misma)', () => pager.getByRole('button', { name: 'Siguiente' }).click(), 6);
+    if ((await firstCui()) !== sixth) throw new Error('la página 6 por clave no tiene las mismas filas');
+    await step('primera página', () => pager.getByRole('button', { name: 'Primera página' }).click(), 1);
+    if ((await firstCui()) !== first) throw new Error('la primera página no tiene las mismas filas');
+    const before = await firstCui();
+    await step(
+      'buscar «garcia» (vuelve a la página 1)',
+      () => page.getByRole('textbox', { name: 'Buscar', exact: true }).fill('garcia'),
+      1,
+      before,
+    );
+    await step('siguiente → página 2', () => pager.getByRole('button', { name: 'Siguiente' }).click(), 2);
+    await step('anterior → página 1', () => pager.getByRole('button', { name: 'Anterior' }).click(), 1);
+    await page.screenshot({ path: join(UI, 'lista-millon-filtro.png') });
+    say(`  capturas: ${join(UI, 'lista-millon-pagina-6.png')}, ${join(UI, 'lista-millon-filtro.png')}`);
+  } finally {
+    await browser.close();
+  }
 }
