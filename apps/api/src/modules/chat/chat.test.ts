@@ -104,6 +104,8 @@ describe('chat', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    // The headers every answer carries, on the hijacked stream too.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     while (!text.includes('event: ready')) text += (await reader.read()).value ?? '';

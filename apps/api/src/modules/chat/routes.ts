@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import {
   CHAT_MAX_MESSAGE,
   chatChannelInputSchema,
@@ -277,7 +278,9 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = request.ctx.user.id;
       reply.hijack();
       const res = reply.raw;
+      // A hijacked reply writes its own head: the headers every answer carries (security), then the stream's.
       res.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         connection: 'keep-alive',
