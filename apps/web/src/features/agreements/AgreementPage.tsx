@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { downloadFile } from '../../lib/download.ts';
@@ -13,7 +14,6 @@ import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { ReasonModal } from '../payments/components.tsx';
-import { Money, Period } from '../planillas/components.tsx';
 import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
 import { AgreementStateBadge, Fact, ScheduleTable } from './components.tsx';
 

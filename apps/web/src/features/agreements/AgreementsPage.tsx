@@ -7,12 +7,12 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTrackedJob } from '../jobs/api.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money } from '../planillas/components.tsx';
 import { startDetection, useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 

@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
 import { Fact, ScheduleTable } from './components.tsx';
 

@@ -2,8 +2,8 @@ import { type AgreementInstalment, type AgreementState, formatPaymentReference }
 import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money } from '../../components/Money.tsx';
 import { OrderStateBadge } from '../payments/components.tsx';
-import { Money } from '../planillas/components.tsx';
 
 const colors: Record<AgreementState, string> = { VIGENTE: 'blue', CUMPLIDO: 'teal', INCUMPLIDO: 'red', ANULADO: 'dark' };
 

@@ -3,9 +3,9 @@ import { Anchor, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { Money } from '../planillas/components.tsx';
 import { useCases, useDeadlines } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useOrders, useOrderTotals } from './api.ts';
 import { OrderStateBadge } from './components.tsx';
 

@@ -3,13 +3,13 @@ import { Button, Card, FileInput, Group, Modal, Select, SimpleGrid, Stack, Tabs,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money } from '../planillas/components.tsx';
 import { bankRowsHook, useBankFile, useBankFiles, useOffices, useOrderList, usePayments, usePost } from './api.ts';
 import { ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';

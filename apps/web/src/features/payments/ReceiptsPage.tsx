@@ -20,11 +20,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { Money } from '../planillas/components.tsx';
 import { useCorte, usePost, useRanges, useReceipts } from './api.ts';
 import { ReasonModal, StateBadge } from './components.tsx';
 

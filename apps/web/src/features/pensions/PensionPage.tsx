@@ -32,6 +32,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
@@ -53,7 +54,7 @@ import {
   useTransitionPension,
 } from './api.ts';
 import { CheckModal } from './CheckModal.tsx';
-import { ActLink, IsoDate, Money, PensionStateBadge, SurvivalStatusBadge } from './components.tsx';
+import { ActLink, IsoDate, PensionStateBadge, SurvivalStatusBadge } from './components.tsx';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
   <div>

@@ -7,13 +7,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { api } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { planillaListHook, usePlanillaOptions } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 import { planillaKeys } from './keys.ts';
 
 const useBackPay = planillaListHook('/api/back-pay');

@@ -2,9 +2,9 @@ import type { PlanillaEmployee } from '@aporta/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaEmployees, usePlanillaOptions } from './api.ts';
-import { Money, Period } from './components.tsx';
 
 /** `/planilla/empleados`: the employees an entity declared over time; one CUI across entities. */
 export function EmployeesPage() {

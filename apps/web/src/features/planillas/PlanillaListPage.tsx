@@ -4,9 +4,10 @@ import { IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage, type ListParams, type ListQueryResult } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useFindPlanillas, usePlanillaOptions, useReviewQueue, useSearchPlanillas } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 
 type Variant = 'list' | 'search' | 'review';
 const listKey: Record<Variant, string> = { list: 'all', search: 'find', review: 'review' };

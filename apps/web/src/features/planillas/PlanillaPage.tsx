@@ -36,6 +36,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
@@ -58,7 +59,7 @@ import {
   useSaveLine,
   useTransitionPlanilla,
 } from './api.ts';
-import { LineIssues, Money, PlanillaStateBadge } from './components.tsx';
+import { LineIssues, PlanillaStateBadge } from './components.tsx';
 
 /** Employees missing since last period listed in the review; the count says how many more. */
 const MISSING_SHOWN = 10;
