@@ -6,18 +6,20 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { ReasonModal } from '../payments/components.tsx';
 import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
-import { AgreementStateBadge, Fact, ScheduleTable } from './components.tsx';
+import { AgreementStateBadge, ScheduleTable } from './components.tsx';
 
-const day = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : '—');
+const day = (iso: string | null) => formatIsoDate(iso) || '—';
 
 /** `/planilla/convenios-pago/:id`: debt, schedule (each instalment an order to pay), consolidated orders, PDF, restructure, void. */
 export function AgreementPage() {

@@ -9,6 +9,7 @@ import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTrackedJob } from '../jobs/api.ts';
@@ -82,9 +83,7 @@ export function AgreementsPage() {
     openConfirm({
       title: t('agreements.detect'),
       children: (
-        <Text size="sm">
-          {t('agreements.detectConfirm', { date: asOf ? asOf.split('-').reverse().join('/') : t('agreements.today') })}
-        </Text>
+        <Text size="sm">{t('agreements.detectConfirm', { date: asOf ? formatIsoDate(asOf) : t('agreements.today') })}</Text>
       ),
       labels: { confirm: t('common.confirm'), cancel: t('common.cancel') },
       onConfirm: () => startDetection(asOf).then(setJob).catch(notifyError),

@@ -6,15 +6,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
 import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
-import { Fact, ScheduleTable } from './components.tsx';
+import { ScheduleTable } from './components.tsx';
 
 const FIELDS = ['downPayment', 'instalments', 'firstDueDate', 'orderIds'] as const;
 
@@ -109,7 +111,7 @@ export function NewAgreementPage() {
         <>
           <Card withBorder>
             <Title order={2} size="h4" mb="sm">
-              {t('agreements.overdueOrders', { date: d.agreementDate.split('-').reverse().join('/') })}
+              {t('agreements.overdueOrders', { date: formatIsoDate(d.agreementDate) })}
             </Title>
             <Table.ScrollContainer minWidth={560}>
               <Table striped data-testid="debt-orders">

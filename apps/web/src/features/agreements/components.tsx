@@ -1,8 +1,9 @@
 import { type AgreementInstalment, type AgreementState, formatPaymentReference } from '@aporta/domain';
-import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Money } from '../../components/Money.tsx';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { OrderStateBadge } from '../payments/components.tsx';
 
 const colors: Record<AgreementState, string> = { VIGENTE: 'blue', CUMPLIDO: 'teal', INCUMPLIDO: 'red', ANULADO: 'dark' };
@@ -15,19 +16,6 @@ export function AgreementStateBadge({ state }: { state: AgreementState }) {
     </Badge>
   );
 }
-
-export const Fact = ({ label, children }: { label: string; children: React.ReactNode }) => (
-  <Stack gap={0}>
-    <Text size="xs" c="dimmed">
-      {label}
-    </Text>
-    <Text fw={500} component="div">
-      {children}
-    </Text>
-  </Stack>
-);
-
-const day = (iso: string) => iso.split('-').reverse().join('/');
 
 /** A schedule: simulated (no orders yet) or in force (each line an order, linked, with what was paid). */
 export function ScheduleTable({
@@ -57,7 +45,7 @@ export function ScheduleTable({
           {lines.map((l) => (
             <Table.Tr key={`${l.orderId ?? ''}-${l.number}`}>
               <Table.Td>{l.number === 0 ? t('agreements.downPayment') : l.number}</Table.Td>
-              <Table.Td>{day(l.dueDate)}</Table.Td>
+              <Table.Td>{formatIsoDate(l.dueDate)}</Table.Td>
               {issued && (
                 <Table.Td>
                   <Anchor component={Link} to={`/ordenes-pago/${l.orderId}`} ff="monospace" size="sm">

@@ -17,6 +17,7 @@ import { DateField } from '../../components/DateField.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -319,7 +320,7 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
         <Stack>
           {review && (
             <Text size="sm">
-              {t('pensions.reviews.summary', { name: review.fullName, date: review.deathDate.split('-').reverse().join('/') })}
+              {t('pensions.reviews.summary', { name: review.fullName, date: formatIsoDate(review.deathDate) })}
             </Text>
           )}
           <Select
