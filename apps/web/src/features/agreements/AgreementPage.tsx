@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Fact } from '../../components/Fact.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -183,14 +184,11 @@ export function AgreementPage() {
                   {...form.getInputProps('firstDueDate')}
                   onChange={(v) => form.setFieldValue('firstDueDate', v ?? '')}
                 />
-                <Group justify="flex-end">
-                  <Button variant="default" onClick={() => setRestructuring(false)}>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button type="submit" loading={restructure.isPending}>
-                    {t('agreements.restructure')}
-                  </Button>
-                </Group>
+                <FormActions
+                  onCancel={() => setRestructuring(false)}
+                  submitLabel={t('agreements.restructure')}
+                  loading={restructure.isPending}
+                />
               </Stack>
             </form>
           </Modal>

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
@@ -340,14 +341,7 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
             maxLength={1000}
             {...form.getInputProps('resolution')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={decide.isPending}>
-              {t('pensions.reviews.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitLabel={t('pensions.reviews.save')} loading={decide.isPending} />
         </Stack>
       </form>
     </Modal>

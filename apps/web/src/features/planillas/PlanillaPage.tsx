@@ -35,6 +35,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -122,14 +123,7 @@ function LineForm({ planillaId, line, onClose }: { planillaId: number; line: Pla
           />
         </SimpleGrid>
         <TextInput label={t('planillas.fields.movementDate')} placeholder="dd/mm/aaaa" {...form.getInputProps('movementDate')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('planillas.lines.save')}
-          </Button>
-        </Group>
+        <FormActions onCancel={onClose} submitLabel={t('planillas.lines.save')} loading={save.isPending} />
       </Stack>
     </form>
   );
