@@ -11,6 +11,7 @@ import { Money } from '../../components/Money.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { notifyError } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTrackedJob } from '../jobs/api.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
@@ -69,7 +70,7 @@ export function AgreementsPage() {
       name: 'entityId',
       label: t('agreements.fields.entity'),
       kind: 'reference',
-      options: (options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+      options: entityOptions(options.data?.entities),
     },
     {
       name: 'state',

@@ -13,6 +13,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
 import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
@@ -94,7 +95,7 @@ export function NewAgreementPage() {
           label={t('agreements.fields.entity')}
           placeholder={t('agreements.chooseEntity')}
           searchable
-          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          data={entityOptions(options.data?.entities)}
           value={entityId ? String(entityId) : null}
           onChange={(v) => setSearch(v ? { entityId: v } : {}, { replace: true })}
           maw={520}

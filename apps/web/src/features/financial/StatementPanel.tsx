@@ -8,6 +8,7 @@ import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { ScheduleTable } from '../agreements/components.tsx';
 import { usePlanillaOptions } from '../planillas/api.ts';
@@ -32,7 +33,7 @@ export function StatementPanel({ entityId: fixed }: { entityId?: number }) {
             label={t('financial.entity')}
             placeholder={t('financial.chooseEntity')}
             searchable
-            data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+            data={entityOptions(options.data?.entities)}
             value={chosen ? String(chosen) : null}
             onChange={(v) => setChosen(v ? Number(v) : null)}
             w={{ base: '100%', sm: 420 }}

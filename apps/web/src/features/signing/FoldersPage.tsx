@@ -27,6 +27,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   fetchPdf,
@@ -236,7 +237,7 @@ function useUnitOptions(enabled: boolean) {
   const options = useDocumentOptions(enabled);
   const data = [
     ...(options.data?.institution ? [{ value: 'institution', label: t('signing.library.institution') }] : []),
-    ...(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+    ...entityOptions(options.data?.entities),
   ];
   return { options, data };
 }
