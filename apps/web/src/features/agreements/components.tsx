@@ -1,8 +1,8 @@
-import { type AgreementInstalment, type AgreementState, formatPaymentReference } from '@aporta/domain';
+import { type AgreementInstalment, type AgreementOrder, type AgreementState, formatPaymentReference } from '@aporta/domain';
 import { Anchor, Badge, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Money } from '../../components/Money.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { OrderStateBadge } from '../payments/components.tsx';
 
@@ -77,6 +77,43 @@ export function ScheduleTable({
                   ) : null}
                 </Table.Td>
               )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The overdue orders an agreement consolidates (or would): reference, kind, period, principal and interest due. */
+export function OrdersTable({ orders, testId }: { orders: AgreementOrder[]; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table striped data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('agreements.fields.reference')}</Table.Th>
+            <Table.Th>{t('agreements.fields.kind')}</Table.Th>
+            <Table.Th>{t('agreements.fields.period')}</Table.Th>
+            <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
+            <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orders.map((o) => (
+            <Table.Tr key={o.orderId}>
+              <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
+              <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
+              <Table.Td>
+                <Period value={o.period} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money value={o.principalDue} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money value={o.interestDue} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
