@@ -180,6 +180,17 @@ test('agreements: an entity in arrears gets a simulated then created agreement t
   await expect(page.getByTestId('order-state')).toHaveText('Pagada');
   await expect(page.getByTestId('receipt-number').first()).toHaveText(/^[A-Z0-9-]+-\d+$/);
 
+  // The collection dashboard (its tab kept in the address): the bars and, under them, the exact table,
+  // where the down payment counts as collected through an agreement.
+  await page.goto('/contributors/financial-module?tab=dashboard');
+  await expect(page.getByRole('tab', { name: 'Tablero de cobro' })).toHaveAttribute('aria-selected', 'true');
+  const monthly = page.getByTestId('collection-dashboard').getByRole('table').first();
+  await expect(monthly.getByRole('columnheader', { name: 'Por convenios' })).toBeVisible();
+  const throughAgreements = await monthly
+    .getByRole('row')
+    .evaluateAll((rows) => rows.slice(1).map((r) => (r.querySelectorAll('td')[2]?.textContent ?? '').trim()));
+  expect(throughAgreements.some((a) => cents(a) > 0)).toBe(true);
+
   // The clock moves to the day after the second instalment's due date: the daily detection, run as of
   // that day, finds two instalments overdue and the agreement in default.
   await page.goto('/planilla/convenios-pago');

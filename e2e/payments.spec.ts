@@ -144,4 +144,10 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   const monthRow = page.getByTestId('contribution-history').getByRole('row').filter({ hasText: month });
   await expect(monthRow).toContainText('Pagado');
   await expectAccessible(page);
+
+  // Statistics: collection per month, declared / in orders / collected, as bars and an exact table.
+  await page.goto('/administrative/statistics');
+  const collection = page.getByTestId('panel-collection-monthly');
+  await expect(collection.getByRole('columnheader', { name: 'En órdenes' })).toBeVisible();
+  await expect(collection.getByRole('row').nth(1)).toContainText(/\d{2}\/\d{4}.*Q/);
 });

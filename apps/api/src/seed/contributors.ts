@@ -126,6 +126,20 @@ export interface SyntheticPerson {
   deathDate: string | null;
 }
 
+/** A person of the registry as a contributor row's identity: CUI, names (and their search form), birth date, sex. */
+export const personColumns = (p: Omit<SyntheticPerson, 'deathDate' | 'sex'> & { sex: string }) => ({
+  cui: p.cui,
+  firstName: p.firstName,
+  secondName: p.secondName,
+  thirdName: p.thirdName,
+  firstSurname: p.firstSurname,
+  secondSurname: p.secondSurname,
+  marriedSurname: p.marriedSurname,
+  searchName: contributorSearchName(p),
+  birthDate: p.birthDate,
+  sex: p.sex as 'M' | 'F',
+});
+
 /** The i-th synthetic person: a valid CUI in municipality codes[i mod n], names and dates from the PRNG. */
 export function* syntheticPeople(
   total: number,
@@ -205,16 +219,7 @@ export async function seedContributorDemo(db: Db, opts: { people?: number; contr
   if (!type) return;
   const rand = prng(7);
   const rows = demo.map((p, k) => ({
-    cui: p.cui,
-    firstName: p.firstName,
-    secondName: p.secondName,
-    thirdName: p.thirdName,
-    firstSurname: p.firstSurname,
-    secondSurname: p.secondSurname,
-    marriedSurname: p.marriedSurname,
-    searchName: contributorSearchName(p),
-    birthDate: p.birthDate,
-    sex: p.sex,
+    ...personColumns(p),
     municipalityId: muniId.get(p.cui.slice(9, 13)) ?? null,
     typeId: types[k % Math.min(types.length, 3)]?.id ?? type.id,
     state: (rand() < 0.85 ? 'ACTIVO' : 'INACTIVO') as 'ACTIVO' | 'INACTIVO',

@@ -1,7 +1,6 @@
 import {
   addDays,
   birthdayIn,
-  contributorSearchName,
   daysBetween,
   guatemalaToday,
   makeCui,
@@ -27,7 +26,7 @@ import { closePayroll, generatePayroll } from '../modules/pensions/payroll.ts';
 import { suspendOverdue } from '../modules/pensions/survival.ts';
 import { settingsAt } from '../modules/settings/service.ts';
 import { systemContext } from '../platform/context.ts';
-import { prng } from './contributors.ts';
+import { personColumns, prng } from './contributors.ts';
 
 type Person = typeof renapPeople.$inferSelect;
 type PensionRow = typeof pensions.$inferInsert;
@@ -91,16 +90,7 @@ export async function seedPensionDemo(
 
   // The contributors: the retirees (inactive now) and the deceased whose survivors are paid.
   const contributorRow = (p: Person, state: 'INACTIVO' | 'FALLECIDO', k: number) => ({
-    cui: p.cui,
-    firstName: p.firstName,
-    secondName: p.secondName,
-    thirdName: p.thirdName,
-    firstSurname: p.firstSurname,
-    secondSurname: p.secondSurname,
-    marriedSurname: p.marriedSurname,
-    searchName: contributorSearchName(p),
-    birthDate: p.birthDate,
-    sex: p.sex as 'M' | 'F',
+    ...personColumns(p),
     typeId: type.id,
     state,
     entityId: entities[k % entities.length],

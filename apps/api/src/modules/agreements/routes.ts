@@ -18,9 +18,9 @@ import {
   listResponse,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
 import { startDetection } from './jobs.ts';
 import {
   agreementDebtOf,
@@ -178,17 +178,7 @@ export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const ag = await getAgreement(request.ctx, { id: request.params.id });
-      const origin = `${request.protocol}://${request.host}`;
-      const { pdf, code } = await generateReportPdf(request.ctx, agreementReport(ag), {
-        fallbackInstitution: institution,
-        verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
-      });
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="convenio-${ag.number}.pdf"`)
-        .header('cache-control', 'no-store')
-        .header('x-verification-code', code)
-        .send(pdf as never);
+      return sendReport(request, reply, agreementReport(ag), { name: `convenio-${ag.number}`, fallbackInstitution: institution });
     },
   );
 

@@ -20,6 +20,7 @@ import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { readUpload, uploadLimits } from '../../platform/uploads.ts';
 import {
@@ -207,11 +208,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const f = await attachmentOf(request.ctx, app.files, { id: request.params.id });
-      return reply
-        .header('content-type', f.type)
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${encodeURIComponent(f.name)}"`)
-        .send(f.bytes as never);
+      return sendDownload(reply, { body: f.bytes, contentType: f.type, filename: encodeURIComponent(f.name) });
     },
   );
   app.post(

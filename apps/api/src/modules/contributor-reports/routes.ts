@@ -1,9 +1,8 @@
 import { contributorListQuerySchema, contributorReportSchema, type Resource } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendReport } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
-import { generateReportXlsx } from '../../platform/report-xlsx.ts';
 import { contributorReport, contributorReportDocument, type ReportKind, reportKinds, reportTitles } from './service.ts';
 
 const filtersSchema = contributorListQuerySchema.pick({
@@ -54,25 +53,7 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
         const { format, ...filters } = request.query;
         const report = await contributorReportDocument(request.ctx, { kind, filters });
         const name = `reporte-afiliados-${kind}-${new Date().toISOString().slice(0, 10)}`;
-        const fallbackInstitution = app.config.APP_TITLE;
-        reply.header('cache-control', 'no-store');
-        if (format === 'pdf') {
-          const origin = `${request.protocol}://${request.host}`;
-          const { pdf, code } = await generateReportPdf(request.ctx, report, {
-            fallbackInstitution,
-            verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
-          });
-          return reply
-            .header('content-type', 'application/pdf')
-            .header('content-disposition', `attachment; filename="${name}.pdf"`)
-            .header('x-verification-code', code)
-            .send(pdf as never);
-        }
-        const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution });
-        return reply
-          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${name}.xlsx"`)
-          .send(xlsx as never);
+        return sendReport(request, reply, report, { name, format, fallbackInstitution: app.config.APP_TITLE });
       },
     );
   }

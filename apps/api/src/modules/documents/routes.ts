@@ -21,6 +21,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
+import { PDF_TYPE, sendDownload } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { readUpload, uploadLimits } from '../../platform/uploads.ts';
@@ -253,12 +254,13 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const c = await documentContent(request.ctx, app.files, request.params.id, request.query.version);
-      const disposition = request.query.download === '1' || c.contentType !== 'application/pdf' ? 'attachment' : 'inline';
-      return reply
-        .header('content-type', c.contentType)
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `${disposition}; filename="${encodeURIComponent(c.filename)}"`)
-        .send(c.bytes as never);
+      return sendDownload(reply, {
+        body: c.bytes,
+        contentType: c.contentType,
+        filename: encodeURIComponent(c.filename),
+        // A PDF may be previewed in the browser; any other type is always saved.
+        disposition: request.query.download === '1' || c.contentType !== PDF_TYPE ? 'attachment' : 'inline',
+      });
     },
   );
   app.delete(

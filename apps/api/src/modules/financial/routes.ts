@@ -17,10 +17,9 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
-import { generateReportXlsx } from '../../platform/report-xlsx.ts';
 import {
   arrearsRanking,
   certificateReport,
@@ -84,25 +83,7 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
       const s = await statement(request.ctx, request.query);
       const report = statementReport(s);
       const name = `estado-cuenta-${s.entityCode}-${s.asOf}`;
-      if (request.query.format === 'xlsx') {
-        const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution: institution });
-        return reply
-          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${name}.xlsx"`)
-          .header('cache-control', 'no-store')
-          .send(xlsx as never);
-      }
-      const origin = `${request.protocol}://${request.host}`;
-      const { pdf, code } = await generateReportPdf(request.ctx, report, {
-        fallbackInstitution: institution,
-        verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
-      });
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${name}.pdf"`)
-        .header('cache-control', 'no-store')
-        .header('x-verification-code', code)
-        .send(pdf as never);
+      return sendReport(request, reply, report, { name, format: request.query.format, fallbackInstitution: institution });
     },
   );
 
@@ -187,19 +168,12 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const c = await getCertificate(request.ctx, { id: request.params.id });
-      const origin = `${request.protocol}://${request.host}`;
-      const verifyUrl = `${origin}/verificar-constancia?codigo=${c.code}`;
-      const { pdf, code } = await generateReportPdf(request.ctx, certificateReport(c, verifyUrl), {
+      const verifyUrl = `${request.protocol}://${request.host}/verificar-constancia?codigo=${c.code}`;
+      return sendReport(request, reply, certificateReport(c, verifyUrl), {
+        name: `constancia-solvencia-${c.entityCode}-${c.issuedOn}`,
         fallbackInstitution: institution,
-        verifyUrl: (x) => `${origin}/api/documents/verify/${x}`,
+        headers: { 'x-certificate-code': c.code },
       });
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="constancia-solvencia-${c.entityCode}-${c.issuedOn}.pdf"`)
-        .header('cache-control', 'no-store')
-        .header('x-verification-code', code)
-        .header('x-certificate-code', c.code)
-        .send(pdf as never);
     },
   );
 

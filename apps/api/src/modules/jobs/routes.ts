@@ -1,6 +1,7 @@
 import { idParamsSchema, jobListQuerySchema, jobSchema, listResponse } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { cancelJob, findJobs, getJob, openJobFile } from './service.ts';
 
@@ -65,12 +66,12 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const file = await openJobFile(request.ctx, app.files, request.params.id);
       // A file body, not the JSON of the error schemas.
-      return (reply as FastifyReply)
-        .header('content-type', file.contentType)
-        .header('content-length', String(file.size))
-        .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)
-        .header('cache-control', 'no-store')
-        .send(file.body);
+      return sendDownload(reply as FastifyReply, {
+        body: file.body,
+        contentType: file.contentType,
+        size: file.size,
+        filename: file.filename.replace(/[^\w.-]/g, '_'),
+      });
     },
   );
 };

@@ -42,13 +42,11 @@ import {
   voluntaryLimitsSchema,
   voluntaryOrderCreateSchema,
 } from '@aporta/domain';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { generateReportPdf, type ReportDefinition } from '../../platform/pdf.ts';
-import { generateReportXlsx } from '../../platform/report-xlsx.ts';
 import { findBankFileRows, findBankFiles, getBankFile, importBankFile, resolveBankRow } from './bank-files.ts';
 import { findOrders, getOrder, orderExportBatches, orderReport, orderTotals, voidOrder } from './orders.ts';
 import { findPayments, getPayment, paymentExportBatches, registerPayment, reversePayment } from './payments.ts';
@@ -106,26 +104,6 @@ const receiptColumns: ExportColumn<Receipt>[] = [
   { header: 'Estado', value: (r) => receiptStateLabels[r.state] },
   { header: 'Motivo de anulación', value: (r) => r.voidReason ?? '', width: 36 },
 ];
-
-async function sendPdf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  report: ReportDefinition,
-  name: string,
-  fallbackInstitution: string,
-) {
-  const origin = `${request.protocol}://${request.host}`;
-  const { pdf, code } = await generateReportPdf(request.ctx, report, {
-    fallbackInstitution,
-    verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
-  });
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${name}.pdf"`)
-    .header('cache-control', 'no-store')
-    .header('x-verification-code', code)
-    .send(pdf as never);
-}
 
 const rowParams = z.object({ id: idTextSchema, rowId: idTextSchema });
 
@@ -214,7 +192,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const o = await getOrder(request.ctx, { id: request.params.id, asOf: request.query.asOf });
-      return sendPdf(request, reply, orderReport(o), `orden-${o.reference}`, institution);
+      return sendReport(request, reply, orderReport(o), { name: `orden-${o.reference}`, fallbackInstitution: institution });
     },
   );
 
@@ -482,7 +460,10 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const r = await getReceipt(request.ctx, { id: request.params.id });
       const pay = await getPayment(request.ctx, { id: r.paymentId });
-      return sendPdf(request, reply, receiptReport(r, pay), `recibo-${r.series}-${r.number}`, institution);
+      return sendReport(request, reply, receiptReport(r, pay), {
+        name: `recibo-${r.series}-${r.number}`,
+        fallbackInstitution: institution,
+      });
     },
   );
 
@@ -573,12 +554,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       const c = await corteDeFormas(request.ctx, request.query);
       const report = corteReport(c);
       const name = `corte-formas-${c.range.series}-${c.range.firstNumber}`;
-      if (request.query.format === 'pdf') return sendPdf(request, reply, report, name, institution);
-      const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution: institution });
-      return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${name}.xlsx"`)
-        .send(xlsx as never);
+      return sendReport(request, reply, report, { name, format: request.query.format, fallbackInstitution: institution });
     },
   );
 

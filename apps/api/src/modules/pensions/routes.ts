@@ -35,12 +35,11 @@ import {
   survivalListResponseSchema,
 } from '@aporta/domain';
 import multipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDownload, sendReport } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { generateReportPdf, type ReportDefinition } from '../../platform/pdf.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import './queues.ts';
 import './statistics.ts';
@@ -109,24 +108,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   jobEnv.adapter = adapter;
   jobEnv.appTitle = app.config.APP_TITLE;
 
-  const sendPdf = async (
-    request: { ctx: never; protocol: string; host: string },
-    reply: FastifyReply,
-    report: ReportDefinition,
-    name: string,
-  ) => {
-    const origin = `${request.protocol}://${request.host}`;
-    const { pdf, code } = await generateReportPdf(request.ctx, report, {
-      fallbackInstitution: app.config.APP_TITLE,
-      verifyUrl: (c) => `${origin}/api/documents/verify/${c}`,
-    });
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="${name}.pdf"`)
-      .header('x-verification-code', code)
-      .send(pdf as never);
-  };
+  const institution = app.config.APP_TITLE;
 
   // ─── Pensions ───────────────────────────────────────────────────────────────────────────────────
   app.get(
@@ -400,12 +382,10 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      sendPdf(
-        request as never,
-        reply,
-        await payrollSummary(request.ctx, request.params.period),
-        `planilla-pensiones-${request.params.period}`,
-      ),
+      sendReport(request, reply, await payrollSummary(request.ctx, request.params.period), {
+        name: `planilla-pensiones-${request.params.period}`,
+        fallbackInstitution: institution,
+      }),
   );
 
   // ─── Survival checks ────────────────────────────────────────────────────────────────────────────
@@ -489,12 +469,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const f = await checkAttachment(request.ctx, request.params.id);
       const { body, size } = await app.files.get(f.key);
-      return reply
-        .header('content-type', f.contentType)
-        .header('content-length', size)
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${encodeURIComponent(f.filename)}"`)
-        .send(body as never);
+      return sendDownload(reply, { body, contentType: f.contentType, size, filename: encodeURIComponent(f.filename) });
     },
   );
 
@@ -510,12 +485,10 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      sendPdf(
-        request as never,
-        reply,
-        await oneLetter(request.ctx, request.params.id),
-        `aviso-supervivencia-${request.params.id}`,
-      ),
+      sendReport(request, reply, await oneLetter(request.ctx, request.params.id), {
+        name: `aviso-supervivencia-${request.params.id}`,
+        fallbackInstitution: institution,
+      }),
   );
 
   app.post(

@@ -168,6 +168,21 @@ export async function recalculatePlanilla(tx: Db, planillaId: number): Promise<v
   await refreshTotals(tx, planillaId, settings);
 }
 
+/** A line as the employer sent it: what the calculation reads (the lines' view adds what it produced). */
+export const lineInputColumns = {
+  id: planillaLines.id,
+  rowNumber: planillaLines.rowNumber,
+  period: planillaLines.period,
+  cui: planillaLines.cui,
+  fullName: planillaLines.fullName,
+  budgetLineCode: planillaLines.budgetLineCode,
+  salary: planillaLines.salary,
+  salaryText: planillaLines.salaryText,
+  daysWorked: planillaLines.daysWorked,
+  movement: planillaLines.movement,
+  movementDate: planillaLines.movementDate,
+};
+
 /**
  * The lines' part of `recalculatePlanilla`: checks every line, then writes them back a chunk per
  * statement, reporting `progress` between chunks (the submit job: its planilla is ENVIANDO, so nobody
@@ -188,19 +203,7 @@ export async function recalculateLines(
     return bases.get(period) as PeriodBasis;
   };
   const lines = await db
-    .select({
-      id: planillaLines.id,
-      rowNumber: planillaLines.rowNumber,
-      period: planillaLines.period,
-      cui: planillaLines.cui,
-      fullName: planillaLines.fullName,
-      budgetLineCode: planillaLines.budgetLineCode,
-      salary: planillaLines.salary,
-      salaryText: planillaLines.salaryText,
-      daysWorked: planillaLines.daysWorked,
-      movement: planillaLines.movement,
-      movementDate: planillaLines.movementDate,
-    })
+    .select(lineInputColumns)
     .from(planillaLines)
     .where(eq(planillaLines.planillaId, planillaId))
     .orderBy(planillaLines.rowNumber);

@@ -44,11 +44,11 @@ import {
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { reportPdfFor, sendPdf } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { receiveUpload, sendImportTemplate } from '../../platform/imports/http.ts';
 import { IMPORT_LIMITS } from '../../platform/imports/reader.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
 import { fileDocument } from '../documents/library.ts';
 import { listSettings, settingHistory } from '../settings/service.ts';
 import {
@@ -296,9 +296,8 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
           ]);
         }
       }
-      const origin = `${request.protocol}://${request.host}`;
-      const { pdf, code } = await generateReportPdf(
-        request.ctx,
+      const doc = await reportPdfFor(
+        request,
         {
           kind: 'planilla',
           title: `Planilla ${planillaTitle(p)}`,
@@ -325,7 +324,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           ],
         },
-        { fallbackInstitution: app.config.APP_TITLE, verifyUrl: (c) => `${origin}/api/documents/verify/${c}` },
+        app.config.APP_TITLE,
       );
       // A copy goes to the entity's folder in Documentos (a new version when the planilla was filed before).
       await fileDocument(request.ctx, app.files, {
@@ -335,14 +334,9 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
         docType: 'PLANILLA',
         sourceType: 'planilla',
         sourceId: p.id,
-        file: { bytes: new Uint8Array(pdf), filename: `${name}.pdf` },
+        file: { bytes: new Uint8Array(doc.pdf), filename: `${name}.pdf` },
       }).catch((err) => request.log.error({ err }, 'the planilla PDF could not be filed in Documentos'));
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${name}.pdf"`)
-        .header('x-verification-code', code)
-        .send(pdf as never);
+      return sendPdf(reply, doc, name);
     },
   );
 

@@ -70,6 +70,7 @@ import { paidMonths } from '../payments/voluntary.ts';
 import { settingsAt } from '../settings/service.ts';
 import {
   lineContext,
+  lineInputColumns,
   loadBasis,
   previousPlanilla,
   rawOf,
@@ -263,17 +264,7 @@ export async function getPlanilla(ctx: RequestContext, input: { id: number }): P
 }
 
 const lineColumns = {
-  id: planillaLines.id,
-  rowNumber: planillaLines.rowNumber,
-  period: planillaLines.period,
-  cui: planillaLines.cui,
-  fullName: planillaLines.fullName,
-  budgetLineCode: planillaLines.budgetLineCode,
-  salary: planillaLines.salary,
-  salaryText: planillaLines.salaryText,
-  daysWorked: planillaLines.daysWorked,
-  movement: planillaLines.movement,
-  movementDate: planillaLines.movementDate,
+  ...lineInputColumns,
   subject: planillaLines.subject,
   employeeAmount: planillaLines.employeeAmount,
   employerAmount: planillaLines.employerAmount,

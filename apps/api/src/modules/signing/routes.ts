@@ -38,6 +38,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { autoSignRules } from '../../db/schema/index.ts';
 import { withPermission } from '../../platform/context.ts';
+import { PDF_TYPE, sendDownload } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { signPdf } from '../../platform/pades.ts';
@@ -456,13 +457,13 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { bytes, filename, sha256 } = await requestPdf(request.ctx, deps, request.params.id);
-      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('x-document-sha256', sha256)
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `${disposition}; filename="${encodeURIComponent(filename)}"`)
-        .send(bytes as never);
+      return sendDownload(reply, {
+        body: bytes,
+        contentType: PDF_TYPE,
+        filename: encodeURIComponent(filename),
+        disposition: request.query.download === '1' ? 'attachment' : 'inline',
+        headers: { 'x-document-sha256': sha256 },
+      });
     },
   );
   app.post(

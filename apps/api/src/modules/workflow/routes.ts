@@ -32,6 +32,7 @@ import {
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDownload } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { readUpload, uploadLimits } from '../../platform/uploads.ts';
@@ -437,11 +438,7 @@ export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const c = await requestDocument(request.ctx, app.files, { id: request.params.id, documentId: request.params.documentId });
-      return reply
-        .header('content-type', c.contentType)
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${encodeURIComponent(c.filename)}"`)
-        .send(c.bytes as never);
+      return sendDownload(reply, { body: c.bytes, contentType: c.contentType, filename: encodeURIComponent(c.filename) });
     },
   );
 

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError, type ExportFormat, type ImportColumn } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendDownload, XLSX_TYPE } from '../downloads.ts';
 
 /**
  * The HTTP side every upload route shares: the one file of a multipart request (field "file") written to
@@ -46,12 +47,12 @@ export async function sendImportTemplate(
     footer: string;
   },
 ) {
-  reply.header('cache-control', 'no-store');
   if (opts.format === 'csv') {
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${opts.filename}.csv"`)
-      .send(Buffer.from(`\uFEFF${opts.columns.map((c) => c.header).join(';')}\r\n`, 'utf8') as never);
+    return sendDownload(reply, {
+      body: Buffer.from(`\uFEFF${opts.columns.map((c) => c.header).join(';')}\r\n`, 'utf8'),
+      contentType: 'text/csv; charset=utf-8',
+      filename: `${opts.filename}.csv`,
+    });
   }
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(opts.sheetName);
@@ -73,8 +74,5 @@ export async function sendImportTemplate(
   help.addRow([]);
   help.addRow([opts.footer]);
   const buffer = await wb.xlsx.writeBuffer();
-  return reply
-    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header('content-disposition', `attachment; filename="${opts.filename}.xlsx"`)
-    .send(Buffer.from(buffer) as never);
+  return sendDownload(reply, { body: Buffer.from(buffer), contentType: XLSX_TYPE, filename: `${opts.filename}.xlsx` });
 }

@@ -1,23 +1,26 @@
-import { type AgreementRestructure, addDays, formatPaymentReference, guatemalaToday } from '@aporta/domain';
-import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { type AgreementRestructure, addDays, guatemalaToday } from '@aporta/domain';
+import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { ReasonModal } from '../payments/components.tsx';
-import { Money, Period } from '../planillas/components.tsx';
 import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
-import { AgreementStateBadge, Fact, ScheduleTable } from './components.tsx';
+import { AgreementStateBadge, OrdersTable, ScheduleTable } from './components.tsx';
 
-const day = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : '—');
+const day = (iso: string | null) => formatIsoDate(iso) || '—';
 
 /** `/planilla/convenios-pago/:id`: debt, schedule (each instalment an order to pay), consolidated orders, PDF, restructure, void. */
 export function AgreementPage() {
@@ -99,36 +102,7 @@ export function AgreementPage() {
             <Title order={2} size="h4" mb="sm">
               {t('agreements.consolidated')}
             </Title>
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped data-testid="consolidated-orders">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('agreements.fields.reference')}</Table.Th>
-                    <Table.Th>{t('agreements.fields.kind')}</Table.Th>
-                    <Table.Th>{t('agreements.fields.period')}</Table.Th>
-                    <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
-                    <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {a!.orders.map((o) => (
-                    <Table.Tr key={o.orderId}>
-                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
-                      <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
-                      <Table.Td>
-                        <Period value={o.period} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={o.principalDue} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={o.interestDue} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <OrdersTable orders={a!.orders} testId="consolidated-orders" />
           </Card>
           <ReasonModal
             opened={voiding}
@@ -181,14 +155,11 @@ export function AgreementPage() {
                   {...form.getInputProps('firstDueDate')}
                   onChange={(v) => form.setFieldValue('firstDueDate', v ?? '')}
                 />
-                <Group justify="flex-end">
-                  <Button variant="default" onClick={() => setRestructuring(false)}>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button type="submit" loading={restructure.isPending}>
-                    {t('agreements.restructure')}
-                  </Button>
-                </Group>
+                <FormActions
+                  onCancel={() => setRestructuring(false)}
+                  submitLabel={t('agreements.restructure')}
+                  loading={restructure.isPending}
+                />
               </Stack>
             </form>
           </Modal>

@@ -7,12 +7,14 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { notifyError } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTrackedJob } from '../jobs/api.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money } from '../planillas/components.tsx';
 import { startDetection, useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 
@@ -68,7 +70,7 @@ export function AgreementsPage() {
       name: 'entityId',
       label: t('agreements.fields.entity'),
       kind: 'reference',
-      options: (options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+      options: entityOptions(options.data?.entities),
     },
     {
       name: 'state',
@@ -82,9 +84,7 @@ export function AgreementsPage() {
     openConfirm({
       title: t('agreements.detect'),
       children: (
-        <Text size="sm">
-          {t('agreements.detectConfirm', { date: asOf ? asOf.split('-').reverse().join('/') : t('agreements.today') })}
-        </Text>
+        <Text size="sm">{t('agreements.detectConfirm', { date: asOf ? formatIsoDate(asOf) : t('agreements.today') })}</Text>
       ),
       labels: { confirm: t('common.confirm'), cancel: t('common.cancel') },
       onConfirm: () => startDetection(asOf).then(setJob).catch(notifyError),

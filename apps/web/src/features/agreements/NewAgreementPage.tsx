@@ -1,20 +1,23 @@
-import { type AgreementCreate, type AgreementSimulation, addDays, formatPaymentReference, guatemalaToday } from '@aporta/domain';
-import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { type AgreementCreate, type AgreementSimulation, addDays, guatemalaToday } from '@aporta/domain';
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalculator, IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
-import { Fact, ScheduleTable } from './components.tsx';
+import { OrdersTable, ScheduleTable } from './components.tsx';
 
 const FIELDS = ['downPayment', 'instalments', 'firstDueDate', 'orderIds'] as const;
 
@@ -92,7 +95,7 @@ export function NewAgreementPage() {
           label={t('agreements.fields.entity')}
           placeholder={t('agreements.chooseEntity')}
           searchable
-          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          data={entityOptions(options.data?.entities)}
           value={entityId ? String(entityId) : null}
           onChange={(v) => setSearch(v ? { entityId: v } : {}, { replace: true })}
           maw={520}
@@ -109,38 +112,9 @@ export function NewAgreementPage() {
         <>
           <Card withBorder>
             <Title order={2} size="h4" mb="sm">
-              {t('agreements.overdueOrders', { date: d.agreementDate.split('-').reverse().join('/') })}
+              {t('agreements.overdueOrders', { date: formatIsoDate(d.agreementDate) })}
             </Title>
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped data-testid="debt-orders">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('agreements.fields.reference')}</Table.Th>
-                    <Table.Th>{t('agreements.fields.kind')}</Table.Th>
-                    <Table.Th>{t('agreements.fields.period')}</Table.Th>
-                    <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
-                    <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {d.orders.map((o) => (
-                    <Table.Tr key={o.orderId}>
-                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
-                      <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
-                      <Table.Td>
-                        <Period value={o.period} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={o.principalDue} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={o.interestDue} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <OrdersTable orders={d.orders} testId="debt-orders" />
             <SimpleGrid cols={{ base: 2, sm: 4 }} mt="md">
               <Fact label={t('agreements.fields.principal')}>
                 <Money value={d.principal} />

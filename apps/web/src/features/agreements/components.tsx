@@ -1,9 +1,10 @@
-import { type AgreementInstalment, type AgreementState, formatPaymentReference } from '@aporta/domain';
-import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
+import { type AgreementInstalment, type AgreementOrder, type AgreementState, formatPaymentReference } from '@aporta/domain';
+import { Anchor, Badge, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money, Period } from '../../components/Money.tsx';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { OrderStateBadge } from '../payments/components.tsx';
-import { Money } from '../planillas/components.tsx';
 
 const colors: Record<AgreementState, string> = { VIGENTE: 'blue', CUMPLIDO: 'teal', INCUMPLIDO: 'red', ANULADO: 'dark' };
 
@@ -15,19 +16,6 @@ export function AgreementStateBadge({ state }: { state: AgreementState }) {
     </Badge>
   );
 }
-
-export const Fact = ({ label, children }: { label: string; children: React.ReactNode }) => (
-  <Stack gap={0}>
-    <Text size="xs" c="dimmed">
-      {label}
-    </Text>
-    <Text fw={500} component="div">
-      {children}
-    </Text>
-  </Stack>
-);
-
-const day = (iso: string) => iso.split('-').reverse().join('/');
 
 /** A schedule: simulated (no orders yet) or in force (each line an order, linked, with what was paid). */
 export function ScheduleTable({
@@ -57,7 +45,7 @@ export function ScheduleTable({
           {lines.map((l) => (
             <Table.Tr key={`${l.orderId ?? ''}-${l.number}`}>
               <Table.Td>{l.number === 0 ? t('agreements.downPayment') : l.number}</Table.Td>
-              <Table.Td>{day(l.dueDate)}</Table.Td>
+              <Table.Td>{formatIsoDate(l.dueDate)}</Table.Td>
               {issued && (
                 <Table.Td>
                   <Anchor component={Link} to={`/ordenes-pago/${l.orderId}`} ff="monospace" size="sm">
@@ -89,6 +77,43 @@ export function ScheduleTable({
                   ) : null}
                 </Table.Td>
               )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The overdue orders an agreement consolidates (or would): reference, kind, period, principal and interest due. */
+export function OrdersTable({ orders, testId }: { orders: AgreementOrder[]; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table striped data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('agreements.fields.reference')}</Table.Th>
+            <Table.Th>{t('agreements.fields.kind')}</Table.Th>
+            <Table.Th>{t('agreements.fields.period')}</Table.Th>
+            <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
+            <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orders.map((o) => (
+            <Table.Tr key={o.orderId}>
+              <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
+              <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
+              <Table.Td>
+                <Period value={o.period} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money value={o.principalDue} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money value={o.interestDue} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

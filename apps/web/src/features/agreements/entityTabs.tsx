@@ -1,9 +1,9 @@
 import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { registerEntityTab } from '../payments/ownerTabs.tsx';
-import { Money } from '../planillas/components.tsx';
 import { useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 

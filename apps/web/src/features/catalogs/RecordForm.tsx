@@ -10,10 +10,11 @@ import {
   isCollectionName,
   templateCollectionDefinitions,
 } from '@aporta/domain';
-import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
+import { SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { FieldInput, PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { fieldKindOf, fieldOptions } from './FieldValue.tsx';
@@ -128,14 +129,13 @@ export function RecordForm({
         {fields.filter((f) => !f.readOnly).map(input)}
       </SimpleGrid>
       {!readOnly && (
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={onCancel}>
-            {t('catalogs.cancel')}
-          </Button>
-          <Button type="submit" loading={submitting}>
-            {t('catalogs.save')}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onCancel}
+          cancelLabel={t('catalogs.cancel')}
+          submitLabel={t('catalogs.save')}
+          loading={submitting}
+          mt="lg"
+        />
       )}
     </form>
   );

@@ -1,6 +1,7 @@
 import type { Contributor } from '@aporta/domain';
 import type { Action, Resource } from '@aporta/domain/permissions';
 import type { ReactNode } from 'react';
+import { tabRegistry } from '../../lib/tabRegistry.ts';
 
 /**
  * Tabs of the contributor page ("360°"). Other modules (planillas, payments, pensions) append their
@@ -16,9 +17,6 @@ export interface ContributorTab {
   permission?: { resource: Resource; action: Action };
 }
 
-export const contributorTabs: ContributorTab[] = [];
-
-export function registerContributorTab(tab: ContributorTab): void {
-  if (!contributorTabs.some((t) => t.value === tab.value)) contributorTabs.push(tab);
-  contributorTabs.sort((a, b) => a.order - b.order);
-}
+const registry = tabRegistry<ContributorTab>();
+export const contributorTabs = registry.tabs;
+export const registerContributorTab = registry.register;

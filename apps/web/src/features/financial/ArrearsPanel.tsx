@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { Money } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { Money } from '../planillas/components.tsx';
 import { useArrears } from './api.ts';
 
 const buckets = ['d1_30', 'd31_90', 'd91_180', 'd181'] as const;

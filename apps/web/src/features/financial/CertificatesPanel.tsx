@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
 import { useCertificates, useIssueCertificate } from './api.ts';
@@ -32,7 +33,7 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
               label={t('financial.entity')}
               placeholder={t('financial.chooseEntity')}
               searchable
-              data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+              data={entityOptions(options.data?.entities)}
               value={chosen ? String(chosen) : null}
               onChange={(v) => {
                 setChosen(v ? Number(v) : null);

@@ -1,8 +1,8 @@
-import { BarChart } from '@mantine/charts';
 import { Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Money } from '../../components/Money.tsx';
+import { MoneyByMonth } from '../../components/MoneyByMonth.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { Money, Period } from '../planillas/components.tsx';
 import { useDashboard } from './api.ts';
 
 /** Collected per month and how much came through agreements (chart + exact table), agreements by state, arrears. */
@@ -18,46 +18,20 @@ export function DashboardPanel() {
             <Title order={2} size="h4" mb="sm">
               {t('financial.dash.monthly')}
             </Title>
-            <BarChart
-              h={240}
-              data={dsh!.months.map((m) => ({
-                month: m.month,
-                collected: Number(m.collected),
-                agreements: Number(m.throughAgreements),
-              }))}
-              dataKey="month"
-              series={[
-                { name: 'collected', label: t('financial.dash.collected'), color: 'teal.6' },
-                { name: 'agreements', label: t('financial.dash.throughAgreements'), color: 'violet.6' },
+            <MoneyByMonth
+              rows={dsh!.months}
+              period={(m) => m.month}
+              periodLabel={t('financial.period')}
+              amounts={[
+                { key: 'collected', label: t('financial.dash.collected'), value: (m) => m.collected, color: 'teal.6' },
+                {
+                  key: 'agreements',
+                  label: t('financial.dash.throughAgreements'),
+                  value: (m) => m.throughAgreements,
+                  color: 'violet.6',
+                },
               ]}
-              withLegend
             />
-            <Table.ScrollContainer minWidth={420} mt="sm">
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('financial.period')}</Table.Th>
-                    <Table.Th ta="right">{t('financial.dash.collected')}</Table.Th>
-                    <Table.Th ta="right">{t('financial.dash.throughAgreements')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {dsh!.months.map((m) => (
-                    <Table.Tr key={m.month}>
-                      <Table.Td>
-                        <Period value={m.month} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={m.collected} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Money value={m.throughAgreements} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
           </Card>
           <Card withBorder>
             <Title order={2} size="h4" mb="sm">

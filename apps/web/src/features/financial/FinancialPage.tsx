@@ -1,7 +1,7 @@
 import { Stack, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { useTabParam } from '../../lib/useTabParam.ts';
 import { ArrearsPanel } from './ArrearsPanel.tsx';
 import { CertificatesPanel } from './CertificatesPanel.tsx';
 import { DashboardPanel } from './DashboardPanel.tsx';
@@ -9,22 +9,16 @@ import { StatementPanel } from './StatementPanel.tsx';
 import { useOpenCase } from './useOpenCase.ts';
 
 const tabs = ['arrears', 'statement', 'certificates', 'dashboard'] as const;
-type Tab = (typeof tabs)[number];
 
 /** `/contributors/financial-module`: arrears ranking, account statement, solvency certificates, collection dashboard. */
 export function FinancialPage() {
   const { t } = useTranslation();
-  const [search, setSearch] = useSearchParams();
-  const tab: Tab = (tabs as readonly string[]).includes(search.get('tab') ?? '') ? (search.get('tab') as Tab) : 'arrears';
+  const [tab, setTab] = useTabParam(tabs);
   const openCase = useOpenCase();
   return (
     <Stack>
       <PageHeader title={t('financial.title')} description={t('financial.description')} />
-      <Tabs
-        value={tab}
-        onChange={(v) => setSearch(v && v !== 'arrears' ? { tab: v } : {}, { replace: true })}
-        keepMounted={false}
-      >
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           {tabs.map((x) => (
             <Tabs.Tab key={x} value={x}>

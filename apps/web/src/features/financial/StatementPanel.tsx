@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { ScheduleTable } from '../agreements/components.tsx';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useStatement } from './api.ts';
 
 /** An entity's account statement as of a date, with PDF and xlsx. `entityId` fixed on the entity's page. */
@@ -32,7 +33,7 @@ export function StatementPanel({ entityId: fixed }: { entityId?: number }) {
             label={t('financial.entity')}
             placeholder={t('financial.chooseEntity')}
             searchable
-            data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+            data={entityOptions(options.data?.entities)}
             value={chosen ? String(chosen) : null}
             onChange={(v) => setChosen(v ? Number(v) : null)}
             w={{ base: '100%', sm: 420 }}

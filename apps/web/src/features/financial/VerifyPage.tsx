@@ -3,9 +3,8 @@ import { Alert, Button, Card, Container, Group, Stack, Text, TextInput, Title } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { verifyCode } from './api.ts';
-
-const day = (iso: string) => iso.split('-').reverse().join('/');
 
 /**
  * `/verificar-constancia` (no session): whoever holds a solvency certificate types its code (or arrives from
@@ -68,7 +67,9 @@ export function VerifyPage() {
             <Text>
               {result.entityName} ({result.entityCode})
             </Text>
-            <Text>{t('financial.verify.dates', { issued: day(result.issuedOn), until: day(result.validUntil) })}</Text>
+            <Text>
+              {t('financial.verify.dates', { issued: formatIsoDate(result.issuedOn), until: formatIsoDate(result.validUntil) })}
+            </Text>
             <Text size="sm">
               {t('financial.code')}: {result.code}
             </Text>

@@ -1,9 +1,10 @@
 import { type InstitutionInput, type InstitutionRecord, institutionInputSchema } from '@aporta/domain';
-import { Button, Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { useCreateInstitution, useInstitutionOptions, useUpdateInstitution } from './useInstitutions.ts';
 
@@ -111,14 +112,12 @@ export function InstitutionFormModal({
             {...form.getInputProps('roleIds')}
           />
           <Switch label={t('institutions.active')} {...form.getInputProps('isActive', { type: 'checkbox' })} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('institutions.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {t('institutions.save')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            cancelLabel={t('institutions.cancel')}
+            submitLabel={t('institutions.save')}
+            loading={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -20,14 +20,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { Fact } from '../agreements/components.tsx';
-import { Money } from '../planillas/components.tsx';
 import { uploadCaseDocument, useCase, useCasePost } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 

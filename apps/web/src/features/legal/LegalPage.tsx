@@ -1,11 +1,12 @@
 import { type LegalCaseListItem, legalStages } from '@aporta/domain';
 import { Anchor, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { Money } from '../planillas/components.tsx';
+import { useTabParam } from '../../lib/useTabParam.ts';
 import { useCases, useDeadlines } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 
@@ -55,8 +56,7 @@ export function LegalPage() {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
-  const [search, setSearch] = useSearchParams();
-  const tab = search.get('tab') === 'deadlines' ? 'deadlines' : 'cases';
+  const [tab, setTab] = useTabParam(['cases', 'deadlines'] as const);
   const columns: ListColumn<LegalCaseListItem>[] = [
     {
       accessor: 'number',
@@ -95,7 +95,7 @@ export function LegalPage() {
   ];
   return (
     <Stack>
-      <Tabs value={tab} onChange={(v) => setSearch(v === 'deadlines' ? { tab: v } : {}, { replace: true })}>
+      <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
           <Tabs.Tab value="cases">{t('legal.tabs.cases')}</Tabs.Tab>
           <Tabs.Tab value="deadlines">{t('legal.tabs.deadlines')}</Tabs.Tab>

@@ -1,6 +1,7 @@
 import type { LegalStage } from '@aporta/domain';
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatIsoDate } from '../../lib/dates.ts';
 
 const colors: Record<LegalStage, string> = {
   ABIERTO: 'blue',
@@ -19,4 +20,4 @@ export function StageBadge({ stage }: { stage: LegalStage }) {
   );
 }
 
-export const day = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : '—');
+export const day = (iso: string | null) => formatIsoDate(iso) || '—';

@@ -1,10 +1,10 @@
 import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { Money } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { registerEntityTab } from '../payments/ownerTabs.tsx';
-import { Money } from '../planillas/components.tsx';
 import { useCases, useOpenCaseMutation } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 

@@ -1,8 +1,8 @@
-import { BarChart } from '@mantine/charts';
 import { Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Money } from '../../components/Money.tsx';
+import { MoneyByMonth } from '../../components/MoneyByMonth.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { Money, Period } from '../planillas/components.tsx';
 import { useCollectionStats } from './api.ts';
 
 /**
@@ -28,52 +28,16 @@ export function CollectionPanels() {
           {months.length === 0 ? (
             <Text c="dimmed">{t('payments.stats.none')}</Text>
           ) : (
-            <>
-              <BarChart
-                h={240}
-                data={months.map((m) => ({
-                  period: m.period,
-                  declared: Number(m.declared),
-                  collected: Number(m.collected),
-                }))}
-                dataKey="period"
-                series={[
-                  { name: 'declared', label: t('payments.stats.declared'), color: 'blue.6' },
-                  { name: 'collected', label: t('payments.stats.collected'), color: 'teal.6' },
-                ]}
-                withLegend
-              />
-              <Table.ScrollContainer minWidth={420} mt="sm">
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('payments.fields.period')}</Table.Th>
-                      <Table.Th ta="right">{t('payments.stats.declared')}</Table.Th>
-                      <Table.Th ta="right">{t('payments.stats.ordered')}</Table.Th>
-                      <Table.Th ta="right">{t('payments.stats.collected')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {months.map((m) => (
-                      <Table.Tr key={m.period}>
-                        <Table.Td>
-                          <Period value={m.period} />
-                        </Table.Td>
-                        <Table.Td ta="right">
-                          <Money value={m.declared} />
-                        </Table.Td>
-                        <Table.Td ta="right">
-                          <Money value={m.ordered} />
-                        </Table.Td>
-                        <Table.Td ta="right">
-                          <Money value={m.collected} />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </>
+            <MoneyByMonth
+              rows={months}
+              period={(m) => m.period}
+              periodLabel={t('payments.fields.period')}
+              amounts={[
+                { key: 'declared', label: t('payments.stats.declared'), value: (m) => m.declared, color: 'blue.6' },
+                { key: 'ordered', label: t('payments.stats.ordered'), value: (m) => m.ordered },
+                { key: 'collected', label: t('payments.stats.collected'), value: (m) => m.collected, color: 'teal.6' },
+              ]}
+            />
           )}
         </Card>
         <Card withBorder data-testid="panel-overdue-by-region">

@@ -5,27 +5,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { Fact } from '../../components/Fact.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useOrder, usePaymentList, usePost } from './api.ts';
 import { OrderStateBadge, ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';
-
-const Fact = ({ label, children }: { label: string; children: React.ReactNode }) => (
-  <Stack gap={0}>
-    <Text size="xs" c="dimmed">
-      {label}
-    </Text>
-    <Text fw={500} component="div">
-      {children}
-    </Text>
-  </Stack>
-);
 
 /** Payments (with their receipts) of an owner, optionally only those touching one order. */
 export function PaymentsTable({ items, orderId }: { items: Payment[]; orderId?: number }) {

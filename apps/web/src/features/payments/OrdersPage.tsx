@@ -5,9 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useOrders, useOrderTotals } from './api.ts';
 import { OrderStateBadge } from './components.tsx';
 
@@ -82,7 +83,7 @@ export function OrdersPage() {
       name: 'entityId',
       label: t('payments.fields.entity'),
       kind: 'reference',
-      options: (options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+      options: entityOptions(options.data?.entities),
     },
     { name: 'period', label: t('payments.fields.period'), kind: 'text', w: { base: '100%', sm: 120 } },
     {

@@ -10,9 +10,9 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { useOffices, useOrderList, useRegisterPayment } from './api.ts';
 import { newIdempotencyKey } from './components.tsx';
 

@@ -3,13 +3,14 @@ import { Button, Card, FileInput, Group, Modal, Select, SimpleGrid, Stack, Tabs,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { Money } from '../planillas/components.tsx';
 import { bankRowsHook, useBankFile, useBankFiles, useOffices, useOrderList, usePayments, usePost } from './api.ts';
 import { ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';
@@ -102,7 +103,7 @@ function RegisterPayment() {
         <Select
           label={t('payments.fields.entity')}
           searchable
-          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          data={entityOptions(options.data?.entities)}
           value={entityId}
           onChange={setEntityId}
           w={{ base: '100%', sm: 420 }}
@@ -143,7 +144,7 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankFileRow
         <Select
           label={t('payments.fields.entity')}
           searchable
-          data={(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` }))}
+          data={entityOptions(options.data?.entities)}
           value={entityId}
           onChange={setEntityId}
         />

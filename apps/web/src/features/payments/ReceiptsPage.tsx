@@ -19,12 +19,13 @@ import { IconFileTypePdf, IconFileTypeXls, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { Money } from '../planillas/components.tsx';
 import { useCorte, usePost, useRanges, useReceipts } from './api.ts';
 import { ReasonModal, StateBadge } from './components.tsx';
 
@@ -204,14 +205,7 @@ function RangeForm({ onClose }: { onClose: () => void }) {
             <TextInput label={t('payments.fields.authorizationRef')} required {...form.getInputProps('authorizationRef')} />
             <DateField label={t('payments.fields.authorizationDate')} required {...form.getInputProps('authorizationDate')} />
           </SimpleGrid>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {t('payments.ranges.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} submitLabel={t('payments.ranges.save')} loading={create.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -4,10 +4,10 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { Money, Period } from '../planillas/components.tsx';
 import { usePost, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
 import { OrderStateBadge } from './components.tsx';
 

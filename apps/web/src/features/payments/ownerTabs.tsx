@@ -3,9 +3,10 @@ import { Card, Stack, Tabs, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money, Period } from '../../components/Money.tsx';
+import { tabRegistry } from '../../lib/tabRegistry.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { registerContributorTab } from '../contributors/contributorTabs.tsx';
-import { Money, Period } from '../planillas/components.tsx';
 import { useOrderList, usePaymentList } from './api.ts';
 import { OrderStateBadge } from './components.tsx';
 import { PaymentsTable } from './OrderPage.tsx';
@@ -65,12 +66,8 @@ export interface EntityTab {
   render: (entityId: number) => ReactNode;
 }
 
-const entityTabs: EntityTab[] = [];
-
-export function registerEntityTab(tab: EntityTab): void {
-  if (!entityTabs.some((t) => t.value === tab.value)) entityTabs.push(tab);
-  entityTabs.sort((a, b) => a.order - b.order);
-}
+const entityTabs = tabRegistry<EntityTab>();
+export const registerEntityTab = entityTabs.register;
 
 /** A municipal entity's record page: its payment orders and payments (the latest 100), and the registered tabs. */
 export function EntityPaymentTabs({ entityId }: { entityId: number }) {
@@ -78,7 +75,7 @@ export function EntityPaymentTabs({ entityId }: { entityId: number }) {
   const can = useCan();
   const orders = can('payment-orders', 'READ');
   const payments = can('planilla-payments', 'READ');
-  const more = entityTabs.filter((x) => can(x.permission.resource, x.permission.action));
+  const more = entityTabs.tabs.filter((x) => can(x.permission.resource, x.permission.action));
   if (!orders && !payments && !more.length) return null;
   return (
     <Card withBorder data-testid="entity-payment-tabs">

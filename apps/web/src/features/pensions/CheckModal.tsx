@@ -1,5 +1,5 @@
 import { dateSchema, survivalMethodLabels, survivalMethods } from '@aporta/domain';
-import { Button, FileInput, Group, Modal, Progress, Select, Stack, Text, Textarea } from '@mantine/core';
+import { FileInput, Modal, Progress, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPaperclip } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { uploadAct, useRegisterCheck } from './api.ts';
@@ -102,14 +103,7 @@ export function CheckModal({ pension, onClose }: { pension: { id: number; fullNa
           )}
           {progress !== null && <Progress value={progress * 100} aria-label={t('pensions.check.uploading')} />}
           <Textarea label={t('pensions.check.notes')} autosize minRows={2} maxLength={500} {...form.getInputProps('notes')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {t('pensions.check.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitLabel={t('pensions.check.save')} loading={busy} />
         </Stack>
       </form>
     </Modal>

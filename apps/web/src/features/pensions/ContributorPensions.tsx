@@ -3,11 +3,12 @@ import { Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money } from '../../components/Money.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { displayCui } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useFindPensions } from './api.ts';
-import { IsoDate, Money, PensionStateBadge } from './components.tsx';
+import { IsoDate, PensionStateBadge } from './components.tsx';
 
 /** The contributor page's pensions tab: every pension of the contributor, theirs or a survivor's. */
 export function ContributorPensions({ contributorId }: { contributorId: number }) {

@@ -12,6 +12,7 @@ import { IconDownload, IconFileTypePdf, IconLock, IconRefresh } from '@tabler/ic
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
@@ -20,7 +21,6 @@ import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { payrollLinesHook, useClosePayroll, useGeneratePayroll, usePayroll, usePayrolls } from './api.ts';
-import { Money } from './components.tsx';
 
 const thisMonth = () => {
   const d = new Date();

@@ -4,10 +4,11 @@ import { IconCalendarDollar, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
+import { Money } from '../../components/Money.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributorOptions } from '../contributors/api.ts';
 import { useFindPensions } from './api.ts';
-import { IsoDate, Money, PensionStateBadge } from './components.tsx';
+import { IsoDate, PensionStateBadge } from './components.tsx';
 
 /** `/contributors/passive-classes`: every pension in scope, with filters and export. */
 export function PensionListPage() {

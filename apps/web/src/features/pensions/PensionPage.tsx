@@ -32,6 +32,8 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
@@ -53,7 +55,7 @@ import {
   useTransitionPension,
 } from './api.ts';
 import { CheckModal } from './CheckModal.tsx';
-import { ActLink, IsoDate, Money, PensionStateBadge, SurvivalStatusBadge } from './components.tsx';
+import { ActLink, IsoDate, PensionStateBadge, SurvivalStatusBadge } from './components.tsx';
 
 const Field = ({ label, children }: { label: string; children: ReactNode }) => (
   <div>
@@ -443,14 +445,7 @@ function Amounts({ p }: { p: PensionDetail }) {
               maxLength={500}
               {...form.getInputProps('reason')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpen(false)}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={change.isPending}>
-                {t('pensions.form.save')}
-              </Button>
-            </Group>
+            <FormActions onCancel={() => setOpen(false)} submitLabel={t('pensions.form.save')} loading={change.isPending} />
           </Stack>
         </form>
       </Modal>

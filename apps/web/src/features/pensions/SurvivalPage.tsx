@@ -12,23 +12,25 @@ import { useForm } from '@mantine/form';
 import { IconFileText, IconGavel, IconHeartbeat, IconId, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
+import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { useTabParam } from '../../lib/useTabParam.ts';
 import { useTrackedJob } from '../jobs/api.ts';
 import { startSurvivalJob, survivalListHook, useDecideReview, useReviews } from './api.ts';
 import { CheckModal } from './CheckModal.tsx';
 import { ActLink, IsoDate, SurvivalStatusBadge } from './components.tsx';
 
 const tabs = ['due', 'overdue', 'done', 'reviews'] as const;
-type Tab = (typeof tabs)[number];
 
 const pensionLink = (id: number, name: string) => <Link to={`/contributors/passive-classes/${id}`}>{name}</Link>;
 
@@ -39,8 +41,7 @@ const pensionLink = (id: number, name: string) => <Link to={`/contributors/passi
 export function SurvivalPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const [search, setSearch] = useSearchParams();
-  const tab: Tab = (tabs as readonly string[]).includes(search.get('tab') ?? '') ? (search.get('tab') as Tab) : 'due';
+  const [tab, setTab] = useTabParam(tabs);
   const [asOf, setAsOf] = useState<string | null>(null);
   const [job, setJob] = useTrackedJob('pensions.survival');
   const [checking, setChecking] = useState<SurvivalDue | null>(null);
@@ -107,7 +108,7 @@ export function SurvivalPage() {
     <Stack gap="sm">
       {job && <JobProgress jobId={job} onDismiss={() => setJob(null)} />}
       <Group align="flex-end" justify="space-between" wrap="wrap">
-        <Tabs value={tab} onChange={(v) => setSearch(v && v !== 'due' ? { tab: v } : {}, { replace: true })}>
+        <Tabs value={tab} onChange={setTab}>
           <Tabs.List>
             {tabs.map((x) => (
               <Tabs.Tab key={x} value={x}>
@@ -320,7 +321,7 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
         <Stack>
           {review && (
             <Text size="sm">
-              {t('pensions.reviews.summary', { name: review.fullName, date: review.deathDate.split('-').reverse().join('/') })}
+              {t('pensions.reviews.summary', { name: review.fullName, date: formatIsoDate(review.deathDate) })}
             </Text>
           )}
           <Select
@@ -340,14 +341,7 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
             maxLength={1000}
             {...form.getInputProps('resolution')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={decide.isPending}>
-              {t('pensions.reviews.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitLabel={t('pensions.reviews.save')} loading={decide.isPending} />
         </Stack>
       </form>
     </Modal>

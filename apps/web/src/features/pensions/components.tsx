@@ -3,7 +3,6 @@ import { type PensionState, pensionStateLabels, type SurvivalStatus, survivalSta
 import { Anchor, Badge } from '@mantine/core';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
-import { moneyText } from '../../lib/field-types.tsx';
 import { notifyError } from '../../lib/notify.ts';
 
 const stateColors: Record<PensionState, string> = { ACTIVA: 'green', SUSPENDIDA: 'orange', FINALIZADA: 'gray' };
@@ -32,11 +31,6 @@ export function SurvivalStatusBadge({ status }: { status: SurvivalStatus }) {
     </Badge>
   );
 }
-
-/** Money the API sends as decimal text, digits aligned. */
-export const Money = ({ value }: { value: string | null | undefined }) => (
-  <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{value == null ? '—' : moneyText(value)}</span>
-);
 
 /** An ISO date as dd/mm/aaaa, a dash for none. */
 export const IsoDate = ({ value }: { value: string | null | undefined }) => (

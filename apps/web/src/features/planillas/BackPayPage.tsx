@@ -1,19 +1,21 @@
 import { type BackPayCreate, type Planilla, planillaMachine } from '@aporta/domain';
-import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { api } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { planillaListHook, usePlanillaOptions } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 import { planillaKeys } from './keys.ts';
 
 const useBackPay = planillaListHook('/api/back-pay');
@@ -83,14 +85,7 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
           />
           <TextInput label={t('planillas.fields.budgetLine')} required {...form.getInputProps('budgetLine')} />
         </SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {t('planillas.backPay.submit')}
-          </Button>
-        </Group>
+        <FormActions onCancel={onClose} submitLabel={t('planillas.backPay.submit')} loading={create.isPending} />
       </Stack>
     </form>
   );

@@ -2,9 +2,10 @@ import type { PlanillaEmployee } from '@aporta/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaEmployees, usePlanillaOptions } from './api.ts';
-import { Money, Period } from './components.tsx';
 
 /** `/planilla/empleados`: the employees an entity declared over time; one CUI across entities. */
 export function EmployeesPage() {
@@ -16,7 +17,7 @@ export function EmployeesPage() {
       name: 'entityId',
       label: t('planillas.fields.entity'),
       kind: 'reference',
-      options: (options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+      options: entityOptions(options.data?.entities),
     },
     { name: 'cui', label: 'CUI', kind: 'cui' },
   ];

@@ -4,11 +4,11 @@ import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { displayCui } from '../../lib/format.ts';
 import { useContributorContributions, useEntityContributions, usePlanillaOptions } from './api.ts';
-import { Money, Period } from './components.tsx';
 
 const GapBadge = () => {
   const { t } = useTranslation();

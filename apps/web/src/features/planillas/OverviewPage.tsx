@@ -3,11 +3,12 @@ import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Table, Text, TextInpu
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { usePlanillaOverview } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 
 const month = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Guatemala', year: 'numeric', month: '2-digit' })

@@ -4,9 +4,11 @@ import { IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage, type ListParams, type ListQueryResult } from '../../components/ListPage.tsx';
+import { Money, Period } from '../../components/Money.tsx';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useFindPlanillas, usePlanillaOptions, useReviewQueue, useSearchPlanillas } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 
 type Variant = 'list' | 'search' | 'review';
 const listKey: Record<Variant, string> = { list: 'all', search: 'find', review: 'review' };
@@ -28,7 +30,7 @@ function PlanillaList({ variant }: { variant: Variant }) {
       name: 'entityId',
       label: t('planillas.fields.entity'),
       kind: 'reference',
-      options: (options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+      options: entityOptions(options.data?.entities),
     },
     { name: 'period', label: t('planillas.fields.period'), kind: 'text', w: { base: '100%', sm: 130 } },
     ...(variant === 'review'

@@ -35,7 +35,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
+import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
@@ -58,7 +60,7 @@ import {
   useSaveLine,
   useTransitionPlanilla,
 } from './api.ts';
-import { LineIssues, Money, PlanillaStateBadge } from './components.tsx';
+import { LineIssues, PlanillaStateBadge } from './components.tsx';
 
 /** Employees missing since last period listed in the review; the count says how many more. */
 const MISSING_SHOWN = 10;
@@ -121,14 +123,7 @@ function LineForm({ planillaId, line, onClose }: { planillaId: number; line: Pla
           />
         </SimpleGrid>
         <TextInput label={t('planillas.fields.movementDate')} placeholder="dd/mm/aaaa" {...form.getInputProps('movementDate')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('planillas.lines.save')}
-          </Button>
-        </Group>
+        <FormActions onCancel={onClose} submitLabel={t('planillas.lines.save')} loading={save.isPending} />
       </Stack>
     </form>
   );

@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { JobProgress } from '../../components/JobProgress.tsx';
+import { Money, Period } from '../../components/Money.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { UploadPageFrame } from '../../components/UploadPageFrame.tsx';
@@ -37,7 +38,7 @@ import {
   usePlanillaUpload,
   usePlanillaUploadRows,
 } from './api.ts';
-import { Money, Period, PlanillaStateBadge } from './components.tsx';
+import { PlanillaStateBadge } from './components.tsx';
 import { planillaKeys } from './keys.ts';
 
 /** Today's month in Guatemala, `AAAA-MM`. */

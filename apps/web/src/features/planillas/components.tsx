@@ -1,8 +1,7 @@
-import { formatPeriod, type LineIssue, type PlanillaState } from '@aporta/domain';
+import type { LineIssue, PlanillaState } from '@aporta/domain';
 import { Badge, List, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatMoneyDecimal } from '../../lib/format.ts';
 
 const stateColors: Record<PlanillaState, string> = {
   BORRADOR: 'gray',
@@ -25,15 +24,6 @@ export function PlanillaStateBadge({ state }: { state: PlanillaState }) {
     </Badge>
   );
 }
-
-/** Money the API sends as decimal text, right-aligned digits. */
-export const Money = ({ value }: { value: string | null | undefined }) => (
-  <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-    {value == null ? '—' : formatMoneyDecimal(value)}
-  </span>
-);
-
-export const Period = ({ value }: { value: string }) => <span style={{ whiteSpace: 'nowrap' }}>{formatPeriod(value)}</span>;
 
 /** A line's blocking errors (red) and warnings (orange), each with its message. */
 export function LineIssues({ errors, warnings }: { errors: LineIssue[]; warnings: LineIssue[] }) {

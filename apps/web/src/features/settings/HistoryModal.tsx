@@ -1,8 +1,9 @@
 import type { SettingKey, SettingOverview, SettingValueEntry } from '@aporta/domain/settings';
-import { Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Badge, Button, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -175,14 +176,13 @@ function CancelModal({ setting, entry, onClose }: { setting: SettingOverview; en
             maxLength={500}
             {...form.getInputProps('reason')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.history.keep')}
-            </Button>
-            <Button type="submit" color="red" loading={cancel.isPending}>
-              {t('settings.history.cancelValue')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            cancelLabel={t('settings.history.keep')}
+            submitLabel={t('settings.history.cancelValue')}
+            color="red"
+            loading={cancel.isPending}
+          />
         </Stack>
       </form>
     </Modal>

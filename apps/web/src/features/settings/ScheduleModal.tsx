@@ -29,6 +29,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -236,14 +237,12 @@ export function ScheduleModal({
             maxLength={500}
             {...form.getInputProps('reason')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.cancel')}
-            </Button>
-            <Button type="submit" loading={schedule.isPending}>
-              {t('settings.form.submit')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            cancelLabel={t('settings.cancel')}
+            submitLabel={t('settings.form.submit')}
+            loading={schedule.isPending}
+          />
         </Stack>
       </form>
     </Modal>

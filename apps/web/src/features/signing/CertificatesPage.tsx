@@ -21,6 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
@@ -195,14 +196,12 @@ function IssueModal({ opened, onClose }: { opened: boolean; onClose: () => void 
             onChange={(e) => setPass2(e.currentTarget.value)}
             error={mismatch ? t('signing.admin.mismatch') : undefined}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={reset}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={issue.isPending} disabled={!userId || pass.length < 8 || mismatch}>
-              {t('signing.admin.issue')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={reset}
+            submitLabel={t('signing.admin.issue')}
+            loading={issue.isPending}
+            disabled={!userId || pass.length < 8 || mismatch}
+          />
         </Stack>
       </form>
     </Modal>
@@ -263,14 +262,13 @@ function ActionModal({
               onChange={(e) => setValue(e.currentTarget.value)}
             />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" color={revoke ? 'red' : undefined} loading={act.isPending} disabled={!value.trim()}>
-              {t(revoke ? 'signing.admin.revoke' : 'signing.admin.renew')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submitLabel={t(revoke ? 'signing.admin.revoke' : 'signing.admin.renew')}
+            color={revoke ? 'red' : undefined}
+            loading={act.isPending}
+            disabled={!value.trim()}
+          />
         </Stack>
       </form>
     </Modal>

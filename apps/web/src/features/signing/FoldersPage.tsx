@@ -20,12 +20,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconFolder, IconTrash } from '@tabler/icons-react';
 import { createContext, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   fetchPdf,
@@ -235,7 +237,7 @@ function useUnitOptions(enabled: boolean) {
   const options = useDocumentOptions(enabled);
   const data = [
     ...(options.data?.institution ? [{ value: 'institution', label: t('signing.library.institution') }] : []),
-    ...(options.data?.entities ?? []).map((e) => ({ value: String(e.id), label: `${e.name} (${e.code})` })),
+    ...entityOptions(options.data?.entities),
   ];
   return { options, data };
 }
@@ -297,14 +299,12 @@ function FolderModal({ opened, onClose, parentId }: { opened: boolean; onClose: 
               {t('signing.library.ownerInherited')}
             </Text>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!name.trim() || (parentId === null && !chosen)}>
-              {t('signing.library.create')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submitLabel={t('signing.library.create')}
+            loading={create.isPending}
+            disabled={!name.trim() || (parentId === null && !chosen)}
+          />
         </Stack>
       </form>
     </Modal>
@@ -384,14 +384,12 @@ function UploadModal({ opened, onClose, folderId }: { opened: boolean; onClose: 
             maxLength={15}
             dir="ltr"
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={upload.isPending} disabled={!file || !title.trim()}>
-              {t('signing.library.upload')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submitLabel={t('signing.library.upload')}
+            loading={upload.isPending}
+            disabled={!file || !title.trim()}
+          />
         </Stack>
       </form>
     </Modal>
@@ -437,14 +435,12 @@ function VersionModal({ document, onClose }: { document: LibraryDocument | null;
             onChange={(e) => setNote(e.currentTarget.value)}
             maxLength={200}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={upload.isPending} disabled={!file}>
-              {t('signing.library.addVersion')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            submitLabel={t('signing.library.addVersion')}
+            loading={upload.isPending}
+            disabled={!file}
+          />
         </Stack>
       </form>
     </Modal>

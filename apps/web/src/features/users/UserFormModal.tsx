@@ -1,9 +1,10 @@
 import { type UserInput, type UserRecord, userInputSchema } from '@aporta/domain';
-import { Button, Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -121,14 +122,12 @@ export function UserFormModal({
               {t('users.passwordNote')}
             </Text>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('users.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {user ? t('users.save') : t('users.create')}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            cancelLabel={t('users.cancel')}
+            submitLabel={user ? t('users.save') : t('users.create')}
+            loading={create.isPending || update.isPending}
+          />
         </Stack>
       </form>
       {user && can('audit', 'READ') && (

@@ -1,0 +1,51 @@
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PDF_TYPE, sendDownload, verifyUrlFor } from './downloads.ts';
+
+/**
+ * The one way a route answers with a file. The report routes (PDF with its verification code, or xlsx)
+ * are covered by their modules' tests; here, the headers every download carries.
+ */
+const app = Fastify();
+app.get('/inline', (_req, reply) =>
+  sendDownload(reply, {
+    body: Buffer.from('%PDF-1.7'),
+    contentType: PDF_TYPE,
+    filename: encodeURIComponent('acta de junio.pdf'),
+    disposition: 'inline',
+    headers: { 'x-document-sha256': 'abc' },
+  }),
+);
+app.get('/stream', (_req, reply) =>
+  sendDownload(reply, { body: Readable.from([Buffer.from('a;b\r\n')]), contentType: 'text/csv', filename: 'x.csv', size: 5 }),
+);
+afterAll(() => app.close());
+
+describe('sendDownload', () => {
+  it('names the file, lets a PDF be previewed when asked, never lets it be cached and adds its own headers', async () => {
+    const res = await app.inject({ url: '/inline' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('inline; filename="acta%20de%20junio.pdf"');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-document-sha256']).toBe('abc');
+    expect(res.body).toBe('%PDF-1.7');
+  });
+
+  it('saves by default and sends a stored file as a stream with its length', async () => {
+    const res = await app.inject({ url: '/stream' });
+    expect(res.headers['content-disposition']).toBe('attachment; filename="x.csv"');
+    expect(res.headers['content-length']).toBe('5');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toBe('a;b\r\n');
+  });
+});
+
+describe('verifyUrlFor', () => {
+  it('points a printed code at the public verification route of the server that generated it', () => {
+    expect(verifyUrlFor({ protocol: 'https', host: 'aporta.example' })('ABCD-EFGH')).toBe(
+      'https://aporta.example/api/documents/verify/ABCD-EFGH',
+    );
+  });
+});

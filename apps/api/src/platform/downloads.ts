@@ -1,0 +1,85 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { RequestContext } from './context.ts';
+import { type GeneratedDocument, generateReportPdf, type ReportDefinition } from './pdf.ts';
+import { generateReportXlsx } from './report-xlsx.ts';
+
+/**
+ * How a route answers with a file instead of JSON: a generated report (PDF with its verification code,
+ * or the same report as xlsx) or a stored file (an attachment, a library document, a job's output).
+ * Every download is `cache-control: no-store` — what a user may read is scoped to them.
+ */
+
+export const PDF_TYPE = 'application/pdf';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface Download {
+  body: Buffer | Uint8Array | Readable;
+  contentType: string;
+  /** Written as is inside the header's quotes: a caller encodes a name a user gave (`encodeURIComponent`). */
+  filename: string;
+  /** `inline` lets the browser show it (a preview); `attachment` (default) saves it. */
+  disposition?: 'attachment' | 'inline';
+  size?: number;
+  /** More headers of this download (its verification code, its digest). */
+  headers?: Record<string, string>;
+}
+
+/** Sends `d` as the route's answer: its type, length when known, disposition and name, never cached. */
+export function sendDownload(reply: FastifyReply, d: Download) {
+  reply.header('content-type', d.contentType);
+  if (d.size != null) reply.header('content-length', String(d.size));
+  reply.header('cache-control', 'no-store');
+  reply.header('content-disposition', `${d.disposition ?? 'attachment'}; filename="${d.filename}"`);
+  for (const [k, v] of Object.entries(d.headers ?? {})) reply.header(k, v);
+  return reply.send(d.body as never);
+}
+
+/** The part of a request a report download needs: who asks, and the origin its verification link names. */
+export interface ReportRequest {
+  ctx: RequestContext;
+  protocol: string;
+  host: string;
+}
+
+/** Where a reader checks a verification code printed on a PDF generated for `request`. */
+export const verifyUrlFor =
+  (request: Pick<ReportRequest, 'protocol' | 'host'>) =>
+  (code: string): string =>
+    `${request.protocol}://${request.host}/api/documents/verify/${code}`;
+
+/** `report` as a registered PDF whose verification link points at this server (`fallbackInstitution`: the institution's name when the catalogue has none). */
+export function reportPdfFor(
+  request: ReportRequest,
+  report: ReportDefinition,
+  fallbackInstitution: string,
+): Promise<GeneratedDocument> {
+  return generateReportPdf(request.ctx, report, { fallbackInstitution, verifyUrl: verifyUrlFor(request) });
+}
+
+/** Sends a generated PDF as `<name>.pdf` with its `x-verification-code` (and any `headers` more). */
+export function sendPdf(reply: FastifyReply, doc: GeneratedDocument, name: string, headers?: Record<string, string>) {
+  return sendDownload(reply, {
+    body: doc.pdf,
+    contentType: PDF_TYPE,
+    filename: `${name}.pdf`,
+    headers: { 'x-verification-code': doc.code, ...headers },
+  });
+}
+
+/**
+ * A report's download in the format asked: the registered PDF (with its verification code) or the
+ * same definition as a spreadsheet. Callers: every "PDF or xlsx of a report" route.
+ */
+export async function sendReport(
+  request: ReportRequest,
+  reply: FastifyReply,
+  report: ReportDefinition,
+  opts: { name: string; format?: 'pdf' | 'xlsx'; fallbackInstitution: string; headers?: Record<string, string> },
+) {
+  if (opts.format === 'xlsx') {
+    const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution: opts.fallbackInstitution });
+    return sendDownload(reply, { body: xlsx, contentType: XLSX_TYPE, filename: `${opts.name}.xlsx`, headers: opts.headers });
+  }
+  return sendPdf(reply, await reportPdfFor(request, report, opts.fallbackInstitution), opts.name, opts.headers);
+}
