@@ -278,6 +278,8 @@ function BankFiles() {
     () => '/api/bank-files',
   );
   const files = useBankFiles({ pageSize: 10 });
+  // The office chosen, or the first one once the offices have loaded (none before: the button waits).
+  const chosenOffice = office ?? offices.data?.items[0]?.office ?? null;
   return (
     <Stack>
       {can('planilla-payments', 'CREATE', 'ALL') && (
@@ -293,7 +295,7 @@ function BankFiles() {
             <Select
               label={t('payments.fields.office')}
               data={(offices.data?.items ?? []).map((o) => o.office)}
-              value={office ?? offices.data?.items[0]?.office ?? null}
+              value={chosenOffice}
               onChange={setOffice}
               required
             />
@@ -308,12 +310,12 @@ function BankFiles() {
           </SimpleGrid>
           <Group justify="flex-end" mt="sm">
             <Button
-              disabled={!file || !bank}
+              disabled={!file || !bank || !chosenOffice}
               loading={upload.isPending}
               onClick={async () => {
                 const content = await file!.text();
                 upload.mutate(
-                  { bank, office: office ?? offices.data?.items[0]?.office ?? '', content, fileName: file!.name },
+                  { bank, office: chosenOffice!, content, fileName: file!.name },
                   {
                     onSuccess: (r) => {
                       notifySuccess(t('payments.bank.imported'));
