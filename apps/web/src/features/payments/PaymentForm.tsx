@@ -1,4 +1,6 @@
 import {
+  centsToDecimal,
+  decimalToCents,
   formatPaymentReference,
   guatemalaToday,
   type PaymentCreate,
@@ -57,7 +59,7 @@ export function PaymentForm({
     if (first && !form.values.office) form.setFieldValue('office', first);
   }, [offices.data, form]);
   const chosen = open.filter((o) => form.values.orderIds.includes(String(o.id)));
-  const balance = chosen.reduce((s, o) => s + Math.round(Number(o.balance) * 100), 0);
+  const balance = chosen.reduce((s, o) => s + decimalToCents(o.balance), 0n);
 
   const submit = form.onSubmit((v) => {
     const body: PaymentCreate = {
@@ -139,7 +141,7 @@ export function PaymentForm({
         </Checkbox.Group>
         {chosen.length > 0 && (
           <Text size="sm">
-            {t('payments.pay.balanceChosen')}: <Money value={(balance / 100).toFixed(2)} />
+            {t('payments.pay.balanceChosen')}: <Money value={centsToDecimal(balance)} />
           </Text>
         )}
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
