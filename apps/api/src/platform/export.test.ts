@@ -326,6 +326,51 @@ describe('xlsx written by a worker thread', () => {
     expect(filesIn('cancel')).toEqual([]);
   });
 
+  it('terminates the worker and stops reading when the client of a download goes away', async () => {
+    const app = Fastify({ logger: false });
+    let read = 0;
+    let stopped = false;
+    app.get('/x', async (_request, reply) =>
+      sendExport(reply, {
+        format: 'xlsx',
+        filename: 'prueba',
+        columns,
+        batches: (async function* () {
+          try {
+            for (let i = 0; i < 100_000; i++) {
+              read += 1;
+              yield Array.from({ length: 100 }, (_, k) => row(i * 100 + k + 1));
+            }
+          } finally {
+            stopped = true;
+          }
+        })(),
+      }),
+    );
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => {
+      const req = get({ host: '127.0.0.1', port, path: '/x' }, (r) => {
+        let bytes = 0;
+        r.on('data', (c: Buffer) => {
+          bytes += c.length;
+          // Gone after the first 200 KB.
+          if (bytes > 200_000) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', () => {});
+    });
+    const deadline = Date.now() + 20_000;
+    while ((liveXlsxWorkers().size > 0 || !stopped) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await app.close();
+    expect(stopped).toBe(true);
+    expect(read).toBeLessThan(100_000);
+    expect(liveXlsxWorkers().size).toBe(0);
+  });
+
   it('aborts a download whose worker dies after the first bytes: the client sees an incomplete answer', async () => {
     const app = Fastify({ logger: false });
     const logged: unknown[] = [];
