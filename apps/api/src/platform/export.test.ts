@@ -12,7 +12,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { registerErrorHandling } from './errors.ts';
-import { type ExportColumn, liveXlsxWorkers, sendExport, writeExportFile } from './export.ts';
+import { type ExportColumn, liveXlsxWorkers, MAX_XLSX_WORKERS, sendExport, writeExportFile } from './export.ts';
 import { localFileStore } from './files.ts';
 import { xlsxRows } from './imports/reader.ts';
 import { JobCancelledError } from './jobs.ts';
@@ -288,6 +288,34 @@ describe('xlsx written by a worker thread', () => {
     expect(sheetsOnMainThread).toBe(0);
     // More than the one turn an export yields between batches by itself (the code before the worker: 0 or 1).
     expect(ticksAt[2] - ticksAt[1]).toBeGreaterThan(1);
+    await workersGone();
+  });
+
+  it(`writes at most ${MAX_XLSX_WORKERS} files at once: a further export waits for a place, then completes`, async () => {
+    const store = localFileStore(join(dir, 'cap'));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let most = 0;
+    const runs = Array.from({ length: MAX_XLSX_WORKERS + 1 }, (_, i) =>
+      writeExportFile(store, `x/cap-${i}.xlsx`, {
+        format: 'xlsx',
+        columns,
+        batches: batches(3, 10, async (b) => {
+          most = Math.max(most, liveXlsxWorkers().size);
+          if (b === 1) await gate;
+        }),
+      }),
+    );
+    const deadline = Date.now() + 20_000;
+    while (liveXlsxWorkers().size < MAX_XLSX_WORKERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(liveXlsxWorkers().size).toBe(MAX_XLSX_WORKERS);
+    release();
+    const done = await Promise.all(runs);
+    expect(done.map((d) => d.rows)).toEqual(Array(MAX_XLSX_WORKERS + 1).fill(30));
+    expect(most).toBeLessThanOrEqual(MAX_XLSX_WORKERS);
+    expect(filesIn('cap')).toHaveLength(MAX_XLSX_WORKERS + 1);
     await workersGone();
   });
 
