@@ -4,7 +4,8 @@ import { AppError, type ExportFormat } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import type { FileStore } from './files.ts';
-import type { XlsxCell, XlsxFromWorker, XlsxSheet, XlsxToWorker } from './xlsx-worker.ts';
+import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
+import type { XlsxFromWorker, XlsxToWorker } from './xlsx-worker.ts';
 
 export interface ExportColumn<T> {
   header: string;
@@ -105,8 +106,8 @@ export async function writeExportFile<T>(
  * The body of an export: a BOM and CSV lines, or an xlsx workbook streamed row by row. Between batches
  * the event loop is yielded and the next batch is read only once `stream` has drained: memory stays
  * bounded by one batch and the embedded database serves other requests between chunks. CSV is written
- * here (cheap); xlsx by a worker thread (`xlsx-worker.ts`): this thread reads the batches and maps the
- * values, the worker builds the XML and zips it, and its bytes come back into `stream`.
+ * here (cheap); xlsx of two batches or more by a worker thread (`xlsx-worker.ts`): this thread reads the
+ * batches and maps the values, the worker builds the XML and zips it, and its bytes come back into `stream`.
  */
 async function writeExport<T>(
   stream: PassThrough,
@@ -120,8 +121,10 @@ async function writeExport<T>(
 ): Promise<void> {
   const { format, columns, iterator } = opts;
 
+  // Batches already read (the first, and for xlsx the second) come before the iterator's.
+  const read: IteratorResult<T[]>[] = [opts.first];
   async function* batches(): AsyncIterable<T[]> {
-    let next = opts.first;
+    let next = read.shift() as IteratorResult<T[]>;
     while (!next.done) {
       if (stream.destroyed) {
         await iterator.return?.();
@@ -134,7 +137,7 @@ async function writeExport<T>(
         await iterator.return?.();
         return;
       }
-      next = await iterator.next();
+      next = read.shift() ?? (await iterator.next());
     }
   }
 
@@ -153,6 +156,19 @@ async function writeExport<T>(
     sheetName: opts.sheetName ?? 'Datos',
     columns: columns.map((c) => ({ header: c.header, width: c.width ?? Math.max(12, c.header.length + 2), money: !!c.money })),
   };
+  const cells = (batch: T[]) =>
+    batch.map((r) => columns.map((c): XlsxCell => (c.money ? xlsxMoney(c.value(r)) : (c.value(r) ?? null))));
+  // An export that fits in one batch is written here: it holds this thread for one batch, as the reading does
+  // between yields, and starting a worker (~0.4 s) would cost more than the file.
+  const second = opts.first.done ? opts.first : await iterator.next();
+  if (second.done) {
+    if (stream.destroyed) return;
+    const small = openXlsxSheet(stream, sheet);
+    if (!opts.first.done) small.add(cells(opts.first.value));
+    await small.close();
+    return;
+  }
+  read.push(second);
   const writer = await startXlsxWorker(sheet, stream);
   if (!writer) {
     await iterator.return?.();
@@ -163,7 +179,7 @@ async function writeExport<T>(
     // stream drained.
     let previous: Promise<void> = Promise.resolve();
     for await (const batch of batches()) {
-      const rows = batch.map((r) => columns.map((c): XlsxCell => (c.money ? xlsxMoney(c.value(r)) : (c.value(r) ?? null))));
+      const rows = cells(batch);
       await previous;
       await drained(stream);
       // A stream gone (client away) is seen by batches(), which stops the reading.

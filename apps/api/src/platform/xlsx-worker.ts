@@ -11,13 +11,8 @@
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import ExcelJS from 'exceljs';
+import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
 
-export interface XlsxSheet {
-  sheetName: string;
-  columns: { header: string; width: number; money: boolean }[];
-}
-export type XlsxCell = string | number | boolean | Date | null;
 export type XlsxToWorker = { type: 'rows'; rows: XlsxCell[][] } | { type: 'end' } | { type: 'ack' };
 export type XlsxFromWorker =
   | { type: 'data'; chunk: Uint8Array }
@@ -67,25 +62,15 @@ async function flushed(): Promise<void> {
   }
 }
 
-const sheet = workerData as XlsxSheet;
-const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-const ws = wb.addWorksheet(sheet.sheetName);
-ws.columns = sheet.columns.map((c) => ({
-  header: c.header,
-  width: c.width,
-  ...(c.money ? { style: { numFmt: '#,##0.00' } } : {}),
-}));
-ws.getRow(1).font = { bold: true };
-ws.getRow(1).commit();
+const sheet = openXlsxSheet(output, workerData as XlsxSheet);
 
 async function handle(message: XlsxToWorker): Promise<void> {
   if (message.type === 'rows') {
-    for (const row of message.rows) ws.addRow(row).commit();
+    sheet.add(message.rows);
     await flushed();
     post({ type: 'batch' });
   } else if (message.type === 'end') {
-    ws.commit();
-    await wb.commit();
+    await sheet.close();
     post({ type: 'done' });
   }
 }
