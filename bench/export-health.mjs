@@ -1,7 +1,8 @@
 // A large export must not freeze the server: loads N contributors (300 000 by default) with valid CUIs
 // into a fresh embedded PGlite data folder, starts the real server on a loopback port, and runs an
 // unfiltered xlsx export and then a csv export of all of them while GET /api/health is polled every
-// 100 ms. Prints the export's duration, rows and bytes, and the health latency p50/p95/max.
+// 100 ms. Prints the export's duration, rows and bytes, the health latency p50/p95/max, and the delay of the
+// server's event loop (monitorEventLoopDelay: how long the main thread was held at a stretch).
 //
 //   node --import tsx bench/export-health.mjs [rows=300000]
 //   BENCH_ANALYZE=1 node --import tsx bench/export-health.mjs   # with planner statistics after the load
@@ -9,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const rows = Number(process.argv[2] ?? 300_000);
 const { buildApp } = await import('../apps/api/src/app.ts');
@@ -118,6 +120,8 @@ async function exportWithHealth(format) {
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   t0 = performance.now();
   const res = await fetch(`${base}/api/contributors/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
   if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
@@ -129,6 +133,9 @@ async function exportWithHealth(format) {
     if (format === 'csv') for (const b of part) if (b === 10) newlines += 1;
   }
   const seconds = (performance.now() - t0) / 1000;
+  loop.disable();
+  const loopP99 = loop.percentile(99) / 1e6;
+  const loopMax = loop.max / 1e6;
   running = false;
   await poller;
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -138,7 +145,9 @@ async function exportWithHealth(format) {
       dataRows === null ? '' : `, ${dataRows} filas`
     } | health: ${sorted.length} consultas, p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(
       0,
-    )} ms, máx ${sorted.at(-1).toFixed(0)} ms | RSS ${mb(process.memoryUsage().rss)}`,
+    )} ms, máx ${sorted.at(-1).toFixed(0)} ms | bucle de eventos p99 ${loopP99.toFixed(0)} ms, máx ${loopMax.toFixed(0)} ms | RSS ${mb(
+      process.memoryUsage().rss,
+    )}`,
   );
   return { seconds, bytes, dataRows, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
 }

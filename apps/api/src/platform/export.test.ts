@@ -1,13 +1,21 @@
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppError } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import Fastify from 'fastify';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
 import { registerErrorHandling } from './errors.ts';
-import { sendExport } from './export.ts';
+import { type ExportColumn, liveXlsxWorkers, MAX_XLSX_WORKERS, sendExport, writeExportFile } from './export.ts';
+import { localFileStore } from './files.ts';
+import { xlsxRows } from './imports/reader.ts';
+import { JobCancelledError } from './jobs.ts';
 
 /**
  * Exports read in keyset chunks of 1 000 rows: every row exactly once and in sort order even when the
@@ -174,4 +182,278 @@ describe('an export that fails', () => {
       expect(logged.length).toBe(1);
     });
   }
+});
+
+describe('xlsx written by a worker thread', () => {
+  interface Row {
+    n: number;
+    name: string;
+    amount: string | null;
+    day: Date;
+    active: boolean;
+  }
+  const columns: ExportColumn<Row>[] = [
+    { header: 'N', value: (r) => r.n },
+    { header: 'Nombre', value: (r) => r.name, width: 30 },
+    { header: 'Monto', value: (r) => r.amount, money: true },
+    { header: 'Fecha', value: (r) => r.day },
+    { header: 'Activo', value: (r) => r.active },
+  ];
+  const row = (n: number): Row => ({
+    n,
+    name: n % 5 === 0 ? '=SUMA(A1)' : `ÁNGELA PÉREZ ${n}`,
+    amount: n % 7 === 0 ? null : `${n % 2 ? '-' : ''}${n}234567.8${n % 10}`,
+    day: new Date(Date.UTC(2026, 0, 1 + (n % 300))),
+    active: n % 2 === 0,
+  });
+  async function* batches(count: number, size: number, each?: (i: number) => void | Promise<void>): AsyncIterable<Row[]> {
+    for (let i = 0; i < count; i++) {
+      await each?.(i);
+      yield Array.from({ length: size }, (_, k) => row(i * size + k + 1));
+    }
+  }
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'aporta-xlsx-worker-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const filesIn = (folder: string) => readdirSync(join(dir, folder), { recursive: true }).filter((f) => String(f).includes('.'));
+  const workersGone = async () => {
+    await Promise.all([...liveXlsxWorkers()].map((w) => once(w, 'exit')));
+    expect(liveXlsxWorkers().size).toBe(0);
+  };
+
+  it('writes a file that ExcelJS and the imports reader read back: text as is, money numeric #,##0.00, dates, booleans, empty cells', async () => {
+    const store = localFileStore(join(dir, 'ok'));
+    const { rows, size } = await writeExportFile(store, 'x/ok.xlsx', {
+      format: 'xlsx',
+      sheetName: 'Prueba',
+      columns,
+      batches: batches(3, 40),
+    });
+    expect(rows).toBe(120);
+    expect(size).toBeGreaterThan(0);
+    await workersGone();
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(dir, 'ok', 'x', 'ok.xlsx'));
+    const ws = wb.getWorksheet('Prueba');
+    expect(ws?.actualRowCount).toBe(121);
+    expect(ws?.getRow(1).values).toEqual([undefined, 'N', 'Nombre', 'Monto', 'Fecha', 'Activo']);
+    expect(ws?.getRow(1).font?.bold).toBe(true);
+    const money = ws?.getCell('C2');
+    expect(money?.value).toBe(-1234567.81);
+    expect(money?.numFmt).toBe('#,##0.00');
+    expect(ws?.getCell('C8').value).toBeNull();
+    expect(ws?.getCell('B6').value).toBe('=SUMA(A1)');
+    expect(ws?.getCell('D2').value).toEqual(new Date(Date.UTC(2026, 0, 2)));
+    expect(ws?.getCell('E2').value).toBe(false);
+    expect(ws?.getCell('E3').value).toBe(true);
+
+    const read = [];
+    for await (const r of xlsxRows(join(dir, 'ok', 'x', 'ok.xlsx'))) read.push(r);
+    expect(read).toHaveLength(121);
+    expect(read[1].cells).toEqual([1, 'ÁNGELA PÉREZ 1', -1234567.81, new Date(Date.UTC(2026, 0, 2)), 'FALSO']);
+    expect(read[120].cells[0]).toBe(120);
+  });
+
+  it('writes an export of one batch on the main thread, without starting a worker', async () => {
+    const workersSeen: number[] = [];
+    const store = {
+      kind: 'local' as const,
+      async put(_key: string, body: NodeJS.ReadableStream) {
+        let size = 0;
+        for await (const chunk of body) {
+          workersSeen.push(liveXlsxWorkers().size);
+          size += (chunk as Buffer).length;
+        }
+        return { size };
+      },
+      get: () => Promise.reject(new Error('not used')),
+      delete: async () => {},
+    };
+    const { rows, size } = await writeExportFile(store, 'x/one.xlsx', { format: 'xlsx', columns, batches: batches(1, 50) });
+    expect(rows).toBe(50);
+    expect(size).toBeGreaterThan(0);
+    expect(workersSeen.length).toBeGreaterThan(0);
+    expect(workersSeen.every((n) => n === 0)).toBe(true);
+  });
+
+  it('builds no row XML on the main thread, and the main thread runs its timers while the worker writes a batch', async () => {
+    const addWorksheet = vi.spyOn(ExcelJS.stream.xlsx.WorkbookWriter.prototype, 'addWorksheet');
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 1);
+    // Batch 0 is large. When batch 2 is asked for, batch 1 was posted, which waits for the worker to take
+    // batch 0: the ticks between asking for batch 1 and for batch 2 ran while the worker wrote batch 0.
+    const ticksAt: number[] = [];
+    const store = localFileStore(join(dir, 'free'));
+    let sheetsOnMainThread = -1;
+    try {
+      await writeExportFile(store, 'x/free.xlsx', {
+        format: 'xlsx',
+        columns,
+        batches: (async function* () {
+          ticksAt.push(ticks);
+          yield Array.from({ length: 20_000 }, (_, k) => row(k + 1));
+          ticksAt.push(ticks);
+          yield [row(20_001)];
+          ticksAt.push(ticks);
+        })(),
+      });
+    } finally {
+      clearInterval(timer);
+      sheetsOnMainThread = addWorksheet.mock.calls.length;
+      addWorksheet.mockRestore();
+    }
+    expect(sheetsOnMainThread).toBe(0);
+    // More than the one turn an export yields between batches by itself (the code before the worker: 0 or 1).
+    expect(ticksAt[2] - ticksAt[1]).toBeGreaterThan(1);
+    await workersGone();
+  });
+
+  it(`writes at most ${MAX_XLSX_WORKERS} files at once: a further export waits for a place, then completes`, async () => {
+    const store = localFileStore(join(dir, 'cap'));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let most = 0;
+    const runs = Array.from({ length: MAX_XLSX_WORKERS + 1 }, (_, i) =>
+      writeExportFile(store, `x/cap-${i}.xlsx`, {
+        format: 'xlsx',
+        columns,
+        batches: batches(3, 10, async (b) => {
+          most = Math.max(most, liveXlsxWorkers().size);
+          // Batch 1 is read before the worker starts (an export of one batch needs none).
+          if (b === 2) await gate;
+        }),
+      }),
+    );
+    const deadline = Date.now() + 20_000;
+    while (liveXlsxWorkers().size < MAX_XLSX_WORKERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(liveXlsxWorkers().size).toBe(MAX_XLSX_WORKERS);
+    release();
+    const done = await Promise.all(runs);
+    expect(done.map((d) => d.rows)).toEqual(Array(MAX_XLSX_WORKERS + 1).fill(30));
+    expect(most).toBeLessThanOrEqual(MAX_XLSX_WORKERS);
+    expect(filesIn('cap')).toHaveLength(MAX_XLSX_WORKERS + 1);
+    await workersGone();
+  });
+
+  it('fails in Spanish when the worker dies mid-export, leaving no file in the store', async () => {
+    const store = localFileStore(join(dir, 'died'));
+    const run = writeExportFile(store, 'x/died.xlsx', {
+      format: 'xlsx',
+      columns,
+      batches: batches(50, 100, async (i) => {
+        if (i === 3) await Promise.all([...liveXlsxWorkers()].map((w) => w.terminate()));
+      }),
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/^La exportación a Excel falló/),
+    });
+    await workersGone();
+    expect(filesIn('died')).toEqual([]);
+  });
+
+  it('a cancelled job (its progress report throws) terminates the worker and leaves no file', async () => {
+    const store = localFileStore(join(dir, 'cancel'));
+    const seen = new Set<unknown>();
+    const run = writeExportFile(store, 'x/cancel.xlsx', {
+      format: 'xlsx',
+      columns,
+      batches: batches(50, 100),
+      onBatch: async (done) => {
+        for (const w of liveXlsxWorkers()) seen.add(w);
+        if (done >= 300) throw new JobCancelledError();
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(JobCancelledError);
+    expect(seen.size).toBe(1);
+    await workersGone();
+    expect(filesIn('cancel')).toEqual([]);
+  });
+
+  it('terminates the worker and stops reading when the client of a download goes away', async () => {
+    const app = Fastify({ logger: false });
+    let read = 0;
+    let stopped = false;
+    app.get('/x', async (_request, reply) =>
+      sendExport(reply, {
+        format: 'xlsx',
+        filename: 'prueba',
+        columns,
+        batches: (async function* () {
+          try {
+            for (let i = 0; i < 100_000; i++) {
+              read += 1;
+              yield Array.from({ length: 100 }, (_, k) => row(i * 100 + k + 1));
+            }
+          } finally {
+            stopped = true;
+          }
+        })(),
+      }),
+    );
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => {
+      const req = get({ host: '127.0.0.1', port, path: '/x' }, (r) => {
+        let bytes = 0;
+        r.on('data', (c: Buffer) => {
+          bytes += c.length;
+          // Gone after the first 200 KB.
+          if (bytes > 200_000) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', () => {});
+    });
+    const deadline = Date.now() + 20_000;
+    while ((liveXlsxWorkers().size > 0 || !stopped) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await app.close();
+    expect(stopped).toBe(true);
+    expect(read).toBeLessThan(100_000);
+    expect(liveXlsxWorkers().size).toBe(0);
+  });
+
+  it('aborts a download whose worker dies after the first bytes: the client sees an incomplete answer', async () => {
+    const app = Fastify({ logger: false });
+    const logged: unknown[] = [];
+    app.get('/x', async (request, reply) => {
+      request.log.error = ((obj: unknown) => logged.push(obj)) as typeof request.log.error;
+      return sendExport(reply, {
+        format: 'xlsx',
+        filename: 'prueba',
+        columns,
+        batches: batches(200, 100, async (i) => {
+          if (i === 20) await Promise.all([...liveXlsxWorkers()].map((w) => w.terminate()));
+        }),
+      });
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    const res = await new Promise<{ status: number; bytes: number; complete: boolean }>((resolve) => {
+      get({ host: '127.0.0.1', port, path: '/x' }, (r) => {
+        let bytes = 0;
+        r.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        const done = (complete: boolean) => resolve({ status: r.statusCode ?? 0, bytes, complete });
+        r.on('end', () => done(r.complete));
+        r.on('error', () => done(false));
+        r.on('aborted', () => done(false));
+      });
+    });
+    await app.close();
+    expect(res.status).toBe(200);
+    expect(res.complete).toBe(false);
+    expect(logged).toHaveLength(1);
+    await workersGone();
+  });
 });

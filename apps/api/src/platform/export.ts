@@ -1,9 +1,11 @@
 import { PassThrough } from 'node:stream';
-import type { ExportFormat } from '@aporta/domain';
-import ExcelJS from 'exceljs';
+import { Worker } from 'node:worker_threads';
+import { AppError, type ExportFormat } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import type { FileStore } from './files.ts';
+import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
+import type { XlsxFromWorker, XlsxToWorker } from './xlsx-worker.ts';
 
 export interface ExportColumn<T> {
   header: string;
@@ -103,7 +105,9 @@ export async function writeExportFile<T>(
 /**
  * The body of an export: a BOM and CSV lines, or an xlsx workbook streamed row by row. Between batches
  * the event loop is yielded and the next batch is read only once `stream` has drained: memory stays
- * bounded by one batch and the embedded database serves other requests between chunks.
+ * bounded by one batch and the embedded database serves other requests between chunks. CSV is written
+ * here (cheap); xlsx of two batches or more by a worker thread (`xlsx-worker.ts`): this thread reads the
+ * batches and maps the values, the worker builds the XML and zips it, and its bytes come back into `stream`.
  */
 async function writeExport<T>(
   stream: PassThrough,
@@ -117,8 +121,10 @@ async function writeExport<T>(
 ): Promise<void> {
   const { format, columns, iterator } = opts;
 
+  // Batches already read (the first, and for xlsx the second) come before the iterator's.
+  const read: IteratorResult<T[]>[] = [opts.first];
   async function* batches(): AsyncIterable<T[]> {
-    let next = opts.first;
+    let next = read.shift() as IteratorResult<T[]>;
     while (!next.done) {
       if (stream.destroyed) {
         await iterator.return?.();
@@ -131,7 +137,7 @@ async function writeExport<T>(
         await iterator.return?.();
         return;
       }
-      next = await iterator.next();
+      next = read.shift() ?? (await iterator.next());
     }
   }
 
@@ -146,20 +152,49 @@ async function writeExport<T>(
     stream.end();
     return;
   }
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-  const ws = wb.addWorksheet(opts.sheetName ?? 'Datos');
-  ws.columns = columns.map((c) => ({
-    header: c.header,
-    width: c.width ?? Math.max(12, c.header.length + 2),
-    ...(c.money ? { style: { numFmt: '#,##0.00' } } : {}),
-  }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  for await (const batch of batches()) {
-    for (const r of batch) ws.addRow(columns.map((c) => (c.money ? xlsxMoney(c.value(r)) : (c.value(r) ?? null)))).commit();
+  const sheet: XlsxSheet = {
+    sheetName: opts.sheetName ?? 'Datos',
+    columns: columns.map((c) => ({ header: c.header, width: c.width ?? Math.max(12, c.header.length + 2), money: !!c.money })),
+  };
+  const cells = (batch: T[]) =>
+    batch.map((r) => columns.map((c): XlsxCell => (c.money ? xlsxMoney(c.value(r)) : (c.value(r) ?? null))));
+  // An export that fits in one batch is written here: it holds this thread for one batch, as the reading does
+  // between yields, and starting a worker (~0.4 s) would cost more than the file.
+  const second = opts.first.done ? opts.first : await iterator.next();
+  if (second.done) {
+    if (stream.destroyed) return;
+    const small = openXlsxSheet(stream, sheet);
+    if (!opts.first.done) small.add(cells(opts.first.value));
+    await small.close();
+    return;
   }
-  ws.commit();
-  await wb.commit();
+  read.push(second);
+  const writer = await startXlsxWorker(sheet, stream);
+  if (!writer) {
+    await iterator.return?.();
+    return;
+  }
+  try {
+    // The worker writes batch n while batch n + 1 is read; n + 1 is posted once the worker took n and the
+    // stream drained.
+    let previous: Promise<void> = Promise.resolve();
+    for await (const batch of batches()) {
+      const rows = cells(batch);
+      await previous;
+      await drained(stream);
+      // A stream gone (client away) is seen by batches(), which stops the reading.
+      if (stream.destroyed) continue;
+      previous = writer.rows(rows);
+      // Seen at the next await; marked handled so a crash while the next batch is read is no unhandled rejection.
+      previous.catch(() => {});
+    }
+    await previous;
+    if (stream.destroyed) return;
+    await writer.end();
+    stream.end();
+  } finally {
+    writer.close();
+  }
 }
 
 /**
@@ -170,6 +205,90 @@ async function writeExport<T>(
 function xlsxMoney(v: unknown): number | null {
   if (typeof v !== 'string' || v === '') return null;
   return Number(v);
+}
+
+/** At most this many xlsx exports are written at once (one worker thread each); a further one waits for a place. */
+export const MAX_XLSX_WORKERS = 4;
+const liveWorkers = new Set<Worker>();
+let placeWaiters: (() => void)[] = [];
+
+/** The xlsx worker threads alive now (tests see a cancelled export's worker end). */
+export const liveXlsxWorkers = (): ReadonlySet<Worker> => liveWorkers;
+
+const workerFailed = (cause: unknown) =>
+  new AppError(
+    'INTERNAL',
+    'La exportación a Excel falló: el proceso que escribe el archivo se detuvo de forma inesperada. Intente de nuevo.',
+    undefined,
+    { cause },
+  );
+
+/**
+ * Starts a worker thread writing one xlsx file into `stream` (see xlsx-worker.ts). `rows` resolves once
+ * the worker took a batch, `end` once the file is complete; both reject (in Spanish) when the worker fails
+ * or dies. `close` terminates it: always called, so a cancelled or failed export leaves no thread behind.
+ * Null when `stream` went away while waiting for a place.
+ */
+async function startXlsxWorker(
+  sheet: XlsxSheet,
+  stream: PassThrough,
+): Promise<{ rows: (rows: XlsxCell[][]) => Promise<void>; end: () => Promise<void>; close: () => void } | null> {
+  while (liveWorkers.size >= MAX_XLSX_WORKERS) {
+    await new Promise<void>((resolve) => placeWaiters.push(resolve));
+    if (stream.destroyed) return null;
+  }
+  const worker = new Worker(new URL('./xlsx-worker.mjs', import.meta.url), {
+    workerData: sheet,
+    // The entry loads tsx by itself; the process's `--import tsx` would only load it a second time (~0.1 s).
+    execArgv: [],
+    // A runaway worker fails its export, never the server.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  });
+  liveWorkers.add(worker);
+  let failure: AppError | null = null;
+  let waiting: { type: 'batch' | 'done'; resolve: () => void; reject: (err: AppError) => void } | null = null;
+  const fail = (cause: unknown) => {
+    failure ??= workerFailed(cause);
+    waiting?.reject(failure);
+    waiting = null;
+  };
+  const send = (message: XlsxToWorker) => worker.postMessage(message);
+  worker.on('message', (message: XlsxFromWorker) => {
+    if (message.type === 'data') {
+      // Bytes for a stream gone are dropped but still acknowledged, so the worker never waits on it.
+      if (stream.destroyed) return send({ type: 'ack' });
+      const ok = stream.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+      if (ok) send({ type: 'ack' });
+      else drained(stream).then(() => send({ type: 'ack' }));
+    } else if (message.type === 'error') {
+      fail(new Error(message.message));
+    } else if (waiting?.type === message.type) {
+      waiting.resolve();
+      waiting = null;
+    }
+  });
+  worker.on('error', fail);
+  worker.on('messageerror', fail);
+  worker.on('exit', (code) => {
+    liveWorkers.delete(worker);
+    const next = placeWaiters;
+    placeWaiters = [];
+    for (const w of next) w();
+    fail(new Error(`xlsx worker exited with code ${code}`));
+  });
+  const request = (type: 'batch' | 'done', message: XlsxToWorker) =>
+    new Promise<void>((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting = { type, resolve, reject };
+      send(message);
+    });
+  return {
+    rows: (rows) => request('batch', { type: 'rows', rows }),
+    end: () => request('done', { type: 'end' }),
+    close: () => {
+      if (liveWorkers.has(worker)) void worker.terminate();
+    },
+  };
 }
 
 /** Resolves once `stream` can take more (or is gone): the backpressure of an export. */
