@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { speedUpPg } from './pg-speed.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -46,6 +47,7 @@ export async function openDatabase(
   opts: { url?: string; dataDir?: string; loadDataDir?: Blob; poolSize?: number; statementTimeoutMs?: number } = {},
 ): Promise<Database> {
   if (opts.url) {
+    speedUpPg();
     // A backstop on every statement: nothing holds a connection for ever (platform/load.ts).
     const statement_timeout = opts.statementTimeoutMs ?? 120_000;
     const pool = new pg.Pool({
