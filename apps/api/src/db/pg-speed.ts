@@ -41,7 +41,10 @@ export const originalAddFields = resultProto.addFields;
 export const originalNormalizeQueryConfig = utils.normalizeQueryConfig;
 
 function addFields(this: ResultInternals, fieldDescriptions: FieldDescription[]): void {
-  if (!this.rowAsArray) return originalAddFields.call(this, fieldDescriptions);
+  if (!this.rowAsArray) {
+    originalAddFields.call(this, fieldDescriptions);
+    return;
+  }
   this.fields = fieldDescriptions;
   const types = this._types ?? pg.types;
   const parsers = new Array<Parser>(fieldDescriptions.length);
