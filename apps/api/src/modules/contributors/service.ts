@@ -56,8 +56,18 @@ registerConstraintRules({
 
 const searchNameOf = contributorSearchName;
 
+// What a contributor's view shows (toContributor): not the search columns nor who imported or created the
+// row, which every list, lookup and export would otherwise read, send and parse for nothing.
+const {
+  searchName: _searchName,
+  searchWords: _searchWords,
+  importId: _importId,
+  createdBy: _createdBy,
+  ...shown
+} = getTableColumns(contributors);
+
 const selection = {
-  ...getTableColumns(contributors),
+  ...shown,
   typeName: contributorTypes.name,
   entityName: municipalEntities.name,
   municipalityName: municipalities.name,
