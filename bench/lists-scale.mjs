@@ -13,7 +13,10 @@
 //            --only='CUI exacto,página 1' (those queries only) --server-prof=<dir> (a .cpuprofile of each server process)
 //            --ui[=<dir>] after the measurements, Chromium pages the list of every contributor forwards and
 //            backwards (needs `npm run build`), timing each click; screenshots into <dir> (default /tmp)
-//            --procs=N server processes (API_PROCESSES; default on PostgreSQL one per core, as deployed; PGlite 1)
+//            --procs=N server processes (API_PROCESSES; default on PostgreSQL half the cores, as deployed on a
+//            machine that also runs PostgreSQL and the load generator; PGlite 1)
+//            --keep (PostgreSQL: keep the loaded database, its name printed) --reuse=<database> (measure a
+//            database an earlier --keep loaded, without loading again; kept as well)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 // --root measures another checkout's API with this script (the "before" figures: main's code).
 import { spawn } from 'node:child_process';
@@ -41,7 +44,9 @@ const DURATION = Number(args.duration ?? 5);
 const CONNS = (args.conns ?? '1,10,50').split(',').map(Number);
 const REPEAT = Number(args.repeat ?? 1);
 const ONLY = args.only ? args.only.split(',') : null;
-const PROCS = PGLITE ? 1 : Number(args.procs ?? availableParallelism());
+// PostgreSQL and the load generator run on this machine too: the server gets half the cores (bench/README,
+// "Cuántos procesos").
+const PROCS = PGLITE ? 1 : Number(args.procs ?? Math.max(1, Math.floor(availableParallelism() / 2)));
 const UI = args.ui ? (args.ui === 'true' ? tmpdir() : resolve(args.ui)) : null;
 const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
 const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
@@ -74,7 +79,11 @@ const firsts = FIRST_NAMES.slice(0, 250);
 const surnames = [...new Set(SURNAMES)].slice(0, 350);
 
 // ---------------------------------------------------------------- database
-const dbName = `aporta_scale_${process.pid}`;
+const REUSE = !PGLITE && args.reuse ? args.reuse : null;
+if (REUSE && !/^aporta_scale_\d+$/.test(REUSE))
+  throw new Error(`--reuse: «${REUSE}» no es una base de este bench (aporta_scale_N)`);
+const KEEP = !PGLITE && (args.keep === 'true' || !!REUSE);
+const dbName = REUSE ?? `aporta_scale_${process.pid}`;
 const tmp = mkdtempSync(join(tmpdir(), 'aporta-scale-'));
 let admin;
 let url;
@@ -84,7 +93,7 @@ if (PGLITE) {
 } else {
   admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  if (!REUSE) await admin.query(`CREATE DATABASE ${dbName}`);
   const u = new URL(ADMIN_URL);
   u.pathname = `/${dbName}`;
   url = u.toString();
@@ -98,8 +107,9 @@ const cleanup = async () => {
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
   await database?.close().catch(() => {});
+  if (admin && KEEP) say(`base conservada: ${dbName} (--reuse=${dbName}; bórrela con DROP DATABASE ${dbName})`);
+  if (admin && !KEEP) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e) => say(`DROP: ${e.message}`));
   if (admin) {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e) => say(`DROP: ${e.message}`));
     await admin.end();
   }
   rmSync(tmp, { recursive: true, force: true });
@@ -114,106 +124,13 @@ try {
 
 async function run() {
   const t0 = performance.now();
-  await database.migrate();
-  await seedReference(database.db);
   const db = database.db;
-  const munis = await db.select().from(schema.municipalities);
-  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-  const entities = await db
-    .insert(schema.municipalEntities)
-    .values(
-      munis.map((m) => ({
-        code: `E-${m.code}`,
-        name: `Municipalidad ${m.name}`,
-        classificationId: cls.id,
-        municipalityId: m.id,
-      })),
-    )
-    .returning();
-  const entityOf = new Map(entities.map((e) => [e.municipalityId, e.id]));
-  const types = await db.select().from(schema.contributorTypes);
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  const [user] = await db
-    .insert(schema.users)
-    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-    .returning();
-  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-
-  // Rows: each block of 50 000 shares one created/updated time (a bulk import); one row in seven was
-  // edited later and has a time of its own.
-  const base = Date.UTC(2020, 0, 1);
-  const csvField = (v) => (v == null ? '' : v);
-  function* lines() {
-    let serial = 10_000_000;
-    let batch = [];
-    for (let i = 0; i < ROWS; i++) {
-      let body;
-      let check;
-      do {
-        serial += 1;
-        body = String(serial).padStart(8, '0');
-        check = cuiCheckDigit(body);
-      } while (check === null);
-      const m = munis[i % munis.length];
-      const f1 = pick(firsts);
-      const f2 = rand() < 0.7 ? pick(firsts) : null;
-      const s1 = pick(surnames);
-      const s2 = rand() < 0.9 ? pick(surnames) : null;
-      const searchName = foldName([f1, f2, s1, s2].filter(Boolean).join(' '));
-      const block = Math.floor(i / 50_000);
-      const at = new Date(i % 7 === 0 ? base + block * 86_400_000 + Math.floor(rand() * 86_400_000) : base + block * 86_400_000);
-      const birth = new Date(Date.UTC(1950, 0, 1) + Math.floor(rand() * 18_000) * 86_400_000).toISOString().slice(0, 10);
-      batch.push(
-        [
-          `${body}${check}${m.code}`,
-          f1,
-          csvField(f2),
-          s1,
-          csvField(s2),
-          searchName,
-          birth,
-          rand() < 0.5 ? 'F' : 'M',
-          types[i % types.length].id,
-          entityOf.get(m.id),
-          m.id,
-          i % 10 === 0 ? 'INACTIVO' : 'ACTIVO',
-          'APROBADO',
-          at.toISOString(),
-          at.toISOString(),
-        ].join('\t'),
-      );
-      if (batch.length === 5000) {
-        yield `${batch.join('\n')}\n`;
-        batch = [];
-      }
-    }
-    if (batch.length) yield `${batch.join('\n')}\n`;
-  }
-  const columns =
-    'cui, first_name, second_name, first_surname, second_surname, search_name, birth_date, sex, type_id, entity_id, municipality_id, state, cui_state, created_at, updated_at';
-  if (PGLITE) {
-    const client = db.$client;
-    for (let start = 0, gen = lines(); start < ROWS; start += 50_000) {
-      const parts = [];
-      for (let k = 0; k < 10; k++) {
-        const next = gen.next();
-        if (next.done) break;
-        parts.push(next.value);
-      }
-      if (!parts.length) break;
-      await client.query(`COPY contributors (${columns}) FROM '/dev/blob' WITH (NULL '')`, [], { blob: new Blob(parts) });
-    }
-    await client.query('VACUUM ANALYZE');
-  } else {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await pipeline(Readable.from(lines()), c.query(copyFrom(`COPY contributors (${columns}) FROM STDIN WITH (NULL '')`)));
-    await c.query('VACUUM ANALYZE');
-    await c.end();
-  }
+  if (!REUSE) await load(db);
   const [{ total }] = await db.select({ total: sql`count(*)::int` }).from(schema.contributors);
   say(
-    `${PGLITE ? 'PGlite' : 'PostgreSQL'}: ${total} afiliados cargados con COPY en ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    REUSE
+      ? `PostgreSQL: ${total} afiliados en ${REUSE} (reutilizada, sin cargar)`
+      : `${PGLITE ? 'PGlite' : 'PostgreSQL'}: ${total} afiliados cargados con COPY en ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   // ---------------------------------------------------------------- the requests
@@ -222,6 +139,8 @@ async function run() {
   ).rows.map((r) => ({ cui: r.cui, name: r.search_name }));
   const [dept] = (await db.execute(sql`select id from departments where code = '09'`)).rows;
   // One typo in a surname: a letter replaced (Hernández → Hernandes).
+  // The typos come from their own seed: a run on a reused database (--reuse, no load) asks the same names.
+  seed = 20261124;
   const typo = (word) => {
     const i = 1 + Math.floor(rand() * (word.length - 2));
     const swap = { Z: 'S', S: 'Z', C: 'S', V: 'B', B: 'V', Y: 'I', I: 'Y', O: 'U', E: 'I' };
@@ -658,5 +577,105 @@ async function uiWalk(origin) {
     say(`  capturas: ${join(UI, 'lista-millon-pagina-6.png')}, ${join(UI, 'lista-millon-filtro.png')}`);
   } finally {
     await browser.close();
+  }
+}
+
+/** Migrates the new database, seeds the reference data and loads ROWS contributors with COPY. */
+async function load(db) {
+  await database.migrate();
+  await seedReference(database.db);
+  const munis = await db.select().from(schema.municipalities);
+  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
+  const entities = await db
+    .insert(schema.municipalEntities)
+    .values(
+      munis.map((m) => ({
+        code: `E-${m.code}`,
+        name: `Municipalidad ${m.name}`,
+        classificationId: cls.id,
+        municipalityId: m.id,
+      })),
+    )
+    .returning();
+  const entityOf = new Map(entities.map((e) => [e.municipalityId, e.id]));
+  const types = await db.select().from(schema.contributorTypes);
+  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
+  const [user] = await db
+    .insert(schema.users)
+    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
+    .returning();
+  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
+
+  // Rows: each block of 50 000 shares one created/updated time (a bulk import); one row in seven was
+  // edited later and has a time of its own.
+  const base = Date.UTC(2020, 0, 1);
+  const csvField = (v) => (v == null ? '' : v);
+  function* lines() {
+    let serial = 10_000_000;
+    let batch = [];
+    for (let i = 0; i < ROWS; i++) {
+      let body;
+      let check;
+      do {
+        serial += 1;
+        body = String(serial).padStart(8, '0');
+        check = cuiCheckDigit(body);
+      } while (check === null);
+      const m = munis[i % munis.length];
+      const f1 = pick(firsts);
+      const f2 = rand() < 0.7 ? pick(firsts) : null;
+      const s1 = pick(surnames);
+      const s2 = rand() < 0.9 ? pick(surnames) : null;
+      const searchName = foldName([f1, f2, s1, s2].filter(Boolean).join(' '));
+      const block = Math.floor(i / 50_000);
+      const at = new Date(i % 7 === 0 ? base + block * 86_400_000 + Math.floor(rand() * 86_400_000) : base + block * 86_400_000);
+      const birth = new Date(Date.UTC(1950, 0, 1) + Math.floor(rand() * 18_000) * 86_400_000).toISOString().slice(0, 10);
+      batch.push(
+        [
+          `${body}${check}${m.code}`,
+          f1,
+          csvField(f2),
+          s1,
+          csvField(s2),
+          searchName,
+          birth,
+          rand() < 0.5 ? 'F' : 'M',
+          types[i % types.length].id,
+          entityOf.get(m.id),
+          m.id,
+          i % 10 === 0 ? 'INACTIVO' : 'ACTIVO',
+          'APROBADO',
+          at.toISOString(),
+          at.toISOString(),
+        ].join('\t'),
+      );
+      if (batch.length === 5000) {
+        yield `${batch.join('\n')}\n`;
+        batch = [];
+      }
+    }
+    if (batch.length) yield `${batch.join('\n')}\n`;
+  }
+  const columns =
+    'cui, first_name, second_name, first_surname, second_surname, search_name, birth_date, sex, type_id, entity_id, municipality_id, state, cui_state, created_at, updated_at';
+  if (PGLITE) {
+    const client = db.$client;
+    for (let start = 0, gen = lines(); start < ROWS; start += 50_000) {
+      const parts = [];
+      for (let k = 0; k < 10; k++) {
+        const next = gen.next();
+        if (next.done) break;
+        parts.push(next.value);
+      }
+      if (!parts.length) break;
+      await client.query(`COPY contributors (${columns}) FROM '/dev/blob' WITH (NULL '')`, [], { blob: new Blob(parts) });
+    }
+    await client.query('VACUUM ANALYZE');
+  } else {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await pipeline(Readable.from(lines()), c.query(copyFrom(`COPY contributors (${columns}) FROM STDIN WITH (NULL '')`)));
+    await c.query('VACUUM ANALYZE');
+    await c.end();
   }
 }
