@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clonePgDatabase } from './test/harness.ts';
 
 /**
  * `serve` with API_PROCESSES=2 on PostgreSQL: one primary prepares the database once and starts two server
@@ -43,24 +42,20 @@ async function until<T>(what: string, check: () => Promise<T | null> | T | null,
 }
 
 describe.runIf(!!url)('serve with API_PROCESSES=2 on PostgreSQL', () => {
-  const name = `aporta_sp_${randomBytes(5).toString('hex')}`;
-  let admin: pg.Client;
+  let dropDatabase: (() => Promise<void>) | undefined;
   let primary: ChildProcess;
   let out = '';
   let base = '';
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
-    const u = new URL(url!);
-    u.pathname = `/${name}`;
+    const cloned = await clonePgDatabase();
+    dropDatabase = cloned.drop;
     primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
       cwd: api,
       env: {
         ...process.env,
         NODE_ENV: 'production',
-        DATABASE_URL: u.toString(),
+        DATABASE_URL: cloned.url,
         API_PROCESSES: '2',
         PORT: '0',
         HOST: '127.0.0.1',
@@ -83,8 +78,7 @@ describe.runIf(!!url)('serve with API_PROCESSES=2 on PostgreSQL', () => {
       primary.kill('SIGKILL');
       for (const w of workersOf(primary.pid!)) process.kill(w, 'SIGKILL');
     }
-    await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin?.end();
+    await dropDatabase?.().catch(() => {});
   }, 30_000);
 
   it('prepares once, serves from two processes, replaces one that dies and stops them all on SIGTERM', async () => {

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { SYSTEM_INSTITUTION } from '@aporta/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
 import { auditLog, institutions, jobs, userInstitutions, users } from '../db/schema/index.ts';
+import { clonePgDatabase } from '../test/harness.ts';
 import { multiProcessJob } from '../test/multi-process-job.ts';
 import { createContext } from './context.ts';
 import { enqueueJob } from './jobs.ts';
@@ -33,8 +33,7 @@ async function eventually(check: () => Promise<boolean>) {
 }
 
 describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
-  const name = `aporta_mp_${randomBytes(5).toString('hex')}`;
-  let admin: pg.Client;
+  let dropDatabase: (() => Promise<void>) | undefined;
   let database: Database;
   let dbUrl: string;
   const children: ChildProcess[] = [];
@@ -67,12 +66,9 @@ describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
-    const u = new URL(url!);
-    u.pathname = `/${name}`;
-    dbUrl = u.toString();
+    const cloned = await clonePgDatabase();
+    dropDatabase = cloned.drop;
+    dbUrl = cloned.url;
     database = await openDatabase({ url: dbUrl, poolSize: 4 });
     const [user] = await database.db
       .insert(users)
@@ -108,8 +104,7 @@ describe.runIf(!!url)('two API processes on one PostgreSQL', () => {
       ),
     );
     await database?.close();
-    await admin?.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => {});
-    await admin?.end();
+    await dropDatabase?.().catch(() => {});
   }, 60_000);
 
   it('runs every one of many jobs exactly once, on both processes', async () => {

@@ -38,24 +38,46 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Opens a fresh database cloned from the migrated template of the global setup. */
-export async function cloneDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database cloned from the migrated template of the global setup (TEST_DATABASE_URL):
+ * its URL, for a server a test starts in another process, and how to drop it (forced: such a server may
+ * still hold connections).
+ */
+export async function clonePgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject('templateDatabase');
-  if (url && template) {
-    const name = `aporta_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-    const u = new URL(url);
-    u.pathname = `/${name}`;
-    const database = await openDatabase({ url: u.toString(), poolSize: 4 });
+  if (!url || !template) throw new Error('clonePgDatabase: TEST_DATABASE_URL is not set');
+  const name = `aporta_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`).catch(async (err) => {
+    await admin.end();
+    throw err;
+  });
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** Opens a fresh database cloned from the migrated template of the global setup. */
+export async function cloneDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL && inject('templateDatabase')) {
+    const cloned = await clonePgDatabase();
+    const database = await openDatabase({ url: cloned.url, poolSize: 4 });
     return {
       database,
       drop: async () => {
         await database.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-        await admin.end();
+        await cloned.drop();
       },
     };
   }
