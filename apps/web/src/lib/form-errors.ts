@@ -1,5 +1,5 @@
 import { ApiError } from './api.ts';
-import { notifyError } from './notify.ts';
+import { notifyError, notifyUnplacedError } from './notify.ts';
 
 interface FormLike {
   setFieldError: (path: string, message: string) => void;
@@ -27,9 +27,12 @@ export function showApiError(
   if (form && err instanceof ApiError && err.details.length > 0) {
     const placed = err.details.filter((d) => fields.includes(d.path));
     for (const d of placed) form.setFieldError(d.path, d.message);
-    const allPlaced = placed.length === err.details.length;
-    if (allPlaced && notify === 'unplaced') return;
-    if (allPlaced && notify === 'non-validation' && err.code === 'VALIDATION') return;
+    const unplaced = err.details.filter((d) => !fields.includes(d.path));
+    if (unplaced.length === 0 && notify === 'unplaced') return;
+    if (unplaced.length === 0 && notify === 'non-validation' && err.code === 'VALIDATION') return;
+    // The toast lists only what no field shows.
+    notifyUnplacedError(err, unplaced);
+    return;
   }
   notifyError(err);
 }

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@aporta/domain';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { ApiError } from './api.ts';
@@ -16,10 +17,42 @@ export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message, closeButtonProps: closeButtonProps() });
 }
 
-/** The one way screens report a failure: the API's Spanish message, or a generic one. */
+/** How many of an error's details a toast lists (the rest are summed up as "…"). */
+const MAX_LISTED_DETAILS = 5;
+
+/**
+ * What a failure's toast says: the API's Spanish message, and under it the details that say more (which
+ * field or row, and why) — a generic "Los datos enviados no son válidos." alone would hide them. Details
+ * a form already shows next to its fields are left out by the caller (`showApiError`).
+ */
+export function errorToast(err: unknown, details?: readonly ErrorDetail[]): { title?: string; message: string } {
+  if (!(err instanceof ApiError)) return { message: i18n.t('common.unexpectedError') };
+  const lines = [...new Set((details ?? err.details).map((d) => d.message))].filter((m) => m && m !== err.message);
+  if (lines.length === 0) return { message: err.message };
+  const listed = lines.slice(0, MAX_LISTED_DETAILS);
+  if (lines.length > MAX_LISTED_DETAILS) listed.push('…');
+  return { title: err.message, message: listed.join('\n') };
+}
+
+const showError = (toast: { title?: string; message: string }) =>
+  notifications.show({
+    color: 'red',
+    ...toast,
+    styles: { description: { whiteSpace: 'pre-line' } },
+    closeButtonProps: closeButtonProps(),
+  });
+
+/**
+ * The one way screens report a failure: the API's Spanish message with its details, or a generic one.
+ * One parameter: it is passed as a mutation's `onError`, whose second argument is the mutation's input.
+ */
 export function notifyError(err: unknown): void {
-  const message = err instanceof ApiError ? err.message : i18n.t('common.unexpectedError');
-  notifications.show({ color: 'red', message, closeButtonProps: closeButtonProps() });
+  showError(errorToast(err));
+}
+
+/** A refusal whose other details a form already shows next to its fields (`showApiError`): lists only `details`. */
+export function notifyUnplacedError(err: unknown, details: readonly ErrorDetail[]): void {
+  showError(errorToast(err, details));
 }
 
 /** Something the user asked for did not happen, told in the screen's own words (not an API error). */
