@@ -292,7 +292,7 @@ describe('creating, paying, default', () => {
   });
 
   it('paying every instalment completes the agreement (CUMPLIDO)', async () => {
-    const e = await entityInArrears([['2025-03', 10_000n]]);
+    const e = await entityInArrears([['2025-03', 100_000n]]);
     const d = await minDown(e.id);
     const ag = (
       await req(admin.token, 'POST', '/api/payment-agreements', terms(e.id, { downPayment: d.minDownPayment, instalments: 2 }))
