@@ -15,7 +15,7 @@ import { initialSettings, isBusinessDay } from './settings.ts';
 
 const s = initialSettings();
 const cal = s['calendar.holidays'];
-const limits = { downPaymentRate: s['agreements.downPaymentRate'], maxInstalments: s['agreements.maxInstalments'] };
+const limits = { downPaymentRate: s['agreements.downPaymentRate'], maxInstalments: s['agreements.maxInstalments'], minDebt: 0n };
 
 describe('agreement debt', () => {
   it('adds the administrative charge on principal and interest, rounded half-up once', () => {
@@ -99,6 +99,11 @@ describe('terms refused, naming the field', () => {
   });
   it('no overdue debt', () => {
     expect(termsProblems({ ...base, debt: 0n }, limits)[0].path).toBe('orderIds');
+    // A debt below the configured minimum is refused whatever the terms, naming the minimum.
+    expect(termsProblems(base, { ...limits, minDebt: base.debt + 1n })).toEqual([
+      { path: 'orderIds', message: expect.stringMatching(/menor que el mínimo para un convenio \(Q [\d,]+\.\d\d\)/) },
+    ]);
+    expect(termsProblems(base, { ...limits, minDebt: base.debt })).toEqual([]);
   });
   it('a down payment below the minimum, or the whole debt', () => {
     expect(termsProblems({ ...base, downPayment: 9_999n }, limits)).toEqual([

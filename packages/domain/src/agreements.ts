@@ -6,6 +6,7 @@ import {
   applyRate,
   type Cents,
   centsToDecimal,
+  formatMoney,
   moneyDecimalSchema,
   moneyInputSchema,
   type Rate,
@@ -125,6 +126,8 @@ export interface AgreementTerms {
 export interface AgreementLimits {
   downPaymentRate: Rate;
   maxInstalments: number;
+  /** The smallest debt an agreement may split, in cents (0: none); a smaller one is paid at once. */
+  minDebt: Cents;
 }
 
 /** One problem with the terms, naming the field (Spanish). */
@@ -134,13 +137,22 @@ export interface TermsProblem {
 }
 
 /**
- * What is wrong with the terms (empty when they are acceptable): a down payment below the minimum or not
+ * What is wrong with the terms (empty when they are acceptable): a debt below the minimum for an agreement,
+ * a down payment below the minimum or not
  * below the debt, more instalments than the settings allow or than the rest can pay (each at least one
  * cent), a first due date not after the agreement date or too far ahead.
  */
 export function termsProblems(t: AgreementTerms, limits: AgreementLimits): TermsProblem[] {
   const out: TermsProblem[] = [];
   if (t.debt <= 0n) return [{ path: 'orderIds', message: 'La entidad no tiene órdenes vencidas que convenir.' }];
+  if (t.debt < limits.minDebt) {
+    return [
+      {
+        path: 'orderIds',
+        message: `La deuda (${formatMoney(t.debt)}) es menor que el mínimo para un convenio (${formatMoney(limits.minDebt)}): páguela de una vez.`,
+      },
+    ];
+  }
   const min = minimumDownPayment(t.debt, limits.downPaymentRate);
   if (t.downPayment < min) {
     out.push({ path: 'downPayment', message: `El enganche no puede ser menor que el mínimo: Q ${centsToDecimal(min)}.` });

@@ -10,7 +10,7 @@ import {
   importIssueSchema,
 } from './imports.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
-import { centsToDecimal, parseAmount } from './money.ts';
+import { type AmountOptions, centsToDecimal, MAX_MONTHLY_AMOUNT_CENTS, parseAmount } from './money.ts';
 import { parseCellDate } from './parse.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
@@ -60,9 +60,9 @@ const today = () => new Date().toISOString().slice(0, 10);
  * (parseAmount): `1,234.50`, `1234.5`, `Q 1,234.50` are accepted; `1.234,50`, `12,34`, `1.234`, more
  * than two decimals are refused with a message naming the field. Kept as the numeric(14,2) text.
  */
-export const amountSchema = (label: string) =>
+export const amountSchema = (label: string, opts: AmountOptions = {}) =>
   z.union([z.string(), z.number()], { error: `${label}: escriba un monto.` }).transform((v, ctx) => {
-    const r = parseAmount(v);
+    const r = parseAmount(v, opts);
     if (!r.ok) {
       ctx.addIssue({ code: 'custom', message: `${label}: ${r.message}` });
       return z.NEVER;
@@ -71,7 +71,7 @@ export const amountSchema = (label: string) =>
   });
 
 /** The salary of a contributor (form, API body and bulk upload alike). */
-export const moneyTextSchema = amountSchema('Salario');
+export const moneyTextSchema = amountSchema('Salario', { maxCents: MAX_MONTHLY_AMOUNT_CENTS });
 
 /** Fields a person fills on the contributor form; the API and the bulk upload validate the same way. */
 export const contributorInputSchema = z

@@ -27,6 +27,25 @@ const DOWN = 0; // Big.roundDown: towards zero.
 export const MAX_AMOUNT_CENTS: Cents = 99_999_999_999_999n;
 
 /**
+ * The largest monthly amount of one person — a salary on a planilla line, a back-pay or voluntary
+ * month, a pension: Q 9,999,999.99. Not a legal value but a bound of sanity, fifty times the highest
+ * public salary in the country, so that a typo (an extra digit, a pasted account number) is caught on
+ * its line, and so that the sums built from such amounts (a planilla of up to 100 000 lines, an order,
+ * a payroll) fit the numeric(14,2) columns that keep them.
+ */
+export const MAX_MONTHLY_AMOUNT_CENTS: Cents = 999_999_999n;
+
+/**
+ * The message for a total that a numeric(14,2) column cannot keep (`label` names it), or null when it
+ * fits. Checked before any write of a sum, so the person is told why instead of a failed transaction.
+ */
+export function totalTooLarge(cents: Cents, label: string): string | null {
+  return abs(cents) > MAX_AMOUNT_CENTS
+    ? `${label} (${formatMoney(cents)}) supera el máximo que el sistema registra (${formatMoney(MAX_AMOUNT_CENTS)}).`
+    : null;
+}
+
+/**
  * THE rounding rule: an exact decimal amount of cents (text, e.g. `"100.5"`) rounded half-up to a
  * whole cent, a tie away from zero (`"-100.5"` → -101), as the institution's contribution rules
  * require. Throws on text that is not a decimal number: callers pass computed values, not input.
@@ -97,7 +116,7 @@ export function parseAmount(input: string | number, opts: AmountOptions = {}): A
     const [whole, fraction = ''] = text.replace(/,/g, '').split('.');
     const cents = BigInt(`${whole || '0'}${fraction.padEnd(2, '0')}`);
     if (cents > max) {
-      return { ok: false, message: `El monto "${String(input).trim()}" supera el máximo permitido.` };
+      return { ok: false, message: `El monto "${String(input).trim()}" supera el máximo permitido (${formatMoney(max)}).` };
     }
     if (negative && cents !== 0n && !opts.allowNegative) {
       return { ok: false, message: `El monto no puede ser negativo: "${String(input).trim()}".` };

@@ -2,7 +2,14 @@ import Big from 'big.js';
 import { z } from 'zod';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, periodSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
-import { type Cents, moneyDecimalSchema, moneyInputSchema, type Rate, rateDecimalSchema } from './money.ts';
+import {
+  type Cents,
+  MAX_MONTHLY_AMOUNT_CENTS,
+  moneyDecimalSchema,
+  moneyInputSchema,
+  type Rate,
+  rateDecimalSchema,
+} from './money.ts';
 import { formatPeriod, periodStart } from './periods.ts';
 import { type BusinessCalendar, nextBusinessDay } from './settings.ts';
 import { availableTransitionSchema, defineMachine } from './state-machine.ts';
@@ -625,7 +632,7 @@ export const voluntaryOrderCreateSchema = z
       .min(1, { error: 'Elija al menos un mes.' })
       .max(24, { error: 'Hasta 24 meses por orden.' })
       .refine((v) => new Set(v).size === v.length, { error: 'Hay meses repetidos.' }),
-    salary: moneyInputSchema('El salario declarado'),
+    salary: moneyInputSchema('El salario declarado', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
   })
   .strict();
 export type VoluntaryOrderCreate = z.infer<typeof voluntaryOrderCreateSchema>;

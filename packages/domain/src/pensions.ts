@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountSchema } from './contributors.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, periodSchema, textSchema } from './fields.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
-import { type Cents, parseRate, type Rate } from './money.ts';
+import { type Cents, MAX_MONTHLY_AMOUNT_CENTS, parseRate, type Rate } from './money.ts';
 import { daysBetween, daysInMonth, periodEnd, periodStart } from './periods.ts';
 import { addDays, type SettingsSnapshot } from './settings.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
@@ -303,7 +303,7 @@ export const pensionInputSchema = z
     resolutionNumber: textSchema({ label: 'Número de resolución', max: 60, min: 1 }),
     resolutionDate: dateSchema,
     startDate: dateSchema,
-    monthlyAmount: amountSchema('Monto mensual'),
+    monthlyAmount: amountSchema('Monto mensual', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
     bankAccount: bankAccountSchema,
     beneficiaries: beneficiaryListSchema.default([]),
   })
@@ -325,7 +325,9 @@ export const pensionUpdateSchema = z.object({
 
 /** An effective-dated amount change; earlier amounts are kept. */
 export const amountChangeInputSchema = z.object({
-  monthlyAmount: amountSchema('Monto mensual').refine((v) => v !== '0.00', { error: 'Monto mensual: debe ser mayor que cero.' }),
+  monthlyAmount: amountSchema('Monto mensual', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }).refine((v) => v !== '0.00', {
+    error: 'Monto mensual: debe ser mayor que cero.',
+  }),
   effectiveFrom: dateSchema,
   reason: textSchema({ label: 'Motivo', max: 500, min: 5 }),
 });

@@ -155,6 +155,45 @@ describe('checkLine: blocking errors', () => {
   });
 });
 
+describe('checkLine: deaths and limits', () => {
+  const dead = (deathDate: string) =>
+    checkLine(
+      { cui: CUI, fullName: 'Ana López', budgetLine: '011', salary: '1000' },
+      ctx({ renap: { fullName: 'Ana López', deathDate } }),
+    );
+  it('a person RENAP records as dead before the period is a blocking error; the month of death a warning', () => {
+    // The period of ctx() is 2026-03.
+    for (const before of ['2015-06-30', '2026-02-28']) {
+      const c = dead(before);
+      expect(c.errors).toEqual([
+        {
+          code: 'RENAP_FALLECIDO',
+          field: 'cui',
+          message: expect.stringMatching(/^RENAP registra el fallecimiento el \d\d\/\d\d\/\d{4}, antes del período 03\/2026/),
+        },
+      ]);
+      expect(c.employee).toBe(0n);
+    }
+    for (const inOrAfter of ['2026-03-01', '2026-03-31', '2026-05-10']) {
+      const c = dead(inOrAfter);
+      expect(c.errors).toEqual([]);
+      expect(c.warnings.map((w) => w.code)).toEqual(['RENAP_FALLECIDO']);
+    }
+  });
+  it('a salary above the monthly maximum of one person is refused on its line, naming the maximum', () => {
+    const at = (salary: string) => checkLine({ cui: CUI, fullName: 'Ana', budgetLine: '011', salary }, ctx({ renap: undefined }));
+    expect(at('9,999,999.99').errors).toEqual([]);
+    expect(at('10,000,000.00').errors).toEqual([
+      {
+        code: 'SALARIO',
+        field: 'salary',
+        message: 'Salario: El monto "10,000,000.00" supera el máximo permitido (Q 9,999,999.99).',
+      },
+    ]);
+    expect(at('99999999999.99').errors[0].code).toBe('SALARIO');
+  });
+});
+
 describe('checkLine: warnings', () => {
   it('RENAP: unknown, different name, deceased', () => {
     expect(checkLine({ cui: CUI, fullName: 'Ana', budgetLine: '011', salary: '1' }, ctx({ renap: null })).warnings[0].code).toBe(
@@ -162,7 +201,7 @@ describe('checkLine: warnings', () => {
     );
     const w = checkLine(
       { cui: CUI, fullName: 'Ana Lopez', budgetLine: '011', salary: '1' },
-      ctx({ renap: { fullName: 'ANA LÓPEZ', deathDate: '2020-01-01' } }),
+      ctx({ renap: { fullName: 'ANA LÓPEZ', deathDate: '2026-03-31' } }),
     ).warnings.map((x) => x.code);
     expect(w).toEqual(['RENAP_FALLECIDO']);
     expect(

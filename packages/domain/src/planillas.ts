@@ -4,9 +4,17 @@ import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { dateSchema, idSchema, periodSchema, textSchema } from './fields.ts';
 import { type ImportColumn, importBatchSchema } from './imports.ts';
 import { listQuerySchema } from './list.ts';
-import { applyRate, type Cents, centsToDecimal, moneyDecimalSchema, parseAmount, type Rate } from './money.ts';
+import {
+  applyRate,
+  type Cents,
+  centsToDecimal,
+  MAX_MONTHLY_AMOUNT_CENTS,
+  moneyDecimalSchema,
+  parseAmount,
+  type Rate,
+} from './money.ts';
 import { parseCellDate } from './parse.ts';
-import { formatPeriod, periodOf, periodsBetween } from './periods.ts';
+import { formatDay, formatPeriod, periodOf, periodsBetween } from './periods.ts';
 import { settingsUsedSchema } from './settings.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
@@ -310,9 +318,10 @@ const MAX_NAME = 150;
 
 /**
  * Checks and calculates one line. Blocking errors (DOMAIN.md): bad CUI, salary ≤ 0 or not a number
- * (or with more than two decimals), unknown budget line; also a missing name, days outside 0–31 and a
+ * (or with more than two decimals, or above MAX_MONTHLY_AMOUNT_CENTS), unknown budget line, a person
+ * RENAP records as dead before the period; also a missing name, days outside 0–31 and a
  * malformed movement. Duplicate CUIs are a property of the whole planilla (see duplicateCuiIssue).
- * Warnings: CUI unknown to RENAP, name differs from RENAP, deceased per RENAP, salary changed more than
+ * Warnings: CUI unknown to RENAP, name differs from RENAP, deceased in or after the period, salary changed more than
  * the configured rate against the previous period, new employee (absent from the previous period).
  * Amounts are computed only for a line without errors.
  */
@@ -343,7 +352,7 @@ export function checkLine(raw: RawLine, ctx: LineContext): CheckedLine {
 
   let salary: Cents | null = null;
   let salaryText: string | null = null;
-  const amount = parseAmount(raw.salary ?? '');
+  const amount = parseAmount(raw.salary ?? '', { maxCents: MAX_MONTHLY_AMOUNT_CENTS });
   if (!amount.ok) {
     salaryText = String(raw.salary ?? '').slice(0, 40);
     errors.push({ code: 'SALARIO', field: 'salary', message: `Salario: ${amount.message}` });
@@ -402,11 +411,19 @@ export function checkLine(raw: RawLine, ctx: LineContext): CheckedLine {
       if (fullName && foldName(fullName) !== foldName(ctx.renap.fullName)) {
         warnings.push({ code: 'RENAP_NOMBRE', field: 'fullName', message: `El nombre difiere de RENAP: ${ctx.renap.fullName}.` });
       }
-      if (ctx.renap.deathDate) {
+      // A person dead before the period cannot have worked in it: blocking. The month of death (and a
+      // death recorded after the period, for a period declared late) is allowed with a warning.
+      if (ctx.renap.deathDate && periodOf(ctx.renap.deathDate) < ctx.period) {
+        errors.push({
+          code: 'RENAP_FALLECIDO',
+          field: 'cui',
+          message: `RENAP registra el fallecimiento el ${formatDay(ctx.renap.deathDate)}, antes del período ${formatPeriod(ctx.period)}: no puede declararse.`,
+        });
+      } else if (ctx.renap.deathDate) {
         warnings.push({
           code: 'RENAP_FALLECIDO',
           field: 'cui',
-          message: `RENAP registra el fallecimiento el ${ctx.renap.deathDate}.`,
+          message: `RENAP registra el fallecimiento el ${formatDay(ctx.renap.deathDate)}.`,
         });
       }
     }

@@ -256,6 +256,16 @@ export const settingDefinitions = {
     description: 'Veces que un mismo convenio puede reestructurarse.',
     initial: 2,
   }),
+  'agreements.minDebt': define({
+    topic: 'agreements',
+    kind: 'integer',
+    schema: whole(0, 10_000_000, 'quetzales'),
+    unit: 'quetzales',
+    label: 'Deuda mínima para un convenio',
+    description:
+      'Un convenio se forma solo sobre una deuda (capital, intereses y cargo) de al menos este monto, en quetzales; una deuda menor se paga de una vez. 0 no pone mínimo.',
+    initial: 1000,
+  }),
   'agreements.solvencyValidityDays': define({
     topic: 'agreements',
     kind: 'integer',

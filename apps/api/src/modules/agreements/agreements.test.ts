@@ -155,6 +155,25 @@ describe('simulating', () => {
     expect(past.json().error.details[0].path).toBe('firstDueDate');
   });
 
+  it('a debt below the configured minimum (agreements.minDebt, Q 1,000 initially) is refused: simulate and create', async () => {
+    // The issue's case: four orders of Q 0.01 became an agreement of four instalments of Q 0.01.
+    const e = await entityInArrears([
+      ['2025-03', 1n],
+      ['2025-04', 1n],
+    ]);
+    const d = await minDown(e.id);
+    for (const url of ['/api/payment-agreements/simulate', '/api/payment-agreements']) {
+      const r = await req(admin.token, 'POST', url, terms(e.id, { downPayment: '0.01', instalments: 1 }));
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().error).toMatchObject({
+        code: 'VALIDATION',
+        message: `La deuda (Q ${d.debt}) es menor que el mínimo para un convenio (Q 1,000.00): páguela de una vez.`,
+        details: [{ path: 'orderIds' }],
+      });
+    }
+    expect((await req(admin.token, 'GET', `/api/payment-agreements?entityId=${e.id}`)).json().items).toHaveLength(0);
+  });
+
   it('an entity outside the scope is absent (404)', async () => {
     const e = await entityInArrears();
     const r = await req(clerk.token, 'POST', '/api/payment-agreements/simulate', terms(e.id));
@@ -273,7 +292,7 @@ describe('creating, paying, default', () => {
   });
 
   it('paying every instalment completes the agreement (CUMPLIDO)', async () => {
-    const e = await entityInArrears([['2025-03', 10_000n]]);
+    const e = await entityInArrears([['2025-03', 100_000n]]);
     const d = await minDown(e.id);
     const ag = (
       await req(admin.token, 'POST', '/api/payment-agreements', terms(e.id, { downPayment: d.minDownPayment, instalments: 2 }))

@@ -65,6 +65,7 @@ const AGREEMENT_KEYS = [
 const limitsOf = (s: SettingsAt) => ({
   downPaymentRate: s.values['agreements.downPaymentRate'],
   maxInstalments: s.values['agreements.maxInstalments'],
+  minDebt: BigInt(s.values['agreements.minDebt']) * 100n,
 });
 
 async function entityInScope(ctx: RequestContext, db: Db, entityId: number) {

@@ -250,6 +250,23 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
     const sameRef = await req(operator.token, 'POST', '/api/payments', { ...body, idempotencyKey: key(), amount: '50.00' });
     expect(sameRef.json()).toMatchObject({ replayed: true, payment: { id: first.json().payment.id, amount: '100.00' } });
     expect((await req(operator.token, 'GET', `/api/payment-orders/${patronal.id}`)).json().paid).toBe('100.00');
+    // The same key with another body is a client's mistake, never answered with the earlier payment: 409, nothing saved.
+    for (const other of [
+      { amount: '50.00' },
+      { orderIds: [laboral.id] },
+      { payDate: '2000-01-01' },
+      { bank: 'Otro banco' },
+      { bankReference: `BR-${key()}` },
+    ]) {
+      const mismatch = await req(operator.token, 'POST', '/api/payments', { ...body, ...other });
+      expect(mismatch.statusCode, JSON.stringify(other)).toBe(409);
+      expect(mismatch.json().error).toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringContaining('La clave de idempotencia ya se usó para un pago con otros datos'),
+        details: [{ path: 'idempotencyKey', message: 'Clave ya usada con otros datos.' }],
+      });
+    }
+    expect((await req(operator.token, 'GET', `/api/payment-orders/${patronal.id}`)).json().paid).toBe('100.00');
   });
 
   it('paying both orders marks the planilla PAGADA and the month paid in the histories', async () => {

@@ -107,15 +107,46 @@ export async function rangeWarningThreshold(db: Db): Promise<number> {
 
 // ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
 
-/** Finds a payment by its idempotency key or bank reference: a repeated submission. */
-async function findRepeat(db: Db, key: string, bankReference: string): Promise<number | null> {
-  const [r] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(sql`${payments.idempotencyKey} = ${key} or ${payments.bankReference} = ${bankReference}`)
-    .orderBy(payments.id)
-    .limit(1);
-  return r?.id ?? null;
+/**
+ * Finds a payment by its idempotency key or bank reference: a repeated submission. A repeat is answered
+ * with the first result only when it is the same payment; the same idempotency key sent with another
+ * body (other orders, amount, date, bank, reference or office) is a client's mistake that would otherwise
+ * be answered with another payment's receipt, and is refused (409).
+ */
+async function findRepeat(db: Db, input: PaymentCreate): Promise<number | null> {
+  const [r] = rowsOf<{
+    id: number;
+    idempotency_key: string;
+    amount: string;
+    pay_date: string;
+    bank: string;
+    bank_reference: string;
+    office: string;
+    order_ids: number[];
+  }>(
+    await db.execute(sql`
+      select p.id, p.idempotency_key, p.amount::text as amount, p.pay_date::text as pay_date, p.bank, p.bank_reference,
+        p.office, array(select a.order_id from ${paymentAllocations} a where a.payment_id = p.id order by a.order_id) as order_ids
+      from ${payments} p
+      where p.idempotency_key = ${input.idempotencyKey} or p.bank_reference = ${input.bankReference}
+      order by p.id limit 1`),
+  );
+  if (!r) return null;
+  const sameBody =
+    decimalToCents(r.amount) === decimalToCents(input.amount) &&
+    r.pay_date === input.payDate &&
+    r.bank === input.bank &&
+    r.bank_reference === input.bankReference &&
+    r.office === input.office &&
+    [...input.orderIds].sort((x, y) => x - y).join(',') === r.order_ids.map(Number).join(',');
+  if (r.idempotency_key === input.idempotencyKey && !sameBody) {
+    throw new AppError(
+      'CONFLICT',
+      'La clave de idempotencia ya se usó para un pago con otros datos: no se registró nada. Si es un pago distinto, vuelva a enviarlo desde el formulario (con una clave nueva).',
+      [{ path: 'idempotencyKey', message: 'Clave ya usada con otros datos.' }],
+    );
+  }
+  return r.id;
 }
 
 /**
@@ -129,7 +160,7 @@ export async function registerPayment(
   ctx: RequestContext,
   input: PaymentCreate & { bankFileRowId?: number },
 ): Promise<PaymentResult> {
-  const repeat = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+  const repeat = await findRepeat(ctx.db, input);
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
   const today = guatemalaToday();
   if (input.payDate > today) {
@@ -280,7 +311,7 @@ export async function registerPayment(
   } catch (err) {
     // Two submissions of the same payment at once: the second meets the first's unique key.
     if (isUniqueViolation(err, 'payments_idempotency_key') || isUniqueViolation(err, 'payments_bank_reference_key')) {
-      const again = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+      const again = await findRepeat(ctx.db, input);
       if (again) return { payment: await getPayment(ctx, { id: again }), replayed: true, warnings: [] };
     }
     throw err;

@@ -1,10 +1,12 @@
 import {
+  AppError,
   type Cents,
   type CheckedLine,
   type ContributionRates,
   centsToDecimal,
   checkLine,
   contributorFullName,
+  decimalToCents,
   duplicateCuiIssue,
   isValidCui,
   type LineContext,
@@ -16,10 +18,11 @@ import {
   type RenapFacts,
   type SettingsAt,
   settingsUsed,
+  totalTooLarge,
 } from '@aporta/domain';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { budgetLines, planillaLines, planillas, renapPeople } from '../../db/schema/index.ts';
+import { budgetLines, importRows, planillaLines, planillas, renapPeople } from '../../db/schema/index.ts';
 import { settingsAt } from '../settings/service.ts';
 
 /**
@@ -262,6 +265,30 @@ export async function recalculateLines(
   return settingsUsed(basis.settings, PLANILLA_SETTING_KEYS);
 }
 
+/**
+ * Refuses (400, naming the total) a planilla whose sums a numeric(14,2) column cannot keep: checked
+ * before any write of the totals, so the person reads why instead of a commit failing over and over.
+ */
+export function assertStorableTotals(t: { salary: string; employee: string; employer: string }): void {
+  const problem =
+    totalTooLarge(decimalToCents(t.salary), 'El total de salarios de la planilla') ??
+    totalTooLarge(decimalToCents(t.employee), 'El total de cuotas laborales de la planilla') ??
+    totalTooLarge(decimalToCents(t.employer), 'El total de cuotas patronales de la planilla');
+  if (problem) throw new AppError('VALIDATION', problem, [{ path: 'salary', message: problem }]);
+}
+
+/** The same check on the valid rows of an upload (import batch `batchId`), before its commit. */
+export async function assertStorableUploadTotals(db: Db, batchId: string): Promise<void> {
+  const [t] = rowsOf<{ salary: string; employee: string; employer: string }>(
+    await db.execute(sql`
+      select coalesce(sum((data->>'salary')::numeric), 0)::text as salary,
+        coalesce(sum((data->>'employee')::numeric), 0)::text as employee,
+        coalesce(sum((data->>'employer')::numeric), 0)::text as employer
+      from ${importRows} where batch_id = ${batchId}::uuid and is_valid`),
+  );
+  assertStorableTotals(t);
+}
+
 /** The planilla's counts and totals as sums of its lines (and, when given, its settings snapshot). */
 export async function refreshTotals(tx: Db, planillaId: number, settings?: ReturnType<typeof settingsUsed>): Promise<void> {
   const [t] = rowsOf<{ n: number; e: number; w: number; s: string; ee: string; er: string }>(
@@ -271,6 +298,7 @@ export async function refreshTotals(tx: Db, planillaId: number, settings?: Retur
         coalesce(sum(employer_amount), 0)::text as er
       from ${planillaLines} where planilla_id = ${planillaId}`),
   );
+  assertStorableTotals({ salary: t.s, employee: t.ee, employer: t.er });
   await tx.execute(sql`
     update ${planillas} set line_count = ${t.n}, error_count = ${t.e}, warning_count = ${t.w},
       total_salary = ${t.s}::numeric, total_employee = ${t.ee}::numeric, total_employer = ${t.er}::numeric,

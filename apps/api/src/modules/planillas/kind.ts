@@ -18,7 +18,15 @@ import { eq, sql } from 'drizzle-orm';
 import { importRows, planillaLines, planillas } from '../../db/schema/index.ts';
 import { defineImportKind } from '../../platform/imports/kind.ts';
 import { settingsAt } from '../settings/service.ts';
-import { lineContext, loadBasis, type PeriodBasis, refreshTotals, renapFactsOf, renapFor } from './calculation.ts';
+import {
+  assertStorableUploadTotals,
+  lineContext,
+  loadBasis,
+  type PeriodBasis,
+  refreshTotals,
+  renapFactsOf,
+  renapFor,
+} from './calculation.ts';
 import { assertCanDeclare, lockEditable, registerPlanillaConstraints } from './rules.ts';
 
 export interface UploadParams {
@@ -112,6 +120,10 @@ export const planillaImportKind = defineImportKind<PlanillaImportColumnKey, Row,
   },
 
   uniqueKey: { column: 'cui', message: (first) => `CUI repetido en el archivo (ya está en la fila ${first}).` },
+
+  // The planilla's totals are the sums of its valid rows: refused before the commit when a numeric(14,2)
+  // column cannot keep them (each salary is bounded on its line; a file of many such lines is not).
+  checkCommit: (_ctx, db, batch) => assertStorableUploadTotals(db, batch.id),
 
   async commit(ctx, tx, batch) {
     const params = batch.params as UploadParams;

@@ -1,4 +1,4 @@
-import { type Grant, guatemalaToday, nextPeriod, periodOf, previousPeriod } from '@aporta/domain';
+import { addMonths, type Grant, guatemalaToday, nextPeriod, periodOf, previousPeriod } from '@aporta/domain';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -789,5 +789,93 @@ describe('planillas: submit is a job — ENVIANDO meanwhile, never stuck', () =>
     const job = await t.request({ method: 'GET', url: `/api/jobs/${sent.json().submitJobId}`, token: op.token });
     expect(job.json()).toMatchObject({ state: 'DONE', result: { planillaId: id, state: 'ENVIADA', lines: 3 } });
     expect((await steps()).slice(-2)).toEqual(['PLANILLA_SUBMIT', 'PLANILLA_SUBMITTED']);
+  });
+});
+
+describe('planillas: limits the database can hold, and people RENAP records as dead', () => {
+  const huge = '99,999,999,999.99';
+
+  it('a salary beyond one person’s monthly maximum is refused on its line (typed or uploaded), never at the commit', async () => {
+    const period = addMonths(current, -7);
+    const d = await draft(operatorB.token, period, fx.entityB.id);
+    expect(d.statusCode).toBe(201);
+    const typed = await addLine(operatorB.token, d.json().id, line({ salary: huge }));
+    expect(typed.statusCode).toBe(400);
+    expect(JSON.stringify(typed.json().error)).toContain('supera el máximo permitido (Q 9,999,999.99)');
+    // The issue's file: eleven such salaries. Each is an exception on its line; nothing reaches the totals.
+    const rows = ['CUI;NOMBRE;RENGLON;SALARIO', ...Array.from({ length: 11 }, () => `${newCui()};Ana López;011;"${huge}"`)];
+    const up = await upload(operatorB.token, `entityId=${fx.entityB.id}&period=${period}`, rows.join('\r\n'));
+    expect(up.statusCode).toBe(201);
+    const b = await waitForValidation(up.json().id, operatorB.token);
+    expect(b.json()).toMatchObject({ status: 'VALIDADO', validRows: 0, errorRows: 11 });
+    const ex = await t.request({
+      method: 'GET',
+      url: `/api/planilla-uploads/${up.json().id}/rows?kind=error`,
+      token: operatorB.token,
+    });
+    expect(JSON.stringify(ex.json().items[0])).toContain('supera el máximo permitido');
+  });
+
+  it('totals a numeric(14,2) column cannot keep are refused before any write, naming the total', async () => {
+    const period = addMonths(current, -8);
+    const d = await draft(operatorB.token, period, fx.entityB.id);
+    const id = d.json().id as number;
+    // Eleven lines that bypassed today's line limit (written before it, or by hand in SQL): their sum does not fit.
+    await t.database.db.insert(planillaLines).values(
+      Array.from({ length: 11 }, (_, i) => ({
+        planillaId: id,
+        rowNumber: i + 1,
+        period,
+        entityId: fx.entityB.id,
+        cui: newCui(),
+        fullName: 'Ana López',
+        budgetLineCode: '011',
+        salary: 9_999_999_999_999n,
+      })),
+    );
+    const res = await addLine(operatorB.token, id, line());
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(
+      /^El total de salarios de la planilla \(Q 1,100,000,002,999.89\) supera el máximo que el sistema registra \(Q 999,999,999,999.99\)\.$/,
+    );
+    const after = (await t.request({ method: 'GET', url: `/api/planillas/${id}`, token: operatorB.token })).json();
+    expect(after).toMatchObject({ lineCount: 0, totalSalary: '0.00' });
+    // An upload whose valid rows sum beyond the column is refused when its commit is asked for (409 at once,
+    // no job that fails three times and says «Puede confirmarla de nuevo»).
+    const period2 = addMonths(current, -9);
+    const up = await upload(
+      operatorB.token,
+      `entityId=${fx.entityB.id}&period=${period2}`,
+      ['CUI;NOMBRE;RENGLON;SALARIO', `${newCui()};Ana López;011;1000`, `${newCui()};Ana López;011;1000`].join('\r\n'),
+    );
+    const batchId = up.json().id as string;
+    expect((await waitForValidation(batchId, operatorB.token)).json()).toMatchObject({ status: 'VALIDADO', validRows: 2 });
+    await t.database.db.execute(
+      sql`update import_rows set data = jsonb_set(data, '{salary}', '"999999999999.99"') where batch_id = ${batchId}::uuid and is_valid`,
+    );
+    const commit = await t.request({ method: 'POST', url: `/api/planilla-uploads/${batchId}/commit`, token: operatorB.token });
+    expect(commit.statusCode).toBe(400);
+    expect(commit.json().error.message).toContain(
+      'El total de salarios de la planilla (Q 1,999,999,999,999.98) supera el máximo',
+    );
+    expect(
+      (await t.request({ method: 'GET', url: `/api/planilla-uploads/${batchId}`, token: operatorB.token })).json().status,
+    ).toBe('VALIDADO');
+  });
+
+  it('a person RENAP records as dead before the period is refused on the line; the month of death is a warning', async () => {
+    const period = addMonths(current, -10);
+    const deadLong = newCui();
+    const deadThisMonth = newCui();
+    await addRenapPerson(t.database.db, deadLong, { deathDate: '2015-03-14' });
+    await addRenapPerson(t.database.db, deadThisMonth, { deathDate: `${period}-10` });
+    const d = await draft(operatorB.token, period, fx.entityB.id);
+    const id = d.json().id as number;
+    const refused = await addLine(operatorB.token, id, line({ cui: deadLong, fullName: 'Ana María López García' }));
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.stringify(refused.json().error)).toContain('RENAP registra el fallecimiento el 14/03/2015, antes del período');
+    const warned = await addLine(operatorB.token, id, line({ cui: deadThisMonth, fullName: 'Ana María López García' }));
+    expect(warned.statusCode).toBe(201);
+    expect(warned.json().warnings.map((w: { code: string }) => w.code)).toContain('RENAP_FALLECIDO');
   });
 });
