@@ -68,7 +68,10 @@ const INVISIBLE_CHARS = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2
  * when nothing is left.
  */
 export function cleanFileName(name: string | undefined | null, fallback = 'archivo'): string {
-  let s = (name ?? '').toWellFormed().normalize('NFC');
+  // A lone surrogate (not text) becomes U+FFFD, as String.prototype.toWellFormed does.
+  let s = (name ?? '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .normalize('NFC');
   s = s.replace(INVISIBLE_CHARS, '').replace(UNSAFE_CHARS, '_').replace(/\s+/g, ' ');
   s = s
     .replace(/\.{2,}/g, '.')

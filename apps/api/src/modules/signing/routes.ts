@@ -333,7 +333,7 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
         fileRequired: false,
         accept: ['application/pdf'],
       });
-      let source = file;
+      let source: { bytes: Uint8Array; filename: string } | null = file;
       if (!source && fields.documentId) {
         const docs = withPermission(request.ctx, 'documents', 'READ');
         await getDocument(docs, fields.documentId);
