@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
@@ -10,7 +12,7 @@ import { seedCatalogDemo } from '../seed/catalogs.ts';
 import { seedContributorDemo } from '../seed/contributors.ts';
 import { seedReference } from '../seed/index.ts';
 import { seedShellDemo } from '../seed/shell.ts';
-import { BackupError, backup, restore, runningServer, serveBackups } from './backup.ts';
+import { BackupError, backup, RUNTIME_FILES, restore, runningServer, serveBackups } from './backup.ts';
 
 const rows = async <T>(database: Database, query: SQL) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
@@ -59,6 +61,107 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const openRestored = (dir: string) => openDatabase({ dataDir: dir });
 
+/** What a restored folder must be: none of the source's runtime files, directories 0700 and files 0600. */
+function expectCleanAndPrivate(dir: string) {
+  for (const name of RUNTIME_FILES) expect(existsSync(join(dir, name)), `${dir}/${name}`).toBe(false);
+  expect(readdirSync(dir).filter((n) => n.endsWith('.parcial'))).toEqual([]);
+  const loose: string[] = [];
+  const walk = (d: string) => {
+    if ((statSync(d).mode & 0o777) !== 0o700) loose.push(`${d} ${(statSync(d).mode & 0o777).toString(8)}`);
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else if ((statSync(path).mode & 0o777) !== 0o600) loose.push(`${path} ${(statSync(path).mode & 0o777).toString(8)}`);
+    }
+  };
+  walk(dir);
+  expect(loose.slice(0, 5)).toEqual([]);
+}
+
+// The real command line (src/main.ts) and the real server, as an operator runs them, on PGlite.
+const mainScript = fileURLToPath(new URL('../main.ts', import.meta.url));
+const children: ChildProcess[] = [];
+const cliEnv = (dataDir: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
+  delete env.DATABASE_URL;
+  return env;
+};
+
+/** Runs `aporta <args>` on `dataDir`; a command still running after `timeoutMs` is killed and reported as such. */
+function cli(dataDir: string, args: string[], timeoutMs = 120_000) {
+  return new Promise<{ code: number | null; out: string; timedOut: boolean }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainScript, ...args], {
+      env: cliEnv(dataDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    let timedOut = false;
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, timedOut });
+    });
+  });
+}
+
+/** `aporta serve` on `dataDir`; answers its address and how to stop it (SIGTERM, as an operator would). */
+function serveFolder(dataDir: string) {
+  return new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainScript, 'serve'], {
+      env: cliEnv(dataDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    const stop = () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start: ${out}`));
+    }, 150_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /Listo en (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], stop });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}): ${out}`));
+    });
+  });
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
 describe('backup and restore of the embedded database', () => {
   it('a backup taken with no server running restores into a new folder with every table equal (rows and checksum)', async () => {
     const file = join(work, 'copia-cli.tar.gz');
@@ -103,6 +206,9 @@ describe('backup and restore of the embedded database', () => {
       await expect(restore(source, file)).rejects.toThrow(/deténgalo antes de restaurar/);
       const target = join(work, 'restaurada-servidor');
       await restore(target, file);
+      // The source's pid file and the request it was answering stayed behind: the copy names no server.
+      expectCleanAndPrivate(target);
+      expect(runningServer(target)).toBeNull();
       const restored = await openRestored(target);
       try {
         const [names] = await rows<{ n: string }>(
@@ -142,4 +248,69 @@ describe('backup and restore of the embedded database', () => {
     }
     await expect(backup(source, file)).rejects.toThrow(/ya existe/);
   }, 180_000);
+
+  it('a copy of a running server restores into a clean, private folder that backs up, restores again and serves the same data', async () => {
+    const server = await serveFolder(source);
+    const copies = join(work, 'ciclo');
+    const first = join(copies, 'primera.tar.gz');
+    const second = join(copies, 'segunda.tar.gz');
+    const restored = join(copies, 'restaurada');
+    const again = join(copies, 'restaurada-otra-vez');
+    try {
+      expect(runningServer(source)).not.toBeNull();
+      const taken = await cli(source, ['backup', first]);
+      expect(taken.out).toMatch(/tomada por el servidor en marcha/);
+      expect(taken.code).toBe(0);
+      // The running server's pid file, its request and PostgreSQL's pid file are not in the copy.
+      const restoredOnce = await cli(restored, ['restore', first]);
+      expect(restoredOnce.code, restoredOnce.out).toBe(0);
+      expectCleanAndPrivate(restored);
+      expect(existsSync(join(restored, 'signing-master.key'))).toBe(true);
+      // A copy of the restored folder is taken by the command line itself (no server uses that folder),
+      // not asked of the source's server, and it does not hang.
+      const copied = await cli(restored, ['backup', second], 90_000);
+      expect(copied.timedOut, copied.out).toBe(false);
+      expect(copied.out).toMatch(/tomada con el servidor detenido/);
+      expect(copied.code).toBe(0);
+      // --force over the restored folder is not refused in the name of the source's server.
+      const forced = await cli(restored, ['restore', second, '--force']);
+      expect(forced.out).not.toMatch(/deténgalo/);
+      expect(forced.code, forced.out).toBe(0);
+      const restoredTwice = await cli(again, ['restore', second]);
+      expect(restoredTwice.code, restoredTwice.out).toBe(0);
+      expectCleanAndPrivate(restored);
+      expectCleanAndPrivate(again);
+    } finally {
+      await server.stop();
+    }
+    expect(runningServer(source)).toBeNull();
+    // Both restored folders hold the same data as the copy of the running server.
+    const a = await openRestored(restored);
+    let expected: Record<string, string>;
+    try {
+      expected = await fingerprint(a);
+    } finally {
+      await a.close();
+    }
+    const b = await openRestored(again);
+    try {
+      expect(await fingerprint(b)).toEqual(expected);
+      const [u] = await rows<{ n: string }>(b, sql`select count(*)::text as n from ${users}`);
+      expect(Number(u.n)).toBeGreaterThan(0);
+    } finally {
+      await b.close();
+    }
+    // The twice-restored folder starts as a server and answers, and a copy of it is asked of that server.
+    const served = await serveFolder(again);
+    try {
+      const health = await fetch(`${served.url}/api/health`);
+      expect(health.status).toBe(200);
+      const third = await cli(again, ['backup', join(copies, 'tercera.tar.gz')]);
+      expect(third.out).toMatch(/tomada por el servidor en marcha/);
+      expect(third.code).toBe(0);
+    } finally {
+      await served.stop();
+    }
+    expect(runningServer(again)).toBeNull();
+  }, 600_000);
 });

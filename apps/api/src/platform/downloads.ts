@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { RequestContext } from './context.ts';
 import { type GeneratedDocument, generateReportPdf, type ReportDefinition } from './pdf.ts';
 import { generateReportXlsx } from './report-xlsx.ts';
+import { cleanFileName } from './uploads.ts';
 
 /**
  * How a route answers with a file instead of JSON: a generated report (PDF with its verification code,
@@ -16,9 +17,12 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 export interface Download {
   body: Buffer | Uint8Array | Readable;
   contentType: string;
-  /** Written as is inside the header's quotes: a caller encodes a name a user gave (`encodeURIComponent`). */
+  /** The plain name (a user's included): cleaned and encoded here (`contentDisposition`). */
   filename: string;
-  /** `inline` lets the browser show it (a preview); `attachment` (default) saves it. */
+  /**
+   * `inline` lets the browser show it (a preview); `attachment` (default) saves it. Only a PDF the
+   * application generated is ever inline: a stored upload is always an attachment (issue 25).
+   */
   disposition?: 'attachment' | 'inline';
   size?: number;
   /** More headers of this download (its verification code, its digest). */
@@ -30,9 +34,20 @@ export function sendDownload(reply: FastifyReply, d: Download) {
   reply.header('content-type', d.contentType);
   if (d.size != null) reply.header('content-length', String(d.size));
   reply.header('cache-control', 'no-store');
-  reply.header('content-disposition', `${d.disposition ?? 'attachment'}; filename="${d.filename}"`);
+  reply.header('content-disposition', contentDisposition(d.disposition ?? 'attachment', d.filename));
   for (const [k, v] of Object.entries(d.headers ?? {})) reply.header(k, v);
   return reply.send(d.body as never);
+}
+
+/**
+ * `attachment; filename="…"; filename*=UTF-8''…`: the name cleaned as an upload's (no control, bidi or path
+ * characters), as ASCII in `filename` (anything else `_`) and whole in `filename*` (RFC 6266 / 5987).
+ */
+export function contentDisposition(disposition: 'attachment' | 'inline', name: string): string {
+  const clean = cleanFileName(name, 'descarga');
+  const ascii = clean.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** The part of a request a report download needs: who asks, and the origin its verification link names. */

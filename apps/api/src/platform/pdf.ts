@@ -192,6 +192,16 @@ export async function finishPdf(ctx: RequestContext, kind: string, pdf: Buffer):
   return finisher ? finisher(ctx, kind, pdf) : null;
 }
 
+/** Whether these very bytes (by SHA-256) are a PDF this application generated and registered. */
+export async function isGeneratedPdf(db: Db, sha256: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: generatedDocuments.id })
+    .from(generatedDocuments)
+    .where(eq(generatedDocuments.sha256, sha256))
+    .limit(1);
+  return !!row;
+}
+
 /**
  * Lays out `report` as a PDF and registers it. Callers: any report export, with the context of the
  * user who asked for it (printed as its author). `verifyUrl` is where a reader checks the code (the

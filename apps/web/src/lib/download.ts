@@ -14,7 +14,7 @@ export async function downloadFile(path: string, query?: RequestOptions['query']
     const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error;
     throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
   }
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'descarga';
+  const name = fileNameOf(res.headers.get('content-disposition') ?? '');
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;
@@ -24,4 +24,17 @@ export async function downloadFile(path: string, query?: RequestOptions['query']
   a.remove();
   // Revoking at once can cancel the download in some browsers.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The file name of a Content-Disposition: the whole name of `filename*` (UTF-8), else `filename`. */
+export function fileNameOf(disposition: string): string {
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // A malformed encoding: the plain name below.
+    }
+  }
+  return /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'descarga';
 }

@@ -54,5 +54,9 @@ export const generatedDocuments = pgTable(
     generatedByName: text().notNull(),
     generatedAt: ts().notNull(),
   },
-  (t) => [index('generated_documents_at_idx').on(t.generatedAt)],
+  (t) => [
+    index('generated_documents_at_idx').on(t.generatedAt),
+    // A stored PDF is shown in the browser only when it is one of these (platform/pdf.ts isGeneratedPdf).
+    index('generated_documents_sha256_idx').on(t.sha256),
+  ],
 );

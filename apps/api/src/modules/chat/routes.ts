@@ -22,7 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { readUpload, uploadLimits } from '../../platform/uploads.ts';
+import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
 import {
   attachmentOf,
   type ChatEvent,
@@ -185,6 +185,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
             .max(CHAT_MAX_MESSAGE, { error: `Mensaje: máximo ${CHAT_MAX_MESSAGE} caracteres.` })
             .default(''),
         }),
+        { accept: DOCUMENT_TYPES },
       );
       const sent = await sendAttachment(request.ctx, hub, app.files, {
         id: request.params.id,
@@ -208,7 +209,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const f = await attachmentOf(request.ctx, app.files, { id: request.params.id });
-      return sendDownload(reply, { body: f.bytes, contentType: f.type, filename: encodeURIComponent(f.name) });
+      return sendDownload(reply, { body: f.bytes, contentType: f.type, filename: f.name });
     },
   );
   app.post(

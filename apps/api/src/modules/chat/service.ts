@@ -12,9 +12,10 @@ import { and, asc, desc, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { chatBookmarks, chatConversations, chatMembers, chatMessages, chatPresence, users } from '../../db/schema/index.ts';
-import { checkUpload, getBlob, putBlob } from '../../platform/blobs.ts';
+import { getBlob, putBlob } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
+import { checkUpload } from '../../platform/uploads.ts';
 
 // ─── Live delivery ────────────────────────────────────────────────────────────────────────────────
 

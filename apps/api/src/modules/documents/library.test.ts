@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, contributors } from '../../db/schema/index.ts';
-import { blobKey, checkUpload, detectType, MAX_BLOB_BYTES, putBlob, sha256Hex } from '../../platform/blobs.ts';
+import { blobKey, MAX_BLOB_BYTES, putBlob, sha256Hex } from '../../platform/blobs.ts';
 import { localFileStore } from '../../platform/files.ts';
+import { checkUpload, detectType } from '../../platform/uploads.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { multipartBody, samplePdf } from '../../test/pdfs.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
@@ -139,7 +140,8 @@ describe('documents library (/folders)', () => {
     expect(search.json()).toMatchObject({ total: 1, items: [{ id, version: 2, filename: 'res5-v2.pdf' }] });
     const preview = await t.request({ method: 'GET', url: `/api/library/documents/${id}/content`, token: reader.token });
     expect(preview.headers['content-type']).toBe('application/pdf');
-    expect(preview.headers['content-disposition']).toMatch(/^inline/);
+    // An uploaded PDF is saved, never shown by the browser from this origin (issue 25).
+    expect(preview.headers['content-disposition']).toMatch(/^attachment/);
     const old = await t.request({
       method: 'GET',
       url: `/api/library/documents/${id}/content?version=1&download=1`,

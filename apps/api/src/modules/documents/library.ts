@@ -3,13 +3,14 @@ import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { contributors, documentFolders, documents, documentVersions, municipalEntities, users } from '../../db/schema/index.ts';
-import { checkUpload, getBlob, putBlob } from '../../platform/blobs.ts';
+import { getBlob, putBlob } from '../../platform/blobs.ts';
 import { createContext, type RequestContext, routeScope } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
 import { orderBy } from '../../platform/list.ts';
 import { badPdfError, inspectPdf } from '../../platform/pades.ts';
 import { finishPdf } from '../../platform/pdf.ts';
 import { isEntityInScope } from '../../platform/scope.ts';
+import { checkUpload } from '../../platform/uploads.ts';
 
 /**
  * The document library (Documentos): folders owned by a unit (the institution, or a municipal entity),
@@ -454,7 +455,7 @@ export async function documentContent(ctx: RequestContext, files: FileStore, id:
     .select({ contentType: documentVersions.contentType })
     .from(documentVersions)
     .where(and(eq(documentVersions.documentId, id), eq(documentVersions.version, v.version)));
-  return { bytes: await getBlob(files, v.sha256), filename: v.filename, contentType: meta.contentType };
+  return { bytes: await getBlob(files, v.sha256), filename: v.filename, contentType: meta.contentType, sha256: v.sha256 };
 }
 
 export async function deleteDocument(ctx: RequestContext, id: number) {

@@ -24,7 +24,8 @@ import type { RequestContext } from '../../platform/context.ts';
 import { PDF_TYPE, sendDownload } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { readUpload, uploadLimits } from '../../platform/uploads.ts';
+import { isGeneratedPdf } from '../../platform/pdf.ts';
+import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
 import {
   addDocument,
   addVersion,
@@ -200,7 +201,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { file, fields } = await readUpload(request, documentMetaSchema);
+      const { file, fields } = await readUpload(request, documentMetaSchema, { accept: DOCUMENT_TYPES });
       return reply.status(201).send(await addDocument(request.ctx, app.files, { ...fields, file: file! }));
     },
   );
@@ -233,6 +234,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { file, fields } = await readUpload(
         request,
         z.object({ note: z.string().trim().max(200, 'Nota: máximo 200 caracteres.').optional() }),
+        { accept: DOCUMENT_TYPES },
       );
       return reply.status(201).send(await addVersion(request.ctx, app.files, request.params.id, file!, fields.note || undefined));
     },
@@ -257,9 +259,13 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendDownload(reply, {
         body: c.bytes,
         contentType: c.contentType,
-        filename: encodeURIComponent(c.filename),
-        // A PDF may be previewed in the browser; any other type is always saved.
-        disposition: request.query.download === '1' || c.contentType !== PDF_TYPE ? 'attachment' : 'inline',
+        filename: c.filename,
+        // Only a PDF this application generated (registered with its verification code, these very bytes)
+        // may be previewed in the browser; an upload, and any other type, is always saved (issue 25).
+        disposition:
+          request.query.download !== '1' && c.contentType === PDF_TYPE && (await isGeneratedPdf(request.ctx.db, c.sha256))
+            ? 'inline'
+            : 'attachment',
       });
     },
   );

@@ -1,5 +1,4 @@
 import {
-  AppError,
   exportFormatSchema,
   formatDay,
   idParamsSchema,
@@ -22,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { DOCUMENT_TYPES, readUpload } from '../../platform/uploads.ts';
 import {
   addAction,
   addDeadline,
@@ -215,23 +215,17 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el documento como multipart/form-data en el campo "file".');
-      const file = await request.file();
-      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
-      const bytes = new Uint8Array(
-        await file.toBuffer().catch(() => {
-          throw new AppError('PAYLOAD_TOO_LARGE', 'El documento supera el máximo de 10 MB.');
-        }),
-      );
-      if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El documento supera el máximo de 10 MB.');
-      // Control characters and path separators become "_" (a stored name is shown and downloaded as is).
-      const name =
-        [...file.filename]
-          .map((c) => (c < ' ' || c === '\u007f' || c === '/' || c === '\\' ? '_' : c))
-          .join('')
-          .slice(0, 200) || 'documento';
-      const out = await attachDocument(request.ctx, app.files, { id: request.params.id, filename: name, bytes });
+      // Name cleaned and type read from the bytes where every upload is read (platform/uploads.ts).
+      const { file } = await readUpload(request, z.object({}), {
+        accept: DOCUMENT_TYPES,
+        maxBytes: ATTACHMENT_MAX_BYTES,
+        fallbackName: 'documento',
+      });
+      const out = await attachDocument(request.ctx, app.files, {
+        id: request.params.id,
+        filename: file!.filename,
+        bytes: file!.bytes,
+      });
       return reply.status(201).send(out);
     },
   );

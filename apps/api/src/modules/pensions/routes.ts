@@ -1,5 +1,4 @@
 import {
-  AppError,
   amountChangeInputSchema,
   attachmentSchema,
   contributorHistoryQuerySchema,
@@ -40,6 +39,7 @@ import { z } from 'zod';
 import { sendDownload, sendReport } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { readUpload } from '../../platform/uploads.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import './queues.ts';
 import './statistics.ts';
@@ -70,6 +70,7 @@ import {
 } from './service.ts';
 import {
   ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
   checkAttachment,
   checkPensionerInRenap,
   checksOfPension,
@@ -415,16 +416,13 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el acta como multipart/form-data en el campo "file".');
-      const file = await request.file();
-      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
-      const stored = await storeAttachment(request.ctx, app.files, {
-        filename: file.filename,
-        contentType: file.mimetype,
-        body: file.file,
+      // The type is read from the bytes, never from what the browser declares (issue 25).
+      const { file } = await readUpload(request, z.object({}), {
+        accept: ATTACHMENT_TYPES,
+        maxBytes: ATTACHMENT_MAX_BYTES,
+        fallbackName: 'acta',
       });
-      if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El acta supera el máximo de 10 MB.');
+      const stored = await storeAttachment(request.ctx, app.files, file!);
       return reply.status(201).send(stored);
     },
   );
@@ -469,7 +467,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const f = await checkAttachment(request.ctx, request.params.id);
       const { body, size } = await app.files.get(f.key);
-      return sendDownload(reply, { body, contentType: f.contentType, size, filename: encodeURIComponent(f.filename) });
+      return sendDownload(reply, { body, contentType: f.contentType, size, filename: f.filename });
     },
   );
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   AppError,
   addDays,
@@ -33,6 +33,7 @@ import type { FileStore } from '../../platform/files.ts';
 import { pageOf } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { applyTransition, applyTransitionWhere } from '../../platform/transitions.ts';
+import type { AcceptedType, UploadedFile } from '../../platform/uploads.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
 import { fileDocument } from '../documents/library.ts';
 import { notifyUsers } from '../notifications/service.ts';
@@ -43,7 +44,9 @@ import { flagOwedMonths, getPension, loadPension, pensionQuery, today, toPension
 
 /** Largest notarised act accepted (bytes). */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-export const attachmentTypes: Record<string, string> = {
+/** What a notarised act may be (detected from its bytes by platform/uploads.ts), and its stored ending. */
+export const ATTACHMENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const satisfies readonly AcceptedType[];
+const attachmentExtension: Record<(typeof ATTACHMENT_TYPES)[number], string> = {
   'application/pdf': 'pdf',
   'image/jpeg': 'jpg',
   'image/png': 'png',
@@ -57,13 +60,14 @@ export const attachmentTypes: Record<string, string> = {
 export async function storeAttachment(
   ctx: RequestContext,
   files: FileStore,
-  input: { filename: string; contentType: string; body: Readable },
+  input: UploadedFile,
 ): Promise<{ id: number; filename: string; size: number }> {
-  const ext = attachmentTypes[input.contentType];
+  const ext = attachmentExtension[input.contentType as (typeof ATTACHMENT_TYPES)[number]];
   if (!ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El acta debe ser PDF, JPG o PNG.');
   const key = `survival/${today().slice(0, 7)}/${randomBytes(12).toString('hex')}.${ext}`;
-  const { size } = await files.put(key, input.body, { contentType: input.contentType });
-  const filename = (input.filename || `acta.${ext}`).replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 120);
+  const { size } = await files.put(key, Readable.from([Buffer.from(input.bytes)]), { contentType: input.contentType });
+  // The name was cleaned where the upload was read (platform/uploads.ts).
+  const filename = input.filename;
   const [row] = await ctx.db
     .insert(storedFiles)
     .values({ key, filename, contentType: input.contentType, size, userId: ctx.user.id, expiresAt: null })

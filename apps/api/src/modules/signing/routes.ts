@@ -260,7 +260,9 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { file, fields } = await readUpload(request, z.object({ password: z.string().max(200).default('') }));
+      const { file, fields } = await readUpload(request, z.object({ password: z.string().max(200).default('') }), {
+        accept: ['application/x-pkcs12'],
+      });
       if (!file || file.bytes.length > 200_000) throw new AppError('VALIDATION', 'El archivo PKCS#12 no es válido.');
       const done = await replaceSeal(app.db, app.config, file.bytes, fields.password);
       if (!done)
@@ -284,7 +286,7 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { file } = await readUpload(request, z.object({}).strict());
+      const { file } = await readUpload(request, z.object({}).strict(), { accept: ['image/png', 'image/jpeg'] });
       return updateSignatureImage(request.ctx, deps, file);
     },
   );
@@ -327,8 +329,11 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { file, fields } = await readUpload(request, signingUploadMetaSchema, { fileRequired: false });
-      let source = file;
+      const { file, fields } = await readUpload(request, signingUploadMetaSchema, {
+        fileRequired: false,
+        accept: ['application/pdf'],
+      });
+      let source: { bytes: Uint8Array; filename: string } | null = file;
       if (!source && fields.documentId) {
         const docs = withPermission(request.ctx, 'documents', 'READ');
         await getDocument(docs, fields.documentId);
@@ -460,8 +465,10 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendDownload(reply, {
         body: bytes,
         contentType: PDF_TYPE,
-        filename: encodeURIComponent(filename),
-        disposition: request.query.download === '1' ? 'attachment' : 'inline',
+        filename,
+        // An uploaded PDF (signed here, but not written here): always saved, never shown by the browser
+        // from this origin (issue 25). The screen previews it from the bytes it fetched.
+        disposition: 'attachment',
         headers: { 'x-document-sha256': sha256 },
       });
     },
@@ -537,7 +544,8 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { file } = await readUpload(request, z.object({}));
+      // Only read (its signatures checked), never kept nor served: an active PDF may be verified.
+      const { file } = await readUpload(request, z.object({}), { accept: ['application/pdf'], keeps: false });
       if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
       return verifyUpload(request.ctx, deps, file);
     },

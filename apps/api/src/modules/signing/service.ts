@@ -20,7 +20,7 @@ import {
   signingSigners,
   users,
 } from '../../db/schema/index.ts';
-import { checkUpload, getBlob, putBlob, sha256Hex } from '../../platform/blobs.ts';
+import { getBlob, putBlob, sha256Hex } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
 import { listPage } from '../../platform/list.ts';
@@ -44,6 +44,7 @@ import {
   summarizeCertificate,
   WrongPassphraseError,
 } from '../../platform/pki.ts';
+import { checkUpload } from '../../platform/uploads.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { authorities, caMaterial, crlUrl, ensureAuthority, publishCrl, sealName, sealSigner, unb64 } from './authority.ts';
 

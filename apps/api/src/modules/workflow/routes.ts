@@ -35,7 +35,7 @@ import { z } from 'zod';
 import { sendDownload } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { readUpload, uploadLimits } from '../../platform/uploads.ts';
+import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
 import { createFlow, deleteFlow, findFlows, flowOptions, getFlow, publishFlow, saveFlow, validateFlow } from './flows.ts';
 import { createForm, deleteForm, findForms, getForm, publishForm, retireForm, saveForm } from './forms.ts';
 import './queues.ts';
@@ -338,7 +338,7 @@ export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { file } = await readUpload(request, z.object({}));
+      const { file } = await readUpload(request, z.object({}), { accept: DOCUMENT_TYPES });
       return reply.status(201).send(await uploadFile(request.ctx, app.files, { filename: file!.filename, bytes: file!.bytes }));
     },
   );
@@ -415,7 +415,7 @@ export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { file } = await readUpload(request, z.object({}));
+      const { file } = await readUpload(request, z.object({}), { accept: DOCUMENT_TYPES });
       return reply.status(201).send(
         await uploadFile(request.ctx, app.files, {
           requestId: request.params.id,
@@ -438,7 +438,7 @@ export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const c = await requestDocument(request.ctx, app.files, { id: request.params.id, documentId: request.params.documentId });
-      return sendDownload(reply, { body: c.bytes, contentType: c.contentType, filename: encodeURIComponent(c.filename) });
+      return sendDownload(reply, { body: c.bytes, contentType: c.contentType, filename: c.filename });
     },
   );
 

@@ -7,11 +7,13 @@ import { AppError, type ExportFormat, type ImportColumn } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendDownload, XLSX_TYPE } from '../downloads.ts';
+import { cleanFileName } from '../uploads.ts';
 
 /**
  * The HTTP side every upload route shares: the one file of a multipart request (field "file") written to
  * a temporary folder within the size limit, handed to `handle` (which stages it through the pipeline),
- * and removed afterwards whatever happens. 415 when the request is not multipart, 413 beyond 20 MB.
+ * and removed afterwards whatever happens. 415 when the request is not multipart, 413 beyond 20 MB. The
+ * name is cleaned as every upload's (platform/uploads.ts); the content is read by the pipeline's reader.
  */
 export async function receiveUpload<T>(
   request: FastifyRequest,
@@ -26,7 +28,7 @@ export async function receiveUpload<T>(
   try {
     await pipeline(file.file, createWriteStream(path));
     if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El archivo supera el máximo de 20 MB.');
-    return await handle({ path, fileName: file.filename || 'archivo' });
+    return await handle({ path, fileName: cleanFileName(file.filename) });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, importBatches, importChunks, importRows, jobs, users } from '../../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures } from '../../modules/contributors/fixtures.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { encryptedWorkbook, legacyWorkbook, utf16 } from '../../test/office.ts';
 import { createContext, type RequestContext } from '../context.ts';
 import { JobWorker, jobMessages, requestCancel } from '../jobs.ts';
 import { loadCurrentUser } from '../session.ts';
@@ -224,6 +225,59 @@ describe('the import pipeline with a second kind (the seam)', () => {
     const rows = await t.database.db.select().from(importRows).where(eq(importRows.batchId, open[0].id));
     expect(rows).toHaveLength(0);
     expect((await discardBatch(ctx, sheetKind, open[0].id)).status).toBe('DESCARTADO');
+  });
+
+  it('tells the truth about a file: a password-protected workbook, an old .xls, UTF-16 text, headers only', async () => {
+    const ctx = await contextOf(owner);
+    const put = async (name: string, bytes: Uint8Array) => {
+      const path = join(dir, name);
+      await writeFile(path, bytes);
+      return path;
+    };
+    // A workbook saved with a password is a compound file holding EncryptionInfo: said so, not «.xls antiguo».
+    const locked = await put('clave.xlsx', encryptedWorkbook());
+    await expect(stageUpload(ctx, sheetKind, { fileName: 'clave.xlsx', path: locked })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringMatching(/^El archivo está protegido con contraseña/),
+    });
+    const old = await put('viejo.xls', legacyWorkbook());
+    await expect(stageUpload(ctx, sheetKind, { fileName: 'viejo.xls', path: old })).rejects.toMatchObject({
+      message: expect.stringMatching(/formato \.xls antiguo/),
+    });
+    // UTF-16 (Excel's «Texto Unicode»: tabs), little and big endian, with and without BOM: read like UTF-8.
+    const text = ['CODIGO\tMONTO\tENTIDAD', 'Ñandú-1\t15.25\t', 'Ñandú-2\t7\t'].join('\r\n');
+    for (const [endian, bom] of [
+      ['le', true],
+      ['le', false],
+      ['be', true],
+      ['be', false],
+    ] as const) {
+      const name = `unicode-${endian}-${bom}.csv`;
+      const staged = await stageUpload(ctx, sheetKind, { fileName: name, path: await put(name, utf16(text, endian, bom)) });
+      expect(staged, name).toMatchObject({ status: 'VALIDANDO', totalRows: 2 });
+      const rows = await t.database.db
+        .select({ rows: importChunks.rows })
+        .from(importChunks)
+        .where(eq(importChunks.batchId, staged.id));
+      const raw = rows.flatMap((r) => JSON.parse(r.rows as string) as { raw: Record<string, unknown> }[]).map((r) => r.raw);
+      expect(raw, name).toEqual([
+        { code: 'Ñandú-1', amount: '15.25', entity: '' },
+        { code: 'Ñandú-2', amount: '7', entity: '' },
+      ]);
+    }
+    // Only the header row (and blank lines): refused, not accepted as an upload of 0 rows.
+    for (const lines of [['CODIGO;MONTO'], ['CODIGO;MONTO', ';', '', ' ; ']]) {
+      const path = await csvFile('solo-encabezados.csv', lines);
+      await expect(stageUpload(ctx, sheetKind, { fileName: 'solo-encabezados.csv', path })).rejects.toMatchObject({
+        code: 'VALIDATION',
+        message: 'El archivo no tiene filas de datos.',
+      });
+    }
+    const open = await findOpenBatches(ctx, sheetKind);
+    expect(open.find((b) => b.fileName === 'solo-encabezados.csv')).toMatchObject({
+      status: 'FALLIDO',
+      message: 'El archivo no tiene filas de datos.',
+    });
   });
 
   it('hides a batch for one entity once that entity is outside the caller’s scope', async () => {

@@ -205,6 +205,11 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
     if (pending.length >= IMPORT_CHUNK_ROWS) await flush();
   }
   if (!map) throw new AppError('VALIDATION', 'El archivo no tiene filas: descargue la plantilla y llénela.');
+  // Only the headers (or blank lines below them): nothing to load, said now rather than as a load of 0 rows.
+  if (totalRows === 0)
+    throw new AppError('VALIDATION', 'El archivo no tiene filas de datos.', [
+      { path: 'archivo', message: 'Solo tiene la fila de encabezados.' },
+    ]);
   await flush();
   return { totalRows, layout };
 }

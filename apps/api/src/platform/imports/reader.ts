@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { AppError } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import unzipper from 'unzipper';
+import { cfbKind, cfbStreamNames, textEncoding } from '../uploads.ts';
 
 /** Limits of an upload (issue 6): size, rows, and what a compressed xlsx may expand to. */
 export const IMPORT_LIMITS = {
@@ -27,22 +28,46 @@ export interface SheetRow {
 
 export type FileKind = 'xlsx' | 'csv';
 
-/** What a file is, by its first bytes: xlsx (zip), csv (text), or neither (refused). */
-export async function sniffFile(path: string, fileName: string): Promise<FileKind> {
+async function readHead(path: string, length = 4096) {
   const fh = await open(path, 'r');
-  const head = Buffer.alloc(4096);
-  const { bytesRead } = await fh.read(head, 0, 4096, 0);
-  await fh.close();
-  const bytes = head.subarray(0, bytesRead);
-  if (bytesRead === 0) throw new AppError('VALIDATION', 'El archivo está vacío.');
+  try {
+    const head = Buffer.alloc(length);
+    const { bytesRead } = await fh.read(head, 0, length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * What a file is, by its bytes (platform/uploads.ts's detectors): xlsx (zip), csv (text: UTF-8,
+ * Windows-1252 or UTF-16), or neither — refused saying what it is: an Office file protected with a
+ * password (a compound file holding EncryptionInfo), an old .xls, or not a spreadsheet at all.
+ */
+export async function sniffFile(path: string, fileName: string): Promise<FileKind> {
+  const bytes = await readHead(path);
+  if (bytes.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío.');
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El formato .xls antiguo no se admite; guarde el archivo como .xlsx o .csv.');
+    // Within the upload limit (20 MB): the compound file's directory says what it holds.
+    const kind = cfbKind(cfbStreamNames(await readFile(path)) ?? []);
+    if (kind === 'encrypted')
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'El archivo está protegido con contraseña: ábralo en Excel, quítele la contraseña y guárdelo como .xlsx o .csv.',
+        [{ path: 'archivo', message: 'Libro protegido con contraseña.' }],
+      );
+    if (kind === 'xls')
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El formato .xls antiguo no se admite; guarde el archivo como .xlsx o .csv.');
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'El archivo es un documento de Office antiguo, no una hoja de cálculo: cargue un .xlsx o un .csv.',
+    );
   }
-  // Text: no NUL bytes and mostly printable. A PDF, image or executable fails here.
-  const binary = bytes.some((b) => b === 0) || /^%PDF|^\x89PNG|^GIF8|^\xff\xd8/.test(bytes.subarray(0, 4).toString('latin1'));
-  if (!binary && /\.(csv|txt)$/i.test(fileName)) return 'csv';
-  if (!binary && !/\.(xlsx|xls|pdf|docx?|png|jpe?g)$/i.test(fileName)) return 'csv';
+  // Text (no NUL or control characters, or UTF-16). A PDF, image or executable fails here.
+  const text = textEncoding(bytes) !== null;
+  if (text && /\.(csv|txt|tsv)$/i.test(fileName)) return 'csv';
+  if (text && !/\.(xlsx|xls|pdf|docx?|png|jpe?g)$/i.test(fileName)) return 'csv';
   throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El archivo no es una hoja de cálculo: cargue un .xlsx o un .csv.');
 }
 
@@ -249,32 +274,35 @@ function plainCell(v: unknown): Cell {
 }
 
 /**
- * CSV as Excel and others write it: UTF-8 with or without BOM, or Latin-1 (Windows-1252); `;` or `,`.
- * One pass checks the encoding (bounded: a streaming decoder), the second parses with papaparse.
+ * CSV as Excel and others write it: UTF-8 with or without BOM, Latin-1 (Windows-1252), or UTF-16 (little
+ * or big endian, with or without BOM: Excel's «Texto Unicode»); `;`, `,` or tab. For 8-bit text one pass
+ * checks the encoding (bounded: a streaming decoder); UTF-16 is told by its first bytes. The next pass
+ * parses with papaparse.
  */
 export async function* csvRows(path: string): AsyncGenerator<SheetRow> {
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  let isUtf8 = true;
-  let firstLine = '';
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    try {
-      const text = utf8.decode(chunk as Buffer, { stream: true });
-      if (firstLine.length < 4096 && !firstLine.includes('\n')) firstLine += text.slice(0, 4096);
-    } catch {
-      isUtf8 = false;
-      break;
+  const head = await readHead(path);
+  let encoding: 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be' = 'utf-8';
+  const told = textEncoding(head);
+  if (told === 'utf-16le' || told === 'utf-16be') encoding = told;
+  else {
+    const utf8 = new TextDecoder('utf-8', { fatal: true });
+    for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+      try {
+        utf8.decode(chunk as Buffer, { stream: true });
+      } catch {
+        encoding = 'windows-1252';
+        break;
+      }
     }
   }
-  if (!isUtf8) {
-    const head = Buffer.alloc(4096);
-    const fh = await open(path, 'r');
-    const { bytesRead } = await fh.read(head, 0, 4096, 0);
-    await fh.close();
-    firstLine = new TextDecoder('windows-1252').decode(head.subarray(0, bytesRead));
-  }
-  firstLine = firstLine.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const decoder = new TextDecoder(isUtf8 ? 'utf-8' : 'windows-1252');
+  const firstLine =
+    new TextDecoder(encoding)
+      .decode(head)
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0] ?? '';
+  const counts = { ';': firstLine.split(';').length, ',': firstLine.split(',').length, '\t': firstLine.split('\t').length };
+  const delimiter = counts['\t'] > Math.max(counts[';'], counts[',']) ? '\t' : counts[';'] > counts[','] ? ';' : ',';
+  const decoder = new TextDecoder(encoding);
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter, skipEmptyLines: false });
   const source = createReadStream(path, { highWaterMark: 256 * 1024 });
   (async () => {

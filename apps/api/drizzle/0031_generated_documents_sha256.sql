@@ -1,0 +1,1 @@
+CREATE INDEX "generated_documents_sha256_idx" ON "generated_documents" USING btree ("sha256");
