@@ -46,7 +46,7 @@ import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
-import { configureLoad } from './platform/load.ts';
+import { configureLoad, registerHeavyLimit } from './platform/load.ts';
 import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { serializerCompiler } from './platform/serialize.ts';
@@ -123,6 +123,7 @@ export async function buildApp(opts: {
       searchSlots: config.SEARCH_CONCURRENCY,
       searchQueue: config.SEARCH_QUEUE,
       searchWaitMs: config.SEARCH_WAIT_MS,
+      jobsPerUser: config.JOBS_PER_USER,
     }),
   );
   app.decorate('sessionCache', await startSessionCache(app, database, config.SESSION_CACHE_SECONDS));
@@ -141,7 +142,10 @@ export async function buildApp(opts: {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
     if (!isGuardedUrl(route.url)) return;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: (route.config as { access?: Access })?.access });
+      if (method !== 'HEAD') {
+        const config = route.config as { access?: Access; heavy?: boolean } | undefined;
+        routeTable.push({ method, url: route.url, access: config?.access, heavy: config?.heavy === true });
+      }
     }
   });
 
@@ -165,6 +169,7 @@ export async function buildApp(opts: {
   });
   registerAccessGuard(app);
   registerInputGuard(app);
+  registerHeavyLimit(app, config.HEAVY_REQUESTS_PER_USER);
 
   await app.register(swagger, {
     openapi: {

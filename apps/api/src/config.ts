@@ -75,6 +75,14 @@ const envSchema = z.object({
   SEARCH_WAIT_MS: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(60_000).default(5000),
   /** A list or search asked while more than this many requests wait for a pool connection is answered 503. */
   MAX_POOL_WAITING: z.coerce.number({ error: 'debe ser un número' }).int().min(1).default(40),
+  /**
+   * Fair share per user (platform/load.ts): requests that generate a file (PDF, xlsx/csv export, report) at
+   * once and open live streams (the chat's), per process; jobs queued or running, across processes (SQL).
+   * Beyond each, 429 with a Spanish message.
+   */
+  HEAVY_REQUESTS_PER_USER: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(1000).default(4),
+  STREAMS_PER_USER: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(1000).default(8),
+  JOBS_PER_USER: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(100_000).optional(),
   /** Seconds a resolved session is reused before it is read again (0: no cache); changes invalidate it at once. */
   SESSION_CACHE_SECONDS: z.coerce.number({ error: 'debe ser un número' }).min(0).max(300).optional(),
   /** The template's data calls (/app/{collection}) answer after the spec's simulated 500 ms, for demos. */
@@ -83,9 +91,14 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA' | 'SESSION_CACHE_SECONDS'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA' | 'SESSION_CACHE_SECONDS' | 'JOBS_PER_USER'> {
   /** 30 s by default; 0 (no cache) in tests unless set, so a test that edits the database sees it at once. */
   SESSION_CACHE_SECONDS: number;
+  /**
+   * 10 by default; 10 000 in tests unless set: most API tests enqueue work (uploads, exports) without running a
+   * worker, so their queue only grows. The quota's own tests set it.
+   */
+  JOBS_PER_USER: number;
   dataDir: string;
   demoData: boolean;
   webDist: string;
@@ -124,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
     webDist: existsSync(webDist) ? webDist : '',
     SESSION_CACHE_SECONDS: e.SESSION_CACHE_SECONDS ?? (e.NODE_ENV === 'test' ? 0 : 30),
+    JOBS_PER_USER: e.JOBS_PER_USER ?? (e.NODE_ENV === 'test' ? 10_000 : 10),
     version: pkg.version,
   };
 }

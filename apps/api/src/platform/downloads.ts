@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { RequestContext } from './context.ts';
+import { assertHeavyRoute } from './load.ts';
 import { type GeneratedDocument, generateReportPdf, type ReportDefinition } from './pdf.ts';
 import { generateReportXlsx } from './report-xlsx.ts';
 import { cleanFileName } from './uploads.ts';
@@ -74,6 +75,7 @@ export function reportPdfFor(
 
 /** Sends a generated PDF as `<name>.pdf` with its `x-verification-code` (and any `headers` more). */
 export function sendPdf(reply: FastifyReply, doc: GeneratedDocument, name: string, headers?: Record<string, string>) {
+  assertHeavyRoute(reply);
   return sendDownload(reply, {
     body: doc.pdf,
     contentType: PDF_TYPE,
@@ -84,7 +86,8 @@ export function sendPdf(reply: FastifyReply, doc: GeneratedDocument, name: strin
 
 /**
  * A report's download in the format asked: the registered PDF (with its verification code) or the
- * same definition as a spreadsheet. Callers: every "PDF or xlsx of a report" route.
+ * same definition as a spreadsheet. Callers: every "PDF or xlsx of a report" route, each declaring
+ * `config.heavy` (the per-user limit of platform/load.ts).
  */
 export async function sendReport(
   request: ReportRequest,
@@ -92,6 +95,7 @@ export async function sendReport(
   report: ReportDefinition,
   opts: { name: string; format?: 'pdf' | 'xlsx'; fallbackInstitution: string; headers?: Record<string, string> },
 ) {
+  assertHeavyRoute(reply);
   if (opts.format === 'xlsx') {
     const xlsx = await generateReportXlsx(request.ctx, report, { fallbackInstitution: opts.fallbackInstitution });
     return sendDownload(reply, { body: xlsx, contentType: XLSX_TYPE, filename: `${opts.name}.xlsx`, headers: opts.headers });

@@ -4,6 +4,7 @@ import { AppError, type ExportFormat } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import type { FileStore } from './files.ts';
+import { assertHeavyRoute } from './load.ts';
 import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
 import type { XlsxFromWorker, XlsxToWorker } from './xlsx-worker.ts';
 
@@ -35,11 +36,13 @@ const contentTypes: Record<ExportFormat, string> = {
  * - A failure after the first byte is logged and the response is destroyed, so the client sees a
  *   failed download (an incomplete chunked body), never a short file that looks complete. A client
  *   that goes away stops the reading.
+ * - Its API route declares `config.heavy`: the user's share of exports at once (platform/load.ts).
  */
 export async function sendExport<T>(
   reply: FastifyReply,
   opts: { format: ExportFormat; filename: string; sheetName?: string; columns: ExportColumn<T>[]; batches: AsyncIterable<T[]> },
 ): Promise<FastifyReply> {
+  assertHeavyRoute(reply);
   const iterator = opts.batches[Symbol.asyncIterator]();
   const first = await iterator.next();
   const stream = new PassThrough();

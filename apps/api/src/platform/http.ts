@@ -15,6 +15,8 @@ export interface RouteInfo {
   method: string;
   url: string;
   access: Access | undefined;
+  /** Generates a file: under the per-user limit of platform/load.ts (`config.heavy`). */
+  heavy: boolean;
 }
 
 declare module 'fastify' {

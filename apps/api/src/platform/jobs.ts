@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { AppError, addDays, guatemalaToday, type Permission, type Scope, scopeFor } from '@aporta/domain';
-import { and, asc, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { jobSchedules, jobs, storedFiles, users } from '../db/schema/index.ts';
 import { createContext, type RequestContext, systemContext } from './context.ts';
 import { FileNotFoundError, type FileStore } from './files.ts';
+import { fairShareMessages, jobQuotaOf, overShare } from './load.ts';
 import { loadCurrentUser, userFields } from './session.ts';
 
 /**
@@ -98,9 +99,27 @@ export const jobKinds = (): string[] => [...registry.keys()];
 const wakeups = new EventEmitter();
 wakeups.setMaxListeners(0);
 
+/** The advisory lock (with the user's id) under which a user's jobs are counted and one more is queued. */
+const JOB_QUOTA_LOCK = 0x4a4f4253; // "JOBS"
+
+/**
+ * Refuses (429, Spanish) a user who already has `max` jobs queued or running, in any process: counted in the
+ * database under a transaction-level lock of that user, so two requests at once cannot both take the last place.
+ */
+async function checkJobQuota(tx: Db, userId: number, max: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${JOB_QUOTA_LOCK}::int4, ${userId}::int4)`);
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(jobs)
+    .where(and(eq(jobs.userId, userId), inArray(jobs.state, ['QUEUED', 'RUNNING'])));
+  if (n >= max) throw overShare(fairShareMessages.jobs(max));
+}
+
 /**
  * Queues a job run as `ctx.user`. Pass `tx` to enqueue inside the transaction that prepares its input:
- * the job exists only if the transaction commits. Any caller allowed to start the work.
+ * the job exists only if the transaction commits. Any caller allowed to start the work. A user (not the
+ * system) may have at most `JOBS_PER_USER` jobs queued or running (platform/load.ts `jobQuotaOf`): beyond it,
+ * 429 — in `tx`, the caller's whole transaction is refused.
  */
 export async function enqueueJob<P>(
   ctx: RequestContext,
@@ -109,7 +128,13 @@ export async function enqueueJob<P>(
   opts: { tx?: Db } = {},
 ): Promise<{ id: number }> {
   if (registry.get(def.kind) !== def) throw new Error(`Job kind "${def.kind}" is not defined with defineJob`);
+  const quota = ctx.actor.id == null ? null : jobQuotaOf(ctx.db);
+  if (quota != null && !opts.tx) {
+    // The count and the insert in one transaction of their own (the lock lasts until it commits).
+    return ctx.db.transaction((tx) => enqueueJob(ctx, def, payload, { tx: tx as unknown as Db }));
+  }
   const db = opts.tx ?? ctx.db;
+  if (quota != null) await checkJobQuota(db, ctx.user.id, quota);
   const [row] = await db
     .insert(jobs)
     .values({
@@ -376,14 +401,29 @@ export class JobWorker {
     return rows.length;
   }
 
+  /**
+   * Takes the next job fairly, owner by owner (a user, or the system for its own runs): the owner with the
+   * fewest jobs running now, then the one served least recently (whose newest started job started earliest;
+   * never served first), then the oldest due job of that owner. So one user's backlog never keeps another's
+   * job waiting behind it: the next free worker takes the newcomer's, and owners with work queued take turns.
+   * Locked with SKIP LOCKED as before: workers of any process never take the same job.
+   */
   private async claim(): Promise<JobRow | null> {
     const kinds = jobKinds();
     if (kinds.length === 0) return null;
+    // `o`: another row of the same owner as the candidate row ("jobs").
+    const ownerRunning = sql`(select count(*) from ${jobs} o where o.state = 'RUNNING' and o.user_id is not distinct from ${jobs.userId})`;
+    // The owner's newest started job, read backwards on the (user_id, id) index: one branch per kind of owner,
+    // each a plain index condition (a condition matching both would not use the index).
+    const lastStart = (owner: SQL) =>
+      sql`(select o.started_at from ${jobs} o where ${owner} and o.started_at is not null order by o.id desc limit 1)`;
+    const ownerLastStart = sql`case when ${jobs.userId} is null then ${lastStart(sql`o.user_id is null`)}
+      else ${lastStart(sql`o.user_id = ${jobs.userId}`)} end`;
     const next = this.db
       .select({ id: jobs.id })
       .from(jobs)
       .where(and(eq(jobs.state, 'QUEUED'), lte(jobs.runAfter, sql`now()`), inArray(jobs.kind, kinds)))
-      .orderBy(asc(jobs.runAfter), asc(jobs.id))
+      .orderBy(asc(ownerRunning), sql`${ownerLastStart} asc nulls first`, asc(jobs.runAfter), asc(jobs.id))
       .limit(1)
       .for('update', { skipLocked: true });
     const [row] = await this.db

@@ -75,7 +75,7 @@ export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payment-agreements/export',
     {
-      config: { access: P('EXPORT') },
+      config: { access: P('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar los convenios filtrados (xlsx o csv)',
@@ -168,7 +168,7 @@ export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payment-agreements/:id/pdf',
     {
-      config: { access: P('READ') },
+      config: { access: P('READ'), heavy: true },
       schema: {
         tags,
         summary: 'El convenio en PDF con su calendario, para firma',

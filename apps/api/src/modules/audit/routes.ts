@@ -52,7 +52,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/export`,
       {
-        config: { access: { resource, action: 'EXPORT' } },
+        config: { access: { resource, action: 'EXPORT' }, heavy: true },
         schema: {
           tags: ['audit'],
           summary: `Exportar la ${label} con los mismos filtros`,

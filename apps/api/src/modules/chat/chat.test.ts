@@ -11,8 +11,10 @@ const grants = [
   { resource: 'plantilla' as const, action: 'READ' as const, scope: 'ALL' as const },
   { resource: 'plantilla' as const, action: 'CREATE' as const, scope: 'ALL' as const },
 ];
+/** Streams one user may hold open at once in this test (STREAMS_PER_USER). */
+const STREAMS = 3;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ STREAMS_PER_USER: String(STREAMS) });
   ana = await t.createUser({ grants });
   beto = await t.createUser({ grants });
   carla = await t.createUser({ grants });
@@ -22,6 +24,28 @@ afterAll(() => t.close());
 
 const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown) =>
   t.request({ method, url, token, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+let address: string | undefined;
+/** The app listening on a free port (once), for the event stream, which a real connection reads. */
+const listening = async () => {
+  address ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return address;
+};
+
+/** Opens the event stream as `token`: its answer, and once it is 200 the stream read up to "ready". */
+async function openStream(token: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${await listening()}/api/chat/stream`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
+  if (res.status === 200) {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('event: ready')) text += (await reader.read()).value ?? '';
+  }
+  return { res, close: () => controller.abort() };
+}
 
 describe('chat', () => {
   let room: number;
@@ -96,9 +120,8 @@ describe('chat', () => {
   });
 
   it('delivers a message live to the other member through the event stream', async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const controller = new AbortController();
-    const res = await fetch(`${address}/api/chat/stream`, {
+    const res = await fetch(`${await listening()}/api/chat/stream`, {
       headers: { authorization: `Bearer ${beto.token}` },
       signal: controller.signal,
     });
@@ -113,6 +136,42 @@ describe('chat', () => {
     while (!text.includes('event: message')) text += (await reader.read()).value ?? '';
     expect(text).toContain(`"messageId":${sent.id}`);
     controller.abort();
+  });
+
+  it(`holds at most ${STREAMS} open streams per user: 429 beyond, a place given back when a client leaves`, async () => {
+    const open = [];
+    for (let i = 0; i < STREAMS; i++) open.push(await openStream(ana.token));
+    expect(open.map((o) => o.res.status)).toEqual(Array(STREAMS).fill(200));
+    const over = await openStream(ana.token);
+    expect(over.res.status).toBe(429);
+    expect(over.res.headers.get('retry-after')).toBe('5');
+    expect(((await over.res.json()) as { error: { message: string } }).error.message).toBe(
+      `Tiene ${STREAMS} conexiones en vivo abiertas (pestañas o ventanas), el máximo por usuario. Cierre alguna e intente de nuevo.`,
+    );
+    // Another user's streams are theirs.
+    const other = await openStream(beto.token);
+    expect(other.res.status).toBe(200);
+    other.close();
+    // A tab closed: its place comes back (once the server sees the connection go).
+    open.shift()!.close();
+    let again = await openStream(ana.token);
+    for (const end = Date.now() + 10_000; again.res.status === 429 && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await openStream(ana.token);
+    }
+    expect(again.res.status).toBe(200);
+    open.push(again);
+    // Every one closed: all the places come back.
+    for (const o of open) o.close();
+    const reopened = [];
+    for (const end = Date.now() + 10_000; reopened.length < STREAMS && Date.now() < end; ) {
+      const o = await openStream(ana.token);
+      if (o.res.status === 200) reopened.push(o);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(reopened).toHaveLength(STREAMS);
+    expect((await openStream(ana.token)).res.status).toBe(429);
+    for (const o of reopened) o.close();
   });
 
   it('seeds the channels with every active user and answers the spec chat slices', async () => {

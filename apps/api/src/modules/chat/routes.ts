@@ -22,6 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { FAIR_SHARE_RETRY_AFTER_SECONDS, fairShareMessages, overShare, PerUserLimit } from '../../platform/load.ts';
 import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
 import {
   attachmentOf,
@@ -261,6 +262,8 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Open streams end when the server closes (they would hold it open otherwise).
   const streams = new Set<() => void>();
+  // Each user's share of open streams in this process (STREAMS_PER_USER): one per tab; beyond it, 429.
+  const perUser = new PerUserLimit(app.config.STREAMS_PER_USER);
   app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
   });
@@ -270,10 +273,19 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/chat/stream',
     {
       config: read,
-      schema: { tags, summary: 'Eventos del chat en vivo (text/event-stream)', response: { ...errorResponses(401, 403) } },
+      schema: {
+        tags,
+        summary: 'Eventos del chat en vivo (text/event-stream); a lo sumo STREAMS_PER_USER abiertos por usuario',
+        response: { ...errorResponses(401, 403, 429) },
+      },
     },
     async (request, reply) => {
       const me = request.ctx.user.id;
+      const release = perUser.tryAcquire(me);
+      if (!release) {
+        reply.header('retry-after', String(FAIR_SHARE_RETRY_AFTER_SECONDS));
+        throw overShare(fairShareMessages.streams(perUser.max));
+      }
       reply.hijack();
       const res = reply.raw;
       // A hijacked reply writes its own head: the headers every answer carries (security), then the stream's.
@@ -289,20 +301,25 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         if (mine) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const unsubscribe = hub.subscribe(send);
-      res.write(`event: ready\ndata: {"userId":${me}}\n\n`);
-      await setPresence(app.db, hub, me, 'keep').catch(() => {});
-      const beat = setInterval(() => {
-        res.write(': latido\n\n');
-        setPresence(app.db, hub, me, 'keep').catch(() => {});
-      }, HEARTBEAT_MS);
+      let beat: NodeJS.Timeout | undefined;
+      // The client leaving (or the server closing) ends the stream and gives its place back, once.
       const end = () => {
         if (!streams.delete(end)) return;
         clearInterval(beat);
         unsubscribe();
+        release();
         res.end();
       };
       streams.add(end);
       request.raw.on('close', end);
+      res.on('close', end);
+      res.write(`event: ready\ndata: {"userId":${me}}\n\n`);
+      await setPresence(app.db, hub, me, 'keep').catch(() => {});
+      if (!streams.has(end)) return;
+      beat = setInterval(() => {
+        res.write(': latido\n\n');
+        setPresence(app.db, hub, me, 'keep').catch(() => {});
+      }, HEARTBEAT_MS);
     },
   );
 };

@@ -94,7 +94,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `${base}/export`,
       {
-        config: { access: { resource, action: 'EXPORT' } },
+        config: { access: { resource, action: 'EXPORT' }, heavy: true },
         schema: {
           tags,
           summary: `Exportar ${def.label.toLowerCase()} (xlsx o csv, con los mismos filtros)`,

@@ -35,7 +35,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/contributor-imports/template',
     {
-      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' }, heavy: true },
       schema: {
         tags: ['contributor-imports'],
         summary: 'Plantilla de carga masiva de afiliados (xlsx o csv)',
@@ -135,7 +135,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/contributor-imports/:id/exceptions',
     {
-      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' } },
+      config: { access: { resource: 'contributor-bulk-upload', action: 'READ' }, heavy: true },
       schema: {
         tags: ['contributor-imports'],
         summary: 'Descargar las excepciones (xlsx) para corregirlas y volver a cargarlas',

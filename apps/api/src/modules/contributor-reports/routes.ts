@@ -41,7 +41,7 @@ export const contributorReportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `/api/contributor-reports/${kind}/export`,
       {
-        config: { access: { resource, action: 'EXPORT' } },
+        config: { access: { resource, action: 'EXPORT' }, heavy: true },
         schema: {
           tags: ['contributor-reports'],
           summary: `Exportar reporte (xlsx, o pdf con código de verificación): ${reportTitles[kind].toLowerCase()}`,

@@ -62,7 +62,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/contributors/export',
     {
-      config: { access: { resource: 'contributor-list', action: 'EXPORT' } },
+      config: { access: { resource: 'contributor-list', action: 'EXPORT' }, heavy: true },
       schema: {
         tags: ['contributors'],
         summary: 'Exportar afiliados (xlsx o csv) con los mismos filtros',

@@ -149,7 +149,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/library/documents/export',
     {
-      config: { access: perm('EXPORT') },
+      config: { access: perm('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar documentos (xlsx o csv) con los mismos filtros',
@@ -162,7 +162,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/folders/:id/documents/export',
     {
-      config: { access: perm('EXPORT') },
+      config: { access: perm('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar los documentos de una carpeta (xlsx o csv) con la misma búsqueda',

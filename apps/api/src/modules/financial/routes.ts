@@ -71,7 +71,7 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/financial/statement/export',
     {
-      config: { access: F('EXPORT') },
+      config: { access: F('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'El estado de cuenta en PDF o xlsx',
@@ -104,7 +104,7 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/financial/arrears/export',
     {
-      config: { access: F('EXPORT') },
+      config: { access: F('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar el ranking de mora (xlsx o csv): la lista de cobro de los delegados',
@@ -158,7 +158,7 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/financial/certificates/:id/pdf',
     {
-      config: { access: F('READ') },
+      config: { access: F('READ'), heavy: true },
       schema: {
         tags,
         summary: 'La constancia de solvencia en PDF, con su código de verificación',

@@ -41,7 +41,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/institutions/export',
     {
-      config: { access: { resource: 'institutions', action: 'EXPORT' } },
+      config: { access: { resource: 'institutions', action: 'EXPORT' }, heavy: true },
       schema: {
         tags: ['institutions'],
         summary: 'Exportar instituciones (xlsx o csv)',

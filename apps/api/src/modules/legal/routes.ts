@@ -72,7 +72,7 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/legal/cases/export',
     {
-      config: { access: L('EXPORT') },
+      config: { access: L('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar los expedientes filtrados (xlsx o csv)',

@@ -143,7 +143,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payment-orders/export',
     {
-      config: { access: { resource: 'payment-orders', action: 'EXPORT' } },
+      config: { access: { resource: 'payment-orders', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'Exportar las órdenes de pago filtradas (xlsx o csv)',
@@ -181,7 +181,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payment-orders/:id/pdf',
     {
-      config: { access: { resource: 'payment-orders', action: 'READ' } },
+      config: { access: { resource: 'payment-orders', action: 'READ' }, heavy: true },
       schema: {
         tags,
         summary: 'La orden de pago en PDF, con la referencia y su código QR',
@@ -229,7 +229,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payments/export',
     {
-      config: { access: { resource: 'planilla-payments', action: 'EXPORT' } },
+      config: { access: { resource: 'planilla-payments', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'Exportar los pagos filtrados (xlsx o csv)',
@@ -426,7 +426,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/receipts/export',
     {
-      config: { access: { resource: 'receipts-7b', action: 'EXPORT' } },
+      config: { access: { resource: 'receipts-7b', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'Exportar los recibos filtrados (xlsx o csv)',
@@ -449,7 +449,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/receipts/:id/pdf',
     {
-      config: { access: { resource: 'receipts-7b', action: 'READ' } },
+      config: { access: { resource: 'receipts-7b', action: 'READ' }, heavy: true },
       schema: {
         tags,
         summary: 'El recibo 7-B en PDF',
@@ -542,7 +542,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/receipt-ranges/corte/export',
     {
-      config: { access: { resource: 'receipt-ranges-7b', action: 'EXPORT' } },
+      config: { access: { resource: 'receipt-ranges-7b', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'El corte de formas en PDF (con código de verificación) o xlsx',

@@ -129,7 +129,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/pensions/export',
     {
-      config: { access: P('EXPORT') },
+      config: { access: P('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Exportar pensiones (xlsx o csv) con los filtros de la lista',
@@ -354,7 +354,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/pension-payrolls/:period/bank-file',
     {
-      config: { access: P('EXPORT') },
+      config: { access: P('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Archivo para el banco (csv)',
@@ -374,7 +374,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/pension-payrolls/:period/summary',
     {
-      config: { access: P('EXPORT') },
+      config: { access: P('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Resumen de la planilla en PDF (con código de verificación)',
@@ -474,7 +474,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/pensions/:id/survival-letter',
     {
-      config: { access: S('EXPORT') },
+      config: { access: S('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Carta de aviso de supervivencia de un pensionado (PDF)',

@@ -167,7 +167,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/planillas/export',
     {
-      config: { access: { resource: 'planillas', action: 'EXPORT' } },
+      config: { access: { resource: 'planillas', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'Exportar la lista de planillas (xlsx o csv) con los filtros de la lista',
@@ -261,7 +261,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/planillas/:id/export',
     {
-      config: { access: { resource: 'planillas', action: 'EXPORT' } },
+      config: { access: { resource: 'planillas', action: 'EXPORT' }, heavy: true },
       schema: {
         tags,
         summary: 'La declaración: líneas en xlsx o csv, o PDF con código de verificación',
@@ -452,7 +452,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/planilla-uploads/template',
     {
-      config: { access: { resource: 'planilla-upload', action: 'READ' } },
+      config: { access: { resource: 'planilla-upload', action: 'READ' }, heavy: true },
       schema: {
         tags,
         summary: 'Plantilla de planilla (xlsx o csv)',
@@ -544,7 +544,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/planilla-uploads/:id/exceptions',
     {
-      config: { access: { resource: 'planilla-upload', action: 'READ' } },
+      config: { access: { resource: 'planilla-upload', action: 'READ' }, heavy: true },
       schema: {
         tags,
         summary: 'Descargar las excepciones (xlsx)',

@@ -32,7 +32,7 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/roles/export',
     {
-      config: { access: { resource: 'roles', action: 'EXPORT' } },
+      config: { access: { resource: 'roles', action: 'EXPORT' }, heavy: true },
       schema: {
         tags: ['roles'],
         summary: 'Exportar roles (xlsx o csv)',

@@ -383,7 +383,7 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `/api/signing/requests/${kind}/export`,
       {
-        config: { access: { resource, action: 'EXPORT' } },
+        config: { access: { resource, action: 'EXPORT' }, heavy: true },
         schema: {
           tags,
           summary: `Exportar los documentos ${kind === 'signed' ? 'firmados' : 'rechazados'} (xlsx o csv) con la misma búsqueda`,

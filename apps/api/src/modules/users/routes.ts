@@ -46,7 +46,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/users/export',
     {
-      config: { access: { resource: 'users', action: 'EXPORT' } },
+      config: { access: { resource: 'users', action: 'EXPORT' }, heavy: true },
       schema: {
         tags: ['users'],
         summary: 'Exportar usuarios (xlsx o csv)',

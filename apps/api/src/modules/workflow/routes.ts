@@ -484,7 +484,7 @@ export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/sig/query/export',
     {
-      config: { access: query('EXPORT') },
+      config: { access: query('EXPORT'), heavy: true },
       schema: {
         tags,
         summary: 'Consulta SIG: exportar (xlsx o csv) con los filtros',

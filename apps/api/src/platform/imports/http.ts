@@ -7,6 +7,7 @@ import { AppError, type ExportFormat, type ImportColumn } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendDownload, XLSX_TYPE } from '../downloads.ts';
+import { assertHeavyRoute } from '../load.ts';
 import { cleanFileName } from '../uploads.ts';
 
 /**
@@ -49,6 +50,7 @@ export async function sendImportTemplate(
     footer: string;
   },
 ) {
+  assertHeavyRoute(reply);
   if (opts.format === 'csv') {
     return sendDownload(reply, {
       body: Buffer.from(`\uFEFF${opts.columns.map((c) => c.header).join(';')}\r\n`, 'utf8'),
