@@ -66,8 +66,13 @@ export function armyDay(year: number): string {
   return addDays(june30, shift);
 }
 
-/** The legal basis of the days the code computes, as screens and documents name it. */
+/**
+ * The legal basis of the days the code computes, as screens and documents name it. Decreto 19-2018 reformed the
+ * Ley que Promueve el Turismo Interno (Decreto 42-2010); since the Constitutional Court's ruling of 16 April 2020
+ * it moves only 30 June.
+ */
 export const ARMY_DAY_BASIS = 'Decreto 19-2018 del Congreso de la República';
+/** Article 127 names Holy Thursday, Friday and Saturday among the paid days off. */
 export const HOLY_WEEK_BASIS = 'Código de Trabajo, artículo 127';
 
 // ─── The setting's value ───────────────────────────────────────────────────────────────────────────
@@ -251,7 +256,8 @@ function daysByDate(year: number, cal: BusinessCalendar): Map<string, CalendarDa
       put({ date: h.date, name: h.name, halfDay: false, source: 'extraordinary', computed: false, legalBasis: h.legalBasis });
     }
   }
-  put({ date: addDays(easter, -4), name: 'Miércoles Santo (medio día)', halfDay: true, source: 'holyWednesday', ...law });
+  // Holy Wednesday's afternoon is the institution's practice for public servants (DOMAIN.md), not article 127.
+  put({ date: addDays(easter, -4), name: 'Miércoles Santo (medio día)', halfDay: true, source: 'holyWednesday', computed: true });
   for (const h of cal.halfDays) {
     if (exists(h.day)) put({ date: yearly(h.day), name: h.name, halfDay: true, source: 'halfDay', computed: false });
   }

@@ -68,7 +68,7 @@ export function CalendarPreview({ calendar, initialYear }: { calendar: BusinessC
                       <Badge variant="light" color={sourceColor[d.source]} radius="sm">
                         {t(`settings.calendar.source.${d.source}`)}
                       </Badge>
-                      {d.halfDay && (
+                      {d.halfDay && d.source !== 'halfDay' && (
                         <Badge variant="outline" color="gray" radius="sm">
                           {t('settings.calendar.halfDayBadge')}
                         </Badge>
