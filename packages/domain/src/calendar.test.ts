@@ -279,6 +279,13 @@ describe('what the setting holds (issue 25)', () => {
       'extraordinary.1.date: La fecha 2027-01-14 está repetida en los días extraordinarios.',
     );
     expect(bad({ ...cal, fixed: [{ day: '02-30', name: 'x' }] })?.[0]).toBe('fixed.0.day: Ese día no existe.');
+    const many = Array.from({ length: 31 }, (_, i) => ({
+      date: shift('2027-03-01', i),
+      name: 'Asueto',
+      legalBasis: 'Decreto 9-2027',
+    }));
+    expect(bad({ ...cal, extraordinary: many })).toEqual(['extraordinary.30.date: Hay más de 30 días extraordinarios en 2027.']);
+    expect(businessCalendarSchema.safeParse({ ...cal, extraordinary: many.slice(0, 30) }).success).toBe(true);
     // The old shape is not a value any more.
     expect(businessCalendarSchema.safeParse({ fixed: [], dated: [], halfDays: [] }).success).toBe(false);
   });

@@ -97,6 +97,12 @@ const legalBasis = z
 
 const yearlyDay = z.object({ day: monthDaySchema, name: holidayName });
 
+/**
+ * Decree days are a few a year; the bound keeps every run of days off far below the year that
+ * `nextBusinessDay` searches, so no calendar an administrator can save makes a due date fail.
+ */
+const MAX_EXTRAORDINARY_PER_YEAR = 30;
+
 /** The lists of the value, as a person names them in a message. */
 const listLabels = {
   fixed: 'feriados nacionales de fecha fija',
@@ -139,7 +145,18 @@ export const businessCalendarSchema = z
       });
     }
     const dates = new Set<string>();
+    const perYear = new Map<string, number>();
     c.extraordinary.forEach((h, i) => {
+      const year = h.date.slice(0, 4);
+      const n = (perYear.get(year) ?? 0) + 1;
+      perYear.set(year, n);
+      if (n === MAX_EXTRAORDINARY_PER_YEAR + 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraordinary', i, 'date'],
+          message: `Hay más de ${MAX_EXTRAORDINARY_PER_YEAR} días extraordinarios en ${year}.`,
+        });
+      }
       if (dates.has(h.date)) {
         ctx.addIssue({
           code: 'custom',
