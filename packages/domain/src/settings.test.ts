@@ -63,7 +63,7 @@ describe('the settings catalogue (issue 10)', () => {
     expect(settingValueSchema('payments.excessPolicy').safeParse('KEEP').success).toBe(false);
     const calendar = settingValueSchema('calendar.holidays');
     expect(calendar.safeParse({ ...cal, fixed: [...cal.fixed, { day: '02-30', name: 'x' }] }).success).toBe(false);
-    expect(calendar.safeParse({ ...cal, dated: [...cal.dated, { date: '2026-04-02', name: 'x' }] }).success).toBe(false);
+    expect(calendar.safeParse({ ...cal, local: [...cal.local, { day: '01-01', name: 'x' }] }).success).toBe(false);
   });
 
   it('describes values in words', () => {
@@ -71,7 +71,9 @@ describe('the settings catalogue (issue 10)', () => {
     expect(describeSettingValue('paymentOrders.annualInterestRate', '12.0000')).toBe('12.00 % anual');
     expect(describeSettingValue('agreements.maxInstalments', 36)).toBe('36 cuotas');
     expect(describeSettingValue('contributions.subjectBudgetLines', ['011', '022'])).toBe('011, 022');
-    expect(describeSettingValue('calendar.holidays', cal)).toBe('7 feriados fijos, 4 por año, 2 medios días');
+    expect(describeSettingValue('calendar.holidays', cal)).toBe(
+      '6 feriados nacionales fijos, 1 local, 0 extraordinarios, 2 medios días; Semana Santa y 30 de junio calculados',
+    );
   });
 
   it('a calculation records the values it used and when they took effect', () => {
@@ -92,12 +94,12 @@ describe('the settings catalogue (issue 10)', () => {
 });
 
 describe('business days (issue 10)', () => {
-  it('knows weekends, the fixed holidays, Holy Week per year and the half days', () => {
+  it('knows weekends, the fixed holidays, Holy Week and the half days', () => {
     expect(isBusinessDay('2026-04-01', cal)).toBe(true); // Holy Wednesday
     expect(isBusinessDay('2026-04-02', cal)).toBe(false); // Holy Thursday 2026
     expect(isBusinessDay('2026-04-03', cal)).toBe(false); // Holy Friday 2026
     expect(isBusinessDay('2027-03-25', cal)).toBe(false);
-    expect(isBusinessDay('2027-04-01', cal)).toBe(true); // Holy Thursday only where the calendar says so
+    expect(isBusinessDay('2027-04-01', cal)).toBe(true); // a Thursday after Easter 2027
     expect(isBusinessDay('2026-09-15', cal)).toBe(false); // Tuesday, Independence
     expect(isBusinessDay('2026-12-24', cal)).toBe(true); // half day counts
     expect(isBusinessDay('2026-12-31', cal)).toBe(true);

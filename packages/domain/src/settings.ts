@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dateSchema, idTextSchema, isCalendarDate } from './fields.ts';
+import { type BusinessCalendar, businessCalendarSchema, initialBusinessCalendar, nextBusinessDay } from './calendar.ts';
+import { dateSchema, idTextSchema } from './fields.ts';
 import { formatRate, type Rate, rateInputSchema } from './money.ts';
 
 /**
@@ -50,52 +51,8 @@ const budgetLines = z
   .refine((v) => new Set(v).size === v.length, { error: 'Hay renglones repetidos.' })
   .transform((v) => [...v].sort());
 
-/** `MM-DD`, a day that exists in some year (29 February included). */
-const monthDaySchema = z
-  .string()
-  .regex(/^\d{2}-\d{2}$/, { error: 'Día no válido (mm-dd).' })
-  .refine((v) => isCalendarDate(`2024-${v}`), { error: 'Ese día no existe.' });
-
-const holidayName = z
-  .string({ error: 'Escriba el nombre del feriado.' })
-  .trim()
-  .min(1, { error: 'Escriba el nombre del feriado.' })
-  .max(80, { error: 'El nombre del feriado admite 80 caracteres.' });
-
-/**
- * The business-day calendar: holidays on the same day every year (`fixed`), holidays of one year
- * (`dated`: Holy Thursday and Friday, entered per year) and half days (`halfDays`: 24 and 31 December),
- * which count as business days and are listed so screens and documents can say so.
- */
-export const businessCalendarSchema = z
-  .object({
-    fixed: z.array(z.object({ day: monthDaySchema, name: holidayName })).max(60),
-    dated: z.array(z.object({ date: dateSchema, name: holidayName })).max(500),
-    halfDays: z.array(z.object({ day: monthDaySchema, name: holidayName })).max(60),
-  })
-  .superRefine((c, ctx) => {
-    const seen = new Set<string>();
-    for (const [list, key] of [
-      [c.fixed, 'day'],
-      [c.halfDays, 'day'],
-    ] as const) {
-      for (const h of list) {
-        if (seen.has(h[key])) ctx.addIssue({ code: 'custom', message: `El día ${h[key]} está repetido en el calendario.` });
-        seen.add(h[key]);
-      }
-    }
-    const dates = new Set<string>();
-    for (const h of c.dated) {
-      if (dates.has(h.date)) ctx.addIssue({ code: 'custom', message: `La fecha ${h.date} está repetida en el calendario.` });
-      dates.add(h.date);
-    }
-  })
-  .transform((c) => ({
-    fixed: [...c.fixed].sort((a, b) => a.day.localeCompare(b.day)),
-    dated: [...c.dated].sort((a, b) => a.date.localeCompare(b.date)),
-    halfDays: [...c.halfDays].sort((a, b) => a.day.localeCompare(b.day)),
-  }));
-export type BusinessCalendar = z.output<typeof businessCalendarSchema>;
+/** The business-day calendar (schema, computed rules, functions) is calendar.ts, re-exported here. */
+export * from './calendar.ts';
 
 export const excessPaymentPolicies = ['REFUSE', 'CREDIT'] as const;
 export const excessPaymentPolicyLabels: Record<(typeof excessPaymentPolicies)[number], string> = {
@@ -328,28 +285,8 @@ export const settingDefinitions = {
     unit: '',
     label: 'Feriados y medios días',
     description:
-      'Sábados, domingos y estos feriados no son días hábiles. Los medios días cuentan como hábiles. La Semana Santa se ingresa por año.',
-    initial: {
-      fixed: [
-        { day: '01-01', name: 'Año Nuevo' },
-        { day: '05-01', name: 'Día del Trabajo' },
-        { day: '06-30', name: 'Día del Ejército' },
-        { day: '09-15', name: 'Día de la Independencia' },
-        { day: '10-20', name: 'Día de la Revolución' },
-        { day: '11-01', name: 'Día de Todos los Santos' },
-        { day: '12-25', name: 'Navidad' },
-      ],
-      dated: [
-        { date: '2026-04-02', name: 'Jueves Santo' },
-        { date: '2026-04-03', name: 'Viernes Santo' },
-        { date: '2027-03-25', name: 'Jueves Santo' },
-        { date: '2027-03-26', name: 'Viernes Santo' },
-      ],
-      halfDays: [
-        { day: '12-24', name: 'Nochebuena (medio día)' },
-        { day: '12-31', name: 'Fin de año (medio día)' },
-      ],
-    },
+      'Sábados, domingos y estos feriados no son días hábiles; los medios días cuentan como hábiles. La Semana Santa (miércoles medio día; jueves, viernes y sábado) se calcula desde el Domingo de Resurrección y el 30 de junio se traslada según el Decreto 19-2018: no se ingresan. Los días extraordinarios llevan su base legal.',
+    initial: initialBusinessCalendar,
   }),
 } as const;
 
@@ -428,54 +365,6 @@ export function settingsUsed(s: SettingsAt, keys: readonly SettingKey[]): Settin
 
 // ─── Business days ─────────────────────────────────────────────────────────────────────────────────
 
-const toUtc = (iso: string) => {
-  const [y, m, d] = iso.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d));
-};
-const toIso = (d: Date) => d.toISOString().slice(0, 10);
-
-/** `iso` plus `days` calendar days (negative goes back). */
-export function addDays(iso: string, days: number): string {
-  const d = toUtc(iso);
-  d.setUTCDate(d.getUTCDate() + days);
-  return toIso(d);
-}
-
-/** The holiday on `iso`, if any (its name); half days are not holidays. */
-export function holidayOn(iso: string, cal: BusinessCalendar): string | null {
-  const md = iso.slice(5);
-  return cal.fixed.find((h) => h.day === md)?.name ?? cal.dated.find((h) => h.date === iso)?.name ?? null;
-}
-
-/** Monday to Friday and not a holiday of the calendar. Half days (24 and 31 December) are business days. */
-export function isBusinessDay(iso: string, cal: BusinessCalendar): boolean {
-  const weekday = toUtc(iso).getUTCDay();
-  return weekday !== 0 && weekday !== 6 && holidayOn(iso, cal) === null;
-}
-
-/**
- * The first business day on or after `iso`: a due date that falls on a weekend or holiday moves here
- * (DOMAIN: "moved to the next business day").
- */
-export function nextBusinessDay(iso: string, cal: BusinessCalendar): string {
-  let d = iso;
-  // A year has far fewer than 366 consecutive non-business days; the bound only guards a corrupt calendar.
-  for (let i = 0; i < 366; i++, d = addDays(d, 1)) if (isBusinessDay(d, cal)) return d;
-  throw new RangeError(`No hay días hábiles después de ${iso}.`);
-}
-
-/** The date `n` business days after `iso` (before it when `n` is negative); `n = 0` is `iso` itself. */
-export function addBusinessDays(iso: string, n: number, cal: BusinessCalendar): string {
-  if (!Number.isSafeInteger(n)) throw new RangeError(`Días no válidos: ${n}`);
-  const step = n < 0 ? -1 : 1;
-  let d = iso;
-  for (let left = Math.abs(n); left > 0; ) {
-    d = addDays(d, step);
-    if (isBusinessDay(d, cal)) left -= 1;
-  }
-  return d;
-}
-
 /**
  * Due date of a payment order for `period` (`YYYY-MM`): the configured day of the following month,
  * moved to the next business day.
@@ -483,7 +372,7 @@ export function addBusinessDays(iso: string, n: number, cal: BusinessCalendar): 
 export function paymentDueDate(period: string, s: Pick<SettingsSnapshot, 'paymentOrders.dueDay' | 'calendar.holidays'>): string {
   const [y, m] = period.split('-').map(Number);
   const next = new Date(Date.UTC(y, m, s['paymentOrders.dueDay']));
-  return nextBusinessDay(toIso(next), s['calendar.holidays']);
+  return nextBusinessDay(next.toISOString().slice(0, 10), s['calendar.holidays']);
 }
 
 // ─── API contracts ─────────────────────────────────────────────────────────────────────────────────
@@ -568,7 +457,7 @@ export function describeSettingValue(key: SettingKey, value: unknown): string {
       return excessPaymentPolicyLabels[value as keyof typeof excessPaymentPolicyLabels] ?? String(value);
     case 'calendar': {
       const c = value as BusinessCalendar;
-      return `${c.fixed.length} feriados fijos, ${c.dated.length} por año, ${c.halfDays.length} medios días`;
+      return `${c.fixed.length} feriados nacionales fijos, ${c.local.length} local, ${c.extraordinary.length} extraordinarios, ${c.halfDays.length} medios días; Semana Santa y 30 de junio calculados`;
     }
   }
 }

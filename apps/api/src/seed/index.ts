@@ -3,6 +3,7 @@ import { SYSTEM_INSTITUTION } from '@aporta/domain';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { departments, institutions, municipalities, userInstitutions, users } from '../db/schema/index.ts';
+import { convertLegacyCalendars } from '../modules/settings/calendar-conversion.ts';
 import { seedSettings } from '../modules/settings/service.ts';
 import { systemActor, writeAudit } from '../platform/audit.ts';
 import { hashPassword } from '../platform/passwords.ts';
@@ -45,6 +46,7 @@ export async function seedReference(db: Db): Promise<void> {
       ])
       .onConflictDoNothing();
     await seedSettings(tx as unknown as Db);
+    await convertLegacyCalendars(tx as unknown as Db);
     await seedCatalogs(tx);
     await seedContributorReference(tx);
   });

@@ -1,6 +1,7 @@
 import {
   addDays,
   type BusinessCalendar,
+  businessCalendarSchema,
   excessPaymentPolicies,
   excessPaymentPolicyLabels,
   type SettingKey,
@@ -14,6 +15,7 @@ import {
   Alert,
   Button,
   Checkbox,
+  Divider,
   Group,
   Modal,
   NumberInput,
@@ -33,14 +35,15 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { CalendarPreview } from './CalendarPreview.tsx';
 import { useScheduleSetting } from './useSettings.ts';
 
-/** A calendar as the editor holds it: fixed days and half days typed as dd/mm. */
-interface CalendarDraft {
-  fixed: { id: number; day: string; name: string }[];
-  dated: { id: number; date: string | null; name: string }[];
-  halfDays: { id: number; day: string; name: string }[];
-}
+type YearlyList = 'fixed' | 'local' | 'halfDays';
+
+/** A calendar as the editor holds it: the days of every year typed as dd/mm, decree days on a date. */
+type CalendarDraft = Record<YearlyList, { id: number; day: string; name: string }[]> & {
+  extraordinary: { id: number; date: string | null; name: string; legalBasis: string }[];
+};
 
 /** Rows being edited need a stable key: their position changes when one above is removed. */
 let lastRowId = 0;
@@ -60,15 +63,21 @@ const fromDayMonth = (text: string) => {
   return m ? `${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}` : text;
 };
 
+const yearlyDraft = (rows: BusinessCalendar[YearlyList]) =>
+  rows.map((h) => ({ id: rowId(), day: toDayMonth(h.day), name: h.name }));
+const yearlyValue = (rows: CalendarDraft[YearlyList]) => rows.map((h) => ({ day: fromDayMonth(h.day), name: h.name }));
+
 const draftOf = (c: BusinessCalendar): CalendarDraft => ({
-  fixed: c.fixed.map((h) => ({ id: rowId(), day: toDayMonth(h.day), name: h.name })),
-  dated: c.dated.map((h) => ({ id: rowId(), date: h.date, name: h.name })),
-  halfDays: c.halfDays.map((h) => ({ id: rowId(), day: toDayMonth(h.day), name: h.name })),
+  fixed: yearlyDraft(c.fixed),
+  local: yearlyDraft(c.local),
+  halfDays: yearlyDraft(c.halfDays),
+  extraordinary: c.extraordinary.map((h) => ({ id: rowId(), date: h.date, name: h.name, legalBasis: h.legalBasis })),
 });
 const calendarOf = (d: CalendarDraft) => ({
-  fixed: d.fixed.map((h) => ({ day: fromDayMonth(h.day), name: h.name })),
-  dated: d.dated.map((h) => ({ date: h.date ?? '', name: h.name })),
-  halfDays: d.halfDays.map((h) => ({ day: fromDayMonth(h.day), name: h.name })),
+  fixed: yearlyValue(d.fixed),
+  local: yearlyValue(d.local),
+  halfDays: yearlyValue(d.halfDays),
+  extraordinary: d.extraordinary.map((h) => ({ date: h.date ?? '', name: h.name, legalBasis: h.legalBasis })),
 });
 
 /** The form's value as the API takes it. */
@@ -197,6 +206,7 @@ export function ScheduleModal({
             value={form.values.value as CalendarDraft}
             onChange={(v) => form.setFieldValue('value', v)}
             error={form.errors.value}
+            year={Number((form.values.effectiveFrom ?? today).slice(0, 4))}
           />
         );
     }
@@ -253,19 +263,37 @@ function CalendarEditor({
   value,
   onChange,
   error,
+  year,
 }: {
   value: CalendarDraft;
   onChange: (v: CalendarDraft) => void;
   error?: unknown;
+  /** The year the preview opens on: the year the value takes effect. */
+  year: number;
 }) {
   const { t } = useTranslation();
   if (!value) return null;
   const set = <K extends keyof CalendarDraft>(k: K, rows: CalendarDraft[K]) => onChange({ ...value, [k]: rows });
-  const dayRows = (k: 'fixed' | 'halfDays') => (
+  const remove = <IconTrash size={16} />;
+  const heading = (k: keyof CalendarDraft) => (
+    <Text size="sm" fw={600}>
+      {t(`settings.calendar.${k}`)}
+    </Text>
+  );
+  const addButton = (onClick: () => void) => (
+    <Button
+      variant="subtle"
+      size="compact-sm"
+      leftSection={<IconPlus size={14} />}
+      onClick={onClick}
+      style={{ alignSelf: 'flex-start' }}
+    >
+      {t('settings.calendar.add')}
+    </Button>
+  );
+  const dayRows = (k: YearlyList) => (
     <Stack gap={6}>
-      <Text size="sm" fw={600}>
-        {t(`settings.calendar.${k}`)}
-      </Text>
+      {heading(k)}
       {value[k].map((row, i) => (
         <Group key={row.id} gap="xs" wrap="nowrap" align="flex-end">
           <TextInput
@@ -302,80 +330,82 @@ function CalendarEditor({
               )
             }
           >
-            <IconTrash size={16} />
+            {remove}
           </ActionIcon>
         </Group>
       ))}
-      <Button
-        variant="subtle"
-        size="compact-sm"
-        leftSection={<IconPlus size={14} />}
-        onClick={() => set(k, [...value[k], { id: rowId(), day: '', name: '' }])}
-      >
-        {t('settings.calendar.add')}
-      </Button>
+      {addButton(() => set(k, [...value[k], { id: rowId(), day: '', name: '' }]))}
     </Stack>
   );
+  const parsed = businessCalendarSchema.safeParse(calendarOf(value));
   return (
     <Stack gap="md">
+      <Alert color="blue" variant="light">
+        {t('settings.calendar.computedNote')}
+      </Alert>
       {dayRows('fixed')}
-      <Stack gap={6}>
-        <Text size="sm" fw={600}>
-          {t('settings.calendar.dated')}
-        </Text>
-        {value.dated.map((row, i) => (
-          <Group key={row.id} gap="xs" wrap="nowrap" align="flex-end">
-            <DateField
-              aria-label={t('settings.calendar.date')}
-              w={150}
-              value={row.date}
-              onChange={(v) =>
-                set(
-                  'dated',
-                  value.dated.map((r, j) => (j === i ? { ...r, date: v } : r)),
-                )
-              }
-            />
-            <TextInput
-              aria-label={t('settings.calendar.name')}
-              style={{ flex: 1 }}
-              value={row.name}
-              onChange={(e) =>
-                set(
-                  'dated',
-                  value.dated.map((r, j) => (j === i ? { ...r, name: e.currentTarget.value } : r)),
-                )
-              }
-            />
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              aria-label={t('settings.calendar.remove')}
-              onClick={() =>
-                set(
-                  'dated',
-                  value.dated.filter((_, j) => j !== i),
-                )
-              }
-            >
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Group>
-        ))}
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => set('dated', [...value.dated, { id: rowId(), date: null, name: '' }])}
-        >
-          {t('settings.calendar.add')}
-        </Button>
-      </Stack>
+      {dayRows('local')}
       {dayRows('halfDays')}
+      <Stack gap={6}>
+        {heading('extraordinary')}
+        {value.extraordinary.map((row, i) => {
+          const change = (patch: Partial<CalendarDraft['extraordinary'][number]>) =>
+            set(
+              'extraordinary',
+              value.extraordinary.map((r, j) => (j === i ? { ...r, ...patch } : r)),
+            );
+          return (
+            <Group key={row.id} gap="xs" wrap="nowrap" align="flex-end">
+              <DateField
+                aria-label={t('settings.calendar.date')}
+                w={150}
+                value={row.date}
+                onChange={(v) => change({ date: v })}
+              />
+              <TextInput
+                aria-label={t('settings.calendar.name')}
+                placeholder={t('settings.calendar.name')}
+                style={{ flex: 1 }}
+                value={row.name}
+                onChange={(e) => change({ name: e.currentTarget.value })}
+              />
+              <TextInput
+                aria-label={t('settings.calendar.legalBasis')}
+                placeholder={t('settings.calendar.legalBasisHint')}
+                style={{ flex: 1 }}
+                value={row.legalBasis}
+                onChange={(e) => change({ legalBasis: e.currentTarget.value })}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={t('settings.calendar.remove')}
+                onClick={() =>
+                  set(
+                    'extraordinary',
+                    value.extraordinary.filter((_, j) => j !== i),
+                  )
+                }
+              >
+                {remove}
+              </ActionIcon>
+            </Group>
+          );
+        })}
+        {addButton(() => set('extraordinary', [...value.extraordinary, { id: rowId(), date: null, name: '', legalBasis: '' }]))}
+      </Stack>
       {typeof error === 'string' && error && (
         <Alert color="red" variant="light">
           {error}
         </Alert>
+      )}
+      <Divider label={t('settings.calendar.previewButton')} labelPosition="left" />
+      {parsed.success ? (
+        <CalendarPreview calendar={parsed.data} initialYear={year} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('settings.calendar.previewInvalid')}
+        </Text>
       )}
     </Stack>
   );

@@ -44,41 +44,47 @@ export function SettingValue({
       if (compact) {
         return (
           <Text fw={600}>
-            {t('settings.calendarSummary', { fixed: c.fixed.length, dated: c.dated.length, half: c.halfDays.length })}
+            {t('settings.calendarSummary', {
+              fixed: c.fixed.length,
+              local: c.local.length,
+              extraordinary: c.extraordinary.length,
+              half: c.halfDays.length,
+            })}
           </Text>
         );
       }
+      const yearly = (k: 'fixed' | 'local' | 'halfDays') => (
+        <div>
+          <Text size="sm" fw={600}>
+            {t(`settings.calendar.${k}`)}
+          </Text>
+          <List size="sm">
+            {c[k].map((h) => (
+              <List.Item key={h.day}>{`${dayMonth(h.day)} — ${h.name}`}</List.Item>
+            ))}
+          </List>
+        </div>
+      );
       return (
         <Stack gap={6}>
+          {yearly('fixed')}
+          {yearly('local')}
+          {yearly('halfDays')}
           <div>
             <Text size="sm" fw={600}>
-              {t('settings.calendar.fixed')}
+              {t('settings.calendar.extraordinary')}
             </Text>
-            <List size="sm">
-              {c.fixed.map((h) => (
-                <List.Item key={h.day}>{`${dayMonth(h.day)} — ${h.name}`}</List.Item>
-              ))}
-            </List>
-          </div>
-          <div>
-            <Text size="sm" fw={600}>
-              {t('settings.calendar.dated')}
-            </Text>
-            <List size="sm">
-              {c.dated.map((h) => (
-                <List.Item key={h.date}>{`${formatDate(h.date)} — ${h.name}`}</List.Item>
-              ))}
-            </List>
-          </div>
-          <div>
-            <Text size="sm" fw={600}>
-              {t('settings.calendar.halfDays')}
-            </Text>
-            <List size="sm">
-              {c.halfDays.map((h) => (
-                <List.Item key={h.day}>{`${dayMonth(h.day)} — ${h.name}`}</List.Item>
-              ))}
-            </List>
+            {c.extraordinary.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('settings.calendar.noExtraordinary')}
+              </Text>
+            ) : (
+              <List size="sm">
+                {c.extraordinary.map((h) => (
+                  <List.Item key={h.date}>{`${formatDate(h.date)} — ${h.name} (${h.legalBasis})`}</List.Item>
+                ))}
+              </List>
+            )}
           </div>
         </Stack>
       );

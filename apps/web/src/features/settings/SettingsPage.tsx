@@ -1,12 +1,13 @@
 import { type SettingOverview, type SettingTopic, settingTopicLabels, settingTopics } from '@aporta/domain/settings';
 import { Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCalendarPlus, IconHistory } from '@tabler/icons-react';
+import { IconCalendarEvent, IconCalendarPlus, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { CalendarModal } from './CalendarModal.tsx';
 import { HistoryModal } from './HistoryModal.tsx';
 import { ScheduleModal } from './ScheduleModal.tsx';
 import { SettingValue } from './SettingValue.tsx';
@@ -36,6 +37,7 @@ export function SettingsPage({
   const overview = useSettingsOverview(base);
   const [history, setHistory] = useState<SettingOverview | null>(null);
   const [scheduling, setScheduling] = useState<SettingOverview | null>(null);
+  const [calendar, setCalendar] = useState<SettingOverview | null>(null);
 
   const current = (s: SettingOverview) => (
     <>
@@ -69,6 +71,17 @@ export function SettingsPage({
       >
         {t('settings.historyButton')}
       </Button>
+      {s.kind === 'calendar' && (
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          leftSection={<IconCalendarEvent size={14} />}
+          onClick={() => setCalendar(s)}
+          aria-label={t('settings.calendar.previewButtonOf', { label: s.label })}
+        >
+          {t('settings.calendar.previewButton')}
+        </Button>
+      )}
       {canUpdate && (
         <Button
           size="compact-sm"
@@ -168,6 +181,7 @@ export function SettingsPage({
                   );
                 })}
               <ScheduleModal setting={scheduling} today={today} onClose={() => setScheduling(null)} />
+              <CalendarModal key={calendar?.key} setting={calendar} today={today} onClose={() => setCalendar(null)} />
               <HistoryModal setting={history} canUpdate={canUpdate} onClose={() => setHistory(null)} base={base} />
             </>
           );
