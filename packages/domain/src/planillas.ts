@@ -164,7 +164,7 @@ export const planillaMachine = defineMachine({
       commentRequired: true,
     },
   ],
-  makerMessage: 'No puede aprobar una planilla que usted mismo envió; debe hacerlo otra persona.',
+  makerMessage: 'No puede aprobar una planilla que usted creó, modificó o envió; debe hacerlo otra persona.',
 });
 
 // ─── Periods ────────────────────────────────────────────────────────────────────────────────────────
