@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actingDateSchema } from './acting-dates.ts';
 import { dateSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import {
@@ -348,7 +349,8 @@ export const agreementListQuerySchema = listQuerySchema.extend({
 });
 export type AgreementListQuery = z.infer<typeof agreementListQuerySchema>;
 
-export const agreementJobSchema = z.object({ asOf: dateSchema.optional() }).strict();
+/** Detection as of a day: today by default; a past day to rerun a missed one, never a day after today. */
+export const agreementJobSchema = z.object({ asOf: actingDateSchema('La fecha de revisión').optional() }).strict();
 
 /** The agreement number as printed: `CP-AAAA-NNNNNN`. */
 export const agreementNumber = (year: string, id: number) => `CP-${year}-${String(id).padStart(6, '0')}`;

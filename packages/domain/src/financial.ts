@@ -58,11 +58,19 @@ export function solvencyOf(f: SolvencyFacts): { solvent: boolean; reason: string
   };
 }
 
-export const solvencyStatuses = ['VIGENTE', 'VENCIDA', 'REVOCADA'] as const;
-export const solvencyStatusLabels: Record<(typeof solvencyStatuses)[number], string> = {
+/**
+ * A certificate's state as verified now: `VIGENTE` (within its validity and what it rests on still
+ * holds), `VENCIDA` (past its validity), `REVOCADA` (revoked by the institution), `SIN_EFECTO` (what it
+ * rests on no longer holds: the agreement it cited defaulted or was annulled, or an order that was
+ * settled when it was issued is owed again — a payment reversed).
+ */
+export const solvencyStatuses = ['VIGENTE', 'VENCIDA', 'REVOCADA', 'SIN_EFECTO'] as const;
+export type SolvencyStatus = (typeof solvencyStatuses)[number];
+export const solvencyStatusLabels: Record<SolvencyStatus, string> = {
   VIGENTE: 'Vigente',
   VENCIDA: 'Vencida',
   REVOCADA: 'Revocada',
+  SIN_EFECTO: 'Sin efecto',
 };
 
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
@@ -160,6 +168,8 @@ export const solvencyCertificateSchema = z.object({
   validUntil: z.string(),
   basis: z.string(),
   status: z.enum(solvencyStatuses),
+  /** Why it is `SIN_EFECTO` (or `REVOCADA`), in Spanish; null otherwise. */
+  statusReason: z.string().nullable(),
 });
 export type SolvencyCertificate = z.infer<typeof solvencyCertificateSchema>;
 
@@ -179,6 +189,8 @@ export const solvencyVerificationSchema = z.object({
   issuedOn: z.string(),
   validUntil: z.string(),
   status: z.enum(solvencyStatuses),
+  /** Why it is no longer valid when it is `SIN_EFECTO` or `REVOCADA`, in Spanish; null otherwise. */
+  statusReason: z.string().nullable(),
 });
 export type SolvencyVerification = z.infer<typeof solvencyVerificationSchema>;
 

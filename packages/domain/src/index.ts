@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './acting-dates.ts';
 export * from './agreements.ts';
 export * from './audit.ts';
 export * from './auth.ts';

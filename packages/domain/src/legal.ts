@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actingDateSchema } from './acting-dates.ts';
 import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { type Cents, moneyDecimalSchema } from './money.ts';
@@ -102,7 +103,7 @@ export const legalCaseCreateSchema = z.object({ entityId: idSchema }).strict();
 
 export const legalActionCreateSchema = z
   .object({
-    actionDate: dateSchema,
+    actionDate: actingDateSchema('La fecha de la actuación'),
     kind: z.enum(legalActionKinds, { error: 'Tipo de actuación no válido.' }),
     description: textSchema({ label: 'La descripción', max: 2000, min: 1, multiline: true }),
   })

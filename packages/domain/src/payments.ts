@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { z } from 'zod';
+import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, periodSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import {
@@ -369,7 +370,7 @@ export const paymentCreateSchema = z
       .max(50, { error: 'Un pago cubre hasta 50 órdenes.' })
       .refine((v) => new Set(v).size === v.length, { error: 'Hay órdenes repetidas.' }),
     bank: bankSchema,
-    payDate: dateSchema,
+    payDate: actingDateSchema('La fecha de pago'),
     bankReference: bankReferenceSchema,
     amount: moneyInputSchema('El monto'),
     office: officeSchema,
@@ -416,7 +417,7 @@ export const receiptRangeCreateSchema = z
     firstNumber: receiptNumber('Número inicial'),
     lastNumber: receiptNumber('Número final'),
     authorizationRef: textSchema({ label: 'La resolución de autorización', max: 80, min: 1 }),
-    authorizationDate: dateSchema,
+    authorizationDate: actingDateSchema('La fecha de autorización'),
   })
   .strict()
   .refine((r) => r.lastNumber >= r.firstNumber, {
@@ -628,7 +629,7 @@ export const voluntaryOrderCreateSchema = z
   .object({
     cui: cuiSchema,
     periods: z
-      .array(periodSchema, { error: 'Elija los meses que paga.' })
+      .array(actingPeriodSchema('El mes', 0), { error: 'Elija los meses que paga.' })
       .min(1, { error: 'Elija al menos un mes.' })
       .max(24, { error: 'Hasta 24 meses por orden.' })
       .refine((v) => new Set(v).size === v.length, { error: 'Hay meses repetidos.' }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actingDateSchema, actingDayOfPeriodSchema, actingPeriodSchema } from './acting-dates.ts';
 import { amountSchema } from './contributors.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, periodSchema, textSchema } from './fields.ts';
 import { exportFormatSchema, listQuerySchema } from './list.ts';
@@ -267,7 +268,7 @@ const bankAccountSchema = z
 export const beneficiaryInputSchema = z.object({
   cui: cuiSchema,
   fullName: personName,
-  birthDate: dateSchema,
+  birthDate: actingDateSchema('La fecha de nacimiento'),
   relationship: relationshipSchema,
   share: shareSchema,
   /** Until when the study certificate presented covers (orphans from the end age on). */
@@ -301,7 +302,7 @@ export const pensionInputSchema = z
     cui: cuiSchema,
     type: pensionTypeSchema,
     resolutionNumber: textSchema({ label: 'Número de resolución', max: 60, min: 1 }),
-    resolutionDate: dateSchema,
+    resolutionDate: actingDateSchema('La fecha de la resolución'),
     startDate: dateSchema,
     monthlyAmount: amountSchema('Monto mensual', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
     bankAccount: bankAccountSchema,
@@ -420,7 +421,7 @@ export const pensionExportQuerySchema = pensionListQuerySchema
 
 export const survivalCheckInputSchema = z
   .object({
-    checkDate: dateSchema,
+    checkDate: actingDateSchema('La fecha de la supervivencia'),
     method: survivalMethodSchema,
     /** The notarised act's file (uploaded first, POST /api/survival-checks/attachments); required for ACTA_NOTARIAL. */
     attachmentFileId: idSchema.nullable().optional(),
@@ -470,17 +471,20 @@ export const survivalDueSchema = pensionSchema.extend({
 });
 export type SurvivalDue = z.infer<typeof survivalDueSchema>;
 
+/** Letters are sent ahead: every pensioner's next due date falls within the next twelve months. */
+export const LETTER_MONTHS_AHEAD = 12;
 export const survivalLettersQuerySchema = z.object({
-  asOf: dateSchema.optional(),
+  /** A day of the month whose due pensioners get a letter (and the date the letters bear); today when absent. */
+  asOf: actingDayOfPeriodSchema('El mes de las cartas', LETTER_MONTHS_AHEAD).optional(),
   entityId: idTextSchema.optional(),
 });
 
 export const survivalJobInputSchema = z.object({
   /**
    * The day the job acts as of (administrators: to rerun a missed day or rehearse a date); today when
-   * absent. Suspensions are dated the day after the grace ends, not this day.
+   * absent, never after today. Suspensions are dated the day after the grace ends, not this day.
    */
-  asOf: dateSchema.optional(),
+  asOf: actingDateSchema('La fecha de corte').optional(),
 });
 
 // ─── Reviews (RENAP death records) ──────────────────────────────────────────────────────────────────
@@ -549,6 +553,12 @@ export const payrollLineSchema = z.object({
 export type PayrollLine = z.infer<typeof payrollLineSchema>;
 
 export const payrollParamsSchema = z.object({ period: periodSchema });
+/**
+ * A new payroll is for the current or the next month (prepared ahead); an earlier month only when its
+ * draft exists (checked by the API), to correct or close it.
+ */
+export const PAYROLL_MONTHS_AHEAD = 1;
+export const payrollGenerateParamsSchema = z.object({ period: actingPeriodSchema('El período', PAYROLL_MONTHS_AHEAD) });
 export const payrollLinesQuerySchema = listQuerySchema.extend({
   kind: z.enum(payrollLineKinds).optional(),
   pensionId: idTextSchema.optional(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
 import { foldName } from './contributors.ts';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
-import { dateSchema, idSchema, periodSchema, textSchema } from './fields.ts';
+import { idSchema, periodSchema, textSchema } from './fields.ts';
 import { type ImportColumn, importBatchSchema } from './imports.ts';
 import { listQuerySchema } from './list.ts';
 import {
@@ -171,7 +172,7 @@ export const planillaMachine = defineMachine({
       commentRequired: true,
     },
   ],
-  makerMessage: 'No puede aprobar una planilla que usted mismo envió; debe hacerlo otra persona.',
+  makerMessage: 'No puede aprobar una planilla que usted creó, modificó o envió; debe hacerlo otra persona.',
 });
 
 // ─── Periods ────────────────────────────────────────────────────────────────────────────────────────
@@ -588,7 +589,7 @@ export type PlanillaLinesQuery = z.infer<typeof planillaLinesQuerySchema>;
 /** A new planilla typed on screen or copied from the previous period. */
 export const planillaCreateSchema = z.object({
   entityId: idSchema,
-  period: periodSchema,
+  period: actingPeriodSchema('El período', 0),
   type: planillaTypeSchema.default('ORDINARIA'),
   /** Copy the lines of the entity's planilla of the previous period (latest approved or submitted). */
   copyPrevious: z.boolean().default(false),
@@ -601,7 +602,7 @@ export const planillaUploadParamsSchema = z.object({
     .string({ error: 'Indique la entidad.' })
     .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
     .transform(Number),
-  period: periodSchema,
+  period: actingPeriodSchema('El período', 0),
   type: planillaTypeSchema.default('ORDINARIA'),
 });
 export type PlanillaUploadParams = z.infer<typeof planillaUploadParamsSchema>;
@@ -805,12 +806,12 @@ export const backPayCreateSchema = z
   .object({
     entityId: idSchema,
     resolutionNumber: textSchema({ label: 'Número de resolución', max: 60, min: 1 }),
-    resolutionDate: dateSchema,
+    resolutionDate: actingDateSchema('La fecha de la resolución'),
     cui: z.string({ error: 'Ingrese el CUI.' }).max(40),
     fullName: textSchema({ label: 'Nombre', max: 150, min: 1 }),
     budgetLine: z.string({ error: 'Ingrese el renglón presupuestario.' }).max(20),
     fromPeriod: periodSchema,
-    toPeriod: periodSchema,
+    toPeriod: actingPeriodSchema('El último mes', 0),
     monthlySalary: z.union([z.string(), z.number()], { error: 'Salario mensual: escriba un monto.' }),
   })
   .superRefine((v, ctx) => {

@@ -113,9 +113,12 @@ export interface TransitionActor {
   actorId: number | null;
   /** The user who made the record (requested, submitted it); null when unknown or a system job. */
   makerId?: number | null;
+  /** Everyone who created, changed or submitted the record (its audit trail; apps/api platform/maker-checker.ts). */
+  makerIds?: readonly number[] | null;
 }
 
-const isMaker = (who: TransitionActor) => who.actorId != null && who.makerId != null && who.actorId === who.makerId;
+const isMaker = (who: TransitionActor) =>
+  who.actorId != null && ((who.makerId != null && who.actorId === who.makerId) || !!who.makerIds?.includes(who.actorId));
 
 /**
  * The transitions from `state` that a user with `permissions` may take, in declaration order. Holding

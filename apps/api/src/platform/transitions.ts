@@ -40,6 +40,8 @@ export interface ApplyTransitionOptions<S extends string, T extends StatefulTabl
   entityId?: AnyColumn | SQL;
   /** Who made the record (requester, submitter), for maker-checker transitions. */
   makerId?: AnyColumn | SQL;
+  /** Everyone who made or changed the record, an `int[]` over the row (`makersSql` in platform/maker-checker.ts). */
+  makers?: SQL;
   /** Other columns the transition sets together with the state (decided by/at, the reason…). */
   set?: (step: { transition: Transition<S>; comment: string | null }) => Partial<T['$inferInsert']>;
   /** Extra facts of the changed row for the audit row's `after` (the state and comment are always there). */
@@ -94,11 +96,12 @@ export async function applyTransition<S extends string, T extends StatefulTable>
         (sc): sc is Scope => sc != null,
       );
   if (!held.length) throw new AppError('FORBIDDEN', `No tiene permiso para «${ways[0].label}».`);
-  const [current] = rowsOf<{ state: S; entity_id: number | null; maker_id: number | null }>(
+  const [current] = rowsOf<{ state: S; entity_id: number | null; maker_id: number | null; maker_ids: number[] | null }>(
     await tx.execute(sql`
       select ${table.state} as state,
              ${opts.entityId ?? sql`null`}::int as entity_id,
-             ${opts.makerId ?? sql`null`}::int as maker_id
+             ${opts.makerId ?? sql`null`}::int as maker_id,
+             ${opts.makers ?? sql`null`}::int[] as maker_ids
         from ${table} where ${table.id} = ${id}`),
   );
   const notFound = new AppError('NOT_FOUND', `${machine.label} no existe o no está dentro de su alcance.`);
@@ -121,6 +124,7 @@ export async function applyTransition<S extends string, T extends StatefulTable>
     permissions: ctx.user.permissions,
     actorId: ctx.actor.id,
     makerId: current.maker_id == null ? null : Number(current.maker_id),
+    makerIds: current.maker_ids?.map(Number) ?? null,
     system: opts.system,
   });
   const scope = opts.system ? 'ALL' : (ctx.scopeFor(transition.permission.resource, transition.permission.action) as Scope);
@@ -172,6 +176,7 @@ export interface TransitionSubject<S extends string> {
   state: S;
   entityId: number | null;
   makerId?: number | null;
+  makerIds?: readonly number[] | null;
 }
 
 /**
@@ -189,7 +194,11 @@ export async function availableTransitions<S extends string>(
   const out = new Map<number, AvailableTransition[]>();
   for (const r of records) {
     const list: AvailableTransition[] = [];
-    for (const t of allowedTransitions(machine, r.state, ctx.user.permissions, { actorId: ctx.actor.id, makerId: r.makerId })) {
+    for (const t of allowedTransitions(machine, r.state, ctx.user.permissions, {
+      actorId: ctx.actor.id,
+      makerId: r.makerId,
+      makerIds: r.makerIds,
+    })) {
       const scope = ctx.scopeFor(t.permission.resource, t.permission.action) as Scope;
       if (scope !== 'ALL') {
         if (r.entityId == null) continue;

@@ -1,6 +1,7 @@
 import { guatemalaToday } from '@aporta/domain';
 import type { RequestContext } from '../../platform/context.ts';
 import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
+import { assertSettingsCover } from '../settings/history.ts';
 import { detectAgreements } from './service.ts';
 
 /**
@@ -28,7 +29,9 @@ export const agreementDetectionJob = defineJob<{ asOf?: string }, { asOf: string
   },
 });
 
+/** The route's schema refuses a day after today; a day before the settings' history is refused here. */
 export async function startDetection(ctx: RequestContext, asOf?: string) {
+  if (asOf) await assertSettingsCover(ctx.db, asOf, { path: 'asOf', label: 'La fecha de revisión' });
   return { jobId: (await enqueueJob(ctx, agreementDetectionJob, { asOf })).id };
 }
 

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { contributors, cuiApprovalRequests, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { listPage, type Page } from '../../platform/list.ts';
+import { type MakerSpec, makersOf, makersSql, withColumns } from '../../platform/maker-checker.ts';
 import { applyTransition, availableTransitions, findTransitionHistory } from '../../platform/transitions.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
 import { notifyUsers } from '../notifications/service.ts';
@@ -46,12 +47,26 @@ const baseQuery = (db: Db) =>
 
 type Joined = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
 
+/** Who made a CUI request, for maker-checker: whoever asked for it or proposed its CUI (its trail). */
+const requestMakers: MakerSpec = { entityType: 'cui_approval_request', actions: ['CUI_REQUEST'] };
+
 /** The rows as the API answers them, each with the transitions the current user may take on it. */
 async function toApprovals(ctx: RequestContext, rows: Joined[]): Promise<CuiApproval[]> {
+  const makers = await makersOf(
+    ctx.db,
+    requestMakers,
+    rows.map(({ r }) => r.id),
+  );
   const allowed = await availableTransitions(
     ctx,
     cuiApprovalMachine,
-    rows.map(({ r, c }) => ({ id: r.id, state: r.state, entityId: c.entityId, makerId: r.requestedBy })),
+    rows.map(({ r, c }) => ({
+      id: r.id,
+      state: r.state,
+      entityId: c.entityId,
+      makerId: r.requestedBy,
+      makerIds: withColumns(makers.get(r.id)),
+    })),
   );
   return rows.map(({ r, c, requestedByEmail, decidedByEmail }) => ({
     id: r.id,
@@ -179,6 +194,7 @@ export async function decideCuiApproval(ctx: RequestContext, input: { id: number
       expected,
       entityId: sql`(select ${contributors.entityId} from ${contributors} where ${contributors.id} = ${cuiApprovalRequests.contributorId})`,
       makerId: cuiApprovalRequests.requestedBy,
+      makers: makersSql(requestMakers, cuiApprovalRequests.id),
       set: (step) => ({ decidedBy: ctx.actor.id, decidedAt: new Date(), reason: step.comment }),
       auditAfter: (row) => ({ kind: row.kind, proposedCui: row.proposedCui }),
     });

@@ -1,7 +1,7 @@
 import { addDays, decimalToCents, guatemalaToday, interestBetween } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entityRegions, regions, solvencyCertificates } from '../../db/schema/index.ts';
+import { entityRegions, paymentAgreements, regions, solvencyCertificates } from '../../db/schema/index.ts';
 import { systemContext } from '../../platform/context.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { contributorFixtures } from '../contributors/fixtures.ts';
@@ -111,6 +111,7 @@ describe('solvency certificate', () => {
       issuedOn: today,
       validUntil: addDays(today, 30),
       status: 'VIGENTE',
+      statusReason: null,
     });
 
     const forged = await get(`/api/solvency/verify/${cert.code.replace(/^./, (c: string) => (c === 'A' ? 'B' : 'A'))}`, null);
@@ -143,6 +144,47 @@ describe('solvency certificate', () => {
     const c = await post('/api/financial/certificates', { entityId: fx.entityA.id });
     expect(c.statusCode, c.body).toBe(201);
     expect(c.json().basis).toContain(ag.json().number);
+
+    // The agreement it rests on falls into default: the certificate no longer verifies as VIGENTE.
+    await t.database.db
+      .update(paymentAgreements)
+      .set({ state: 'INCUMPLIDO', defaultedOn: today })
+      .where(eq(paymentAgreements.id, ag.json().id));
+    const verified = (await get(`/api/solvency/verify/${c.json().code}`, null)).json();
+    expect(verified).toMatchObject({ status: 'SIN_EFECTO' });
+    expect(verified.statusReason).toContain(`El convenio de pago ${ag.json().number} en que se basa fue declarado incumplido`);
+    const listed = (await get(`/api/financial/certificates?entityId=${fx.entityA.id}`)).json().items[0];
+    expect(listed).toMatchObject({ id: c.json().id, status: 'SIN_EFECTO' });
+    // Back in force, as the dashboard's test below counts it.
+    await t.database.db
+      .update(paymentAgreements)
+      .set({ state: 'VIGENTE', defaultedOn: null })
+      .where(eq(paymentAgreements.id, ag.json().id));
+  });
+
+  it('a certificate resting on a payment later reversed verifies as SIN_EFECTO, with the reason', async () => {
+    const fx = await contributorFixtures(t.database.db);
+    const order = await orderDue(fx.entityB.id, 45, 80_000n);
+    const { balance } = (await get(`/api/payment-orders/${order.id}`)).json();
+    const paid = await post('/api/payments', {
+      idempotencyKey: key(),
+      orderIds: [order.id],
+      bank: 'Banrural',
+      payDate: today,
+      bankReference: `FN-${key()}`,
+      amount: balance,
+      office: OFFICE,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const c = await post('/api/financial/certificates', { entityId: fx.entityB.id });
+    expect(c.statusCode, c.body).toBe(201);
+    expect((await get(`/api/solvency/verify/${c.json().code}`, null)).json()).toMatchObject({ status: 'VIGENTE' });
+
+    const reversed = await post(`/api/payments/${paid.json().payment.id}/reverse`, { reason: 'Cheque rechazado por el banco' });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    const verified = (await get(`/api/solvency/verify/${c.json().code}`, null)).json();
+    expect(verified).toMatchObject({ status: 'SIN_EFECTO' });
+    expect(verified.statusReason).toContain('una orden vencida');
   });
 });
 

@@ -14,6 +14,7 @@ import {
   periodOf,
   periodsBetween,
   type SolvencyCertificate,
+  type SolvencyStatus,
   type SolvencyVerification,
   type Statement,
   solvencyOf,
@@ -308,10 +309,81 @@ export async function arrearsRanking(ctx: RequestContext, q: ArrearsQuery): Prom
 
 // ─── Solvency certificates ──────────────────────────────────────────────────────────────────────────
 
-const certStatus = (c: { revokedAt: Date | null; validUntil: string }, today: string) =>
-  c.revokedAt ? ('REVOCADA' as const) : c.validUntil < today ? ('VENCIDA' as const) : ('VIGENTE' as const);
+type CertificateRow = typeof solvencyCertificates.$inferSelect;
+type CertificateState = { status: SolvencyStatus; statusReason: string | null };
 
-function toCertificate(c: typeof solvencyCertificates.$inferSelect, today: string): SolvencyCertificate {
+/**
+ * Whether what each certificate rests on still holds, read now (docs/decisions.md, "A certificate
+ * verifies against what it rests on"): the agreement in force when it was issued (the entity's one
+ * VIGENTE agreement of that day) later declared in default or annulled; or orders that existed and were
+ * settled when it was issued — due before the issue date — owed again (a payment reversed, an agreement
+ * undone). One statement for the whole list. The reason of each certificate that no longer holds.
+ */
+async function voidReasons(db: Db, certs: CertificateRow[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (!certs.length) return out;
+  const ids = certs.map((c) => c.id);
+  const rows = rowsOf<{
+    id: number;
+    issued_on: string;
+    agreement_number: string | null;
+    agreement_state: string | null;
+    agreement_ended: string | null;
+    reopened: number;
+  }>(
+    await db.execute(sql`
+      select c.id, c.issued_on::text as issued_on, a.number as agreement_number, a.state as agreement_state,
+             a.ended::text as agreement_ended,
+             (select count(*)::int from payment_orders o
+               where o.entity_id = c.entity_id and o.state = 'EMITIDA' and o.due_date < c.issued_on
+                 and o.created_at <= c.created_at) as reopened
+        from solvency_certificates c
+        left join lateral (
+          select pa.number, pa.state,
+                 coalesce(pa.defaulted_on, (pa.voided_at at time zone 'America/Guatemala')::date) as ended
+            from payment_agreements pa
+           where pa.entity_id = c.entity_id and pa.agreement_date <= c.issued_on
+             and ((pa.state = 'INCUMPLIDO' and pa.defaulted_on >= c.issued_on)
+               or (pa.state = 'ANULADO' and (pa.voided_at at time zone 'America/Guatemala')::date >= c.issued_on))
+           order by pa.id desc
+           limit 1
+        ) a on true
+       where c.id in (${sql.join(
+         ids.map((id) => sql`${id}`),
+         sql`, `,
+       )})`),
+  );
+  for (const r of rows) {
+    if (r.agreement_number) {
+      const what = r.agreement_state === 'INCUMPLIDO' ? 'fue declarado incumplido' : 'fue anulado';
+      const when = r.agreement_ended ? ` el ${formatDay(r.agreement_ended)}` : '';
+      out.set(Number(r.id), `El convenio de pago ${r.agreement_number} en que se basa ${what}${when}.`);
+    } else if (Number(r.reopened) > 0) {
+      const n = Number(r.reopened);
+      out.set(
+        Number(r.id),
+        `Se basa en pagos que ya no están en firme: ${n === 1 ? 'una orden vencida' : `${n} órdenes vencidas`} antes del ${formatDay(r.issued_on)} ${n === 1 ? 'vuelve a estar pendiente' : 'vuelven a estar pendientes'} de pago.`,
+      );
+    }
+  }
+  return out;
+}
+
+function certState(c: CertificateRow, today: string, voided: Map<number, string>): CertificateState {
+  if (c.revokedAt) return { status: 'REVOCADA', statusReason: 'La institución revocó la constancia.' };
+  const reason = voided.get(c.id);
+  if (reason) return { status: 'SIN_EFECTO', statusReason: reason };
+  if (c.validUntil < today) return { status: 'VENCIDA', statusReason: null };
+  return { status: 'VIGENTE', statusReason: null };
+}
+
+async function toCertificates(db: Db, rows: CertificateRow[]): Promise<SolvencyCertificate[]> {
+  const today = guatemalaToday();
+  const voided = await voidReasons(db, rows);
+  return rows.map((r) => toCertificate(r, certState(r, today, voided)));
+}
+
+function toCertificate(c: CertificateRow, state: CertificateState): SolvencyCertificate {
   return {
     id: c.id,
     code: formatVerificationCode(c.code),
@@ -321,7 +393,7 @@ function toCertificate(c: typeof solvencyCertificates.$inferSelect, today: strin
     issuedOn: c.issuedOn,
     validUntil: c.validUntil,
     basis: c.basis,
-    status: certStatus(c, today),
+    ...state,
   };
 }
 
@@ -358,11 +430,10 @@ export async function issueCertificate(ctx: RequestContext, input: { entityId: n
     );
     return c;
   });
-  return toCertificate(row, today);
+  return toCertificate(row, { status: 'VIGENTE', statusReason: null });
 }
 
 export async function findCertificates(ctx: RequestContext, q: { entityId?: number }): Promise<{ items: SolvencyCertificate[] }> {
-  const today = guatemalaToday();
   const rows = await ctx.db
     .select()
     .from(solvencyCertificates)
@@ -371,7 +442,7 @@ export async function findCertificates(ctx: RequestContext, q: { entityId?: numb
     )
     .orderBy(desc(solvencyCertificates.id))
     .limit(200);
-  return { items: rows.map((r) => toCertificate(r, today)) };
+  return { items: await toCertificates(ctx.db, rows) };
 }
 
 export async function getCertificate(ctx: RequestContext, input: { id: number }): Promise<SolvencyCertificate> {
@@ -380,12 +451,13 @@ export async function getCertificate(ctx: RequestContext, input: { id: number })
     .from(solvencyCertificates)
     .where(and(eq(solvencyCertificates.id, input.id), ctx.inScope(solvencyCertificates.entityId)));
   if (!row) throw new AppError('NOT_FOUND', 'La constancia no existe o no está dentro de su alcance.');
-  return toCertificate(row, guatemalaToday());
+  return (await toCertificates(ctx.db, [row]))[0];
 }
 
 /**
- * Public: whether a code belongs to a certificate and whether it is still valid. A forged code answers
- * 404 saying only that; a genuine one tells what the certificate itself prints (entity, dates, status).
+ * Public: whether a code belongs to a certificate and whether it is still valid, computed now from what
+ * it rests on (`voidReasons`). A forged code answers 404 saying only that; a genuine one tells what the
+ * certificate itself prints (entity, dates), its status and, when it no longer holds, why.
  */
 export async function verifyCertificate(db: Db, input: { code: string }): Promise<SolvencyVerification> {
   const unknown = new AppError('NOT_FOUND', 'No existe ninguna constancia de solvencia con ese código.');
@@ -393,13 +465,14 @@ export async function verifyCertificate(db: Db, input: { code: string }): Promis
   if (!code) throw unknown;
   const [c] = await db.select().from(solvencyCertificates).where(eq(solvencyCertificates.code, code));
   if (!c) throw unknown;
+  const state = certState(c, guatemalaToday(), await voidReasons(db, [c]));
   return {
     code: formatVerificationCode(c.code),
     entityName: c.entityName,
     entityCode: c.entityCode,
     issuedOn: c.issuedOn,
     validUntil: c.validUntil,
-    status: certStatus(c, guatemalaToday()),
+    ...state,
   };
 }
 

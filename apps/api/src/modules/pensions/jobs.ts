@@ -7,6 +7,7 @@ import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
 import { generateReportPdf } from '../../platform/pdf.ts';
 import { fileDocument } from '../documents/library.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
+import { assertSettingsCover } from '../settings/history.ts';
 import { today } from './service.ts';
 import { lettersReport, pensionsToWrite, renapSweep, suspendOverdue } from './survival.ts';
 
@@ -100,13 +101,19 @@ export const survivalLettersJob = defineJob<
   },
 });
 
+/**
+ * The routes' schemas refuse a day after today (suspension) or a month beyond the letters' reach; a day
+ * before the settings' history is refused here, where the history is read.
+ */
 export async function startSuspension(ctx: RequestContext, asOf?: string) {
+  if (asOf) await assertSettingsCover(ctx.db, asOf, { path: 'asOf', label: 'La fecha de corte' });
   return { jobId: (await enqueueJob(ctx, survivalSuspensionJob, { asOf })).id };
 }
 export async function startRenapCheck(ctx: RequestContext) {
   return { jobId: (await enqueueJob(ctx, renapCheckJob, {})).id };
 }
 export async function startLetters(ctx: RequestContext, input: { asOf?: string; entityId?: number }) {
+  if (input.asOf) await assertSettingsCover(ctx.db, input.asOf, { path: 'asOf', label: 'El mes de las cartas' });
   return { jobId: (await enqueueJob(ctx, survivalLettersJob, { asOf: input.asOf ?? today(), entityId: input.entityId })).id };
 }
 

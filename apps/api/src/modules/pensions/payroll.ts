@@ -2,6 +2,8 @@ import {
   AppError,
   centsToDecimal,
   decimalToCents,
+  formatPeriod,
+  guatemalaToday,
   monthlyPayable,
   type PayrollLine,
   type PensionPayroll,
@@ -9,6 +11,7 @@ import {
   pensionTypeLabels,
   pensionTypes,
   periodEnd,
+  periodOf,
   periodStart,
 } from '@aporta/domain';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -49,8 +52,30 @@ const READ_CHUNK = 10_000;
  * (Re)builds the draft payroll of `period`: one MENSUAL line per active pension running that month
  * (amount in force on the first day it runs, prorated by days at the start and end), none for
  * suspended ones (counted as excluded), one ATRASO line per month flagged owed. A closed payroll is
- * refused. Totals are the sums of the lines. Callers: passive-classes CREATE (scope ALL).
+ * refused. Totals are the sums of the lines. Callers: `requestPayroll`; the seed, for past months'
+ * history.
  */
+/**
+ * A payroll asked for by a person: a new one is for the current or the next month (the route's schema
+ * refuses a later one); a month before the current one only when its draft exists, to correct it before
+ * closing. Callers: passive-classes CREATE (scope ALL).
+ */
+export async function requestPayroll(ctx: RequestContext, input: { period: string }) {
+  requireAll(ctx);
+  const current = periodOf(guatemalaToday());
+  if (input.period < current) {
+    const [draft] = await ctx.db
+      .select({ id: pensionPayrolls.id })
+      .from(pensionPayrolls)
+      .where(eq(pensionPayrolls.period, input.period));
+    if (!draft) {
+      const msg = `Período: una planilla de pensiones nueva es del mes en curso (${formatPeriod(current)}) o del siguiente; ${formatPeriod(input.period)} ya pasó.`;
+      throw new AppError('VALIDATION', msg, [{ path: 'period', message: msg }]);
+    }
+  }
+  return generatePayroll(ctx, input);
+}
+
 export async function generatePayroll(
   ctx: RequestContext,
   input: { period: string; onProgress?: (done: number) => Promise<void> },

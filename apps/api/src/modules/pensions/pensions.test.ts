@@ -1,4 +1,4 @@
-import { addDays, guatemalaToday, nextSurvivalDue, periodOf } from '@aporta/domain';
+import { addDays, addMonths, daysInMonth, guatemalaToday, nextSurvivalDue, periodEnd, periodOf } from '@aporta/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, pensionPayrollLines, pensions } from '../../db/schema/index.ts';
@@ -328,6 +328,16 @@ describe('survival checks, suspension and reactivation', () => {
     });
     expect(decided.statusCode, decided.body).toBe(200);
     expect(decided.json()).toMatchObject({ state: 'FINALIZADA', endDate: '2025-01-20' });
+  });
+
+  it('writes the letters of a 30-day month (its last day is computed, never the 31st)', async () => {
+    let month = addMonths(periodOf(today), 1);
+    while (daysInMonth(month) !== 30) month = addMonths(month, 1);
+    const p = await pension({ resolutionDate: today, startDate: today }, { birthDate: `1955-${month.slice(5)}-10` });
+    expect(periodOf(p.survivalDue)).toBe(month);
+    const job = await runJob('/api/survival/letter-jobs', { asOf: periodEnd(month) });
+    expect(job.state, JSON.stringify(job)).toBe('DONE');
+    expect(job.result.rows).toBeGreaterThanOrEqual(1);
   });
 
   it('writes survival letters (one, and a batch as a job)', async () => {

@@ -7,6 +7,7 @@ import {
   jobStartedSchema,
   listQuerySchema,
   listResponse,
+  payrollGenerateParamsSchema,
   payrollLineSchema,
   payrollLinesQuerySchema,
   payrollParamsSchema,
@@ -50,11 +51,11 @@ import {
   bankFileColumns,
   closePayroll,
   findPayrolls,
-  generatePayroll,
   getPayroll,
   paymentsOfPension,
   payrollLines,
   payrollSummary,
+  requestPayroll,
 } from './payroll.ts';
 import {
   changePensionAmount,
@@ -329,12 +330,12 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: P('CREATE') },
       schema: {
         tags,
-        summary: 'Generar (o regenerar el borrador de) la planilla de pensiones del mes',
-        params: payrollParamsSchema,
+        summary: 'Generar (o regenerar el borrador de) la planilla de pensiones del mes en curso o del siguiente',
+        params: payrollGenerateParamsSchema,
         response: { 200: pensionPayrollSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request) => generatePayroll(request.ctx, request.params),
+    async (request) => requestPayroll(request.ctx, request.params),
   );
 
   app.post(
@@ -344,7 +345,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Cerrar la planilla de pensiones (inmutable; las correcciones van al mes siguiente)',
-        params: payrollParamsSchema,
+        params: payrollGenerateParamsSchema,
         response: { 200: pensionPayrollSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },

@@ -9,6 +9,9 @@ import {
   nextSurvivalDue,
   pensionMachine,
   pensionTypeLabels,
+  periodEnd,
+  periodOf,
+  periodStart,
   type SurvivalCheck,
   type SurvivalListQuery,
   type survivalCheckInputSchema,
@@ -96,7 +99,6 @@ export async function registerSurvivalCheck(
     throw new AppError('VALIDATION', msg, [{ path, message: msg }]);
   };
   if (p.state === 'FINALIZADA') throw new AppError('CONFLICT', 'La pensión está finalizada: no lleva supervivencia.');
-  if (data.checkDate > now) fail('checkDate', 'La fecha de la supervivencia no puede ser futura.');
   if (data.checkDate < p.startDate) fail('checkDate', 'La fecha de la supervivencia es anterior al inicio de la pensión.');
   const [review] = await ctx.db
     .select({ id: pensionReviews.id })
@@ -370,14 +372,14 @@ export async function oneLetter(ctx: RequestContext, pensionId: number) {
 
 /** Pensions to write to on `asOf`: active ones whose due birthday falls in that month. */
 export async function pensionsToWrite(ctx: RequestContext, input: { asOf: string; entityId?: number }) {
-  const month = input.asOf.slice(0, 7);
+  const month = periodOf(input.asOf);
   const rows = await pensionQuery(ctx.db)
     .where(
       and(
         ctx.inScope(pensions.entityId),
         eq(pensions.state, 'ACTIVA'),
-        gte(pensions.survivalDue, `${month}-01`),
-        lte(pensions.survivalDue, `${month}-31`),
+        gte(pensions.survivalDue, periodStart(month)),
+        lte(pensions.survivalDue, periodEnd(month)),
         input.entityId ? eq(pensions.entityId, input.entityId) : undefined,
       ),
     )

@@ -879,3 +879,30 @@ describe('planillas: limits the database can hold, and people RENAP records as d
     expect(warned.json().warnings.map((w: { code: string }) => w.code)).toContain('RENAP_FALLECIDO');
   });
 });
+
+describe('maker-checker reads the audit trail', () => {
+  it('who created the planilla and wrote its lines cannot approve it after another user submitted it', async () => {
+    const own = await contributorFixtures(t.database.db);
+    const submitter = await t.createUser({ grants: operatorGrants });
+    await attachUserToEntity(t.database.db, submitter.id, own.entityA.id);
+    // The administrator creates the planilla and writes every line; another user only presses submit.
+    const created = await draft(admin.token, last, own.entityA.id);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    expect((await addLine(admin.token, id, line())).statusCode).toBe(201);
+    const sent = await submitAndWait(submitter.token, id);
+    expect(sent.json()).toMatchObject({ state: 'ENVIADA', submittedById: submitter.id });
+    expect((await transition(admin.token, id, { to: 'EN_REVISION' })).statusCode).toBe(200);
+    const shown = (await t.request({ method: 'GET', url: `/api/planillas/${id}`, token: admin.token })).json();
+    expect(shown.transitions.map((x: { to: string }) => x.to)).not.toContain('APROBADA');
+    const approve = await transition(admin.token, id, { to: 'APROBADA' });
+    expect(approve.statusCode, approve.body).toBe(403);
+    expect(approve.json().error.message).toBe(
+      'No puede aprobar una planilla que usted creó, modificó o envió; debe hacerlo otra persona.',
+    );
+    // Someone who neither made nor changed it may approve.
+    const checker = await t.createUser({ system: true });
+    const ok = await transition(checker.token, id, { to: 'APROBADA' });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+});

@@ -63,6 +63,7 @@ import {
   stageUpload,
 } from '../../platform/imports/pipeline.ts';
 import { keysetBatches, keysetOf, likePattern, listPage, type Page, pageOf, type ReadBack } from '../../platform/list.ts';
+import { type MakerSpec, makersOf, makersSql, withColumns } from '../../platform/maker-checker.ts';
 import { isEntityInScope, scopedEntityIdSet } from '../../platform/scope.ts';
 import { applyTransition, availableTransitions, findTransitionHistory, RACE_MESSAGE } from '../../platform/transitions.ts';
 import { issuePlanillaOrders } from '../payments/orders.ts';
@@ -109,11 +110,31 @@ const baseQuery = (db: Db) =>
     .leftJoin(reviewer, eq(reviewer.id, planillas.reviewerId));
 type Joined = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
 
+/**
+ * Who made a planilla, for maker-checker: whoever created it (typed, copied, uploaded), wrote, changed or
+ * deleted a line, or submitted it. Reviewing (take, comment, observe) is not making.
+ */
+const planillaMakers: MakerSpec = {
+  entityType: 'planilla',
+  actions: ['CREATE', 'PLANILLA_UPLOAD', 'PLANILLA_LINE_CREATE', 'PLANILLA_LINE_UPDATE', 'PLANILLA_LINE_DELETE'],
+};
+
 async function toPlanillas(ctx: RequestContext, rows: Joined[]): Promise<Planilla[]> {
+  const makers = await makersOf(
+    ctx.db,
+    planillaMakers,
+    rows.map(({ p }) => p.id),
+  );
   const allowed = await availableTransitions(
     ctx,
     planillaMachine,
-    rows.map(({ p }) => ({ id: p.id, state: p.state, entityId: p.entityId, makerId: p.submittedBy })),
+    rows.map(({ p }) => ({
+      id: p.id,
+      state: p.state,
+      entityId: p.entityId,
+      makerId: p.submittedBy,
+      makerIds: withColumns(makers.get(p.id), p.createdBy),
+    })),
   );
   const editable = await editableIds(ctx, rows);
   return rows.map(({ p, entityCode, entityName, createdByEmail, reviewerEmail }) => ({
@@ -851,6 +872,7 @@ export async function transitionPlanilla(ctx: RequestContext, input: { id: numbe
       expected,
       entityId: planillas.entityId,
       makerId: planillas.submittedBy,
+      makers: makersSql(planillaMakers, planillas.id, [planillas.createdBy]),
       set: ({ transition }) => {
         const now = new Date();
         if (transition.key === 'PLANILLA_SUBMIT') return { submitFrom, submitMessage: null, updatedAt: now };

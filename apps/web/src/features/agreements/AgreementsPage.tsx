@@ -1,4 +1,4 @@
-import { type AgreementListItem, agreementStates } from '@aporta/domain';
+import { type AgreementListItem, agreementStates, guatemalaToday } from '@aporta/domain';
 import { Anchor, Button, Group, Paper, Text } from '@mantine/core';
 import { IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -118,6 +118,7 @@ export function AgreementsPage() {
                 description={t('agreements.asOfHint')}
                 value={asOf}
                 onChange={setAsOf}
+                maxDate={guatemalaToday()}
                 w={{ base: '100%', sm: 200 }}
               />
               <Button color="orange" leftSection={<IconPlayerPlay size={16} />} onClick={detect}>

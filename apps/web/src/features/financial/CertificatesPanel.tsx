@@ -11,7 +11,7 @@ import { useCan } from '../../lib/useCan.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
 import { useCertificates, useIssueCertificate } from './api.ts';
 
-const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red' } as const;
+const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red', SIN_EFECTO: 'red' } as const;
 
 /** Solvency certificates: issue one to an entity "al día" (refused with the reason otherwise), list and PDFs. */
 export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
@@ -95,6 +95,11 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
                     <Badge color={statusColor[c.status]} variant="light" c="var(--mantine-color-text)">
                       {t(`financial.statuses.${c.status}`)}
                     </Badge>
+                    {c.statusReason && (
+                      <Text size="xs" c="dimmed" maw={320}>
+                        {c.statusReason}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     <Button size="xs" variant="default" leftSection={<IconFileTypePdf size={14} />} onClick={() => pdf(c.id)}>

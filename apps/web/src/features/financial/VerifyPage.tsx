@@ -6,9 +6,18 @@ import { useSearchParams } from 'react-router';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { verifyCode } from './api.ts';
 
+/** How each state shows: only a valid certificate is green; one that no longer holds is red, with its reason. */
+const statusColor: Record<SolvencyVerification['status'], string> = {
+  VIGENTE: 'teal',
+  VENCIDA: 'orange',
+  REVOCADA: 'red',
+  SIN_EFECTO: 'red',
+};
+
 /**
  * `/verificar-constancia` (no session): whoever holds a solvency certificate types its code (or arrives from
- * its QR) and learns whether it is genuine and still valid — and nothing beyond what the certificate prints.
+ * its QR) and learns whether it is genuine and still valid — computed now from what it rests on, with the
+ * reason when it no longer holds — and nothing beyond what the certificate prints.
  */
 export function VerifyPage() {
   const { t } = useTranslation();
@@ -62,8 +71,15 @@ export function VerifyPage() {
           </Alert>
         )}
         {result && (
-          <Alert color={result.status === 'VIGENTE' ? 'teal' : 'orange'} data-testid="verify-result">
-            <Text fw={700}>{t(`financial.verify.status.${result.status}`)}</Text>
+          <Alert color={statusColor[result.status]} data-testid="verify-result">
+            <Text fw={700} data-status={result.status}>
+              {t(`financial.verify.status.${result.status}`)}
+            </Text>
+            {result.statusReason && (
+              <Text data-testid="verify-reason">
+                {t('financial.verify.reason')}: {result.statusReason}
+              </Text>
+            )}
             <Text>
               {result.entityName} ({result.entityCode})
             </Text>

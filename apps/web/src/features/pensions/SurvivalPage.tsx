@@ -1,4 +1,5 @@
 import {
+  notAfterToday,
   type PensionReview,
   pensionTypeLabels,
   reviewStateLabels,
@@ -87,6 +88,8 @@ export function SurvivalPage() {
           <Button
             color="orange"
             leftSection={<IconPlayerPlay size={16} />}
+            // The suspension acts only up to today: the lists may look ahead, the job may not.
+            disabled={!!day && !notAfterToday(day)}
             onClick={() =>
               start(
                 '/api/survival/suspension-jobs',
