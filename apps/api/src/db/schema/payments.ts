@@ -206,7 +206,9 @@ export const bankFileRows = pgTable(
     payDate: date({ mode: 'string' }),
     reference: text().notNull(),
     amount: money(),
-    state: text({ enum: ['CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'] }).notNull(),
+    state: text({
+      enum: ['CONCILIADA', 'NO_APLICADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'],
+    }).notNull(),
     message: text(),
     orderId: integer().references(() => paymentOrders.id),
     entityId: integer(),
