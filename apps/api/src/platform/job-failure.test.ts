@@ -53,7 +53,8 @@ beforeAll(async () => {
   const [row] = await db.select().from(users).where(eq(users.id, user.id));
   const u = await loadCurrentUser(db, row);
   ctx = createContext({ db, user: u, actor: { id: u.id, email: u.email }, scope: 'ALL' });
-});
+  // The machine may be busy: opening a cloned database can take longer than the default hook timeout.
+}, 180_000);
 afterAll(() => t.close());
 
 async function runToEnd(mode: 'crash' | 'refuse' | 'ok' | 'hook-throws') {

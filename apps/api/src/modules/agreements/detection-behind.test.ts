@@ -26,7 +26,8 @@ beforeAll(async () => {
   approverOther = await t.createUser({
     grants: [{ resource: 'payment-agreements', action: 'APPROVE', scope: 'ENTITY' }],
   });
-});
+  // The machine may be busy: opening a cloned database can take longer than the default hook timeout.
+}, 180_000);
 afterAll(() => t.close());
 
 async function queue(token: string) {

@@ -44,7 +44,8 @@ beforeAll(async () => {
     authorizationRef: 'CGC-STRANDED',
     authorizationDate: addDays(today, -30),
   });
-});
+  // The machine may be busy: opening a cloned database can take longer than the default hook timeout.
+}, 180_000);
 afterAll(async () => {
   await worker?.stop();
   await t.close();
