@@ -5,11 +5,11 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
-import { settleStalledSubmits } from './modules/planillas/submit.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
 import { createFileStore } from './platform/files.ts';
 import { recoverImports } from './platform/imports/pipeline.ts';
+import { jobTitle, recoverJobs } from './platform/jobs.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 import { seedAccountsDemo } from './seed/accounts.ts';
 import { seedCatalogDemo } from './seed/catalogs.ts';
@@ -103,9 +103,11 @@ async function prepareToServe(config: Config): Promise<Database> {
   // the others resume when the job worker takes their validation job back.
   const interrupted = await recoverImports(database.db);
   if (interrupted.length) say(`Cargas interrumpidas marcadas como fallidas: ${interrupted.length}.`);
-  // Planillas left ENVIANDO whose submit job ended without sending them: back where they were, with the reason.
-  const unsent = await settleStalledSubmits(database.db);
-  if (unsent.length) say(`Envíos de planilla no terminados devueltos a su estado anterior: ${unsent.length}.`);
+  // Records whose job ended (or vanished) without finishing them — planillas left ENVIANDO, bank rows
+  // matched without payment: each job kind's `recover` leaves them visible, with the reason, to act on.
+  const recovered = await recoverJobs(database.db);
+  for (const [kind, n] of Object.entries(recovered))
+    say(`${jobTitle(kind)}: ${n} registro(s) que un proceso dejó sin terminar, recuperados.`);
   return database;
 }
 

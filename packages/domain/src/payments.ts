@@ -476,10 +476,26 @@ export type Corte = z.infer<typeof corteSchema>;
 
 // ─── Bank files ─────────────────────────────────────────────────────────────────────────────────────
 
-export const bankRowStates = ['CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'] as const;
+/**
+ * CONCILIADA: matched, its payment registered by the apply job (until then `paymentId` is null);
+ * NO_APLICADA: matched but the job could not register its payment (the reason in `message`): staff apply it
+ * again or resolve it by hand.
+ */
+export const bankRowStates = [
+  'CONCILIADA',
+  'NO_APLICADA',
+  'SIN_COINCIDENCIA',
+  'MONTO_DIFERENTE',
+  'RESUELTA',
+  'DESCARTADA',
+  'ERROR',
+] as const;
 export type BankRowState = (typeof bankRowStates)[number];
+/** The states that wait for a person (the list's "PENDIENTES" filter; resolving accepts only these). */
+export const bankRowPendingStates = ['NO_APLICADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'ERROR'] as const;
 export const bankRowStateLabels: Record<BankRowState, string> = {
-  CONCILIADA: 'Conciliada (pago registrado)',
+  CONCILIADA: 'Conciliada',
+  NO_APLICADA: 'No aplicada',
   SIN_COINCIDENCIA: 'Sin orden que coincida',
   MONTO_DIFERENTE: 'Monto distinto del saldo',
   RESUELTA: 'Resuelta',
@@ -509,6 +525,10 @@ export const bankFileSchema = z.object({
   mismatched: z.number().int(),
   errors: z.number().int(),
   resolved: z.number().int(),
+  /** Matched rows whose payment is not registered and no job is applying (NO_APLICADA, or left by a job that ended). */
+  notApplied: z.number().int(),
+  /** The job registering the matched rows' payments while it is queued or running, else null. */
+  applyJobId: z.number().int().nullable(),
   createdAt: z.string(),
   createdByEmail: z.string().nullable(),
 });

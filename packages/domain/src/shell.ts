@@ -109,7 +109,14 @@ export const appInfoSchema = z.object({
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
 /** A work queue of the home page: what waits for the user, counted within their scope, and where to work it. */
-export const workQueueSchema = z.object({ id: z.string(), title: z.string(), link: z.string(), count: z.number().int() });
+export const workQueueSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  link: z.string(),
+  count: z.number().int(),
+  /** A check that should read zero (money a job left unapplied): shown as an alert when it does not. */
+  alert: z.boolean().optional(),
+});
 export type WorkQueue = z.infer<typeof workQueueSchema>;
 export const workQueueListSchema = z.object({ items: z.array(workQueueSchema) });
 export type WorkQueueList = z.infer<typeof workQueueListSchema>;

@@ -55,6 +55,30 @@ export interface JobDefinition<P, R = unknown> {
    * Without it, the scope the user had when enqueueing is kept.
    */
   permission?: Permission;
+  /**
+   * Runs once a job of this kind has ended without doing its work — FAILED after its last attempt (an
+   * error, or a lease that ran out after a crash), or CANCELLED — in the transaction that records the end
+   * (a savepoint: if it throws, the job still ends and the error is logged). It leaves every record the job
+   * was to change in a state a person can see and act on (the reason kept on it). Idempotent.
+   */
+  onFailedForGood?(db: Db, job: EndedJob<P>): Promise<void>;
+  /**
+   * At start-up (`recoverJobs`), before any worker runs: settles the records whose job of this kind ended
+   * (or vanished) without finishing them — those a hook could not reach (the process died in between).
+   * Returns how many records it settled.
+   */
+  recover?(db: Db): Promise<number>;
+}
+
+/** A job that will not run again: what `onFailedForGood` is told. */
+export interface EndedJob<P> {
+  id: number;
+  kind: string;
+  payload: P;
+  userId: number | null;
+  state: 'FAILED' | 'CANCELLED';
+  /** The Spanish reason recorded on the job (null when cancelled). */
+  error: string | null;
 }
 
 /**
@@ -167,7 +191,11 @@ export const jobMessages = {
  * heartbeat. Returns the row after the change, or null when the job does not exist. Finished jobs are
  * left as they are. The caller checks who may cancel it.
  */
-export async function requestCancel(db: Db, id: number): Promise<JobRow | null> {
+export async function requestCancel(
+  db: Db,
+  id: number,
+  log: Pick<FastifyBaseLogger, 'error'> = silentLog,
+): Promise<JobRow | null> {
   const [row] = await db
     .update(jobs)
     .set({
@@ -179,9 +207,58 @@ export async function requestCancel(db: Db, id: number): Promise<JobRow | null> 
     })
     .where(and(eq(jobs.id, id), inArray(jobs.state, ['QUEUED', 'RUNNING'])))
     .returning();
+  // Cancelled while queued: it will never run, so its records are settled now (a running one is settled
+  // by its worker when it stops).
+  if (row?.state === 'CANCELLED') await settleEndedJob(db, row, log);
   if (row) return row;
   const [current] = await db.select().from(jobs).where(eq(jobs.id, id));
   return current ?? null;
+}
+
+/**
+ * Runs the `onFailedForGood` hook of a job that has just ended without doing its work, in a savepoint of
+ * `db` (the transaction that recorded the end, or one of its own): a hook that fails is rolled back and
+ * logged, never the end itself — `recover` at the next start and the home queues still find its records.
+ */
+async function settleEndedJob(
+  db: Db,
+  row: Pick<JobRow, 'id' | 'kind' | 'payload' | 'userId' | 'state' | 'error'>,
+  log: Pick<FastifyBaseLogger, 'error'>,
+): Promise<void> {
+  const hook = registry.get(row.kind)?.onFailedForGood;
+  if (!hook || (row.state !== 'FAILED' && row.state !== 'CANCELLED')) return;
+  const ended: EndedJob<unknown> = {
+    id: row.id,
+    kind: row.kind,
+    payload: row.payload,
+    userId: row.userId,
+    state: row.state,
+    error: row.error,
+  };
+  try {
+    await db.transaction((sp) => hook(sp, ended));
+  } catch (err) {
+    log.error({ err, jobId: row.id, kind: row.kind }, 'job failure hook failed');
+  }
+}
+
+/**
+ * At start-up, once, before workers run (the only process, or the primary of several): every kind's
+ * `recover` settles the records a job left unfinished when it ended or vanished without its hook running.
+ * Returns the number of records settled per kind (only kinds that settled something).
+ */
+export async function recoverJobs(db: Db, log: Pick<FastifyBaseLogger, 'error'> = silentLog): Promise<Record<string, number>> {
+  const settled: Record<string, number> = {};
+  for (const def of registry.values()) {
+    if (!def.recover) continue;
+    try {
+      const n = await def.recover(db);
+      if (n > 0) settled[def.kind] = n;
+    } catch (err) {
+      log.error({ err, kind: def.kind }, 'job recovery failed');
+    }
+  }
+  return settled;
 }
 
 export interface JobWorkerOptions {
@@ -382,20 +459,32 @@ export class JobWorker {
     this.lastReap = Date.now();
     const finalState = sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL THEN 'CANCELLED'
       WHEN ${jobs.attempts} >= ${jobs.maxAttempts} THEN 'FAILED' ELSE 'QUEUED' END`;
-    const rows = await this.db
-      .update(jobs)
-      .set({
-        state: finalState as SQL<JobState>,
-        error: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL AND ${jobs.attempts} >= ${jobs.maxAttempts}
+    const rows = await this.db.transaction(async (tx) => {
+      const ended = await tx
+        .update(jobs)
+        .set({
+          state: finalState as SQL<JobState>,
+          error: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL AND ${jobs.attempts} >= ${jobs.maxAttempts}
           THEN ${jobMessages.interrupted} ELSE ${jobs.error} END`,
-        finishedAt: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL OR ${jobs.attempts} >= ${jobs.maxAttempts}
+          finishedAt: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL OR ${jobs.attempts} >= ${jobs.maxAttempts}
           THEN now() ELSE NULL END`,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(jobs.state, 'RUNNING'), all ? undefined : lt(jobs.leaseExpiresAt, sql`now()`)))
-      .returning({ id: jobs.id, state: jobs.state });
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(jobs.state, 'RUNNING'), all ? undefined : lt(jobs.leaseExpiresAt, sql`now()`)))
+        .returning({
+          id: jobs.id,
+          kind: jobs.kind,
+          payload: jobs.payload,
+          userId: jobs.userId,
+          state: jobs.state,
+          error: jobs.error,
+        });
+      // Attempts spent after crashes (or cancelled meanwhile): the records are settled with the end.
+      for (const r of ended) await settleEndedJob(tx, r, this.log);
+      return ended;
+    });
     for (const r of rows) this.log.warn({ jobId: r.id, state: r.state }, 'job lease expired: taken back');
     if (rows.some((r) => r.state === 'QUEUED')) this.wake?.();
     return rows.length;
@@ -560,10 +649,21 @@ export class JobWorker {
 
   /** Records the outcome, only while this worker still holds the lease. */
   private async finish(id: number, set: Partial<Record<keyof JobRow, unknown>>): Promise<void> {
-    await this.db
-      .update(jobs)
-      .set({ finishedAt: sql`now()`, ...set, leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` } as never)
-      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'RUNNING')));
+    const record = (db: Db) =>
+      db
+        .update(jobs)
+        .set({ finishedAt: sql`now()`, ...set, leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` } as never)
+        .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'RUNNING')))
+        .returning();
+    if (set.state !== 'FAILED' && set.state !== 'CANCELLED') {
+      await record(this.db);
+      return;
+    }
+    // Ended for good: the job's records are settled in the same transaction (its onFailedForGood).
+    await this.db.transaction(async (tx) => {
+      const [row] = await record(tx);
+      if (row) await settleEndedJob(tx, row, this.log);
+    });
   }
 
   /** The context of the user who started the job, with their permissions as they are now. */

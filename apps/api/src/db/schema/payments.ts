@@ -206,7 +206,9 @@ export const bankFileRows = pgTable(
     payDate: date({ mode: 'string' }),
     reference: text().notNull(),
     amount: money(),
-    state: text({ enum: ['CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'] }).notNull(),
+    state: text({
+      enum: ['CONCILIADA', 'NO_APLICADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'],
+    }).notNull(),
     message: text(),
     orderId: integer().references(() => paymentOrders.id),
     entityId: integer(),
@@ -217,5 +219,9 @@ export const bankFileRows = pgTable(
   (t) => [
     uniqueIndex('bank_file_rows_file_row_key').on(t.fileId, t.rowNumber),
     index('bank_file_rows_state_idx').on(t.fileId, t.state, t.rowNumber),
+    // Rows whose payment is not registered (stranded money, the home page's check): few, found without a scan.
+    index('bank_file_rows_unapplied_idx')
+      .on(t.fileId)
+      .where(sql`state = 'NO_APLICADA' or (state = 'CONCILIADA' and payment_id is null)`),
   ],
 );

@@ -695,6 +695,15 @@ async function notifyAgreement(
 }
 
 /**
+ * Agreements in force (`a`) that have, as of `asOf`, `limit` or more live instalments unpaid and overdue:
+ * those the detection puts in default. Also the home queue's check that the detection is up to date.
+ */
+export const defaultCandidatesSql = (asOf: string, limit: number) => sql`a.state = 'VIGENTE' and (
+  select count(*) from ${l} x join ${paymentOrders} o on o.id = x.order_id
+  where x.agreement_id = a.id and x.role = 'CUOTA' and x.replaced_at is null
+    and o.state = 'EMITIDA' and o.due_date < ${asOf}::date) >= ${limit}`;
+
+/**
  * Default and completion as of `asOf` (idempotent): a current agreement with as many instalments overdue
  * as the limit in settings becomes INCUMPLIDO and its remaining instalments fall due that day; one whose
  * instalments are all paid becomes CUMPLIDO. Candidates are found set-based (one statement each over
@@ -712,10 +721,7 @@ export async function detectAgreements(
   const defaults = rowsOf<{ id: number }>(
     await ctx.db.execute(sql`
       select a.id from ${a} a
-      where a.state = 'VIGENTE' ${scoped} and (
-        select count(*) from ${l} x join ${paymentOrders} o on o.id = x.order_id
-        where x.agreement_id = a.id and x.role = 'CUOTA' and x.replaced_at is null
-          and o.state = 'EMITIDA' and o.due_date < ${asOf}::date) >= ${limit}
+      where ${defaultCandidatesSql(asOf, limit)} ${scoped}
       order by a.id`),
   ).map((r) => Number(r.id));
   const completions = rowsOf<{ id: number }>(

@@ -14,6 +14,13 @@ export interface WorkQueueDefinition {
   permission: { resource: Resource; action: Action };
   /** The screen that works the queue (a path of the web app). */
   link: string;
+  /** Offered only when the permission's scope is ALL (work on institution-wide records, e.g. bank files). */
+  allScope?: boolean;
+  /**
+   * A check that should read zero — stranded money: records a job left without the change it was to make
+   * (a bank row matched with no payment). Shown as an alert when it is not zero.
+   */
+  alert?: boolean;
   count(ctx: RequestContext): Promise<number>;
 }
 
@@ -32,12 +39,15 @@ export const workQueues = (): readonly WorkQueueDefinition[] => queues;
 
 /** The queues the user may see, in registration order, with their counts. Callers: any signed-in user. */
 export async function findWorkQueues(ctx: RequestContext): Promise<{ items: WorkQueue[] }> {
-  const visible = queues.filter((q) => !!ctx.scopeFor(q.permission.resource, q.permission.action));
+  const visible = queues.filter((q) => {
+    const scope = ctx.scopeFor(q.permission.resource, q.permission.action);
+    return q.allScope ? scope === 'ALL' : !!scope;
+  });
   const items: WorkQueue[] = [];
   // One at a time: the embedded database has one connection.
   for (const q of visible) {
     const count = await q.count(withPermission(ctx, q.permission.resource, q.permission.action));
-    items.push({ id: q.id, title: q.title, link: q.link, count });
+    items.push({ id: q.id, title: q.title, link: q.link, count, ...(q.alert ? { alert: true } : {}) });
   }
   return { items };
 }

@@ -3,14 +3,16 @@ import {
   type BankFile,
   type BankFileCreate,
   type BankFileRow,
+  bankRowPendingStates,
   centsToDecimal,
   guatemalaToday,
   type ListQuery,
   parseAmount,
   parseBankCsv,
 } from '@aporta/domain';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { bankFileRows, bankFiles, paymentOrders, users } from '../../db/schema/index.ts';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { bankFileRows, bankFiles, jobs, paymentOrders, users } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { listPage, type Page } from '../../platform/list.ts';
@@ -83,9 +85,10 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
       },
       tx,
     );
+    // In the import's transaction: matched rows exist only with the job that registers their payments.
+    await enqueueJob(ctx, applyBankFileJob, { fileId: f.id }, { tx });
     return f.id;
   });
-  await enqueueJob(ctx, applyBankFileJob, { fileId });
   return getBankFile(ctx, { id: fileId });
 }
 
@@ -111,19 +114,61 @@ function rowBalance(rates: Awaited<ReturnType<typeof interestRates>>): SQL {
   return sql`(o.principal - o.principal_paid + o.interest_accrued - o.interest_paid + ${since})`;
 }
 
-/** Registers the payments of a file's matched rows, one transaction each (a repeat is recognised). */
-export const applyBankFileJob = defineJob<{ fileId: number }>({
+/** Why a matched row was left without its payment, kept on the row (NO_APLICADA) for the person who acts on it. */
+export const NOT_APPLIED_MESSAGES = {
+  cancelled: 'El proceso que registraba los pagos se canceló antes de aplicar esta fila. Reintente o resuélvala a mano.',
+  failed: (reason: string | null) =>
+    `El proceso que registraba los pagos falló${reason ? `: ${reason}` : '.'} Reintente o resuélvala a mano.`.slice(0, 2000),
+  ended:
+    'El proceso que registraba los pagos terminó sin aplicar esta fila (el servidor se detuvo). Reintente o resuélvala a mano.',
+} as const;
+
+/** A live (queued or running) apply job of file `fileId` (SQL), as `jobs j`. */
+const liveApplyJob = (fileId: SQL) => sql`select j.id from ${jobs} j
+  where j.kind = 'payments.apply-bank-file' and j.state in ('QUEUED', 'RUNNING') and (j.payload->>'fileId')::int = ${fileId}`;
+
+/** Matched rows without their payment and no job left to register it (`b` = bank_file_rows): stranded money. */
+export const strandedRowsSql = sql`b.state = 'CONCILIADA' and b.payment_id is null
+  and not exists (${liveApplyJob(sql`b.file_id`)})`;
+
+/**
+ * Marks NO_APLICADA, with `reason`, the matched rows still without payment — of one file whose job just
+ * ended (`fileId`, `jobId`: unless another job of the file is live), or every stranded row (start-up).
+ */
+async function markNotApplied(db: Db, reason: string, only?: { fileId: number; jobId: number }): Promise<number> {
+  const where = only
+    ? sql`b.file_id = ${only.fileId} and b.state = 'CONCILIADA' and b.payment_id is null
+        and not exists (${liveApplyJob(sql`b.file_id`)} and j.id <> ${only.jobId})`
+    : strandedRowsSql;
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`update ${bankFileRows} b set state = 'NO_APLICADA', message = ${reason} where ${where} returning b.id`),
+  );
+  return rows.length;
+}
+
+/**
+ * Registers the payments of a file's matched rows (CONCILIADA, and NO_APLICADA on a retry), one transaction
+ * each — the payment and the row's link together, a repeat recognised by the row's key. A payment refused
+ * (the order paid or changed since) leaves its row NO_APLICADA with the reason. An unexpected error is
+ * retried by the queue (rows already applied are skipped); once the job fails for good or is cancelled,
+ * `onFailedForGood` leaves every row still without payment NO_APLICADA with the reason, and `recover` at
+ * start-up does the same for rows of a job that vanished — so no row ever shows matched without payment.
+ */
+export const applyBankFileJob = defineJob<{ fileId: number; retry?: boolean }>({
   kind: 'payments.apply-bank-file',
   title: 'Aplicación de pagos de un archivo bancario',
   permission: { resource: 'planilla-payments', action: 'CREATE' },
   async run({ ctx, payload, progress }) {
     const [f] = await ctx.db.select().from(bankFiles).where(eq(bankFiles.id, payload.fileId));
     if (!f) return { applied: 0 };
+    const states: ('CONCILIADA' | 'NO_APLICADA')[] = payload.retry ? ['CONCILIADA', 'NO_APLICADA'] : ['CONCILIADA'];
     const rows = await ctx.db
       .select()
       .from(bankFileRows)
-      .where(and(eq(bankFileRows.fileId, f.id), eq(bankFileRows.state, 'CONCILIADA'), sql`${bankFileRows.paymentId} is null`))
+      .where(and(eq(bankFileRows.fileId, f.id), inArray(bankFileRows.state, states), sql`${bankFileRows.paymentId} is null`))
       .orderBy(bankFileRows.rowNumber);
+    let applied = 0;
+    let refused = 0;
     let done = 0;
     for (const r of rows) {
       try {
@@ -135,19 +180,59 @@ export const applyBankFileJob = defineJob<{ fileId: number }>({
           office: f.office,
           payDate: r.payDate!,
           amount: centsToDecimal(r.amount!),
-          bankFileRowId: r.id,
+          bankFileRow: { id: r.id, state: 'CONCILIADA' },
         });
-        await ctx.db.update(bankFileRows).set({ paymentId: res.payment.id }).where(eq(bankFileRows.id, r.id));
+        // A repeat (its payment registered before the row could be linked, by an older version): linked now.
+        if (res.replayed)
+          await ctx.db
+            .update(bankFileRows)
+            .set({ paymentId: res.payment.id, state: 'CONCILIADA', message: null })
+            .where(and(eq(bankFileRows.id, r.id), sql`${bankFileRows.paymentId} is null`));
+        applied += 1;
       } catch (err) {
-        const message = err instanceof AppError ? err.message : 'No se pudo registrar el pago.';
-        await ctx.db.update(bankFileRows).set({ state: 'MONTO_DIFERENTE', message }).where(eq(bankFileRows.id, r.id));
+        // Bad input does not improve on retry: the row waits for a person with the reason. Anything else is
+        // retried by the queue.
+        if (!(err instanceof AppError)) throw err;
+        await ctx.db
+          .update(bankFileRows)
+          .set({ state: 'NO_APLICADA', message: err.message.slice(0, 2000) })
+          .where(and(eq(bankFileRows.id, r.id), sql`${bankFileRows.paymentId} is null`));
+        refused += 1;
       }
       done += 1;
       if (done % 50 === 0) await progress({ done, total: rows.length, phase: 'Registrando pagos' });
     }
-    return { applied: done };
+    return { applied, refused };
   },
+  async onFailedForGood(db, job) {
+    const reason = job.state === 'CANCELLED' ? NOT_APPLIED_MESSAGES.cancelled : NOT_APPLIED_MESSAGES.failed(job.error);
+    await markNotApplied(db, reason, { fileId: job.payload.fileId, jobId: job.id });
+  },
+  recover: (db) => markNotApplied(db, NOT_APPLIED_MESSAGES.ended),
 });
+
+/**
+ * Applies again the rows of a file left NO_APLICADA (or matched without payment by a job that ended): queues
+ * the apply job for them, in one transaction with the check that no job of the file is live (409 then).
+ */
+export async function retryBankFile(ctx: RequestContext, input: { id: number }): Promise<BankFile> {
+  assertAllScope(ctx);
+  await ctx.db.transaction(async (tx) => {
+    // The file's row locked: two retries at once queue one job.
+    const [f] = await tx.select({ id: bankFiles.id }).from(bankFiles).where(eq(bankFiles.id, input.id)).for('update');
+    if (!f) throw new AppError('NOT_FOUND', 'El archivo no existe.');
+    const [live] = rowsOf<{ id: number }>(await tx.execute(liveApplyJob(sql`${f.id}`)));
+    if (live) throw new AppError('CONFLICT', 'Los pagos de este archivo ya se están aplicando; espere a que termine el proceso.');
+    const [{ n }] = rowsOf<{ n: number }>(
+      await tx.execute(sql`select count(*)::int as n from ${bankFileRows} b
+        where b.file_id = ${f.id} and b.state in ('CONCILIADA', 'NO_APLICADA') and b.payment_id is null`),
+    );
+    if (Number(n) === 0) throw new AppError('CONFLICT', 'Este archivo no tiene filas por aplicar.');
+    await enqueueJob(ctx, applyBankFileJob, { fileId: f.id, retry: true }, { tx });
+    await ctx.audit({ action: 'UPDATE', entityType: 'bank-file', entityId: f.id, after: { reintento: Number(n) } }, tx);
+  });
+  return getBankFile(ctx, { id: input.id });
+}
 
 /** A person resolves an unmatched row: pays it against orders they choose, or discards it with a note. */
 export async function resolveBankRow(
@@ -161,8 +246,18 @@ export async function resolveBankRow(
     .from(bankFileRows)
     .where(and(eq(bankFileRows.id, input.rowId), eq(bankFileRows.fileId, input.fileId)));
   if (!f || !r) throw new AppError('NOT_FOUND', 'La fila no existe.');
-  if (!['SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'ERROR'].includes(r.state))
-    throw new AppError('CONFLICT', 'La fila ya está resuelta.');
+  if (!(bankRowPendingStates as readonly string[]).includes(r.state))
+    throw new AppError(
+      'CONFLICT',
+      r.state === 'CONCILIADA' && r.paymentId === null
+        ? 'El pago de esta fila se está registrando; espere a que termine el proceso.'
+        : 'La fila ya está resuelta.',
+    );
+  if (r.state === 'NO_APLICADA') {
+    const [live] = rowsOf<{ id: number }>(await ctx.db.execute(liveApplyJob(sql`${f.id}`)));
+    if (live)
+      throw new AppError('CONFLICT', 'Los pagos de este archivo se están aplicando de nuevo; espere a que termine el proceso.');
+  }
   if (input.decision === 'DESCARTAR') {
     await ctx.db.transaction(async (tx) => {
       await tx
@@ -189,12 +284,14 @@ export async function resolveBankRow(
       office: f.office,
       payDate: r.payDate,
       amount: centsToDecimal(r.amount),
-      bankFileRowId: r.id,
+      bankFileRow: { id: r.id, state: 'RESUELTA' },
     });
-    await ctx.db
-      .update(bankFileRows)
-      .set({ state: 'RESUELTA', paymentId: res.payment.id, message: null, resolvedBy: ctx.actor.id, resolvedAt: new Date() })
-      .where(eq(bankFileRows.id, r.id));
+    // A repeat (the row's payment registered before, never linked): linked now.
+    if (res.replayed)
+      await ctx.db
+        .update(bankFileRows)
+        .set({ state: 'RESUELTA', paymentId: res.payment.id, message: null, resolvedBy: ctx.actor.id, resolvedAt: new Date() })
+        .where(eq(bankFileRows.id, r.id));
   }
   const [u] = await ctx.db.select().from(bankFileRows).where(eq(bankFileRows.id, r.id));
   return toRow(u);
@@ -222,7 +319,9 @@ export async function getBankFile(ctx: RequestContext, input: { id: number }): P
         count(*) filter (where b.state = 'SIN_COINCIDENCIA')::int as unmatched,
         count(*) filter (where b.state = 'MONTO_DIFERENTE')::int as mismatched,
         count(*) filter (where b.state = 'ERROR')::int as errors,
-        count(*) filter (where b.state in ('RESUELTA', 'DESCARTADA'))::int as resolved
+        count(*) filter (where b.state in ('RESUELTA', 'DESCARTADA'))::int as resolved,
+        count(*) filter (where b.state = 'NO_APLICADA' or (b.state = 'CONCILIADA' and b.payment_id is null))::int as pending_apply,
+        (${liveApplyJob(sql`f.id`)} order by j.id desc limit 1) as apply_job_id
       from ${bankFiles} f left join ${bankFileRows} b on b.file_id = f.id left join ${users} u on u.id = f.created_by
       where f.id = ${input.id} group by f.id, u.email`),
   );
@@ -238,13 +337,22 @@ export async function getBankFile(ctx: RequestContext, input: { id: number }): P
     mismatched: Number(f.mismatched),
     errors: Number(f.errors),
     resolved: Number(f.resolved),
+    // While a job applies them, the rows are its work, not yet anyone's to act on.
+    notApplied: f.apply_job_id == null ? Number(f.pending_apply) : 0,
+    applyJobId: f.apply_job_id == null ? null : Number(f.apply_job_id),
     createdAt: new Date(String(f.created_at)).toISOString(),
     createdByEmail: (f.email as string | null) ?? null,
   };
 }
 
-export async function findBankFiles(ctx: RequestContext, q: ListQuery): Promise<Page<BankFile>> {
+/** Bank files, newest first; `state: 'NO_APLICADAS'` keeps those with rows whose payment is not registered (stranded money). */
+export async function findBankFiles(ctx: RequestContext, q: ListQuery & { state?: 'NO_APLICADAS' }): Promise<Page<BankFile>> {
   assertAllScope(ctx);
+  const cond =
+    q.state === 'NO_APLICADAS'
+      ? sql`exists (select 1 from ${bankFileRows} b where b.file_id = ${bankFiles.id}
+          and (b.state = 'NO_APLICADA' or (${strandedRowsSql})))`
+      : undefined;
   const page = await listPage(ctx.db, {
     query: q,
     sortable: { id: bankFiles.id },
@@ -253,12 +361,12 @@ export async function findBankFiles(ctx: RequestContext, q: ListQuery): Promise<
       ctx.db
         .select({ id: bankFiles.id })
         .from(bankFiles)
-        .where(c.where)
+        .where(and(cond, c.where))
         .orderBy(...c.order)
         .limit(c.limit)
         .offset(c.offset),
     idOf: (r) => r.id,
-    count: () => ctx.db.select({ id: bankFiles.id }).from(bankFiles),
+    count: () => ctx.db.select({ id: bankFiles.id }).from(bankFiles).where(cond),
   });
   return { ...page, items: await Promise.all(page.items.map((r) => getBankFile(ctx, { id: r.id }))) };
 }
@@ -272,7 +380,7 @@ export async function findBankFileRows(
   const cond = and(
     eq(bankFileRows.fileId, input.id),
     q.state === 'PENDIENTES'
-      ? sql`${bankFileRows.state} in ('SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'ERROR')`
+      ? inArray(bankFileRows.state, [...bankRowPendingStates])
       : q.state
         ? eq(bankFileRows.state, q.state)
         : undefined,

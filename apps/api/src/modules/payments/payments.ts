@@ -17,6 +17,7 @@ import {
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
+  bankFileRows,
   contributors,
   municipalEntities,
   paymentAllocations,
@@ -158,7 +159,10 @@ async function findRepeat(db: Db, input: PaymentCreate): Promise<number | null> 
  */
 export async function registerPayment(
   ctx: RequestContext,
-  input: PaymentCreate & { bankFileRowId?: number },
+  input: PaymentCreate & {
+    /** The bank file row this payment applies: linked to it (and moved to `state`) in the payment's transaction. */
+    bankFileRow?: { id: number; state: 'CONCILIADA' | 'RESUELTA' };
+  },
 ): Promise<PaymentResult> {
   const repeat = await findRepeat(ctx.db, input);
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
@@ -243,10 +247,24 @@ export async function registerPayment(
           idempotencyKey: input.idempotencyKey,
           amount,
           office: input.office,
-          bankFileRowId: input.bankFileRowId ?? null,
+          bankFileRowId: input.bankFileRow?.id ?? null,
           createdBy: ctx.actor.id,
         })
         .returning({ id: payments.id });
+      // A bank file row and its payment are one step: a row never shows applied without its payment, nor
+      // a payment exists for a row still waiting to be applied.
+      if (input.bankFileRow) {
+        const resolved = input.bankFileRow.state === 'RESUELTA';
+        await tx
+          .update(bankFileRows)
+          .set({
+            paymentId: pay.id,
+            state: input.bankFileRow.state,
+            message: null,
+            ...(resolved ? { resolvedBy: ctx.actor.id, resolvedAt: new Date() } : {}),
+          })
+          .where(eq(bankFileRows.id, input.bankFileRow.id));
+      }
       const planillaIds = new Set<number>();
       for (const x of orders) {
         const a = allocations.find((y) => y.orderId === x.id) ?? { orderId: x.id, interest: 0n, principal: 0n };

@@ -1,7 +1,9 @@
 import { guatemalaToday } from '@aporta/domain';
 import { and, count, sql } from 'drizzle-orm';
-import { paymentOrders } from '../../db/schema/index.ts';
+import { bankFileRows, paymentOrders } from '../../db/schema/index.ts';
 import { registerWorkQueue } from '../home/queues.ts';
+import { strandedRowsSql } from './bank-files.ts';
+import { rowsOf } from './orders.ts';
 
 /**
  * Those who chase payments — the cashiers and treasury who register them: orders past their due date and
@@ -23,5 +25,26 @@ registerWorkQueue({
         ),
       );
     return row?.n ?? 0;
+  },
+});
+
+/**
+ * Stranded money: bank file rows matched to an order whose payment was not registered — left NO_APLICADA by
+ * an apply job that failed for good or was cancelled, or matched with no job left to apply them. Bank files
+ * are the central treasury's (scope ALL); the tab lists the files and rows, to apply again or resolve.
+ */
+registerWorkQueue({
+  id: 'bank-rows-not-applied',
+  title: 'Depósitos bancarios conciliados sin pago registrado',
+  permission: { resource: 'planilla-payments', action: 'CREATE' },
+  allScope: true,
+  alert: true,
+  link: '/planilla/pagos-planillas?tab=bank',
+  count: async (ctx) => {
+    const [row] = rowsOf<{ n: number }>(
+      await ctx.db.execute(sql`select count(*)::int as n from ${bankFileRows} b
+        where b.state = 'NO_APLICADA' or (${strandedRowsSql})`),
+    );
+    return Number(row?.n ?? 0);
   },
 });

@@ -47,7 +47,7 @@ import { z } from 'zod';
 import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { findBankFileRows, findBankFiles, getBankFile, importBankFile, resolveBankRow } from './bank-files.ts';
+import { findBankFileRows, findBankFiles, getBankFile, importBankFile, resolveBankRow, retryBankFile } from './bank-files.ts';
 import { findOrders, getOrder, orderExportBatches, orderReport, orderTotals, voidOrder } from './orders.ts';
 import { findPayments, getPayment, paymentExportBatches, registerPayment, reversePayment } from './payments.ts';
 import {
@@ -333,8 +333,8 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { resource: 'planilla-payments', action: 'READ' } },
       schema: {
         tags,
-        summary: 'Archivos bancarios importados',
-        querystring: listQuerySchema,
+        summary: 'Archivos bancarios importados (NO_APLICADAS: los que tienen filas conciliadas sin pago registrado)',
+        querystring: listQuerySchema.extend({ state: z.enum(['NO_APLICADAS']).optional() }),
         response: { 200: listResponse(bankFileSchema), ...errorResponses(400, 401, 403) },
       },
     },
@@ -406,6 +406,20 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       return resolveBankRow(request.ctx, { fileId: request.params.id, rowId: request.params.rowId, ...request.body });
     },
+  );
+
+  app.post(
+    '/api/bank-files/:id/retry',
+    {
+      config: { access: { resource: 'planilla-payments', action: 'CREATE' } },
+      schema: {
+        tags,
+        summary: 'Aplicar de nuevo las filas conciliadas cuyo pago no se registró (no aplicadas), en un proceso',
+        params: idParamsSchema,
+        response: { 200: bankFileSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => retryBankFile(request.ctx, { id: request.params.id }),
   );
 
   // ─── Receipts and ranges ───

@@ -211,6 +211,12 @@ export const submitPlanillaJob = defineJob<SubmitPayload, SubmitResult>({
   title: 'Envío de planilla a revisión',
   permission: { resource: 'planillas', action: 'UPDATE' },
   run: runSubmit,
+  // Failed for good or cancelled while queued: the planilla goes back at once, with the reason (not only
+  // when someone next reads it); at start-up, those whose job vanished.
+  onFailedForGood: async (db, job) => {
+    await settleStalledSubmits(db, { id: job.payload.planillaId });
+  },
+  recover: async (db) => (await settleStalledSubmits(db)).length,
 });
 
 /**

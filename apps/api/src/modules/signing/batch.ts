@@ -81,8 +81,11 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
   title: 'Sellado de documentos en lote',
   permission: { resource: 'auto-signature', action: 'SIGN' },
   maxAttempts: 2,
-  async run({ ctx, payload, progress, files }) {
+  async run({ ctx, payload, progress, files, jobId }) {
     if (!configRef) throw new Error('batch sealing is not configured');
+    // The sealed version names its job: a retry after a crash (or a lost lease) skips what this job already
+    // sealed instead of sealing it a second time.
+    const note = `Sellado en lote (proceso ${jobId})`;
     const config = configRef;
     // The documents reached are those of the caller's `documents` grant.
     const docs = withPermission(ctx, 'documents', 'READ');
@@ -106,6 +109,11 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
           .where(eq(documents.id, id));
         try {
           if (!row) throw new AppError('NOT_FOUND', 'El documento ya no existe.');
+          if (row.v.note === note) {
+            result.sealed += 1;
+            done += 1;
+            continue;
+          }
           const bytes = await getBlob(files, row.v.sha256);
           const sealed = await signPdf(new Uint8Array(bytes), signer, {
             reason: 'Sello institucional',
@@ -129,7 +137,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
               contentType: 'application/pdf',
               size: sealed.length,
               pages: row.v.pages,
-              note: 'Sellado en lote',
+              note,
               createdBy: ctx.user.id,
             });
             await ctx.audit(

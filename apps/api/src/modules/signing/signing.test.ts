@@ -1,6 +1,7 @@
 import type { Grant } from '@aporta/domain';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signingCertificates } from '../../db/schema/index.ts';
+import { jobs, signingCertificates } from '../../db/schema/index.ts';
 import { sha256Hex } from '../../platform/blobs.ts';
 import { generateKeyPair, issueCertificate, newSerial } from '../../platform/pki.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -495,6 +496,21 @@ describe('automatic signing (firmaAutomatica)', () => {
     expect(job).toMatchObject({ state: 'DONE', done: 6, total: 6, result: { sealed: 6, failed: [] } });
     const docs = await json(admin.token, 'GET', `/api/library/documents?folderId=${folder.json().id}`);
     expect(docs.json().items.every((d: { version: number }) => d.version === 2)).toBe(true);
+    // The process dies after sealing, before the job records its end: the retry seals nothing a second time.
+    await t.database.db
+      .update(jobs)
+      .set({ state: 'QUEUED', finishedAt: null, result: null })
+      .where(eq(jobs.id, start.json().jobId));
+    await t.app.jobs.start();
+    for (let i = 0; i < 200; i++) {
+      job = (await json(admin.token, 'GET', `/api/jobs/${start.json().jobId}`)).json();
+      if (job && ['DONE', 'FAILED'].includes(job.state)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await t.app.jobs.stop();
+    expect(job).toMatchObject({ state: 'DONE', result: { sealed: 6, failed: [] } });
+    const again = await json(admin.token, 'GET', `/api/library/documents?folderId=${folder.json().id}`);
+    expect(again.json().items.every((d: { version: number }) => d.version === 2)).toBe(true);
     if (!nss) return;
     const content = await t.request({
       method: 'GET',

@@ -1,17 +1,43 @@
-import { type BankFileRow, formatDay, type Payment } from '@aporta/domain';
-import { Button, Card, FileInput, Group, Modal, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { type BankFile, type BankFileRow, bankRowPendingStates, bankRowStates, formatDay, type Payment } from '@aporta/domain';
+import {
+  Alert,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { useTabParam } from '../../lib/useTabParam.ts';
 import { usePlanillaOptions } from '../planillas/api.ts';
-import { bankRowsHook, useBankFile, useBankFiles, useOffices, useOrderList, usePayments, usePost } from './api.ts';
+import {
+  bankRowsHook,
+  invalidatePayments,
+  useBankFile,
+  useBankFiles,
+  useOffices,
+  useOrderList,
+  usePayments,
+  usePost,
+} from './api.ts';
 import { ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';
 
@@ -205,11 +231,68 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankFileRow
   );
 }
 
+/**
+ * Matched rows whose payment the apply job did not register (NO_APLICADA, the reason on each row): while a
+ * job applies them, its progress; otherwise how many and "Reintentar" (confirmed) for those who may pay.
+ */
+function NotApplied({ file }: { file: BankFile }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const retry = usePost<Record<string, never>>(() => `/api/bank-files/${file.id}/retry`);
+  // When the job ends the rows changed: their list is fetched again.
+  const applying = useRef(file.applyJobId);
+  useEffect(() => {
+    if (applying.current != null && file.applyJobId == null) invalidatePayments();
+    applying.current = file.applyJobId;
+  }, [file.applyJobId]);
+  if (file.applyJobId != null)
+    return (
+      <Alert color="blue" data-testid="bank-file-applying">
+        <Group gap="sm">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm">{t('payments.bank.applying')}</Text>
+        </Group>
+      </Alert>
+    );
+  if (file.notApplied === 0) return null;
+  return (
+    <Alert color="red" title={t('payments.bank.notAppliedTitle')} data-testid="bank-file-not-applied">
+      <Stack gap="xs">
+        <Text size="sm">{t('payments.bank.notAppliedHelp', { count: file.notApplied })}</Text>
+        {can('planilla-payments', 'CREATE', 'ALL') && (
+          <Group>
+            <Button
+              size="xs"
+              loading={retry.isPending}
+              onClick={() =>
+                openConfirm({
+                  title: t('payments.bank.retryTitle'),
+                  children: <Text size="sm">{t('payments.bank.retryMessage', { count: file.notApplied })}</Text>,
+                  labels: { confirm: t('payments.bank.retry'), cancel: t('common.cancel') },
+                  onConfirm: () =>
+                    retry.mutate(
+                      {},
+                      { onSuccess: () => notifySuccess(t('payments.bank.retried')), onError: (err) => showApiError(err) },
+                    ),
+                })
+              }
+            >
+              {t('payments.bank.retry')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
 function BankFileDetail({ id }: { id: number }) {
   const { t } = useTranslation();
+  const can = useCan();
   const file = useBankFile(id);
   const [resolving, setResolving] = useState<BankFileRow | null>(null);
   const f = file.data;
+  const mayResolve = can('planilla-payments', 'CREATE', 'ALL');
   const columns: ListColumn<BankFileRow>[] = [
     { accessor: 'rowNumber', title: t('payments.bank.row') },
     { accessor: 'payDate', title: t('payments.fields.payDate'), render: (r) => (r.payDate ? formatDay(r.payDate) : '') },
@@ -221,7 +304,7 @@ function BankFileDetail({ id }: { id: number }) {
       accessor: 'actions',
       title: '',
       render: (r) =>
-        ['SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'ERROR'].includes(r.state) ? (
+        mayResolve && (bankRowPendingStates as readonly string[]).includes(r.state) && f?.applyJobId == null ? (
           <Button size="xs" onClick={() => setResolving(r)}>
             {t('payments.bank.resolve')}
           </Button>
@@ -242,6 +325,7 @@ function BankFileDetail({ id }: { id: number }) {
           })}
         </Text>
       )}
+      {f && <NotApplied file={f} />}
       <ListPage<BankFileRow>
         title={t('payments.bank.rowsTitle', { name: f?.fileName ?? '' })}
         defaultSort="rowNumber"
@@ -252,9 +336,7 @@ function BankFileDetail({ id }: { id: number }) {
             name: 'state',
             label: t('payments.fields.state'),
             kind: 'enum',
-            options: ['PENDIENTES', 'CONCILIADA', 'SIN_COINCIDENCIA', 'MONTO_DIFERENTE', 'RESUELTA', 'DESCARTADA', 'ERROR'].map(
-              (s) => ({ value: s, label: t(`payments.bankStates.${s}`) }),
-            ),
+            options: ['PENDIENTES', ...bankRowStates].map((s) => ({ value: s, label: t(`payments.bankStates.${s}`) })),
           },
         ]}
         useRows={bankRowsHook(id)}
@@ -278,6 +360,8 @@ function BankFiles() {
     () => '/api/bank-files',
   );
   const files = useBankFiles({ pageSize: 10 });
+  // Files with matched rows whose payment was not registered (stranded money), whatever their age.
+  const stranded = useBankFiles({ pageSize: 20, state: 'NO_APLICADAS' });
   // The office chosen, or the first one once the offices have loaded (none before: the button waits).
   const chosenOffice = office ?? offices.data?.items[0]?.office ?? null;
   return (
@@ -332,10 +416,30 @@ function BankFiles() {
           </Group>
         </Card>
       )}
+      {(stranded.data?.items.length ?? 0) > 0 && (
+        <Alert color="red" title={t('payments.bank.strandedFiles')} data-testid="bank-files-not-applied">
+          <Stack gap={4}>
+            {(stranded.data?.items ?? []).map((f) => (
+              <Group key={f.id} justify="space-between" wrap="nowrap">
+                <Text size="sm">
+                  {f.fileName} · {f.bank} · {formatDateTime(f.createdAt)} · {t('payments.bank.notAppliedTitle')}: {f.notApplied}
+                </Text>
+                <Button size="xs" variant="light" onClick={() => setCurrent(f.id)}>
+                  {t('payments.bank.open')}
+                </Button>
+              </Group>
+            ))}
+          </Stack>
+        </Alert>
+      )}
       {(files.data?.items.length ?? 0) > 0 && (
         <Select
           label={t('payments.bank.chooseFile')}
-          data={(files.data?.items ?? []).map((f) => ({
+          data={[
+            ...(files.data?.items ?? []),
+            // A stranded file opened from the alert may be older than the newest ten.
+            ...(stranded.data?.items ?? []).filter((x) => !files.data?.items.some((y) => y.id === x.id)),
+          ].map((f) => ({
             value: String(f.id),
             label: `${f.fileName} · ${f.bank} · ${formatDateTime(f.createdAt)}`,
           }))}
@@ -353,7 +457,8 @@ function BankFiles() {
 export function PaymentsPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const [tab, setTab] = useState<string | null>('list');
+  // In the address (`?tab=bank`): the home page's stranded-money queue links to the bank files.
+  const [tab, setTab] = useTabParam(['list', 'new', 'bank'] as const);
   return (
     <Stack>
       <PageHeader title={t('payments.payments.pageTitle')} description={t('payments.payments.description')} />

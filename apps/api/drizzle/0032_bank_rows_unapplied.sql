@@ -1,0 +1,1 @@
+CREATE INDEX "bank_file_rows_unapplied_idx" ON "bank_file_rows" USING btree ("file_id") WHERE state = 'NO_APLICADA' or (state = 'CONCILIADA' and payment_id is null);
