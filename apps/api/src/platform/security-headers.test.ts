@@ -29,8 +29,8 @@ describe('cache-control on authenticated answers', () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await t.createUser({ system: true });
-  });
-  afterAll(() => t.close());
+  }, 180_000);
+  afterAll(() => t?.close());
 
   const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '1').replace(/\*/g, 'x');
   // Signing out would end the session walking the table; the chat's live stream never ends by design.
