@@ -112,7 +112,8 @@ const bodyValue = fc.oneof(
       0.001,
       1e308,
       -1e308,
-      99999999999999.99,
+      // Not exactly representable as a double: what a JSON client sends for the largest numeric(14,2).
+      Number('99999999999999.99'),
       Number.MAX_SAFE_INTEGER + 2,
     ),
   },

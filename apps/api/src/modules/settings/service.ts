@@ -80,7 +80,12 @@ async function firstDayInForce(db: Db): Promise<string | null> {
     .groupBy(settingValues.key);
   if (settingKeys.some((k) => !rows.some((r) => r.key === k))) return null;
   // ISO days sort as text: the latest of the keys' first days.
-  return rows.map((r) => r.first).sort().at(-1) ?? INITIAL_SETTINGS_FROM;
+  return (
+    rows
+      .map((r) => r.first)
+      .sort()
+      .at(-1) ?? INITIAL_SETTINGS_FROM
+  );
 }
 
 const notInForce = (date: string, field: string | undefined, why: string) => {
