@@ -68,6 +68,17 @@ describe('control characters', () => {
     expect(CONTROL_CHARACTERS.test('\u007f')).toBe(true);
     expect(CONTROL_CHARACTERS.test('Peñate Xicará 😀 Ω')).toBe(false);
   });
+
+  it('finds the bidirectional embeddings, overrides and isolates; the single direction marks pass', () => {
+    for (const c of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      expect(CONTROL_CHARACTERS.test(`Ana\u0020${String.fromCharCode(c)}zepoL`), `U+${c.toString(16)}`).toBe(true);
+    }
+    for (const c of [0x200e, 0x200f, 0x061c, 0x2029, 0x2070]) {
+      expect(CONTROL_CHARACTERS.test(`a${String.fromCharCode(c)}b`), `U+${c.toString(16)}`).toBe(false);
+    }
+    expect(textSchema({ label: 'Nombre', max: 50 }).safeParse('Ana \u202ezepóL').success).toBe(false);
+    expect(CONTROL_CHARACTERS.test('محمد \u200fعلي')).toBe(false);
+  });
 });
 
 describe('periods', () => {

@@ -60,10 +60,14 @@ export const dateSchema = z
 
 /**
  * C0 control characters and DEL, which no text field accepts (Postgres refuses NUL in text with an
- * error); tab, line feed and carriage return are the only ones allowed, for multi-line text.
+ * error); tab, line feed and carriage return are the only ones allowed, for multi-line text. Also the
+ * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): invisible, they make
+ * a name or a code read differently from what is stored ("Trojan Source"). The single direction marks
+ * (U+200E, U+200F, U+061C) pass: they reorder nothing beyond the characters next to them and appear in
+ * right-to-left text copied from other systems (docs/decisions.md).
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
 
 /**
  * A whole number typed in a query string (page, page size, a number column): decimal digits only,

@@ -15,7 +15,7 @@ import {
   type Rate,
 } from './money.ts';
 import { parseCellDate } from './parse.ts';
-import { formatDay, formatPeriod, periodOf, periodsBetween } from './periods.ts';
+import { formatDay, formatPeriod, periodCount, periodOf, periodsBetween } from './periods.ts';
 import { settingsUsedSchema } from './settings.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
@@ -815,9 +815,12 @@ export const backPayCreateSchema = z
     monthlySalary: z.union([z.string(), z.number()], { error: 'Salario mensual: escriba un monto.' }),
   })
   .superRefine((v, ctx) => {
-    if (v.fromPeriod > v.toPeriod) {
+    // zod runs this even when a period failed its own check: count arithmetically, never walk the range.
+    const months = periodCount(v.fromPeriod, v.toPeriod);
+    if (months === null) return;
+    if (months === 0) {
       ctx.addIssue({ code: 'custom', path: ['toPeriod'], message: 'El último mes no puede ser anterior al primero.' });
-    } else if (periodsBetween(v.fromPeriod, v.toPeriod).length > BACK_PAY_MAX_MONTHS) {
+    } else if (months > BACK_PAY_MAX_MONTHS) {
       ctx.addIssue({
         code: 'custom',
         path: ['toPeriod'],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { moneyFixtures } from '../test/money-bodies.ts';
 
 /**
  * Schema-derived fuzz test: reads the OpenAPI document and, for every route and every path, query and
@@ -13,10 +14,12 @@ import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
  */
 let t: TestApp;
 let admin: TestUser;
+let money: Awaited<ReturnType<typeof moneyFixtures>>;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.createUser({ system: true });
-});
+  money = await moneyFixtures(t, admin);
+}, 120_000);
 afterAll(() => t.close());
 
 const CASES_PER_ROUTE = 12;
@@ -56,6 +59,17 @@ const nastyText = fc.constantFrom(
   '1899-12-31',
   '9999-12-31',
   '2026-13-01',
+  // Money and periods (issue 25): months that do not exist, amounts beyond a double, negative zero,
+  // sub-cent digits, the largest numeric(14,2).
+  '2026-13',
+  '0000-00',
+  '1950-06',
+  '1e309',
+  '-0.00',
+  '1.005',
+  '0.001',
+  '99999999999999.99',
+  '100000000000000.00',
   '%',
   '_',
   '\\',
@@ -85,7 +99,24 @@ const queryValue = fc.oneof(
 const bodyValue = fc.oneof(
   { weight: 4, arbitrary: nastyText },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.constantFrom(2 ** 31, 2 ** 53, -1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      2 ** 31,
+      2 ** 53,
+      -1,
+      0,
+      -0,
+      1.5,
+      1.005,
+      0.001,
+      1e308,
+      -1e308,
+      // Not exactly representable as a double: what a JSON client sends for the largest numeric(14,2).
+      Number('99999999999999.99'),
+      Number.MAX_SAFE_INTEGER + 2,
+    ),
+  },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [1, 2], { a: 1 }, ['\u0000'], [2 ** 31]) },
   { weight: 1, arbitrary: fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 3 }) },
@@ -183,7 +214,7 @@ const internal = [
 ];
 
 describe('fuzz: every route of the OpenAPI document', () => {
-  it('answers malformed input without a 5xx, with the error shape and no internal text', { timeout: 180_000 }, async () => {
+  it('answers malformed input without a 5xx, with the error shape and no internal text', { timeout: 600_000 }, async () => {
     const doc = t.app.swagger() as unknown as OpenApi;
     const statuses: Record<number, number> = {};
     const failures: string[] = [];
@@ -247,6 +278,58 @@ describe('fuzz: every route of the OpenAPI document', () => {
       `fuzz: ${sent} requests over ${routes} routes (${CASES_PER_ROUTE} per route, seed ${SEED}); statuses ${JSON.stringify(statuses)}`,
     );
     expect(routes).toBeGreaterThan(80);
+    expect(failures).toEqual([]);
+  });
+});
+
+/** Hostile values for one field of a valid money body: money, periods, dates, counts and types. */
+const moneyHostile: unknown[] = [
+  '2026-13',
+  '0000-00',
+  '1950-06-01',
+  '1e309',
+  'NaN',
+  '-0',
+  '1.005',
+  '99999999999999.99',
+  1e308,
+  -1,
+  null,
+  ['2026-13'],
+];
+
+describe('fuzz: the money routes from a valid body, one field made hostile', () => {
+  it('answers every hostile field of every money body without a 5xx, with the error shape and no internal text', {
+    timeout: 300_000,
+  }, async () => {
+    const failures: string[] = [];
+    const statuses: Record<number, number> = {};
+    let sent = 0;
+    for (const m of money.requests) {
+      for (const field of Object.keys(m.body())) {
+        for (const value of moneyHostile) {
+          const payload = { ...m.body(), [field]: value };
+          const res = await t.request({ method: 'POST', url: m.url, token: admin.token, payload });
+          sent += 1;
+          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+          const where = `${m.route} ${field}=${JSON.stringify(value)} → ${res.statusCode}`;
+          if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
+          if (res.statusCode >= 400) {
+            const body = res.json() as { error?: { code?: unknown; message?: unknown } };
+            if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') {
+              failures.push(`${where}: no error shape ${res.body.slice(0, 200)}`);
+            }
+            const leak = internal.find((re) => re.test(res.body));
+            if (leak) failures.push(`${where}: internal text ${leak} in ${res.body.slice(0, 300)}`);
+          }
+          if (res.statusCode === 401) admin = await t.createUser({ system: true });
+        }
+      }
+    }
+    console.info(
+      `fuzz (money bodies): ${sent} requests over ${money.requests.length} routes; statuses ${JSON.stringify(statuses)}`,
+    );
+    expect(money.requests.length).toBeGreaterThan(10);
     expect(failures).toEqual([]);
   });
 });

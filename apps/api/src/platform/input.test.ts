@@ -127,6 +127,50 @@ describe('control characters', () => {
   });
 });
 
+describe('nesting', () => {
+  const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const send = (method: string, url: string, body: string, token?: string) =>
+    t.request({ method: method as 'POST', url, token, payload: body, headers: { 'content-type': 'application/json' } });
+
+  it('answers a body nested 5 000 levels with 400 and a Spanish message on every JSON route, the anonymous login included', {
+    timeout: 120_000,
+  }, async () => {
+    // It overflowed the recursive control-character guard: a 500 on all of them.
+    const doc = t.app.swagger() as unknown as { paths: Record<string, Record<string, { requestBody?: { content?: object } }>> };
+    const jsonBodies = t.app.routeTable.filter((r) => {
+      const op = doc.paths[r.url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[r.method.toLowerCase()];
+      return op?.requestBody?.content && 'application/json' in op.requestBody.content;
+    });
+    expect(jsonBodies.map((r) => r.url)).toContain('/api/auth/login');
+    expect(jsonBodies.length).toBeGreaterThan(100);
+    for (const r of jsonBodies) {
+      for (const body of [deepObject(5000), deepArray(5000)]) {
+        const res = await send(r.method, concrete(r.url, '1'), body, r.access === 'public' ? undefined : admin.token);
+        expect(res.statusCode, `${r.method} ${r.url}`).toBe(400);
+        expect(res.json().error.message, `${r.method} ${r.url}`).toBe('Los datos anidan demasiados niveles (más de 400).');
+      }
+    }
+    const anonymous = await send('POST', '/api/auth/login', deepObject(5000));
+    expect(anonymous.statusCode).toBe(400);
+  });
+
+  it('lets a body just within the limit reach validation, and stores and answers it where a route keeps free JSON', async () => {
+    const login = await send('POST', '/api/auth/login', deepObject(399));
+    expect(login.statusCode).toBe(400);
+    expect(login.json().error.message).not.toMatch(/anidan/);
+    // A form's JSON Schema is kept as given: 398 levels inside it go to jsonb, the audit and back.
+    const schema = JSON.parse(deepObject(397)) as Record<string, unknown>;
+    const form = await t.request({
+      method: 'POST',
+      url: '/api/wf/forms',
+      token: admin.token,
+      payload: { title: 'Anidado', schema: { type: 'object', properties: {}, deep: schema } },
+    });
+    expect(form.statusCode).toBeLessThan(500);
+  });
+});
+
 describe('search text', () => {
   const lists = () =>
     routes().filter((r) => {

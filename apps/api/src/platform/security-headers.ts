@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { isGuardedUrl } from './access.ts';
 
 /**
  * The security headers helmet writes for `options`, computed once: helmet's middleware is run against a
@@ -22,16 +23,27 @@ export function securityHeadersOf(options: Readonly<HelmetOptions>): Readonly<Re
   return Object.freeze(headers);
 }
 
+/** Public material any cache may keep: the API's documentation and the institution's certificates and CRL. */
+const PUBLIC_MATERIAL = /^\/api\/(docs|pki)(\/|$)/;
+
 /**
  * Every answer carries the security headers (CSP, HSTS, nosniff, frame options…). `@fastify/helmet`
  * rebuilt helmet's middleware on every request (5 % of the CPU of a CUI lookup); the headers are the
  * same for every request, so they are computed once and added by one synchronous hook. A route that
  * needs another policy sets its own header (the API docs' CSP), which wins over this one.
+ *
+ * Every answer to a request carrying a session, and every answer of the API but its public material,
+ * is `cache-control: no-store`: JSON, errors and files alike hold what one user may read (a token, a
+ * statement, a 401 that names the account), and a shared computer's browser cache or a proxy must not
+ * keep them. A route that sets its own cache-control (the CRL's no-cache) wins, as above.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
   const headers = securityHeadersOf(options);
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    if (request.headers.authorization || (isGuardedUrl(request.url) && !PUBLIC_MATERIAL.test(request.url))) {
+      reply.header('cache-control', 'no-store');
+    }
     done();
   });
 }

@@ -4,6 +4,7 @@ import {
   formatDay,
   guatemalaToday,
   INITIAL_SETTINGS_FROM,
+  isCalendarDate,
   type ScheduleSettingInput,
   type SettingHistory,
   type SettingKey,
@@ -35,8 +36,14 @@ function readValue(key: SettingKey, value: unknown): unknown {
  * The typed settings in force on `date` (YYYY-MM-DD): for every key the live value with the latest
  * effective date not after it, validated by its schema, plus that date (what a calculation records
  * through `settingsUsed`). Any service may call it; it reads no user data.
+ *
+ * A date before the first value in force (the initial values take effect on INITIAL_SETTINGS_FROM, and
+ * nothing may be scheduled before them) is a 400 naming the date, and `field` (the body or query field
+ * it came from, when the caller knows it): a planilla of 1950 or a pension starting in 1990 asks for rates
+ * the institution never had, which is the user's input, not a fault of the server.
  */
-export async function settingsAt(db: Db, date: string): Promise<SettingsAt> {
+export async function settingsAt(db: Db, date: string, field?: string): Promise<SettingsAt> {
+  if (!isCalendarDate(date)) throw notInForce(date, field, 'La fecha no es válida.');
   const rows = await db
     .selectDistinctOn([settingValues.key], {
       key: settingValues.key,
@@ -51,12 +58,41 @@ export async function settingsAt(db: Db, date: string): Promise<SettingsAt> {
   const effectiveFrom: Record<string, string> = {};
   for (const key of settingKeys) {
     const row = byKey.get(key);
-    if (!row) throw new Error(`El parámetro ${key} no tiene valor en vigor el ${date}.`);
+    if (!row) {
+      const first = await firstDayInForce(db);
+      if (first && date < first) {
+        throw notInForce(date, field, `Los parámetros (tasas, plazos, calendario) rigen desde el ${formatDay(first)}.`);
+      }
+      throw new Error(`El parámetro ${key} no tiene valor en vigor el ${date}.`);
+    }
     values[key] = readValue(key, row.value);
     effectiveFrom[key] = row.effectiveFrom;
   }
   return { asOf: date, values: values as SettingsAt['values'], effectiveFrom: effectiveFrom as SettingsAt['effectiveFrom'] };
 }
+
+/** The first day on which every key has a value in force (null when a key has none at all). */
+async function firstDayInForce(db: Db): Promise<string | null> {
+  const rows = await db
+    .select({ key: settingValues.key, first: sql<string>`min(${settingValues.effectiveFrom})::text` })
+    .from(settingValues)
+    .where(isNull(settingValues.cancelledAt))
+    .groupBy(settingValues.key);
+  if (settingKeys.some((k) => !rows.some((r) => r.key === k))) return null;
+  // ISO days sort as text: the latest of the keys' first days.
+  return (
+    rows
+      .map((r) => r.first)
+      .sort()
+      .at(-1) ?? INITIAL_SETTINGS_FROM
+  );
+}
+
+const notInForce = (date: string, field: string | undefined, why: string) => {
+  const shown = isCalendarDate(date) ? formatDay(date) : date.slice(0, 20);
+  const message = `No hay parámetros en vigor el ${shown}: ${why}`;
+  return new AppError('VALIDATION', message, field ? [{ path: field, message }] : undefined);
+};
 
 /**
  * Installs the initial value (DOMAIN.md) of every key that has none yet, effective from 2000-01-01, so

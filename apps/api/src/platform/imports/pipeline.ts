@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   AppError,
+  CONTROL_CHARACTERS,
   checkHeaders,
   columnLetter,
   IMPORT_EXCEPTION_COLUMNS,
@@ -198,6 +199,16 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
         raw[key] = '';
       } else if (typeof c === 'number') raw[key] = c;
       else raw[key] = cellText(c);
+      // The rule of every text that enters (packages/domain fields.ts): no control or bidi override
+      // characters. Staged with them shown as `?` (a NUL cannot be stored in jsonb).
+      const text = raw[key];
+      if (typeof text === 'string' && CONTROL_CHARACTERS.test(text)) {
+        errors.push({
+          column: headerOf.get(key)!,
+          message: 'La celda contiene caracteres de control o de dirección del texto no permitidos.',
+        });
+        raw[key] = text.replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '?');
+      }
     }
     const extra = row.cells.slice(map.length).some((c) => c != null && cellText(c).trim() !== '');
     if (extra) errors.push({ column: OUTSIDE_TEMPLATE_COLUMN, message: 'Hay datos en columnas sin encabezado.' });
