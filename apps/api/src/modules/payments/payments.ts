@@ -522,7 +522,10 @@ export async function findPayments(ctx: RequestContext, q: PaymentListQuery): Pr
   return { ...page, items: await toPayments(ctx.db, page.items) };
 }
 
-export async function* paymentExportBatches(ctx: RequestContext, q: PaymentListQuery) {
+export async function* paymentExportBatches(
+  ctx: RequestContext,
+  q: Omit<PaymentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const cond = paymentConditions(ctx, q);
   const k = keysetOf(q.sort, paymentSortable, '-id');
   for await (const rows of keysetBatches(
