@@ -107,12 +107,21 @@ export async function rangeWarningThreshold(db: Db): Promise<number> {
 
 // ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
 
-/** Finds a payment by its idempotency key or bank reference: a repeated submission. */
-async function findRepeat(db: Db, key: string, bankReference: string): Promise<number | null> {
-  const [r] = await db
+/**
+ * Finds a payment by its idempotency key or bank reference: a repeated submission. Only among the payments the
+ * caller's scope reaches: another entity's payment is no repeat of theirs, and is never named or hinted at
+ * (no oracle on references: docs/decisions.md, "A reference of another entity's record answers as unknown").
+ */
+async function findRepeat(ctx: RequestContext, key: string, bankReference: string): Promise<number | null> {
+  const [r] = await ctx.db
     .select({ id: payments.id })
     .from(payments)
-    .where(sql`${payments.idempotencyKey} = ${key} or ${payments.bankReference} = ${bankReference}`)
+    .where(
+      and(
+        sql`(${payments.idempotencyKey} = ${key} or ${payments.bankReference} = ${bankReference})`,
+        ctx.inScope(payments.entityId),
+      ),
+    )
     .orderBy(payments.id)
     .limit(1);
   return r?.id ?? null;
@@ -129,7 +138,7 @@ export async function registerPayment(
   ctx: RequestContext,
   input: PaymentCreate & { bankFileRowId?: number },
 ): Promise<PaymentResult> {
-  const repeat = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+  const repeat = await findRepeat(ctx, input.idempotencyKey, input.bankReference);
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
   const today = guatemalaToday();
   if (input.payDate > today) {
@@ -280,8 +289,17 @@ export async function registerPayment(
   } catch (err) {
     // Two submissions of the same payment at once: the second meets the first's unique key.
     if (isUniqueViolation(err, 'payments_idempotency_key') || isUniqueViolation(err, 'payments_bank_reference_key')) {
-      const again = await findRepeat(ctx.db, input.idempotencyKey, input.bankReference);
+      const again = await findRepeat(ctx, input.idempotencyKey, input.bankReference);
       if (again) return { payment: await getPayment(ctx, { id: again }), replayed: true, warnings: [] };
+      // Taken by a payment outside the caller's scope: a bank transaction is paid once across the institution, so
+      // it is refused — saying only that the value is taken, never whose payment, entity or amount holds it.
+      throw isUniqueViolation(err, 'payments_bank_reference_key')
+        ? new AppError('DUPLICATE', 'La referencia bancaria ya está registrada en otro pago.', [
+            { path: 'bankReference', message: 'Referencia ya registrada.' },
+          ])
+        : new AppError('DUPLICATE', 'La clave de idempotencia ya se usó en otro pago.', [
+            { path: 'idempotencyKey', message: 'Clave ya usada.' },
+          ]);
     }
     throw err;
   }
