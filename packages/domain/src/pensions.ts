@@ -414,7 +414,7 @@ export const pensionListQuerySchema = listQuerySchema.extend({
 });
 export type PensionListQuery = z.infer<typeof pensionListQuerySchema>;
 export const pensionExportQuerySchema = pensionListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 
 // ─── Survival checks ────────────────────────────────────────────────────────────────────────────────

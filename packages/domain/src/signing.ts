@@ -99,7 +99,7 @@ export const documentListQuerySchema = listQuerySchema.extend({
 });
 export const documentListSchema = listResponse(documentSchema);
 export const documentExportQuerySchema = documentListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 export type DocumentExportQuery = z.infer<typeof documentExportQuerySchema>;
 
@@ -243,7 +243,7 @@ export type SigningRequest = z.infer<typeof signingRequestSchema>;
 export const signingRequestListSchema = listResponse(signingRequestSchema);
 export const signingListQuerySchema = listQuerySchema;
 export const signingExportQuerySchema = signingListQuerySchema
-  .omit({ page: true, pageSize: true })
+  .omit({ page: true, pageSize: true, after: true, before: true })
   .extend({ format: exportFormatSchema.default('xlsx') });
 
 /** Multipart fields of /firmaDoc/upload: the signers' user ids in order, comma separated. */

@@ -47,6 +47,25 @@ describe('authorization matrix', () => {
   });
 });
 
+describe('records of another user', () => {
+  it('every jobs route answers another user’s job exactly as one that does not exist (issue 25)', async () => {
+    const admin = await t.createUser({ system: true });
+    const start = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv', token: admin.token });
+    expect(start.statusCode, start.body).toBe(202);
+    const routes = t.app.routeTable.filter((r) => r.url.startsWith('/api/jobs/:id'));
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    for (const r of routes) {
+      const at = async (id: number) => {
+        const res = await t.request({ method: r.method as 'GET', url: r.url.replace(':id', String(id)), token: nobody.token });
+        return { status: res.statusCode, body: res.json() };
+      };
+      const none = await at(2_147_483_647);
+      expect(none.status, `${r.method} ${r.url}`).toBe(404);
+      expect(await at(start.json().jobId), `${r.method} ${r.url}`).toEqual(none);
+    }
+  });
+});
+
 describe('authorization matrix coverage', () => {
   it('reports how many routes it walked', () => {
     const table = t.app.routeTable;

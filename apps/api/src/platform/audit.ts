@@ -1,7 +1,8 @@
 import { historyChanges, type RecordHistoryEntry } from '@aporta/domain';
-import { count, desc, type SQL } from 'drizzle-orm';
+import { and, count, desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { auditLog } from '../db/schema/index.ts';
+import { auditLog, contributors, cuiApprovalRequests } from '../db/schema/index.ts';
+import type { RequestContext } from './context.ts';
 import { pageOf } from './list.ts';
 
 /** Who did something: a signed-in user, or the system itself (seeds, CLI). */
@@ -38,17 +39,45 @@ export async function writeAudit(db: Db, actor: Actor, entry: AuditEntry): Promi
   });
 }
 
+/** The audit log's record id as the integer id of its table (null when it is not one: no cast can fail). */
+const recordId = sql`(case when ${auditLog.entityId} ~ '^[0-9]{1,9}$' then ${auditLog.entityId}::int end)`;
+
+/**
+ * The audit rows the caller's scope reaches (undefined for ALL): rows about records of the entities in scope
+ * (`scope_entity_id`, the record's entity when the row was written; rows about no entity only ALL sees) — and,
+ * for a record that can move to another entity (a contributor, and its CUI requests), only while the record
+ * itself is still in scope: its history goes with it, so the entity it left no longer reads its data, before
+ * or after. Every audit read applies it: the audit views, their exports and facets, and every record history
+ * (`auditHistoryPage`).
+ */
+export function auditInScope(ctx: RequestContext): SQL | undefined {
+  const stamped = ctx.inScope(auditLog.scopeEntityId);
+  if (!stamped) return undefined;
+  const contributorInScope = ctx.inScope(contributors.entityId);
+  return and(
+    stamped,
+    sql`(${auditLog.entityType} <> 'contributor' or exists (
+          select 1 from ${contributors} where ${contributors.id} = ${recordId} and ${contributorInScope}))`,
+    sql`(${auditLog.entityType} <> 'cui_approval_request' or exists (
+          select 1 from ${cuiApprovalRequests} join ${contributors} on ${contributors.id} = ${cuiApprovalRequests.contributorId}
+           where ${cuiApprovalRequests.id} = ${recordId} and ${contributorInScope}))`,
+  );
+}
+
 /**
  * A page of the audit rows matching `where`, newest first, each as history lines (field: before → after)
  * without the fields in `hidden`. The one reader behind every record's history (the audit module's
- * per-record route, the contributor page…); the caller puts the record and the scope in `where`.
+ * per-record route, the contributor page…); the caller puts the record in `where`, the scope of the rows is
+ * applied here (`auditInScope`), so no history shows another entity's rows.
  */
 export async function auditHistoryPage(
-  db: Db,
-  where: SQL | undefined,
+  ctx: RequestContext,
+  record: SQL | undefined,
   page: { page: number; pageSize: number },
   hidden: ReadonlySet<string> = new Set(),
 ): Promise<{ items: RecordHistoryEntry[]; total: number }> {
+  const { db } = ctx;
+  const where = and(record, auditInScope(ctx));
   const { limit, offset } = pageOf(page);
   const [rows, [{ n }]] = await Promise.all([
     db.select().from(auditLog).where(where).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).offset(offset),

@@ -4,6 +4,7 @@ import { AppError, type ExportFormat } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import type { FileStore } from './files.ts';
+import { EXPORT_MAX_ROWS } from './list.ts';
 import { assertHeavyRoute } from './load.ts';
 import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
 import type { XlsxFromWorker, XlsxToWorker } from './xlsx-worker.ts';
@@ -40,7 +41,15 @@ const contentTypes: Record<ExportFormat, string> = {
  */
 export async function sendExport<T>(
   reply: FastifyReply,
-  opts: { format: ExportFormat; filename: string; sheetName?: string; columns: ExportColumn<T>[]; batches: AsyncIterable<T[]> },
+  opts: {
+    format: ExportFormat;
+    filename: string;
+    sheetName?: string;
+    columns: ExportColumn<T>[];
+    batches: AsyncIterable<T[]>;
+    /** The row cap (EXPORT_MAX_ROWS unless a test sets another). */
+    maxRows?: number;
+  },
 ): Promise<FastifyReply> {
   assertHeavyRoute(reply);
   const iterator = opts.batches[Symbol.asyncIterator]();
@@ -74,6 +83,7 @@ export async function writeExportFile<T>(
     columns: ExportColumn<T>[];
     batches: AsyncIterable<T[]>;
     onBatch?: (rowsSoFar: number) => Promise<void>;
+    maxRows?: number;
   },
 ): Promise<{ size: number; rows: number }> {
   const stream = new PassThrough();
@@ -120,9 +130,12 @@ async function writeExport<T>(
     columns: ExportColumn<T>[];
     iterator: AsyncIterator<T[]>;
     first: IteratorResult<T[]>;
+    maxRows?: number;
   },
 ): Promise<void> {
   const { format, columns, iterator } = opts;
+  const maxRows = opts.maxRows ?? EXPORT_MAX_ROWS;
+  let rows = 0;
 
   // Batches already read (the first, and for xlsx the second) come before the iterator's.
   const read: IteratorResult<T[]>[] = [opts.first];
@@ -132,6 +145,11 @@ async function writeExport<T>(
       if (stream.destroyed) {
         await iterator.return?.();
         return;
+      }
+      rows += next.value.length;
+      if (rows > maxRows) {
+        await iterator.return?.();
+        throw tooManyRows(maxRows);
       }
       yield next.value;
       await drained(stream);
@@ -199,6 +217,14 @@ async function writeExport<T>(
     writer.close();
   }
 }
+
+/** The export passed its row cap: it fails (a download aborted, a job failed with this message), never a short file. */
+const tooManyRows = (max: number) =>
+  new AppError(
+    'VALIDATION',
+    `La exportación supera el máximo de ${max.toLocaleString('es-GT')} filas. Aplique filtros para exportar menos filas.`,
+    [{ path: 'consulta', message: `Más de ${max.toLocaleString('es-GT')} filas.` }],
+  );
 
 /**
  * A money cell of xlsx. A spreadsheet number is an IEEE double, so this is the one place money becomes a
@@ -325,7 +351,8 @@ function formatCsv(v: string | number | boolean | Date | null | undefined): stri
  * whose chunks cost the same from the first to the last.
  */
 export async function* inBatches<T>(fetchPage: (limit: number, offset: number) => Promise<T[]>, size = 1000): AsyncIterable<T[]> {
-  for (let offset = 0; ; offset += size) {
+  // Bounded by the row cap as well: a table that keeps growing while it is read cannot hold the export open.
+  for (let offset = 0; offset < EXPORT_MAX_ROWS + size; offset += size) {
     const rows = await fetchPage(size, offset);
     yield rows;
     if (rows.length < size) return;

@@ -116,6 +116,9 @@ export function defineJob<P, R = unknown>(def: JobDefinition<P, R>): JobDefiniti
 /** The Spanish name of a kind of job, or the kind itself when this process does not know it. */
 export const jobTitle = (kind: string): string => registry.get(kind)?.title ?? kind;
 
+/** The permission a kind of job declares (who may run it), or undefined for a kind that declares none. */
+export const jobPermission = (kind: string): Permission | undefined => registry.get(kind)?.permission;
+
 /** Kinds registered in this process. */
 export const jobKinds = (): string[] => [...registry.keys()];
 

@@ -105,6 +105,13 @@ export function keysetAfter(k: Keyset, lastId: number | Placeholder): SQL {
  */
 export const EXPORT_CHUNK_ROWS = Number(process.env.EXPORT_CHUNK_ROWS ?? 100);
 
+/**
+ * The most rows one export writes (`EXPORT_MAX_ROWS`, default 2 000 000: twice the contributors of the largest
+ * bench, beyond any national payroll). Past it the export fails with a message asking for a filter, so no read
+ * can run on without end whatever its source does (docs/decisions.md, "Every read ends").
+ */
+export const EXPORT_MAX_ROWS = Number(process.env.EXPORT_MAX_ROWS ?? 2_000_000);
+
 /** One chunk of a keyset read: the extra WHERE (undefined for the first), the ORDER BY and the size. */
 export interface KeysetChunk {
   after: SQL | undefined;
@@ -129,7 +136,26 @@ export async function* keysetBatches<R>(
     const rows = await fetch({ after: lastId === undefined ? undefined : keysetAfter(k, lastId), order, limit: size });
     yield rows;
     if (rows.length < size) return;
-    lastId = idOf(rows[rows.length - 1]);
+    const next = idOf(rows[rows.length - 1]);
+    // A chunk that ends on the row the previous one ended on did not move: reading on would repeat it forever.
+    if (next === lastId) return;
+    lastId = next;
+  }
+}
+
+/**
+ * Reads a list page after page by key (`after` the last row of the previous page) until its end: the batches of
+ * an export built on a list's own service (its filters, scope and serialisation). It ends when a page has no
+ * `next`, and also when `next` does not move (the cursor it was given back), so a list that answers the same
+ * page again can never hold an export open.
+ */
+export async function* pageBatches<R>(fetchPage: (after: string | undefined) => Promise<Page<R>>): AsyncIterable<R[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await fetchPage(after);
+    yield page.items;
+    if (!page.next || page.next === after || !page.items.length) return;
+    after = page.next;
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   type Action,
   formatCui,
+  type Grant,
   grantsSchema,
   guatemalaToday,
   type Resource,
@@ -17,6 +18,7 @@ import {
   contributors,
   delegates,
   institutions,
+  jobs,
   municipalEntities,
   planillas,
   regionDelegates,
@@ -157,7 +159,12 @@ const pensionBody = (cui: string) => ({
 });
 
 const cuiMarkers = (s: Side) => [s.cui];
-const outsideAudit = () => [B.cui, ROLE_MARKER, centralEmail];
+/**
+ * A contributor registered and changed in entity A, then moved to entity B (issue 25): its history went with it,
+ * so A's users no longer read its rows — neither those written while it was A's nor the move.
+ */
+let moved = { id: 0, cui: '' };
+const outsideAudit = () => [B.cui, ROLE_MARKER, centralEmail, moved.cui];
 
 const collectionCases = (name: 'municipal-entities' | 'entity-regions' | 'entity-assignment'): Record<string, Case> => {
   const idOf = (s: Side) =>
@@ -488,6 +495,11 @@ const cases: Record<string, Case> = {
         () => `/api/audit/records/contributor/${B.contributorId}`,
         () => ['"total":0'],
         () => [B.cui],
+      )(ctx);
+      await shows(
+        () => `/api/audit/records/contributor/${moved.id}`,
+        () => ['"total":0'],
+        () => [moved.cui],
       )(ctx);
     },
   },
@@ -1342,6 +1354,26 @@ async function side(entity: { id: number; name: string }, surname: string, salar
 let otherRegionId: number;
 let otherDelegateId: number;
 
+/** Registered in entity A, its salary changed there, then moved to entity B (see `moved`). */
+async function movedContributor(): Promise<{ id: number; cui: string }> {
+  const cui = newCui();
+  const put = (id: number, over: Record<string, unknown>) =>
+    t.request({ method: 'PUT', url: `/api/contributors/${id}`, token: admin.token, payload: contributorBody({ cui, ...over }) });
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/contributors',
+    token: admin.token,
+    payload: contributorBody({ cui, firstSurname: 'Trasladado' }),
+  });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  const id = res.json().contributor.id as number;
+  for (const over of [{ salary: '4100.00' }, { salary: '4100.00', entityId: fx.entityB.id }]) {
+    const r = await put(id, { firstSurname: 'Trasladado', ...over });
+    if (r.statusCode !== 200) throw new Error(r.body);
+  }
+  return { id, cui };
+}
+
 /** One published form and flow, and a request in each entity carrying the side's CUI. */
 async function sigSides() {
   const post = (url: string, payload: unknown) =>
@@ -1436,6 +1468,7 @@ beforeAll(async () => {
     .values({ code: 'CENTRAL-ALC', name: 'Oficina central', kind: 'INSTITUCION' })
     .returning();
   await db.insert(userInstitutions).values({ userId: ids?.central ?? (await userIds()).central, institutionId: central.id });
+  moved = await movedContributor();
   lib.A = await librarySide(fx.entityA.id, 'ALCANCE-A');
   lib.B = await librarySide(fx.entityB.id, 'FUERA-B');
   lib.central = await librarySide(null, 'CENTRAL');
@@ -1443,9 +1476,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A signed-in user holding every action of `resource` with `scope`, linked so that it reaches entity A. */
-async function scopedUser(resource: Resource, scope: Scope): Promise<TestUser> {
+async function scopedUser(resource: Resource, scope: Scope, extra: Grant[] = []): Promise<TestUser> {
   const grants = (resources[resource] as readonly Action[]).map((action) => ({ resource, action, scope }));
-  const user = await t.createUser({ grants });
+  const user = await t.createUser({ grants: [...grants, ...extra] });
   const db = t.database.db;
   if (scope === 'REGION') {
     const [d] = await db.insert(delegates).values({ userId: user.id, cui: newCui() }).returning();
@@ -1501,6 +1534,71 @@ describe('scope matrix', () => {
       expect(checked).toBeGreaterThan(40);
       console.info(`[scope matrix] ${scope}: ${checked} routes checked over ${users.size} scopable resources`);
     }, 300_000);
+  }
+});
+
+/**
+ * Records read by their owner (issue 25), beyond the scopable routes above: for each of REGION and ENTITY, a user
+ * holding Procesos (jobs READ, an ALL-only permission) and a scoped export — the role that read any job by id —
+ * gets 404 on every jobs route for the administrator's export and for a job of the system, exactly as for a job
+ * that does not exist; and a bank reference or idempotency key of entity B's payment answers exactly as one never
+ * used (no oracle).
+ */
+describe('records read by their owner', () => {
+  let exportJob = 0;
+  let systemJob = 0;
+  beforeAll(async () => {
+    const start = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?format=csv', token: admin.token });
+    expect(start.statusCode, start.body).toBe(202);
+    exportJob = start.json().jobId;
+    const [sweep] = await t.database.db
+      .insert(jobs)
+      .values({ kind: 'pensions.renap-check', state: 'DONE', userId: null, scope: 'ALL', result: { checked: 2, deaths: 1 } })
+      .returning();
+    systemJob = sweep.id;
+  });
+
+  const jobRoutes = () => t.app.routeTable.filter((r) => r.url.startsWith('/api/jobs/:id'));
+  const answer = (res: LightMyRequestResponse) => ({ status: res.statusCode, body: res.json() });
+
+  for (const scope of ['REGION', 'ENTITY'] as const) {
+    it(`${scope}: jobs of another user and of the system answer like jobs that do not exist, on every jobs route`, async () => {
+      const user = await scopedUser('contributor-list', scope, [{ resource: 'jobs', action: 'READ', scope: 'ALL' }]);
+      const procesos = await t.createUser({ grants: [{ resource: 'jobs', action: 'READ', scope: 'ALL' }] });
+      for (const reader of [user, procesos]) {
+        expect(jobRoutes().length).toBeGreaterThanOrEqual(3);
+        for (const r of jobRoutes()) {
+          const at = (id: number) =>
+            t.request({ method: r.method as 'GET', url: r.url.replace(':id', String(id)), token: reader.token });
+          const none = answer(await at(2_147_483_647));
+          expect(none.status, `${r.method} ${r.url}`).toBe(404);
+          for (const id of [exportJob, systemJob]) expect(answer(await at(id)), `${r.method} ${r.url} ${id}`).toEqual(none);
+        }
+        const listed = await t.request({ method: 'GET', url: '/api/jobs?scope=all&pageSize=200', token: reader.token });
+        const ids = listed.statusCode === 200 ? listed.json().items.map((j: { id: number }) => j.id) : [];
+        expect(ids).not.toContain(exportJob);
+        expect(ids).not.toContain(systemJob);
+      }
+    });
+
+    it(`${scope}: a payment reference or key of another entity answers exactly like one never used`, async () => {
+      const user = await scopedUser('planilla-payments', scope);
+      const pay = (over: Record<string, unknown>) =>
+        t.request({
+          method: 'POST',
+          url: '/api/payments',
+          token: user.token,
+          payload: { ...paymentBody(B.orderId, `oraculo-${scope}`), ...over },
+        });
+      const unknown = answer(await pay({}));
+      expect(unknown.status).toBe(404);
+      // Entity B's payment was made with paymentBody(B's order, 'Fuera').
+      expect(answer(await pay({ bankReference: 'ALC-Fuera' }))).toEqual(unknown);
+      expect(answer(await pay({ idempotencyKey: 'alcance-Fuera' }))).toEqual(unknown);
+      // An order that does not exist at all: the same answer whatever the reference.
+      const absent = { orderIds: [2_147_483_647] };
+      expect(answer(await pay({ ...absent, bankReference: 'ALC-Fuera' }))).toEqual(answer(await pay(absent)));
+    });
   }
 });
 

@@ -79,7 +79,9 @@ export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los convenios filtrados (xlsx o csv)',
-        querystring: agreementListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: agreementListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

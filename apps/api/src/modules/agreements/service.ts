@@ -394,7 +394,7 @@ function toItem(r: Row, asOf: string, maxRestructurings: number): AgreementListI
 
 const sortable = { id: a.id, agreementDate: a.agreementDate, debt: a.debt };
 
-function listWhere(ctx: RequestContext, q: AgreementListQuery): SQL | undefined {
+function listWhere(ctx: RequestContext, q: Omit<AgreementListQuery, 'page' | 'pageSize' | 'after' | 'before'>): SQL | undefined {
   const where: (SQL | undefined)[] = [ctx.inScope(a.entityId)];
   if (q.entityId) where.push(eq(a.entityId, q.entityId));
   if (q.state) where.push(eq(a.state, q.state));
@@ -425,7 +425,10 @@ export async function findAgreements(ctx: RequestContext, q: AgreementListQuery)
   return { ...page, items: page.items.map((r) => toItem(r, asOf, max)) };
 }
 
-export async function* agreementExportBatches(ctx: RequestContext, q: AgreementListQuery) {
+export async function* agreementExportBatches(
+  ctx: RequestContext,
+  q: Omit<AgreementListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const asOf = guatemalaToday();
   const [rates, s] = await Promise.all([interestRates(ctx.db), settingsAt(ctx.db, asOf)]);
   const cond = listWhere(ctx, q);

@@ -8,7 +8,7 @@ import {
 } from '@aporta/domain';
 import { and, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/index.ts';
-import { auditHistoryPage } from '../../platform/audit.ts';
+import { auditHistoryPage, auditInScope } from '../../platform/audit.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { keysetBatches, keysetOf, likePattern, listPage } from '../../platform/list.ts';
@@ -31,10 +31,10 @@ export type AuditView = { fixedEntityType?: string };
 
 /**
  * The data scope of the trail, from the route's grant (the view's resource): a REGION or ENTITY grant
- * sees only rows about records of its entities (`scope_entity_id`, filled by the writer); rows about
- * users, roles, catalogues (null) only an ALL grant sees.
+ * sees only rows about records of its entities (`scope_entity_id`, filled by the writer; a record that moved
+ * to another entity takes its rows with it); rows about users, roles, catalogues (null) only an ALL grant sees.
  */
-const inScope = (ctx: RequestContext) => ctx.inScope(auditLog.scopeEntityId);
+const inScope = (ctx: RequestContext) => auditInScope(ctx);
 
 function whereOf(ctx: RequestContext, q: Partial<AuditQuery>, view: AuditView): SQL | undefined {
   const conds: (SQL | undefined)[] = [inScope(ctx)];
@@ -143,10 +143,6 @@ export async function findRecordHistory(
   ctx: RequestContext,
   input: { entityType: string; entityId: string } & RecordHistoryQuery,
 ): Promise<{ items: RecordHistoryEntry[]; total: number }> {
-  const where = and(
-    ctx.inScope(auditLog.scopeEntityId),
-    eq(auditLog.entityType, input.entityType),
-    eq(auditLog.entityId, input.entityId),
-  );
-  return auditHistoryPage(ctx.db, where, input);
+  const where = and(eq(auditLog.entityType, input.entityType), eq(auditLog.entityId, input.entityId));
+  return auditHistoryPage(ctx, where, input);
 }

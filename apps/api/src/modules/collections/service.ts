@@ -311,7 +311,7 @@ export async function recordHistory(
     const [any] = await db.select({ n: count() }).from(auditLog).where(where);
     if (!any.n || c.entityColumn) throw err;
   });
-  return auditHistoryPage(db, where, { page, pageSize });
+  return auditHistoryPage(ctx, where, { page, pageSize });
 }
 
 /** Row counts of every collection the user may read (the /administrative overview), in scope. */

@@ -612,7 +612,7 @@ export async function contributorHistory(ctx: RequestContext, input: { id: numbe
     .from(cuiApprovalRequests)
     .where(eq(cuiApprovalRequests.contributorId, id));
   const cond = sql`((${auditLog.entityType} = 'contributor' and ${auditLog.entityId} = ${String(id)}) or (${auditLog.entityType} = 'cui_approval_request' and ${inArray(auditLog.entityId, requestIds)}))`;
-  return auditHistoryPage(db, cond, input, hiddenInHistory);
+  return auditHistoryPage(ctx, cond, input, hiddenInHistory);
 }
 
 const hiddenInHistory = new Set([

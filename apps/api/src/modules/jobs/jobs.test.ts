@@ -2,7 +2,8 @@ import { formatCui, type Job } from '@aporta/domain';
 import { and, count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contributors, storedFiles } from '../../db/schema/index.ts';
+import { auditLog, contributors, jobs, storedFiles } from '../../db/schema/index.ts';
+import { seedRoles } from '../../seed/accounts.ts';
 import { seedContributorDemo } from '../../seed/contributors.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 
@@ -10,6 +11,8 @@ let t: TestApp;
 let exporter: TestUser;
 let other: TestUser;
 let watcher: TestUser;
+let nosy: TestUser;
+let scoped: TestUser;
 let rows: number;
 
 const poll = async (token: string, id: number, until: (j: Job) => boolean, timeoutMs = 60_000): Promise<Job> => {
@@ -32,7 +35,22 @@ beforeAll(async () => {
   [{ n: rows }] = await t.database.db.select({ n: count() }).from(contributors);
   exporter = await t.createUser({ grants: [{ resource: 'contributor-list', action: 'EXPORT', scope: 'ALL' }] });
   other = await t.createUser({ grants: [{ resource: 'contributor-list', action: 'EXPORT', scope: 'ALL' }] });
-  watcher = await t.createUser({ grants: [{ resource: 'jobs', action: 'READ', scope: 'ALL' }] });
+  // Procesos (everyone's) and the export's own permission over everything: may read others' exports.
+  watcher = await t.createUser({
+    grants: [
+      { resource: 'jobs', action: 'READ', scope: 'ALL' },
+      { resource: 'contributor-list', action: 'READ', scope: 'ALL' },
+      { resource: 'contributor-list', action: 'EXPORT', scope: 'ALL' },
+    ],
+  });
+  // Procesos alone, or with the export's permission over one entity only: others' exports are not theirs to read.
+  nosy = await t.createUser({ grants: [{ resource: 'jobs', action: 'READ', scope: 'ALL' }] });
+  scoped = await t.createUser({
+    grants: [
+      { resource: 'jobs', action: 'READ', scope: 'ALL' },
+      { resource: 'contributor-list', action: 'EXPORT', scope: 'ENTITY' },
+    ],
+  });
 }, 120_000);
 afterAll(async () => {
   await t.close();
@@ -74,6 +92,41 @@ describe('Procesos API and the background contributors export', () => {
       userEmail: exporter.email,
     });
     expect((await t.request({ method: 'GET', url: `/api/jobs/${jobId}/file`, token: watcher.token })).statusCode).toBe(403);
+    // Procesos without the export's permission over everything: every jobs route answers as if it did not exist.
+    for (const user of [nosy, scoped]) {
+      for (const [method, url] of [
+        ['GET', `/api/jobs/${jobId}`],
+        ['GET', `/api/jobs/${jobId}/file`],
+        ['POST', `/api/jobs/${jobId}/cancel`],
+      ] as const) {
+        const res = await t.request({ method, url, token: user.token });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json().error.message).toBe('El proceso no existe.');
+      }
+      const listed = await t.request({ method: 'GET', url: '/api/jobs?scope=all', token: user.token });
+      expect(listed.json().items.map((j: Job) => j.id)).not.toContain(jobId);
+    }
+  });
+
+  it('a job of the system is read only by who may run its kind over everything', async () => {
+    const [sweep] = await t.database.db
+      .insert(jobs)
+      .values({ kind: 'pensions.renap-check', state: 'DONE', userId: null, scope: 'ALL', result: { checked: 10, deaths: 2 } })
+      .returning();
+    // The read-only Consulta role: jobs READ and every READ/EXPORT, but not the sweep's APPROVE.
+    const consulta = seedRoles.find((r) => r.name === 'Consulta');
+    const reader = await t.createUser({ grants: consulta?.grants ?? [] });
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${sweep.id}`, token: reader.token })).statusCode).toBe(404);
+    const all = await t.request({ method: 'GET', url: '/api/jobs?scope=all&pageSize=200', token: reader.token });
+    expect(all.statusCode).toBe(200);
+    expect(all.json().items.map((j: Job) => j.id)).not.toContain(sweep.id);
+    // Who may run the sweep reads it, without Procesos; an ENTITY grant of the same permission does not.
+    const runner = await t.createUser({ grants: [{ resource: 'supervivencia', action: 'APPROVE', scope: 'ALL' }] });
+    const res = await t.request({ method: 'GET', url: `/api/jobs/${sweep.id}`, token: runner.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ userEmail: 'Sistema', result: { deaths: 2 } });
+    const narrow = await t.createUser({ grants: [{ resource: 'supervivencia', action: 'APPROVE', scope: 'ENTITY' }] });
+    expect((await t.request({ method: 'GET', url: `/api/jobs/${sweep.id}`, token: narrow.token })).statusCode).toBe(404);
   });
 
   it('writes an xlsx with the filters applied', async () => {
@@ -99,7 +152,7 @@ describe('Procesos API and the background contributors export', () => {
   it('refuses a bad sort before any job exists, and answers 403 without EXPORT', async () => {
     const bad = await t.request({ method: 'POST', url: '/api/contributors/export-jobs?sort=password', token: exporter.token });
     expect(bad.statusCode).toBe(400);
-    const noGrant = await t.request({ method: 'POST', url: '/api/contributors/export-jobs', token: watcher.token });
+    const noGrant = await t.request({ method: 'POST', url: '/api/contributors/export-jobs', token: nosy.token });
     expect(noGrant.statusCode).toBe(403);
   });
 

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import { AppError, type Job, type JobListQuery } from '@aporta/domain';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, storedFiles, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { FileNotFoundError, type FileStore } from '../../platform/files.ts';
-import { isActiveState, type JobRow, jobTitle, requestCancel } from '../../platform/jobs.ts';
+import { isActiveState, type JobRow, jobKinds, jobPermission, jobTitle, requestCancel } from '../../platform/jobs.ts';
 import { listPage, type Page } from '../../platform/list.ts';
 
 /** The result of a job that wrote a file (an export): the stored file to download. */
@@ -19,6 +19,31 @@ const fileIdOf = (result: unknown): number | null => {
 
 const mayReadAll = (ctx: RequestContext) => !!ctx.scopeFor('jobs', 'READ');
 const mayCancelAny = (ctx: RequestContext) => !!ctx.scopeFor('jobs', 'UPDATE');
+
+/**
+ * Whether the caller could run a kind of job over everything: it holds the kind's permission with scope ALL.
+ * A job's result (rows exported, deaths found, payments applied) holds data in its starter's scope; only one who
+ * could have run the same job over every entity may read someone else's. A kind without a permission (an
+ * import's validation or commit) is its starter's alone.
+ */
+function mayRunOverAll(ctx: RequestContext, kind: string): boolean {
+  const permission = jobPermission(kind);
+  return !!permission && ctx.scopeFor(permission.resource, permission.action) === 'ALL';
+}
+
+/**
+ * Who reads a job (docs/decisions.md, "A job belongs to its starter"): its starter; a job of the system (no
+ * user: the daily sweeps) whoever may run its kind over everything; another user's job a holder of `jobs`
+ * READ (Procesos, everyone's) who may also run its kind over everything. Anyone else is told it does not exist.
+ */
+function mayRead(ctx: RequestContext, job: Pick<JobRow, 'userId' | 'kind'>): boolean {
+  if (job.userId === ctx.user.id) return true;
+  if (!mayRunOverAll(ctx, job.kind)) return false;
+  return job.userId === null || mayReadAll(ctx);
+}
+
+/** The kinds of job of others the caller may read (see `mayRead`), for the list in SQL. */
+const kindsReadable = (ctx: RequestContext) => jobKinds().filter((kind) => mayRunOverAll(ctx, kind));
 
 function toJob(ctx: RequestContext, row: JobRow, userEmail: string): Job {
   const own = row.userId === ctx.user.id;
@@ -51,13 +76,17 @@ const starter = sql<string>`coalesce(${users.email}, 'Sistema')`;
 
 /**
  * The jobs "Procesos" lists, newest first: one's own, or everyone's (`scope=all`) for holders of
- * `jobs` READ. Any signed-in user.
+ * `jobs` READ — of the kinds they may run over everything (`mayRead`). Any signed-in user.
  */
 export async function findJobs(ctx: RequestContext, query: JobListQuery): Promise<Page<Job>> {
   const all = query.scope === 'all';
   if (all && !mayReadAll(ctx)) throw new AppError('FORBIDDEN');
+  const kinds = kindsReadable(ctx);
+  // Everyone's: one's own, and the others' (users' and the system's) of the kinds one may run over everything.
+  const readable = kinds.length ? or(eq(jobs.userId, ctx.user.id), inArray(jobs.kind, kinds)) : eq(jobs.userId, ctx.user.id);
   const conditions: (SQL | undefined)[] = [
-    all ? (query.userId ? eq(jobs.userId, query.userId) : undefined) : eq(jobs.userId, ctx.user.id),
+    all ? readable : eq(jobs.userId, ctx.user.id),
+    all && query.userId ? eq(jobs.userId, query.userId) : undefined,
     query.state ? eq(jobs.state, query.state) : undefined,
   ];
   const where = and(...conditions);
@@ -80,18 +109,18 @@ export async function findJobs(ctx: RequestContext, query: JobListQuery): Promis
   return { ...page, items: page.items.map((r) => toJob(ctx, r.job, r.email)) };
 }
 
-/** One job, if the caller started it or may read everyone's; otherwise NOT_FOUND (its existence is not told). */
+/** One job, if the caller may read it (`mayRead`); otherwise NOT_FOUND (its existence is not told). */
 async function visibleJob(ctx: RequestContext, id: number): Promise<{ job: JobRow; email: string }> {
   const [row] = await ctx.db
     .select({ job: jobs, email: starter })
     .from(jobs)
     .leftJoin(users, eq(users.id, jobs.userId))
     .where(eq(jobs.id, id));
-  if (!row || (row.job.userId !== ctx.user.id && !mayReadAll(ctx))) throw new AppError('NOT_FOUND', 'El proceso no existe.');
+  if (!row || !mayRead(ctx, row.job)) throw new AppError('NOT_FOUND', 'El proceso no existe.');
   return row;
 }
 
-/** What the progress component polls. Any signed-in user, for their own jobs (everyone's with `jobs` READ). */
+/** What the progress component polls. Any signed-in user, for the jobs they may read (`mayRead`). */
 export async function getJob(ctx: RequestContext, id: number): Promise<Job> {
   const { job, email } = await visibleJob(ctx, id);
   return toJob(ctx, job, email);

@@ -15,12 +15,14 @@ import {
   legalStageLabels,
   legalTransitionSchema,
   listResponse,
+  MAX_PAGE_SIZE,
 } from '@aporta/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { pageBatches } from '../../platform/list.ts';
 import { DOCUMENT_TYPES, readUpload } from '../../platform/uploads.ts';
 import {
   addAction,
@@ -76,7 +78,9 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los expedientes filtrados (xlsx o csv)',
-        querystring: legalCaseListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: legalCaseListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -88,15 +92,8 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
         filename: 'expedientes',
         sheetName: 'Expedientes',
         columns,
-        batches: (async function* () {
-          let after: string | undefined;
-          for (;;) {
-            const page = await findCases(ctx, { ...query, pageSize: 200, after });
-            yield page.items;
-            if (!page.next) return;
-            after = page.next;
-          }
-        })(),
+        // The filtered list from its start, by key (a page's `after`/`before` is not part of an export's query).
+        batches: pageBatches((after) => findCases(ctx, { ...query, page: 1, pageSize: MAX_PAGE_SIZE, after })),
       });
     },
   );

@@ -267,7 +267,10 @@ export async function findOrders(ctx: RequestContext, q: PaymentOrderListQuery):
   return { ...page, items: page.items.map((r) => toOrder(ctx, r, asOf)) };
 }
 
-export async function* orderExportBatches(ctx: RequestContext, q: PaymentOrderListQuery) {
+export async function* orderExportBatches(
+  ctx: RequestContext,
+  q: Omit<PaymentOrderListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const asOf = q.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
   const cond = listConditions(ctx, q, asOf);

@@ -109,38 +109,43 @@ export async function rangeWarningThreshold(db: Db): Promise<number> {
 // ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
 
 /**
- * Finds a payment by its idempotency key or bank reference: a repeated submission. A repeat is answered
- * with the first result only when it is the same payment; the same idempotency key sent with another
- * body (other orders, amount, date, bank, reference or office) is a client's mistake that would otherwise
- * be answered with another payment's receipt, and is refused (409).
+ * Finds a payment by its idempotency key or bank reference: a repeated submission. Only among the payments the
+ * caller's scope reaches: another entity's payment is no repeat of theirs, and is never named or hinted at
+ * (no oracle on references: docs/decisions.md, "A reference of another entity's record answers as unknown").
+ * A repeat is answered with the first result only when it is the same payment; the same idempotency key sent
+ * with another body (other orders, amount, date, bank, reference or office) is a client's mistake that would
+ * otherwise be answered with another payment's receipt, and is refused (409).
  */
-async function findRepeat(db: Db, input: PaymentCreate): Promise<number | null> {
-  const [r] = rowsOf<{
-    id: number;
-    idempotency_key: string;
-    amount: string;
-    pay_date: string;
-    bank: string;
-    bank_reference: string;
-    office: string;
-    order_ids: number[];
-  }>(
-    await db.execute(sql`
-      select p.id, p.idempotency_key, p.amount::text as amount, p.pay_date::text as pay_date, p.bank, p.bank_reference,
-        p.office, array(select a.order_id from ${paymentAllocations} a where a.payment_id = p.id order by a.order_id) as order_ids
-      from ${payments} p
-      where p.idempotency_key = ${input.idempotencyKey} or p.bank_reference = ${input.bankReference}
-      order by p.id limit 1`),
-  );
+async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<number | null> {
+  const [r] = await ctx.db
+    .select({
+      id: payments.id,
+      idempotencyKey: payments.idempotencyKey,
+      amount: payments.amount,
+      payDate: payments.payDate,
+      bank: payments.bank,
+      bankReference: payments.bankReference,
+      office: payments.office,
+      orderIds: sql<string>`array_to_string(array(select a.order_id from ${paymentAllocations} a where a.payment_id = ${payments.id} order by a.order_id), ',')`,
+    })
+    .from(payments)
+    .where(
+      and(
+        sql`(${payments.idempotencyKey} = ${input.idempotencyKey} or ${payments.bankReference} = ${input.bankReference})`,
+        ctx.inScope(payments.entityId),
+      ),
+    )
+    .orderBy(payments.id)
+    .limit(1);
   if (!r) return null;
   const sameBody =
-    decimalToCents(r.amount) === decimalToCents(input.amount) &&
-    r.pay_date === input.payDate &&
+    r.amount === decimalToCents(input.amount) &&
+    r.payDate === input.payDate &&
     r.bank === input.bank &&
-    r.bank_reference === input.bankReference &&
+    r.bankReference === input.bankReference &&
     r.office === input.office &&
-    [...input.orderIds].sort((x, y) => x - y).join(',') === r.order_ids.map(Number).join(',');
-  if (r.idempotency_key === input.idempotencyKey && !sameBody) {
+    [...input.orderIds].sort((x, y) => x - y).join(',') === r.orderIds;
+  if (r.idempotencyKey === input.idempotencyKey && !sameBody) {
     throw new AppError(
       'CONFLICT',
       'La clave de idempotencia ya se usó para un pago con otros datos: no se registró nada. Si es un pago distinto, vuelva a enviarlo desde el formulario (con una clave nueva).',
@@ -164,7 +169,7 @@ export async function registerPayment(
     bankFileRow?: { id: number; state: 'CONCILIADA' | 'RESUELTA' };
   },
 ): Promise<PaymentResult> {
-  const repeat = await findRepeat(ctx.db, input);
+  const repeat = await findRepeat(ctx, input);
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
   const today = guatemalaToday();
   if (input.payDate > today) {
@@ -329,8 +334,17 @@ export async function registerPayment(
   } catch (err) {
     // Two submissions of the same payment at once: the second meets the first's unique key.
     if (isUniqueViolation(err, 'payments_idempotency_key') || isUniqueViolation(err, 'payments_bank_reference_key')) {
-      const again = await findRepeat(ctx.db, input);
+      const again = await findRepeat(ctx, input);
       if (again) return { payment: await getPayment(ctx, { id: again }), replayed: true, warnings: [] };
+      // Taken by a payment outside the caller's scope: a bank transaction is paid once across the institution, so
+      // it is refused — saying only that the value is taken, never whose payment, entity or amount holds it.
+      throw isUniqueViolation(err, 'payments_bank_reference_key')
+        ? new AppError('DUPLICATE', 'La referencia bancaria ya está registrada en otro pago.', [
+            { path: 'bankReference', message: 'Referencia ya registrada.' },
+          ])
+        : new AppError('DUPLICATE', 'La clave de idempotencia ya se usó en otro pago.', [
+            { path: 'idempotencyKey', message: 'Clave ya usada.' },
+          ]);
     }
     throw err;
   }
@@ -571,7 +585,10 @@ export async function findPayments(ctx: RequestContext, q: PaymentListQuery): Pr
   return { ...page, items: await toPayments(ctx.db, page.items) };
 }
 
-export async function* paymentExportBatches(ctx: RequestContext, q: PaymentListQuery) {
+export async function* paymentExportBatches(
+  ctx: RequestContext,
+  q: Omit<PaymentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const cond = paymentConditions(ctx, q);
   const k = keysetOf(q.sort, paymentSortable, '-id');
   for await (const rows of keysetBatches(

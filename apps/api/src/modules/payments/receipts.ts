@@ -185,7 +185,10 @@ export async function findReceipts(ctx: RequestContext, q: ReceiptListQuery): Pr
   return { ...page, items: page.items.map(toReceipt) };
 }
 
-export async function* receiptExportBatches(ctx: RequestContext, q: ReceiptListQuery) {
+export async function* receiptExportBatches(
+  ctx: RequestContext,
+  q: Omit<ReceiptListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const cond = receiptConditions(ctx, q);
   for await (const rows of keysetBatches(
     keysetOf(q.sort, receiptSortable, '-id'),

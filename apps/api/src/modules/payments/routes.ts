@@ -147,7 +147,9 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar las órdenes de pago filtradas (xlsx o csv)',
-        querystring: paymentOrderListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: paymentOrderListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -233,7 +235,9 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los pagos filtrados (xlsx o csv)',
-        querystring: paymentListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: paymentListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
@@ -444,7 +448,9 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los recibos filtrados (xlsx o csv)',
-        querystring: receiptListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: receiptListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

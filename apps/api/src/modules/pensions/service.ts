@@ -585,7 +585,7 @@ export async function flagOwedMonths(tx: Db, pensionId: number, suspensionId: nu
 export async function pensionHistory(ctx: RequestContext, input: { id: number; page: number; pageSize: number }) {
   await loadPension(ctx.db, input.id, ctx.inScope(pensions.entityId));
   const cond = and(eq(auditLog.entityType, 'pension'), eq(auditLog.entityId, String(input.id)));
-  return auditHistoryPage(ctx.db, cond, input, new Set(['updatedAt', 'createdAt', 'createdBy', 'id']));
+  return auditHistoryPage(ctx, cond, input, new Set(['updatedAt', 'createdAt', 'createdBy', 'id']));
 }
 
 /** Pension state history (transitions with reasons). Callers: passive-classes READ. */

@@ -171,7 +171,9 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar la lista de planillas (xlsx o csv) con los filtros de la lista',
-        querystring: planillaListQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: planillaListQuerySchema
+          .omit({ page: true, pageSize: true, after: true, before: true })
+          .extend({ format: exportFormatSchema.default('xlsx') }),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

@@ -249,7 +249,10 @@ export async function findPlanillas(ctx: RequestContext, q: PlanillaListQuery): 
 }
 
 /** Batches of the list for its export, with the list's filters and sort. */
-export async function* planillaExportBatches(ctx: RequestContext, q: PlanillaListQuery) {
+export async function* planillaExportBatches(
+  ctx: RequestContext,
+  q: Omit<PlanillaListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+) {
   const cond = listConditions(ctx, q);
   // Built before the first byte: an unknown sort is a 400, never a broken download.
   const keyset = keysetOf(q.sort, sortable, planillaDefaultSort(q), undefined, planillaReadBack);
