@@ -61,7 +61,7 @@ export async function interestRates(db: Db): Promise<RateFrom[]> {
  * numeric division would first round the quotient to a scale of its own and, at the column's limits,
  * round twice (docs/decisions.md).
  */
-export function interestBetweenSql(rates: readonly RateFrom[], base: SQL, start: SQL, asOf: string): SQL {
+export function interestBetweenSql(rates: readonly RateFrom[], base: SQL, start: SQL, asOf: string | SQL): SQL {
   if (!rates.length) return sql`0::numeric`;
   const spans = rates.map((r, i) => sql`(${r.from}::date, ${rates[i + 1]?.from ?? '9999-12-31'}::date, ${r.rate}::numeric)`);
   return sql`coalesce((
@@ -78,7 +78,7 @@ interface OrderFacts {
   accruedTo: SQL;
 }
 
-function amountsSql(rates: readonly RateFrom[], asOf: string, o: SQL, f: OrderFacts) {
+function amountsSql(rates: readonly RateFrom[], asOf: string | SQL, o: SQL, f: OrderFacts) {
   // What accrues: the unpaid principal share (an instalment's consolidated interest and charge never do).
   const base = sql`least(coalesce(${o}.principal_share, ${o}.principal), ${o}.principal - ${f.principalPaid})`;
   const since = sql`(case when ${f.state} = 'EMITIDA' and ${f.accruedTo} < ${asOf}::date then ${interestBetweenSql(rates, base, f.accruedTo, asOf)} else 0 end)`;
@@ -89,8 +89,11 @@ function amountsSql(rates: readonly RateFrom[], asOf: string, o: SQL, f: OrderFa
   return { interestDue, balance };
 }
 
-/** Interest due (fixed and unpaid + since) and balance of `o` as of `asOf` from its current columns, as SQL numeric expressions. */
-export function balanceSql(rates: readonly RateFrom[], asOf: string, o = sql.raw('o')) {
+/**
+ * Interest due (fixed and unpaid + since) and balance of `o` as of `asOf` (a date, or a date column such as a
+ * bank row's deposit date) from its current columns, as SQL numeric expressions.
+ */
+export function balanceSql(rates: readonly RateFrom[], asOf: string | SQL, o = sql.raw('o')) {
   return amountsSql(rates, asOf, o, {
     state: sql`${o}.state`,
     principalPaid: sql`${o}.principal_paid`,
