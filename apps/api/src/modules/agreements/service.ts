@@ -891,7 +891,7 @@ export function agreementReport(ag: Agreement): ReportDefinition {
       {
         heading: 'Condiciones',
         paragraphs: [
-          'La entidad se obliga a pagar cada cuota en la fecha indicada con su referencia de pago. Una cuota no pagada a su vencimiento genera interés por mora a la tasa anual vigente.',
+          'La entidad se obliga a pagar cada cuota en la fecha indicada con su referencia de pago. Una cuota no pagada a su vencimiento genera interés por mora a la tasa anual vigente, solo sobre su parte de capital: nunca sobre intereses ni sobre el cargo administrativo.',
           `Si se acumulan las cuotas vencidas que fija la normativa vigente, el convenio se declara incumplido y el saldo restante es exigible de inmediato.`,
         ],
       },
