@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   addDays,
   allocate,
@@ -7,7 +8,7 @@ import {
   interestBetween,
   type RateFrom,
 } from '@aporta/domain';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contributors, paymentAgreementOrders, paymentAgreements, paymentOrders } from '../../db/schema/index.ts';
 import { systemContext } from '../../platform/context.ts';
@@ -209,6 +210,26 @@ describe('no anatocism', () => {
     expect(ag2.debt).toBe(debt.debt);
     const shares = await instalmentOrders(ag2.id);
     expect(sum(shares.map((l) => l.o.principalShare ?? -1n))).toBe(decimalToCents(debt.principal));
+  });
+
+  it('the data migration gives the instalments of existing agreements the shares scheduleShares gives', async () => {
+    const ag = await agreementOverArrears(5);
+    const before = await instalmentOrders(ag.id);
+    const ids = before.map((l) => l.o.id);
+    await t.database.db
+      .update(paymentOrders)
+      .set({ principalShare: null, interestShare: null })
+      .where(inArray(paymentOrders.id, ids));
+    // Found by its name: the integrator may renumber it.
+    const dir = new URL('../../../drizzle/', import.meta.url);
+    const file = readdirSync(dir).find((f) => f.endsWith('_instalment_shares_data.sql'));
+    expect(file).toBeDefined();
+    const migration = readFileSync(new URL(file ?? '', dir), 'utf8');
+    await t.database.db.execute(sql.raw(migration));
+    const after = await instalmentOrders(ag.id);
+    expect(after.map((l) => [l.o.principalShare, l.o.interestShare])).toEqual(
+      before.map((l) => [l.o.principalShare, l.o.interestShare]),
+    );
   });
 
   it("a voluntary order's months sum exactly to what was paid (no truncation), in the history too", async () => {
