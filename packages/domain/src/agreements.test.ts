@@ -8,7 +8,9 @@ import {
   minimumDownPayment,
   overdueInstalments,
   sameDayMonthsLater,
+  scheduleShares,
   termsProblems,
+  unpaidShares,
 } from './agreements.ts';
 import { allocateLastAbsorbs } from './money.ts';
 import { initialSettings, isBusinessDay } from './settings.ts';
@@ -144,5 +146,60 @@ describe('default and states', () => {
   it('only the system completes or defaults an agreement; a person only voids it', () => {
     const offered = agreementMachine.transitions.filter((t) => !t.system).map((t) => t.to);
     expect(offered).toEqual(['ANULADO']);
+  });
+});
+
+describe('shares of a schedule (no anatocism)', () => {
+  it('property: principal, interest and charge each sum exactly to the debt, every part within its line and non-negative', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10_000_000_000n }),
+        fc.bigInt({ min: 0n, max: 10_000_000_000n }),
+        fc.bigInt({ min: 0n, max: 1_000_000_000n }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 99 }),
+        (principal, interest, adminCharge, n, downPct) => {
+          const debt = principal + interest + adminCharge;
+          fc.pre(debt > BigInt(n) * 2n);
+          const down = (debt * BigInt(downPct)) / 100n || 1n;
+          fc.pre(down < debt);
+          const amounts = [down, ...allocateLastAbsorbs(debt - down, n)];
+          fc.pre(amounts.every((a) => a > 0n));
+          const shares = scheduleShares(amounts, { principal, interest, adminCharge });
+          const total = (k: 'principal' | 'interest' | 'charge') => shares.reduce((x, sh) => x + sh[k], 0n);
+          expect(total('principal')).toBe(principal);
+          expect(total('interest')).toBe(interest);
+          expect(total('charge')).toBe(adminCharge);
+          shares.forEach((sh, i) => {
+            expect(sh.principal >= 0n && sh.interest >= 0n && sh.charge >= 0n).toBe(true);
+            expect(sh.principal + sh.interest + sh.charge).toBe(amounts[i]);
+          });
+        },
+      ),
+    );
+  });
+
+  it('a schedule that does not sum to the debt is refused', () => {
+    expect(() => scheduleShares([100n, 100n], { principal: 150n, interest: 0n, adminCharge: 0n })).toThrow();
+  });
+
+  it('a payment covers the interest, then the charge, then the principal share', () => {
+    const sh = { principal: 1000n, interest: 200n, charge: 60n };
+    expect(unpaidShares(sh, 0n)).toEqual(sh);
+    expect(unpaidShares(sh, 150n)).toEqual({ principal: 1000n, interest: 50n, charge: 60n });
+    expect(unpaidShares(sh, 230n)).toEqual({ principal: 1000n, interest: 0n, charge: 30n });
+    expect(unpaidShares(sh, 500n)).toEqual({ principal: 760n, interest: 0n, charge: 0n });
+    expect(unpaidShares(sh, 1260n)).toEqual({ principal: 0n, interest: 0n, charge: 0n });
+  });
+
+  it("an earlier instalment's unpaid charge is carried as charge, with no new charge on it", () => {
+    const d = agreementDebt(
+      [
+        { principalDue: 100_000n, interestDue: 10_000n },
+        { principalDue: 50_000n, interestDue: 5_000n, chargeDue: 777n },
+      ],
+      '5.0000',
+    );
+    expect(d).toEqual({ principal: 150_000n, interest: 15_000n, adminCharge: 8_250n + 777n, debt: 173_250n + 777n });
   });
 });

@@ -3,6 +3,7 @@ import { actingDateSchema } from './acting-dates.ts';
 import { dateSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import {
+  allocateByRatios,
   allocateLastAbsorbs,
   applyRate,
   type Cents,
@@ -87,15 +88,25 @@ export interface AgreementDebt {
   debt: Cents;
 }
 
-/** Principal and interest of the orders it consolidates, plus the administrative charge on both (rounded once). */
-export function agreementDebt(orders: readonly { principalDue: Cents; interestDue: Cents }[], adminRate: Rate): AgreementDebt {
+/**
+ * Principal and interest of the orders it consolidates, plus the administrative charge on both (rounded
+ * once). An instalment of an earlier agreement brings its parts as they are (no anatocism): its unpaid
+ * principal share as principal, its unpaid interest as interest, its unpaid charge (`chargeDue`) into the
+ * charge, which bears no new charge.
+ */
+export function agreementDebt(
+  orders: readonly { principalDue: Cents; interestDue: Cents; chargeDue?: Cents }[],
+  adminRate: Rate,
+): AgreementDebt {
   let principal = 0n;
   let interest = 0n;
+  let carried = 0n;
   for (const o of orders) {
     principal += o.principalDue;
     interest += o.interestDue;
+    carried += o.chargeDue ?? 0n;
   }
-  const adminCharge = applyRate(principal + interest, adminRate);
+  const adminCharge = applyRate(principal + interest, adminRate) + carried;
   return { principal, interest, adminCharge, debt: principal + interest + adminCharge };
 }
 
@@ -207,6 +218,52 @@ export function agreementSchedule(t: AgreementTerms, cal: BusinessCalendar): Sch
   ];
 }
 
+/** What an amount owed under an agreement is made of: principal, interest and administrative charge. */
+export interface DebtShares {
+  principal: Cents;
+  interest: Cents;
+  charge: Cents;
+}
+
+/**
+ * Each line of a schedule split into its share of the debt's principal, interest and administrative
+ * charge, each kind summing exactly to the debt's (largest remainder, money.ts allocateByRatios): the
+ * principal in proportion to the lines' amounts, then the interest in proportion to what each line has
+ * left; the charge is the rest. No part is negative and each line's parts sum to its amount. A late
+ * instalment accrues interest on its principal share only (DOMAIN "Interest, further").
+ */
+export function scheduleShares(
+  amounts: readonly Cents[],
+  debt: { principal: Cents; interest: Cents; adminCharge: Cents },
+): DebtShares[] {
+  const total = amounts.reduce((sum, x) => sum + x, 0n);
+  if (total !== debt.principal + debt.interest + debt.adminCharge || amounts.some((x) => x < 0n) || total <= 0n) {
+    throw new RangeError('El calendario no suma la deuda.');
+  }
+  const principal = allocateByRatios(debt.principal, amounts);
+  const rest = amounts.map((x, i) => x - principal[i]);
+  const interest = debt.interest === 0n ? rest.map(() => 0n) : allocateByRatios(debt.interest, rest);
+  return amounts.map((_, i) => ({ principal: principal[i], interest: interest[i], charge: rest[i] - interest[i] }));
+}
+
+/**
+ * What of a line's shares is still unpaid after `paid` went to its amount: a payment covers the interest
+ * first, then the charge, then the principal (DOMAIN "Applying a payment": interest before principal), so
+ * a restructuring carries unpaid interest as interest and unpaid principal as principal.
+ */
+export function unpaidShares(shares: DebtShares, paid: Cents): DebtShares {
+  let left = paid < 0n ? 0n : paid;
+  const take = (x: Cents) => {
+    const t = left < x ? left : x;
+    left -= t;
+    return x - t;
+  };
+  const interest = take(shares.interest);
+  const charge = take(shares.charge);
+  const principal = take(shares.principal);
+  return { principal, interest, charge };
+}
+
 /** Instalments overdue on `asOf` (unpaid, due before it): the count the default rule compares with its limit. */
 export const overdueInstalments = (lines: readonly { dueDate: string; paid: boolean }[], asOf: string): number =>
   lines.filter((l) => !l.paid && l.dueDate < asOf).length;
@@ -254,6 +311,8 @@ export const agreementOrderSchema = z.object({
   dueDate: z.string(),
   principalDue: moneyDecimalSchema,
   interestDue: moneyDecimalSchema,
+  /** An instalment of an earlier agreement: its unpaid administrative charge (0 for any other order). */
+  chargeDue: moneyDecimalSchema,
   balance: moneyDecimalSchema,
 });
 export type AgreementOrder = z.infer<typeof agreementOrderSchema>;

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from './money.ts';
+import { allocate, parseAmount } from './money.ts';
 import {
   allocatePayment,
+  interestBase,
   interestBetween,
   isValidPaymentReference,
   mod97CheckDigits,
@@ -13,6 +14,7 @@ import {
   overdueDays,
   parseBankCsv,
   paymentReference,
+  voluntaryMonthShares,
 } from './payments.ts';
 import { initialSettings } from './settings.ts';
 
@@ -170,5 +172,48 @@ describe('bank csv', () => {
     expect(rows[1].problems.join(' ')).toContain('repetida');
     expect(rows[2].problems.join(' ')).toMatch(/Fecha no válida.*dígito verificador.*mayor que cero/);
     expect(parseBankCsv('a,b\n', (s) => parseAmount(s)).headerProblem).toContain('fecha, referencia y monto');
+  });
+});
+
+describe('no anatocism and exact voluntary months', () => {
+  it('interest accrues on the unpaid principal share: an instalment paid interest and charge first keeps its share accruing', () => {
+    expect(interestBase({ principal: 1000n, principalPaid: 0n })).toBe(1000n);
+    expect(interestBase({ principal: 1000n, principalPaid: 300n })).toBe(700n);
+    expect(interestBase({ principal: 1000n, principalPaid: 0n, principalShare: 800n })).toBe(800n);
+    expect(interestBase({ principal: 1000n, principalPaid: 150n, principalShare: 800n })).toBe(800n);
+    expect(interestBase({ principal: 1000n, principalPaid: 300n, principalShare: 800n })).toBe(700n);
+    const rates = [{ from: '2020-01-01', rate: '12.0000' }];
+    const o = { principal: 1000_00n, principalPaid: 0n, interestAccrued: 0n, interestPaid: 0n, accruedTo: '2026-01-01' };
+    expect(orderBalance({ ...o, principalShare: 500_00n }, '2026-12-31', rates).interestNew).toBe(
+      interestBetween(500_00n, '2026-01-01', '2026-12-31', rates),
+    );
+  });
+
+  it('property: the months and shares of a voluntary order sum exactly to what was paid', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 99_999_999_999_999n }),
+        fc.array(
+          fc.record({
+            employeeRate: fc.integer({ min: 0, max: 1_000_000 }).map((r) => (r / 10_000).toFixed(4)),
+            employerRate: fc.integer({ min: 0, max: 1_000_000 }).map((r) => (r / 10_000).toFixed(4)),
+          }),
+          { minLength: 1, maxLength: 24 },
+        ),
+        (principal, rs) => {
+          const months = rs.map((r, i) => ({ period: `2025-${String((i % 12) + 1).padStart(2, '0')}`, ...r }));
+          const parts = voluntaryMonthShares(principal, months);
+          expect(parts.reduce((s, p) => s + p.amount, 0n)).toBe(principal);
+          for (const p of parts) expect(p.employee + p.employer).toBe(p.amount);
+        },
+      ),
+    );
+    // Equal rates: equal months, the earlier taking the extra cent (100.00 over three: 33.34, 33.33, 33.33).
+    const same = { employeeRate: '7.0000', employerRate: '7.0000' };
+    const parts = voluntaryMonthShares(
+      10_000n,
+      ['2026-01', '2026-02', '2026-03'].map((period) => ({ period, ...same })),
+    );
+    expect(parts.map((p) => p.amount)).toEqual(allocate(10_000n, 3));
   });
 });

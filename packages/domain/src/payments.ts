@@ -4,6 +4,8 @@ import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, periodSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import {
+  allocate,
+  allocateByRatios,
   type Cents,
   MAX_MONTHLY_AMOUNT_CENTS,
   moneyDecimalSchema,
@@ -126,6 +128,13 @@ export interface OrderMoney {
   interestPaid: Cents;
   /** Interest is fixed up to this day (the due date at first, then each payment's date). */
   accruedTo: string;
+  /**
+   * The part of `principal` that is principal of a debt and so accrues late interest; null or absent:
+   * all of it. An agreement instalment carries its share of the consolidated principal here: the rest of
+   * its amount is consolidated interest and the administrative charge, on which no interest accrues
+   * (DOMAIN "Interest, further": no anatocism).
+   */
+  principalShare?: Cents | null;
 }
 
 export interface OrderBalance {
@@ -136,10 +145,21 @@ export interface OrderBalance {
   total: Cents;
 }
 
+/**
+ * What of an order's unpaid amount accrues interest: its unpaid principal share. A payment goes to the
+ * amount's interest and charge before its principal share (DOMAIN "Applying a payment": interest first),
+ * so the share stays unpaid until the rest is paid: `min(share, principal − paid)`.
+ */
+export function interestBase(o: Pick<OrderMoney, 'principal' | 'principalPaid' | 'principalShare'>): Cents {
+  const unpaid = o.principal - o.principalPaid;
+  const share = o.principalShare ?? o.principal;
+  return smaller(share, unpaid);
+}
+
 /** The balance of an order on `asOf`: unpaid principal, interest fixed and unpaid plus interest since. */
 export function orderBalance(o: OrderMoney, asOf: string, rates: readonly RateFrom[]): OrderBalance {
   const principalDue = o.principal - o.principalPaid;
-  const interestNew = interestBetween(principalDue, o.accruedTo, asOf, rates);
+  const interestNew = interestBetween(interestBase(o), o.accruedTo, asOf, rates);
   const interestDue = o.interestAccrued - o.interestPaid + interestNew;
   return { principalDue, interestDue, interestNew, total: principalDue + interestDue };
 }
@@ -657,6 +677,33 @@ export const voluntaryOrderCreateSchema = z
   })
   .strict();
 export type VoluntaryOrderCreate = z.infer<typeof voluntaryOrderCreateSchema>;
+
+/**
+ * What a voluntary order paid, month by month and share by share: its principal spread over its months in
+ * proportion to the rates in force for each (employee + employer, those it was issued with), then each
+ * month over the employee and employer shares by their rates. Largest remainder (money.ts
+ * allocateByRatios), so the months and shares sum exactly to what was paid — never a division that
+ * truncates and loses the remainder cents.
+ */
+export function voluntaryMonthShares(
+  principal: Cents,
+  months: readonly { period: string; employeeRate: Rate; employerRate: Rate }[],
+): { period: string; amount: Cents; employee: Cents; employer: Cents }[] {
+  if (!months.length) return [];
+  const weights = months.map((m) => new Dec(m.employeeRate).plus(new Dec(m.employerRate)));
+  const amounts = weights.every((w) => w.gt('0'))
+    ? allocateByRatios(
+        principal,
+        weights.map((w) => w.toFixed(4)),
+      )
+    : allocate(principal, months.length);
+  return months.map((m, i) => {
+    const [employee, employer] = weights[i].gt('0')
+      ? allocateByRatios(amounts[i], [m.employeeRate, m.employerRate])
+      : allocate(amounts[i], 2);
+    return { period: m.period, amount: amounts[i], employee, employer };
+  });
+}
 
 /** Both shares of a voluntary month on the declared salary: employee and employer rates, each rounded. */
 export const voluntaryLimitsSchema = z.object({

@@ -291,7 +291,7 @@ describe('planilla machine', () => {
     ).toThrow();
     expect(() =>
       checkTransition(planillaMachine, { from: 'EN_REVISION', to: 'APROBADA', permissions: delegate, actorId: 1, makerId: 1 }),
-    ).toThrow(/usted mismo/);
+    ).toThrow(/usted creó, modificó o envió/);
   });
   it('while sending, nobody is offered anything: only the submit job ends it, in ENVIADA or back where it was', () => {
     const everyone = {

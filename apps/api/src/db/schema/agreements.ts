@@ -75,6 +75,8 @@ export const paymentAgreementOrders = pgTable(
     number: integer(),
     principalDue: money().notNull(),
     interestDue: money().notNull(),
+    /** A consolidated instalment of an earlier agreement: its unpaid administrative charge (neither principal nor interest). */
+    chargeDue: money().notNull().default(sql`0`),
     releasedAt: ts(),
     replacedAt: ts(),
   },

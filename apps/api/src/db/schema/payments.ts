@@ -35,6 +35,14 @@ export const paymentOrders = pgTable(
       .notNull()
       .default('EMITIDA'),
     principal: money().notNull(),
+    /**
+     * An agreement instalment (kind CONVENIO): what of `principal` is its share of the consolidated
+     * principal and of the interest (the rest is the administrative charge). Late interest accrues on the
+     * unpaid principal share only (no anatocism); a restructuring carries the interest as interest. Null
+     * for every other order: all of `principal` is principal.
+     */
+    principalShare: money(),
+    interestShare: money(),
     principalPaid: money().notNull().default(sql`0`),
     interestAccrued: money().notNull().default(sql`0`),
     interestPaid: money().notNull().default(sql`0`),
@@ -59,6 +67,10 @@ export const paymentOrders = pgTable(
     index('payment_orders_open_due_idx').on(t.dueDate, t.id).where(sql`state = 'EMITIDA'`),
     index('payment_orders_period_idx').on(t.period, t.id),
     check('payment_orders_owner_chk', sql`(entity_id is not null) or (contributor_id is not null)`),
+    check(
+      'payment_orders_shares_chk',
+      sql`(principal_share is null) = (interest_share is null) and (principal_share is null or (principal_share >= 0 and interest_share >= 0 and principal_share + interest_share <= principal))`,
+    ),
     check(
       'payment_orders_paid_chk',
       sql`principal_paid >= 0 and principal_paid <= principal and interest_paid >= 0 and interest_paid <= interest_accrued`,

@@ -16,6 +16,7 @@ import {
   agreementStateLabels,
   type Cents,
   centsToDecimal,
+  type DebtShares,
   decimalToCents,
   formatDay,
   formatPaymentReference,
@@ -26,10 +27,12 @@ import {
   orderKindLabels,
   type RateFrom,
   type SettingsAt,
+  scheduleShares,
   settingsUsed,
   type TermsProblem,
   termsProblems,
   toAvailable,
+  unpaidShares,
 } from '@aporta/domain';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -39,7 +42,7 @@ import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/lis
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { balanceSql, insertOrder, interestRates, lockOrders, rowsOf } from '../payments/orders.ts';
+import { balanceSql, insertOrder, interestRates, lockOrders, orderAsOfSql, rowsOf } from '../payments/orders.ts';
 import { reviewersOf } from '../planillas/notify.ts';
 import { settingsAt } from '../settings/service.ts';
 
@@ -77,7 +80,12 @@ async function entityInScope(ctx: RequestContext, db: Db, entityId: number) {
   return e;
 }
 
-/** The entity's overdue orders (EMITIDA, due before `asOf`), with principal and interest due as of `asOf`. */
+/**
+ * The entity's overdue orders (EMITIDA, due before `asOf`), with what each owes as of `asOf` split in
+ * principal, interest and charge: an instalment of an earlier agreement owes its unpaid shares as they
+ * are (domain unpaidShares: its amount is paid interest first, then charge, then principal), so a new
+ * agreement never turns interest or a charge into principal. The same split as `lockedBalances`.
+ */
 async function overdueOrdersOf(db: Db, entityId: number, asOf: string, rates: RateFrom[]) {
   const { interestDue } = balanceSql(rates, asOf, sql.raw('o'));
   return rowsOf<{
@@ -88,13 +96,20 @@ async function overdueOrdersOf(db: Db, entityId: number, asOf: string, rates: Ra
     due_date: string;
     principal_due: string;
     interest_due: string;
+    charge_due: string;
   }>(
     await db.execute(sql`
-      select o.id, o.reference, o.kind, o.period, o.due_date::text as due_date,
-        (o.principal - o.principal_paid)::text as principal_due, (${interestDue})::text as interest_due
-      from ${paymentOrders} o
-      where o.entity_id = ${entityId} and o.state = 'EMITIDA' and o.due_date < ${asOf}::date
-      order by o.due_date, o.id`),
+      select s.id, s.reference, s.kind, s.period, s.due_date, s.principal_due::text,
+        (s.interest_due + s.interest_part)::text as interest_due,
+        (s.unpaid - s.principal_due - s.interest_part)::text as charge_due
+      from (
+        select o.id, o.reference, o.kind, o.period, o.due_date::text as due_date, o.principal - o.principal_paid as unpaid,
+          least(coalesce(o.principal_share, o.principal), o.principal - o.principal_paid) as principal_due,
+          greatest(coalesce(o.interest_share, 0) - o.principal_paid, 0) as interest_part,
+          ${interestDue} as interest_due
+        from ${paymentOrders} o
+        where o.entity_id = ${entityId} and o.state = 'EMITIDA' and o.due_date < ${asOf}::date) s
+      order by s.due_date, s.id`),
   ).map(
     (r): AgreementOrder => ({
       orderId: Number(r.id),
@@ -104,7 +119,8 @@ async function overdueOrdersOf(db: Db, entityId: number, asOf: string, rates: Ra
       dueDate: r.due_date,
       principalDue: d(r.principal_due),
       interestDue: d(r.interest_due),
-      balance: centsToDecimal(decimalToCents(r.principal_due) + decimalToCents(r.interest_due)),
+      chargeDue: d(r.charge_due),
+      balance: centsToDecimal(decimalToCents(r.principal_due) + decimalToCents(r.interest_due) + decimalToCents(r.charge_due)),
     }),
   );
 }
@@ -125,7 +141,11 @@ function debtView(
   current: number | null,
 ): AgreementDebtView & { cents: ReturnType<typeof agreementDebt> } {
   const cents = agreementDebt(
-    orders.map((o) => ({ principalDue: decimalToCents(o.principalDue), interestDue: decimalToCents(o.interestDue) })),
+    orders.map((o) => ({
+      principalDue: decimalToCents(o.principalDue),
+      interestDue: decimalToCents(o.interestDue),
+      chargeDue: decimalToCents(o.chargeDue),
+    })),
     s.values['agreements.adminChargeRate'],
   );
   return {
@@ -209,15 +229,22 @@ async function issueSchedule(
   agreementId: number,
   entityId: number,
   schedule: ReturnType<typeof agreementSchedule>,
+  debt: { principal: Cents; interest: Cents; adminCharge: Cents },
   scheduleNo: number,
   today: string,
 ) {
-  for (const line of schedule) {
+  // Each instalment carries its principal and interest shares: late interest accrues on the principal share only.
+  const shares = scheduleShares(
+    schedule.map((x) => x.amount),
+    debt,
+  );
+  for (const [i, line] of schedule.entries()) {
     const order = await insertOrder(ctx, tx, {
       kind: 'CONVENIO',
       entityId,
       period: line.dueDate.slice(0, 7),
       principal: line.amount,
+      shares: { principal: shares[i].principal, interest: shares[i].interest },
       dueDate: line.dueDate,
       issueDate: today,
     });
@@ -233,11 +260,22 @@ async function issueSchedule(
   }
 }
 
-/** Balances of locked orders as of `asOf` (the domain rule, so the debt is what the lists show). */
+/**
+ * What locked orders owe as of `asOf` (the domain rule, so the debt is what the lists show), split as
+ * overdueOrdersOf splits it: unpaid principal share, interest (the unpaid interest share and the late
+ * interest due) and unpaid charge.
+ */
 function lockedBalances(rows: Awaited<ReturnType<typeof lockOrders>>, asOf: string, rates: RateFrom[]) {
   return rows.map((r) => {
     const b = orderBalance(r, asOf, rates);
-    return { row: r, principalDue: b.principalDue, interestDue: b.interestDue };
+    const u = unpaidShares(instalmentShares(r), r.principalPaid);
+    return {
+      row: r,
+      principalDue: u.principal,
+      interestDue: u.interest + b.interestDue,
+      chargeDue: u.charge,
+      lateInterest: b.interestDue,
+    };
   });
 }
 
@@ -305,6 +343,7 @@ export async function createAgreement(ctx: RequestContext, input: AgreementCreat
         role: 'CONSOLIDADA' as const,
         principalDue: b.principalDue,
         interestDue: b.interestDue,
+        chargeDue: b.chargeDue,
       })),
     );
     await tx
@@ -319,7 +358,7 @@ export async function createAgreement(ctx: RequestContext, input: AgreementCreat
           eq(paymentOrders.state, 'EMITIDA'),
         ),
       );
-    await issueSchedule(ctx, tx, row.id, entity.id, schedule, 0, today);
+    await issueSchedule(ctx, tx, row.id, entity.id, schedule, debt, 0, today);
     await ctx.audit(
       {
         action: 'CREATE',
@@ -344,18 +383,20 @@ export async function createAgreement(ctx: RequestContext, input: AgreementCreat
 
 // ─── Reading ────────────────────────────────────────────────────────────────────────────────────────
 
-function aggregatesSql(rates: RateFrom[], asOf: string) {
-  const { balance } = balanceSql(rates, asOf, sql.raw('o'));
-  const live = sql`x.agreement_id = ${a.id} and x.role = 'CUOTA'`;
+/** Paid, balance and overdue instalments of the agreement as of `asOf`, each instalment as it stood then (orderAsOfSql). */
+function aggregatesSql(db: Db, rates: RateFrom[], asOf: string) {
+  const x = orderAsOfSql(db, rates, asOf);
+  const from = sql`from ${l} y join ${paymentOrders} o on o.id = y.order_id left join lateral ${x.history} on ${x.joinOn}`;
+  const live = sql`y.agreement_id = ${a.id} and y.role = 'CUOTA' and ${x.issued}`;
   return {
-    paid: sql<string>`(select coalesce(sum(o.principal_paid + o.interest_paid), 0) from ${l} x join ${paymentOrders} o on o.id = x.order_id where ${live})::text`,
-    balance: sql<string>`(select coalesce(sum(${balance}), 0) from ${l} x join ${paymentOrders} o on o.id = x.order_id where ${live} and x.replaced_at is null)::text`,
-    overdue: sql<number>`(select count(*) from ${l} x join ${paymentOrders} o on o.id = x.order_id where ${live} and x.replaced_at is null and o.state = 'EMITIDA' and o.due_date < ${asOf}::date)::int`,
+    paid: sql<string>`(select coalesce(sum(${x.principalPaid} + ${x.interestPaid}), 0) ${from} where ${live})::text`,
+    balance: sql<string>`(select coalesce(sum(${x.balance}), 0) ${from} where ${live} and ${x.state} <> 'CONVENIDA')::text`,
+    overdue: sql<number>`(select count(*) ${from} where ${live} and ${x.state} = 'EMITIDA' and o.due_date < ${asOf}::date)::int`,
   };
 }
 
 function selectAgreements(db: Db, rates: RateFrom[], asOf: string) {
-  const agg = aggregatesSql(rates, asOf);
+  const agg = aggregatesSql(db, rates, asOf);
   return db
     .select({ a, entityName: municipalEntities.name, entityCode: municipalEntities.code, ...agg })
     .from(a)
@@ -452,13 +493,14 @@ export async function getAgreement(ctx: RequestContext, input: { id: number; asO
   const [rates, s] = await Promise.all([interestRates(ctx.db), settingsAt(ctx.db, asOf)]);
   const [r] = await selectAgreements(ctx.db, rates, asOf).where(and(eq(a.id, input.id), ctx.inScope(a.entityId)));
   if (!r) throw new AppError('NOT_FOUND', 'El convenio no existe o no está dentro de su alcance.');
-  const { interestDue, balance } = balanceSql(rates, asOf, sql.raw('o'));
+  const x = orderAsOfSql(ctx.db, rates, asOf);
   const links = rowsOf<{
     role: 'CONSOLIDADA' | 'CUOTA';
     schedule: number;
     number: number | null;
     principal_due: string;
     interest_due: string;
+    charge_due: string;
     replaced: boolean;
     order_id: number;
     reference: string;
@@ -472,12 +514,12 @@ export async function getAgreement(ctx: RequestContext, input: { id: number; asO
     now_interest: string;
   }>(
     await ctx.db.execute(sql`
-      select x.role, x.schedule, x.number, x.principal_due::text, x.interest_due::text, x.replaced_at is not null as replaced,
-        o.id as order_id, o.reference, o.kind, o.period, o.due_date::text as due_date, o.state, o.principal::text,
-        (o.principal_paid + o.interest_paid)::text as paid, (${balance})::text as balance, (${interestDue})::text as now_interest
-      from ${l} x join ${paymentOrders} o on o.id = x.order_id
-      where x.agreement_id = ${input.id} and x.released_at is null
-      order by x.role, x.replaced_at is not null, x.schedule desc, x.number, o.due_date, o.id`),
+      select y.role, y.schedule, y.number, y.principal_due::text, y.interest_due::text, y.charge_due::text, y.replaced_at is not null as replaced,
+        o.id as order_id, o.reference, o.kind, o.period, o.due_date::text as due_date, (${x.state})::text as state, o.principal::text,
+        (${x.principalPaid} + ${x.interestPaid})::text as paid, (${x.balance})::text as balance, (${x.interestDue})::text as now_interest
+      from ${l} y join ${paymentOrders} o on o.id = y.order_id left join lateral ${x.history} on ${x.joinOn}
+      where y.agreement_id = ${input.id} and y.released_at is null and (y.role = 'CONSOLIDADA' or ${x.issued})
+      order by y.role, y.replaced_at is not null, y.schedule desc, y.number, o.due_date, o.id`),
   );
   const instalments: AgreementInstalment[] = links
     .filter((x) => x.role === 'CUOTA')
@@ -506,7 +548,8 @@ export async function getAgreement(ctx: RequestContext, input: { id: number; asO
       dueDate: x.due_date,
       principalDue: d(x.principal_due),
       interestDue: d(x.interest_due),
-      balance: centsToDecimal(decimalToCents(x.principal_due) + decimalToCents(x.interest_due)),
+      chargeDue: d(x.charge_due),
+      balance: centsToDecimal(decimalToCents(x.principal_due) + decimalToCents(x.interest_due) + decimalToCents(x.charge_due)),
     }));
   const transitions =
     r.a.state === 'VIGENTE' && ctx.scopeFor('payment-agreements', 'DELETE')
@@ -525,6 +568,13 @@ async function lockAgreement(ctx: RequestContext, tx: Db, id: number) {
     .for('update');
   if (!row) throw new AppError('NOT_FOUND', 'El convenio no existe o no está dentro de su alcance.');
   return row;
+}
+
+/** An instalment's shares of its amount (an order without them, from before they were kept: all principal). */
+function instalmentShares(o: { principal: Cents; principalShare: Cents | null; interestShare: Cents | null }): DebtShares {
+  const principal = o.principalShare ?? o.principal;
+  const interest = o.interestShare ?? 0n;
+  return { principal, interest, charge: o.principal - principal - interest };
 }
 
 /** The live instalment orders of an agreement (not replaced), locked. */
@@ -566,7 +616,15 @@ export async function restructureAgreement(
     }
     const open = (await liveInstalments(tx, row.id)).filter((o) => o.state === 'EMITIDA');
     const balances = lockedBalances(open, today, rates);
-    const debt = balances.reduce((sum, b) => sum + b.principalDue + b.interestDue, 0n);
+    // What the unpaid instalments owe, each kind kept as it is (no anatocism): their unpaid principal
+    // shares stay principal; their unpaid interest shares and the late interest due stay interest.
+    const parts = { principal: 0n, interest: 0n, adminCharge: 0n };
+    for (const b of balances) {
+      parts.principal += b.principalDue;
+      parts.interest += b.interestDue;
+      parts.adminCharge += b.chargeDue;
+    }
+    const debt = parts.principal + parts.interest + parts.adminCharge;
     const terms = {
       debt,
       downPayment: decimalToCents(input.downPayment),
@@ -588,11 +646,11 @@ export async function restructureAgreement(
     for (const b of balances) {
       await tx
         .update(l)
-        .set({ interestDue: b.interestDue })
+        .set({ interestDue: b.lateInterest })
         .where(and(eq(l.agreementId, row.id), eq(l.orderId, b.row.id)));
     }
     const scheduleNo = row.restructurings + 1;
-    await issueSchedule(ctx, tx, row.id, row.entityId, schedule, scheduleNo, today);
+    await issueSchedule(ctx, tx, row.id, row.entityId, schedule, parts, scheduleNo, today);
     await tx.update(a).set({ restructurings: scheduleNo, updatedAt: now }).where(eq(a.id, row.id));
     await ctx.audit(
       {
@@ -843,7 +901,7 @@ export function agreementReport(ag: Agreement): ReportDefinition {
       {
         heading: 'Condiciones',
         paragraphs: [
-          'La entidad se obliga a pagar cada cuota en la fecha indicada con su referencia de pago. Una cuota no pagada a su vencimiento genera interés por mora a la tasa anual vigente.',
+          'La entidad se obliga a pagar cada cuota en la fecha indicada con su referencia de pago. Una cuota no pagada a su vencimiento genera interés por mora a la tasa anual vigente, solo sobre su parte de capital: nunca sobre intereses ni sobre el cargo administrativo.',
           `Si se acumulan las cuotas vencidas que fija la normativa vigente, el convenio se declara incumplido y el saldo restante es exigible de inmediato.`,
         ],
       },

@@ -21,7 +21,7 @@ import {
 } from '@aporta/domain';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { municipalEntities, paymentAgreements, payments, planillas, solvencyCertificates } from '../../db/schema/index.ts';
+import { municipalEntities, paymentAgreements, planillas, solvencyCertificates } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import {
   formatVerificationCode,
@@ -30,7 +30,7 @@ import {
   type ReportDefinition,
 } from '../../platform/pdf.ts';
 import { getAgreement } from '../agreements/service.ts';
-import { balanceSql, interestRates, rowsOf } from '../payments/orders.ts';
+import { interestRates, orderAsOfSql, rowsOf } from '../payments/orders.ts';
 import { settingsAt } from '../settings/service.ts';
 
 /**
@@ -55,11 +55,12 @@ export async function entityInScope(ctx: RequestContext, db: Db, entityId: numbe
 /** Overdue orders of the entity on `asOf` (any kind: an overdue instalment counts) and its agreement in force. */
 async function solvencyFacts(db: Db, entityId: number, asOf: string) {
   const rates = await interestRates(db);
-  const { balance } = balanceSql(rates, asOf, sql.raw('o'));
+  const x = orderAsOfSql(db, rates, asOf);
   const [r] = rowsOf<{ n: number; amount: string }>(
     await db.execute(sql`
-      select count(*)::int as n, coalesce(sum(${balance}), 0)::text as amount from payment_orders o
-      where o.entity_id = ${entityId} and o.state = 'EMITIDA' and o.due_date < ${asOf}::date`),
+      select count(*)::int as n, coalesce(sum(${x.balance}), 0)::text as amount
+      from payment_orders o left join lateral ${x.history} on ${x.joinOn}
+      where o.entity_id = ${entityId} and ${x.issued} and ${x.state} = 'EMITIDA' and o.due_date < ${asOf}::date`),
   );
   const [cur] = await db
     .select({ number: paymentAgreements.number })
@@ -84,7 +85,8 @@ export async function statement(ctx: RequestContext, input: { entityId: number; 
   const entity = await entityInScope(ctx, ctx.db, input.entityId);
   const asOf = input.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const { interestDue } = balanceSql(rates, asOf, sql.raw('o'));
+  // Every order as it stood on the date (orderAsOfSql): paid, interest and state from its history.
+  const x = orderAsOfSql(ctx.db, rates, asOf);
   const rows = rowsOf<{
     period: string;
     declared: string;
@@ -99,20 +101,19 @@ export async function statement(ctx: RequestContext, input: { entityId: number; 
         select period, sum(total_employee + total_employer) as declared from ${planillas}
         where entity_id = ${entity.id} and state in ('APROBADA', 'PAGADA') and period <= ${periodOf(asOf)}
         group by period),
-      al as (
-        select pa.order_id, sum(pa.principal) as p, sum(pa.interest) as i
-        from payment_allocations pa join ${payments} p on p.id = pa.payment_id
-        where p.entity_id = ${entity.id} and p.state = 'REGISTRADO' and p.pay_date <= ${asOf}::date
-        group by pa.order_id),
+      ox as (
+        select o.period, o.principal, ${x.state} as state, ${x.principalPaid} as principal_paid,
+          ${x.interestPaid} as interest_paid, ${x.interestDue} as interest_due, ${x.balance} as balance
+        from payment_orders o left join lateral ${x.history} on ${x.joinOn}
+        where o.entity_id = ${entity.id} and o.kind <> 'CONVENIO' and ${x.issued}),
       ord as (
-        select o.period, sum(o.principal) as ordered,
-          sum(coalesce(al.p, 0) + coalesce(al.i, 0)) as paid,
-          sum(coalesce(al.i, 0) + ${interestDue}) as interest,
-          sum(case when o.state = 'CONVENIDA' then o.principal - coalesce(al.p, 0) else 0 end) as in_agreement,
-          sum(case when o.state in ('EMITIDA', 'PAGADA') then o.principal - coalesce(al.p, 0) + ${interestDue} else 0 end) as balance
-        from payment_orders o left join al on al.order_id = o.id
-        where o.entity_id = ${entity.id} and o.kind <> 'CONVENIO' and o.state <> 'ANULADA' and o.issue_date <= ${asOf}::date
-        group by o.period)
+        select period, sum(principal) as ordered,
+          sum(principal_paid + interest_paid) as paid,
+          sum(interest_paid + interest_due) as interest,
+          sum(case when state = 'CONVENIDA' then principal - principal_paid else 0 end) as in_agreement,
+          sum(balance) as balance
+        from ox where state <> 'ANULADA'
+        group by period)
       select coalesce(dcl.period, ord.period) as period, coalesce(dcl.declared, 0)::text as declared,
         coalesce(ord.ordered, 0)::text as ordered, coalesce(ord.paid, 0)::text as paid,
         coalesce(ord.interest, 0)::text as interest, coalesce(ord.in_agreement, 0)::text as in_agreement,
@@ -232,8 +233,9 @@ export function statementReport(s: Statement): ReportDefinition {
 export async function arrearsRanking(ctx: RequestContext, q: ArrearsQuery): Promise<Arrears> {
   const asOf = q.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const { balance } = balanceSql(rates, asOf, sql.raw('o'));
-  const where: SQL[] = [sql`o.state = 'EMITIDA' and o.due_date < ${asOf}::date and o.entity_id is not null`];
+  // The orders as they stood on the date (orderAsOfSql): one paid since still owed then, with its interest.
+  const x = orderAsOfSql(ctx.db, rates, asOf);
+  const where: SQL[] = [sql`${x.issued} and ${x.state} = 'EMITIDA' and o.due_date < ${asOf}::date and o.entity_id is not null`];
   const scope = ctx.inScope(sql`o.entity_id`);
   if (scope) where.push(scope);
   if (q.regionId) {
@@ -257,8 +259,9 @@ export async function arrearsRanking(ctx: RequestContext, q: ArrearsQuery): Prom
   }>(
     await ctx.db.execute(sql`
       with x as (
-        select o.entity_id, ${asOf}::date - o.due_date as days, ${balance} as amt, o.due_date
-        from payment_orders o where ${sql.join(where, sql` and `)}),
+        select o.entity_id, ${asOf}::date - o.due_date as days, ${x.balance} as amt, o.due_date
+        from payment_orders o left join lateral ${x.history} on ${x.joinOn}
+        where ${sql.join(where, sql` and `)}),
       g as (
         select entity_id, count(*)::int as n, min(due_date)::text as oldest,
           coalesce(sum(amt) filter (where days <= 30), 0) as d1,

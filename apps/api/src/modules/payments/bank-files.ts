@@ -16,7 +16,7 @@ import { bankFileRows, bankFiles, jobs, paymentOrders, users } from '../../db/sc
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { listPage, type Page } from '../../platform/list.ts';
-import { interestRates, rowsOf } from './orders.ts';
+import { balanceSql, interestRates, rowsOf } from './orders.ts';
 import { registerPayment } from './payments.ts';
 
 /** The payment a bank file row becomes: its idempotency key and bank reference are the row's own, so
@@ -106,12 +106,8 @@ function scopeOf(ctx: RequestContext): SQL {
 
 /** The balance of order `o` as of each row's own date `b.pay_date` (the interest rule of orders.ts, per row). */
 function rowBalance(rates: Awaited<ReturnType<typeof interestRates>>): SQL {
-  const spans = rates.map((r, i) => sql`(${r.from}::date, ${rates[i + 1]?.from ?? '9999-12-31'}::date, ${r.rate}::numeric)`);
-  const since = rates.length
-    ? sql`(case when o.accrued_to < b.pay_date then coalesce((select round((o.principal - o.principal_paid) * sum(r.rate * greatest(0, least(b.pay_date + 1, r.t) - greatest(o.accrued_to + 1, r.f))) / 36500, 2)
-        from (values ${sql.join(spans, sql`, `)}) as r(f, t, rate)), 0) else 0 end)`
-    : sql`0`;
-  return sql`(o.principal - o.principal_paid + o.interest_accrued - o.interest_paid + ${since})`;
+  // The one interest rule of the lists (balanceSql), as of each row's deposit date.
+  return balanceSql(rates, sql`b.pay_date`, sql.raw('o')).balance;
 }
 
 /** Why a matched row was left without its payment, kept on the row (NO_APLICADA) for the person who acts on it. */

@@ -23,7 +23,15 @@ import {
 } from '@aporta/domain';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { contributors, municipalEntities, paymentOrders, planillas, settingValues } from '../../db/schema/index.ts';
+import {
+  contributors,
+  municipalEntities,
+  paymentAllocations,
+  paymentOrders,
+  payments,
+  planillas,
+  settingValues,
+} from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
@@ -45,25 +53,114 @@ export async function interestRates(db: Db): Promise<RateFrom[]> {
 }
 
 /**
- * The interest since `accrued_to` up to `asOf` of the order `o` (SQL, one expression): unpaid principal ×
- * Σ(rate × days in force) / 36500, rounded once to the cent — the domain's interestBetween, set-based, so
- * a list or a total of 100 000 orders is one statement. Rates are inlined as a VALUES list (a handful).
+ * Simple interest on `base` (SQL money, quetzales) for the days after `start` up to and including `asOf`,
+ * each day at the rate in force on it: `base × Σ(rate × days) / 36500`, rounded half-up to the cent ONCE —
+ * the domain's interestBetween, set-based, so a list or a total of 100 000 orders is one statement. Rates
+ * are inlined as a VALUES list (a handful). The rounding is exact integer arithmetic on the exact product
+ * (`x` = base × Σ rate·days has at most six decimals; cents = x / 365, half-up = ⌊(2x + 365) / 730⌋):
+ * numeric division would first round the quotient to a scale of its own and, at the column's limits,
+ * round twice (docs/decisions.md).
  */
-export function interestSinceSql(rates: readonly RateFrom[], asOf: string, o = sql.raw('o')): SQL {
+export function interestBetweenSql(rates: readonly RateFrom[], base: SQL, start: SQL, asOf: string | SQL): SQL {
   if (!rates.length) return sql`0::numeric`;
   const spans = rates.map((r, i) => sql`(${r.from}::date, ${rates[i + 1]?.from ?? '9999-12-31'}::date, ${r.rate}::numeric)`);
-  return sql`(case when ${o}.state = 'EMITIDA' and ${o}.accrued_to < ${asOf}::date then coalesce((
-    select round((${o}.principal - ${o}.principal_paid) * sum(r.rate * greatest(0, least(${asOf}::date + 1, r.t) - greatest(${o}.accrued_to + 1, r.f))) / 36500, 2)
-    from (values ${sql.join(spans, sql`, `)}) as r(f, t, rate)), 0) else 0 end)`;
+  return sql`coalesce((
+    select div(2 * greatest(${base}, 0) * sum(r.rate * greatest(0, least(${asOf}::date + 1, r.t) - greatest(${start} + 1, r.f))) + 365, 730) * 0.01
+    from (values ${sql.join(spans, sql`, `)}) as r(f, t, rate)), 0)`;
 }
 
-/** Interest due (fixed and unpaid + since) and balance of `o` as of `asOf`, as SQL numeric expressions. */
-export function balanceSql(rates: readonly RateFrom[], asOf: string, o = sql.raw('o')) {
-  const since = interestSinceSql(rates, asOf, o);
+/** What an order owed on a date, from what it had paid and fixed by then (SQL over the order `o`). */
+interface OrderFacts {
+  state: SQL;
+  principalPaid: SQL;
+  interestPaid: SQL;
+  interestFixed: SQL;
+  accruedTo: SQL;
+}
+
+function amountsSql(rates: readonly RateFrom[], asOf: string | SQL, o: SQL, f: OrderFacts) {
+  // What accrues: the unpaid principal share (an instalment's consolidated interest and charge never do).
+  const base = sql`least(coalesce(${o}.principal_share, ${o}.principal), ${o}.principal - ${f.principalPaid})`;
+  const since = sql`(case when ${f.state} = 'EMITIDA' and ${f.accruedTo} < ${asOf}::date then ${interestBetweenSql(rates, base, f.accruedTo, asOf)} else 0 end)`;
   // A voided order owes nothing; a consolidated one (CONVENIDA) owes it through its payment agreement.
-  const interestDue = sql`(case when ${o}.state in ('ANULADA', 'CONVENIDA') then 0 else ${o}.interest_accrued - ${o}.interest_paid + ${since} end)`;
-  const balance = sql`(case when ${o}.state in ('ANULADA', 'CONVENIDA') then 0 else ${o}.principal - ${o}.principal_paid + ${interestDue} end)`;
+  const owes = sql`${f.state} in ('EMITIDA', 'PAGADA')`;
+  const interestDue = sql`(case when ${owes} then ${f.interestFixed} - ${f.interestPaid} + ${since} else 0 end)`;
+  const balance = sql`(case when ${owes} then ${o}.principal - ${f.principalPaid} + ${interestDue} else 0 end)`;
   return { interestDue, balance };
+}
+
+/**
+ * Interest due (fixed and unpaid + since) and balance of `o` as of `asOf` (a date, or a date column such as a
+ * bank row's deposit date) from its current columns, as SQL numeric expressions.
+ */
+export function balanceSql(rates: readonly RateFrom[], asOf: string | SQL, o = sql.raw('o')) {
+  return amountsSql(rates, asOf, o, {
+    state: sql`${o}.state`,
+    principalPaid: sql`${o}.principal_paid`,
+    interestPaid: sql`${o}.interest_paid`,
+    interestFixed: sql`${o}.interest_accrued`,
+    accruedTo: sql`${o}.accrued_to`,
+  });
+}
+
+/**
+ * An order as it stood on `asOf`, recomputed from its history rather than read from its current columns:
+ * the payments registered up to that day (their allocations to interest and principal, and the interest
+ * each fixed; a reversed payment never happened), whether an agreement had consolidated or replaced it by
+ * then, whether it had been voided by then, and the rates in force on each day. THE as-of computation of
+ * the order list and its totals, the account statement, the arrears ranking and the agreements.
+ *
+ * Use: `left join lateral ${x.history} on ${x.joinOn}` after the order's FROM item (alias `o`), then the
+ * expressions. From today on, the history is the order's own columns (no payment, voiding or agreement
+ * is ever dated after today), so the lateral join is on false and never runs.
+ */
+export function orderAsOfSql(db: Db, rates: readonly RateFrom[], asOf: string, o = sql.raw('o'), today = guatemalaToday()) {
+  const history = db
+    .select({
+      principalPaid: sql<string>`coalesce(sum(pa.principal), 0)`.as('h_principal_paid'),
+      interestPaid: sql<string>`coalesce(sum(pa.interest), 0)`.as('h_interest_paid'),
+      interestFixed: sql<string>`coalesce(sum(pa.interest_fixed), 0)`.as('h_interest_fixed'),
+      lastPayDate: sql<string | null>`max(p.pay_date)`.as('h_last_pay_date'),
+    })
+    .from(sql`${paymentAllocations} pa join ${payments} p on p.id = pa.payment_id`)
+    .where(sql`pa.order_id = ${o}.id and p.state = 'REGISTRADO' and p.pay_date <= ${asOf}::date`)
+    .as('h');
+  if (asOf >= today) {
+    return {
+      history,
+      joinOn: sql`false`,
+      issued: sql`${o}.issue_date <= ${asOf}::date`,
+      state: sql`${o}.state`,
+      ...balanceSql(rates, asOf, o),
+      principalPaid: sql`${o}.principal_paid`,
+      interestPaid: sql`${o}.interest_paid`,
+    };
+  }
+  const day = (ts: SQL) => sql`(${ts} at time zone 'America/Guatemala')::date`;
+  const state = sql`(case
+    when ${o}.state = 'ANULADA' and coalesce(${day(sql`${o}.voided_at`)}, ${o}.issue_date) <= ${asOf}::date then 'ANULADA'
+    when exists (select 1 from payment_agreement_orders x join payment_agreements ag on ag.id = x.agreement_id
+      where x.order_id = ${o}.id and (
+        (x.role = 'CONSOLIDADA' and ag.agreement_date <= ${asOf}::date and (x.released_at is null or ${day(sql`x.released_at`)} > ${asOf}::date))
+        or (x.role = 'CUOTA' and ${day(sql`x.replaced_at`)} <= ${asOf}::date))) then 'CONVENIDA'
+    when h.h_principal_paid >= ${o}.principal then 'PAGADA'
+    else 'EMITIDA' end)`;
+  const facts: OrderFacts = {
+    state,
+    principalPaid: sql`h.h_principal_paid`,
+    interestPaid: sql`h.h_interest_paid`,
+    interestFixed: sql`h.h_interest_fixed`,
+    accruedTo: sql`greatest(${o}.due_date, h.h_last_pay_date)`,
+  };
+  return {
+    history,
+    joinOn: sql`true`,
+    issued: sql`${o}.issue_date <= ${asOf}::date`,
+    state,
+    ...amountsSql(rates, asOf, o, facts),
+    principalPaid: facts.principalPaid,
+    interestPaid: facts.interestPaid,
+  };
 }
 
 // ─── Issuing ────────────────────────────────────────────────────────────────────────────────────────
@@ -92,6 +189,8 @@ export interface NewOrder {
   periods?: string[];
   salary?: Cents | null;
   principal: Cents;
+  /** An agreement instalment: what of `principal` is principal and interest (the rest is the charge). */
+  shares?: { principal: Cents; interest: Cents };
   dueDate?: string;
   /** Default today (the demo seed issues orders in the past). */
   issueDate?: string;
@@ -120,6 +219,8 @@ export async function insertOrder(ctx: RequestContext, tx: Db, o: NewOrder): Pro
       issueDate: today,
       dueDate,
       principal: o.principal,
+      principalShare: o.shares?.principal ?? null,
+      interestShare: o.shares?.interest ?? null,
       accruedTo: dueDate,
       createdBy: ctx.actor.id,
     })
@@ -159,17 +260,20 @@ export async function issuePlanillaOrders(
 
 const o = paymentOrders;
 
-function listConditions(ctx: RequestContext, q: Partial<PaymentOrderListQuery>, asOf: string): SQL | undefined {
-  const where: (SQL | undefined)[] = [ctx.inScope(o.entityId)];
+type AsOf = ReturnType<typeof orderAsOfSql>;
+
+/** The list's filters; the state and the days overdue are those of `asOf` (x: the order as of that day). */
+function listConditions(ctx: RequestContext, q: Partial<PaymentOrderListQuery>, asOf: string, x: AsOf): SQL | undefined {
+  const where: (SQL | undefined)[] = [ctx.inScope(o.entityId), x.issued];
   if (q.entityId) where.push(eq(o.entityId, q.entityId));
   if (q.contributorId) where.push(eq(o.contributorId, q.contributorId));
   if (q.period) where.push(eq(o.period, q.period));
   if (q.kind) where.push(eq(o.kind, q.kind));
-  if (q.state === 'VENCIDA') where.push(sql`${o.state} = 'EMITIDA' and ${o.dueDate} < ${asOf}::date`);
-  else if (q.state === 'EMITIDA') where.push(sql`${o.state} = 'EMITIDA' and ${o.dueDate} >= ${asOf}::date`);
-  else if (q.state) where.push(eq(o.state, q.state));
+  if (q.state === 'VENCIDA') where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} < ${asOf}::date`);
+  else if (q.state === 'EMITIDA') where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} >= ${asOf}::date`);
+  else if (q.state) where.push(sql`${x.state} = ${q.state}`);
   if (q.minOverdueDays !== undefined) {
-    where.push(sql`${o.state} = 'EMITIDA' and ${o.dueDate} <= ${asOf}::date - ${q.minOverdueDays}::int`);
+    where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} <= ${asOf}::date - ${q.minOverdueDays}::int`);
   }
   const text = q.q?.trim();
   if (text) {
@@ -185,8 +289,14 @@ function listConditions(ctx: RequestContext, q: Partial<PaymentOrderListQuery>, 
 
 const sortable = { id: o.id, dueDate: o.dueDate, period: o.period, principal: o.principal, issueDate: o.issueDate };
 
-function selectOrders(db: Db, rates: RateFrom[], asOf: string) {
-  const { interestDue, balance } = balanceSql(rates, asOf, sql.raw('"payment_orders"'));
+const ordersAlias = sql.raw('"payment_orders"');
+
+/** The orders as of `asOf` (orderAsOfSql): the list, its export, one order. */
+function asOfOf(db: Db, rates: RateFrom[], asOf: string): AsOf {
+  return orderAsOfSql(db, rates, asOf, ordersAlias);
+}
+
+function selectOrders(db: Db, x: AsOf) {
   return db
     .select({
       o,
@@ -196,22 +306,29 @@ function selectOrders(db: Db, rates: RateFrom[], asOf: string) {
       firstSurname: contributors.firstSurname,
       secondSurname: contributors.secondSurname,
       cui: contributors.cui,
-      interestDue: sql<string>`(${interestDue})::text`,
-      balance: sql<string>`(${balance})::text`,
+      state: sql<string>`(${x.state})::text`,
+      principalPaid: sql<string>`(${x.principalPaid})::text`,
+      interestPaid: sql<string>`(${x.interestPaid})::text`,
+      interestDue: sql<string>`(${x.interestDue})::text`,
+      balance: sql<string>`(${x.balance})::text`,
     })
     .from(o)
     .leftJoin(municipalEntities, eq(municipalEntities.id, o.entityId))
-    .leftJoin(contributors, eq(contributors.id, o.contributorId));
+    .leftJoin(contributors, eq(contributors.id, o.contributorId))
+    .leftJoinLateral(x.history, x.joinOn);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectOrders>['where']>>[number];
 
 function toOrder(ctx: RequestContext | null, r: Row, asOf: string): PaymentOrder {
-  const state: OrderShownState = r.o.state === 'EMITIDA' && r.o.dueDate < asOf ? 'VENCIDA' : r.o.state;
+  const stored = r.state as PaymentOrder['state'];
+  const state: OrderShownState = stored === 'EMITIDA' && r.o.dueDate < asOf ? 'VENCIDA' : stored;
   const transitions =
     ctx && r.o.state === 'EMITIDA' && ctx.scopeFor('payment-orders', 'DELETE')
       ? paymentOrderMachine.transitions.filter((t) => t.from.includes('EMITIDA')).map(toAvailable)
       : [];
+  const principalPaid = decimalToCents(r.principalPaid);
+  const interestPaid = decimalToCents(r.interestPaid);
   return {
     id: r.o.id,
     kind: r.o.kind,
@@ -229,14 +346,14 @@ function toOrder(ctx: RequestContext | null, r: Row, asOf: string): PaymentOrder
     dueDate: r.o.dueDate,
     state,
     principal: centsToDecimal(r.o.principal),
-    principalPaid: centsToDecimal(r.o.principalPaid),
-    interestPaid: centsToDecimal(r.o.interestPaid),
-    paid: centsToDecimal(r.o.principalPaid + r.o.interestPaid),
+    principalPaid: centsToDecimal(principalPaid),
+    interestPaid: centsToDecimal(interestPaid),
+    paid: centsToDecimal(principalPaid + interestPaid),
     interestDue: centsToDecimal(decimalToCents(r.interestDue)),
     balance: centsToDecimal(decimalToCents(r.balance)),
-    overdueDays: r.o.state === 'EMITIDA' ? overdueDays(r.o.dueDate, asOf) : 0,
+    overdueDays: stored === 'EMITIDA' ? overdueDays(r.o.dueDate, asOf) : 0,
     asOf,
-    voidReason: r.o.voidReason,
+    voidReason: stored === 'ANULADA' ? r.o.voidReason : null,
     transitions,
   };
 }
@@ -244,13 +361,14 @@ function toOrder(ctx: RequestContext | null, r: Row, asOf: string): PaymentOrder
 export async function findOrders(ctx: RequestContext, q: PaymentOrderListQuery): Promise<Page<PaymentOrder>> {
   const asOf = q.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const cond = listConditions(ctx, q, asOf);
+  const x = asOfOf(ctx.db, rates, asOf);
+  const cond = listConditions(ctx, q, asOf, x);
   const page = await listPage(ctx.db, {
     query: q,
     sortable,
     defaultSort: '-id',
     rows: (c) =>
-      selectOrders(ctx.db, rates, asOf)
+      selectOrders(ctx.db, x)
         .where(and(cond, c.where))
         .orderBy(...c.order)
         .limit(c.limit)
@@ -262,6 +380,7 @@ export async function findOrders(ctx: RequestContext, q: PaymentOrderListQuery):
         .from(o)
         .leftJoin(municipalEntities, eq(municipalEntities.id, o.entityId))
         .leftJoin(contributors, eq(contributors.id, o.contributorId))
+        .leftJoinLateral(x.history, x.joinOn)
         .where(cond),
   });
   return { ...page, items: page.items.map((r) => toOrder(ctx, r, asOf)) };
@@ -273,12 +392,13 @@ export async function* orderExportBatches(
 ) {
   const asOf = q.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const cond = listConditions(ctx, q, asOf);
+  const x = asOfOf(ctx.db, rates, asOf);
+  const cond = listConditions(ctx, q, asOf, x);
   const k = keysetOf(q.sort, sortable, '-id');
   for await (const rows of keysetBatches(
     k,
     (c) =>
-      selectOrders(ctx.db, rates, asOf)
+      selectOrders(ctx.db, x)
         .where(and(cond, c.after))
         .orderBy(...c.order)
         .limit(c.limit),
@@ -293,19 +413,20 @@ export async function* orderExportBatches(
 export async function orderTotals(ctx: RequestContext, q: PaymentOrderListQuery): Promise<PaymentOrderTotals> {
   const asOf = q.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const { interestDue, balance } = balanceSql(rates, asOf, sql.raw('"payment_orders"'));
+  const x = asOfOf(ctx.db, rates, asOf);
   const [r] = await ctx.db
     .select({
       n: sql<number>`count(*)::int`,
       principal: sql<string>`coalesce(sum(${o.principal}), 0)::text`,
-      paid: sql<string>`coalesce(sum(${o.principalPaid} + ${o.interestPaid}), 0)::text`,
-      interestDue: sql<string>`coalesce(sum(${interestDue}), 0)::text`,
-      balance: sql<string>`coalesce(sum(${balance}), 0)::text`,
+      paid: sql<string>`coalesce(sum(${x.principalPaid} + ${x.interestPaid}), 0)::text`,
+      interestDue: sql<string>`coalesce(sum(${x.interestDue}), 0)::text`,
+      balance: sql<string>`coalesce(sum(${x.balance}), 0)::text`,
     })
     .from(o)
     .leftJoin(municipalEntities, eq(municipalEntities.id, o.entityId))
     .leftJoin(contributors, eq(contributors.id, o.contributorId))
-    .where(listConditions(ctx, q, asOf));
+    .leftJoinLateral(x.history, x.joinOn)
+    .where(listConditions(ctx, q, asOf, x));
   const d = (s: string) => centsToDecimal(decimalToCents(s));
   return {
     count: Number(r.n),
@@ -320,7 +441,7 @@ export async function orderTotals(ctx: RequestContext, q: PaymentOrderListQuery)
 export async function getOrder(ctx: RequestContext, input: { id: number; asOf?: string }): Promise<PaymentOrder> {
   const asOf = input.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
-  const [r] = await selectOrders(ctx.db, rates, asOf).where(and(eq(o.id, input.id), ctx.inScope(o.entityId)));
+  const [r] = await selectOrders(ctx.db, asOfOf(ctx.db, rates, asOf)).where(and(eq(o.id, input.id), ctx.inScope(o.entityId)));
   if (!r) throw new AppError('NOT_FOUND', 'La orden de pago no existe o no está dentro de su alcance.');
   return toOrder(ctx, r, asOf);
 }

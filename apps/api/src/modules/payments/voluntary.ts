@@ -14,6 +14,7 @@ import {
   type PaymentOrder,
   periodOf,
   type VoluntaryOrderCreate,
+  voluntaryMonthShares,
 } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
 import { contributors, paymentOrders, planillaLines, planillas } from '../../db/schema/index.ts';
@@ -103,29 +104,60 @@ export async function createVoluntaryOrder(ctx: RequestContext, input: Voluntary
   return getOrder(ctx, { id });
 }
 
+/** A month a voluntary order paid: its part of what was paid, and that part's employee and employer shares. */
+export interface VoluntaryMonth {
+  orderId: number;
+  salary: string | null;
+  amount: string;
+  employeeAmount: string;
+  employerAmount: string;
+}
+
 /** The months of a contributor paid: planillas whose orders are paid, and paid voluntary orders. */
 export async function paidMonths(
   db: RequestContext['db'],
   cui: string,
-): Promise<{ planilla: Set<number>; voluntary: Map<string, { orderId: number; salary: string | null; amount: string }> }> {
+): Promise<{ planilla: Set<number>; voluntary: Map<string, VoluntaryMonth> }> {
   const planillaPaid = rowsOf<{ id: number }>(
     await db.execute(sql`select distinct p.id from ${planillas} p join ${planillaLines} l on l.planilla_id = p.id
       where l.cui = ${cui} and p.state = 'PAGADA'`),
   );
-  const vol = rowsOf<{ id: number; period: string; salary: string | null; n: number; principal: string }>(
-    await db.execute(sql`select o.id, unnest(o.periods) as period, o.salary::text as salary, cardinality(o.periods) as n, o.principal::text as principal
+  const rows = rowsOf<{ id: number; period: string; salary: string | null; principal: string }>(
+    await db.execute(sql`select o.id, unnest(o.periods) as period, o.salary::text as salary, o.principal::text as principal
       from ${paymentOrders} o join ${contributors} c on c.id = o.contributor_id
       where c.cui = ${cui} and o.kind = 'VOLUNTARIO' and o.state = 'PAGADA'`),
   );
-  return {
-    planilla: new Set(planillaPaid.map((r) => Number(r.id))),
-    voluntary: new Map(
-      vol.map((v) => [
-        v.period,
-        { orderId: Number(v.id), salary: v.salary, amount: centsToDecimal(decimalToCents(v.principal) / BigInt(v.n)) },
-      ]),
-    ),
-  };
+  const vol = new Map<number, { id: number; periods: string[]; salary: string | null; principal: string }>();
+  for (const r of rows) {
+    const v = vol.get(Number(r.id)) ?? { id: Number(r.id), periods: [], salary: r.salary, principal: r.principal };
+    v.periods.push(r.period);
+    vol.set(v.id, v);
+  }
+  // What was paid, spread over its months and shares with the shared allocation (domain
+  // voluntaryMonthShares): they sum exactly to the order; a division that truncated lost cents.
+  const voluntary = new Map<string, VoluntaryMonth>();
+  for (const v of vol.values()) {
+    const months = await Promise.all(
+      [...v.periods].sort().map(async (period) => {
+        const r = await settingsAt(db, `${period}-01`);
+        return {
+          period,
+          employeeRate: r.values['contributions.employeeRate'],
+          employerRate: r.values['contributions.employerRate'],
+        };
+      }),
+    );
+    for (const m of voluntaryMonthShares(decimalToCents(v.principal), months)) {
+      voluntary.set(m.period, {
+        orderId: v.id,
+        salary: v.salary,
+        amount: centsToDecimal(m.amount),
+        employeeAmount: centsToDecimal(m.employee),
+        employerAmount: centsToDecimal(m.employer),
+      });
+    }
+  }
+  return { planilla: new Set(planillaPaid.map((r) => Number(r.id))), voluntary };
 }
 
 export const paidHistoryStates = historyPlanillaStates;

@@ -1,6 +1,5 @@
 import {
   AppError,
-  applyRate,
   type BackPayCreate,
   type Cents,
   type ContributionHistory,
@@ -68,7 +67,6 @@ import { isEntityInScope, scopedEntityIdSet } from '../../platform/scope.ts';
 import { applyTransition, availableTransitions, findTransitionHistory, RACE_MESSAGE } from '../../platform/transitions.ts';
 import { issuePlanillaOrders } from '../payments/orders.ts';
 import { paidMonths } from '../payments/voluntary.ts';
-import { settingsAt } from '../settings/service.ts';
 import {
   lineContext,
   lineInputColumns,
@@ -1118,7 +1116,7 @@ export async function contributorHistory(
   const voluntary = ctx.scope === 'ALL' ? [...paid.voluntary].filter(([p]) => inSpan(p)) : [];
   const voluntaryMonths = await Promise.all(
     voluntary.map(async ([period, v]) => {
-      const s = await settingsAt(ctx.db, `${period}-01`);
+      // What the order paid for the month (its shares sum exactly to the order, voluntaryMonthShares).
       const salary = v.salary ? decimalToCents(v.salary) : 0n;
       return {
         period,
@@ -1127,8 +1125,8 @@ export async function contributorHistory(
         planillaId: null,
         planillaType: null,
         salary: v.salary ? money(salary) : null,
-        employeeAmount: money(applyRate(salary, s.values['contributions.employeeRate'])),
-        employerAmount: money(applyRate(salary, s.values['contributions.employerRate'])),
+        employeeAmount: money(decimalToCents(v.employeeAmount)),
+        employerAmount: money(decimalToCents(v.employerAmount)),
         paid: true,
         gap: false,
       };

@@ -85,9 +85,13 @@ export function ScheduleTable({
   );
 }
 
-/** The overdue orders an agreement consolidates (or would): reference, kind, period, principal and interest due. */
+/**
+ * The overdue orders an agreement consolidates (or would): reference, kind, period, principal and interest due,
+ * and the charge an earlier agreement's instalment still owes (a column only when one does).
+ */
 export function OrdersTable({ orders, testId }: { orders: AgreementOrder[]; testId: string }) {
   const { t } = useTranslation();
+  const withCharge = orders.some((o) => o.chargeDue !== '0.00');
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped data-testid={testId}>
@@ -98,6 +102,7 @@ export function OrdersTable({ orders, testId }: { orders: AgreementOrder[]; test
             <Table.Th>{t('agreements.fields.period')}</Table.Th>
             <Table.Th ta="right">{t('agreements.fields.principal')}</Table.Th>
             <Table.Th ta="right">{t('agreements.fields.interest')}</Table.Th>
+            {withCharge && <Table.Th ta="right">{t('agreements.fields.charge')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -114,6 +119,11 @@ export function OrdersTable({ orders, testId }: { orders: AgreementOrder[]; test
               <Table.Td ta="right">
                 <Money value={o.interestDue} />
               </Table.Td>
+              {withCharge && (
+                <Table.Td ta="right">
+                  <Money value={o.chargeDue} />
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>
