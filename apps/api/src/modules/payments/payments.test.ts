@@ -244,7 +244,7 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
     const first = await req(operator.token, 'POST', '/api/payments', body);
     expect(first.statusCode).toBe(201);
     const same = await req(operator.token, 'POST', '/api/payments', body);
-    expect(same.statusCode).toBe(200);
+    expect(same.statusCode, same.body).toBe(200);
     expect(same.json().replayed).toBe(true);
     expect(same.json().payment).toEqual(first.json().payment);
     const sameRef = await req(operator.token, 'POST', '/api/payments', { ...body, idempotencyKey: key(), amount: '50.00' });

@@ -126,7 +126,8 @@ async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<nu
       bank: payments.bank,
       bankReference: payments.bankReference,
       office: payments.office,
-      orderIds: sql<string>`array_to_string(array(select a.order_id from ${paymentAllocations} a where a.payment_id = ${payments.id} order by a.order_id), ',')`,
+      // Qualified by hand: drizzle writes a selected column unqualified, which the subquery would read as its own.
+      orderIds: sql<string>`array_to_string(array(select a.order_id from ${paymentAllocations} a where a.payment_id = payments.id order by a.order_id), ',')`,
     })
     .from(payments)
     .where(
