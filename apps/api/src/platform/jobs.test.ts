@@ -288,6 +288,7 @@ describe('daily schedules', () => {
     key: 'test.daily',
     title: 'Prueba diaria',
     at: '01:30',
+    permission: { resource: 'jobs', action: 'UPDATE' },
     maxAttempts: 1,
     async run(ctx, day, progress) {
       daily.push({ day, actor: ctx.actor.email, scope: ctx.scope });
@@ -307,7 +308,15 @@ describe('daily schedules', () => {
     expect(dueDay('01:30', at('2026-03-10T07:30:00Z'))).toBe('2026-03-10');
     // 23:00 in Guatemala is already the next day in UTC.
     expect(dueDay('23:00', at('2026-03-11T05:00:00Z'))).toBe('2026-03-10');
-    expect(() => scheduleDaily({ key: 'test.bad', title: 'x', at: '25:00', run: async () => null })).toThrow(/HH:MM/);
+    expect(() =>
+      scheduleDaily({
+        key: 'test.bad',
+        title: 'x',
+        at: '25:00',
+        permission: { resource: 'jobs', action: 'UPDATE' },
+        run: async () => null,
+      }),
+    ).toThrow(/HH:MM/);
   });
 
   it('starts once a day, once across processes, as a job of the system with progress; records the outcome and catches up a missed day', async () => {

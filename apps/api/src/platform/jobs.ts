@@ -701,6 +701,11 @@ export interface DailySchedule {
   /** Runs before the day's run is failed (a crash or an unexpected error retries it); default 2. */
   maxAttempts?: number;
   /**
+   * Who may run the same work by hand over every entity, and so read the day's runs in Procesos (their
+   * results hold data of every entity: docs/decisions.md, "A job belongs to its starter").
+   */
+  permission: Permission;
+  /**
    * Runs as the system (platform/context.ts `systemContext`: audit rows by "sistema", scope ALL), as a job
    * of the queue: `progress` is the job's (shown in Procesos; throws once the run is cancelled).
    */
@@ -724,6 +729,7 @@ export function scheduleDaily(schedule: DailySchedule): DailySchedule {
     kind: `daily.${schedule.key}`,
     title: schedule.title,
     maxAttempts: schedule.maxAttempts ?? 2,
+    permission: schedule.permission,
     async run(j) {
       const { db } = j.ctx;
       try {

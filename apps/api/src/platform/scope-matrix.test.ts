@@ -901,6 +901,7 @@ function paymentCases(): Record<string, Case> {
     },
     'GET /api/bank-files/:id': { check: allOnly('GET', '/api/bank-files/1') },
     'GET /api/bank-files/:id/rows': { check: allOnly('GET', '/api/bank-files/1/rows') },
+    'POST /api/bank-files/:id/retry': { check: allOnly('POST', '/api/bank-files/1/retry') },
     'POST /api/bank-files/:id/rows/:rowId/resolve': {
       check: allOnly('POST', '/api/bank-files/1/rows/1/resolve', { decision: 'DESCARTAR', reason: 'Prueba de alcance' }),
     },

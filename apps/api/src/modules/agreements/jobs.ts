@@ -40,6 +40,7 @@ scheduleDaily({
   key: 'agreements.detection',
   title: 'Detección diaria de convenios incumplidos y cumplidos',
   at: '01:30',
+  permission: { resource: 'payment-agreements', action: 'APPROVE' },
   async run(ctx, day, progress) {
     await progress({ done: 0, total: null, phase: `Revisando convenios al ${day}` });
     return detectAgreements(ctx, day, (done, total) => progress({ done, total, phase: 'Actualizando convenios' }));

@@ -6,6 +6,7 @@ scheduleDaily({
   key: 'legal.deadline-reminders',
   title: 'Recordatorio diario de plazos de expedientes',
   at: '06:00',
+  permission: { resource: 'legal-module', action: 'UPDATE' },
   async run(ctx, day, progress) {
     await progress({ done: 0, total: null, phase: `Buscando plazos próximos al ${day}` });
     return remindDeadlines(ctx, day);

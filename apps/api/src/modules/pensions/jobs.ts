@@ -124,6 +124,7 @@ scheduleDaily({
   key: 'pensions.survival-suspension',
   title: 'Suspensión diaria por supervivencia vencida',
   at: '01:00',
+  permission: { resource: 'supervivencia', action: 'APPROVE' },
   async run(ctx, day, progress) {
     await progress({ done: 0, total: null, phase: `Buscando supervivencias vencidas al ${day}` });
     const r = await suspendOverdue(ctx, day);
@@ -135,6 +136,7 @@ scheduleDaily({
   key: 'pensions.renap-check',
   title: 'Verificación diaria de pensionados en RENAP',
   at: '02:00',
+  permission: { resource: 'supervivencia', action: 'APPROVE' },
   run: async (ctx, _day, progress) => {
     if (!jobEnv.adapter) throw new AppError('SERVICE_UNAVAILABLE', 'RENAP no está configurado en este proceso.');
     return renapSweep(ctx, jobEnv.adapter(ctx), (done, total) => progress({ done, total, phase: 'Consultando RENAP' }));

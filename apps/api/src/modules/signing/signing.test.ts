@@ -130,7 +130,7 @@ describe('certificates (administradorFirma)', () => {
       headers: p12.headers,
     });
     expect(badSeal.statusCode).toBe(400);
-    expect(badSeal.json().error.message).toMatch(/no es un PKCS#12 válido/);
+    expect(badSeal.json().error.message).toMatch(/no es de un tipo aceptado \(PKCS#12\): su contenido es texto/);
 
     // Renewing issues a new certificate and revokes the old one (published in the CRL).
     const extra = await t.createUser({ grants: signerGrants });

@@ -57,7 +57,8 @@ export async function sniffFile(path: string, fileName: string): Promise<FileKin
         'El archivo está protegido con contraseña: ábralo en Excel, quítele la contraseña y guárdelo como .xlsx o .csv.',
         [{ path: 'archivo', message: 'Libro protegido con contraseña.' }],
       );
-    if (kind === 'xls')
+    // A compound file whose directory cannot be read but is named .xls is, in practice, an old workbook.
+    if (kind === 'xls' || (kind === 'other' && /\.xls$/i.test(fileName)))
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El formato .xls antiguo no se admite; guarde el archivo como .xlsx o .csv.');
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
