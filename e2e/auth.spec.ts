@@ -1,6 +1,8 @@
 import { E2E_ADMIN, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test('a visitor is sent to sign in, fails once, signs in, stays signed in, and signs out', async ({ page }) => {
+  // Two accessibility checks, two sign-ins and a reload: beyond the default 30 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByRole('heading', { name: 'Iniciar sesión' })).toBeVisible();

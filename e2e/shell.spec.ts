@@ -274,6 +274,8 @@ test('a corrupt stored value falls back to the default instead of breaking the p
 });
 
 test('breakpoints: 375 px mobile menu, 900 px small sidebar, 1440 px large; two-column falls back', async ({ page }) => {
+  // Three viewports, each drawn and checked: beyond the default 30 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await keepSettingsLocal(page, { layout: 'twocolumn' });
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
