@@ -160,7 +160,9 @@ describe('planillas: a draft typed on screen, calculated with the rates in force
     expect((await draft(operator.token, beforeLast, fx.entityB.id)).statusCode).toBe(403);
     const future = await draft(operator.token, nextPeriod(current));
     expect(future.statusCode).toBe(400);
-    expect(future.json().error.details).toEqual([{ path: 'period', message: expect.stringMatching(/no puede ser posterior a \d\d\/\d{4}/) }]);
+    expect(future.json().error.details).toEqual([
+      { path: 'period', message: expect.stringMatching(/no puede ser posterior a \d\d\/\d{4}/) },
+    ]);
     expect((await draft(operator.token, '2026-13')).statusCode).toBe(400);
     expect((await draft(operator.token, 'abc')).statusCode).toBe(400);
   });
