@@ -47,6 +47,20 @@ afterAll(() => t.close());
 
 const csvRows = (body: string) => Papa.parse<string[]>(body.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data.slice(1);
 
+/**
+ * Makes every xlsx worker die as the main thread sees it: gone without finishing its file. It is asked to
+ * exit (the message export.ts's `close` sends) rather than terminated: a terminate() that lands inside a
+ * zlib stream's constructor aborts the whole test process (node_zlib.cc "close before init").
+ */
+const killWorkers = () =>
+  Promise.all(
+    [...liveXlsxWorkers()].map((w) => {
+      const gone = once(w, 'exit');
+      w.postMessage({ type: 'stop' });
+      return gone;
+    }),
+  );
+
 describe('keyset exports', () => {
   for (const sort of ['birthDate', '-birthDate', 'name', '-updatedAt', 'id', '-id']) {
     it(`exports every contributor exactly once, in order, sorted by ${sort}`, async () => {
@@ -348,7 +362,7 @@ describe('xlsx written by a worker thread', () => {
       format: 'xlsx',
       columns,
       batches: batches(50, 100, async (i) => {
-        if (i === 3) await Promise.all([...liveXlsxWorkers()].map((w) => w.terminate()));
+        if (i === 3) await killWorkers();
       }),
     });
     await expect(run).rejects.toMatchObject({
@@ -432,7 +446,7 @@ describe('xlsx written by a worker thread', () => {
         filename: 'prueba',
         columns,
         batches: batches(200, 100, async (i) => {
-          if (i === 20) await Promise.all([...liveXlsxWorkers()].map((w) => w.terminate()));
+          if (i === 20) await killWorkers();
         }),
       });
     });

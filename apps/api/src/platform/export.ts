@@ -238,6 +238,8 @@ function xlsxMoney(v: unknown): number | null {
 
 /** At most this many xlsx exports are written at once (one worker thread each); a further one waits for a place. */
 export const MAX_XLSX_WORKERS = 4;
+/** How long a worker asked to stop may take before it is terminated (see `close`). */
+const WORKER_STOP_GRACE_MS = 5_000;
 const liveWorkers = new Set<Worker>();
 let placeWaiters: (() => void)[] = [];
 
@@ -315,7 +317,14 @@ async function startXlsxWorker(
     rows: (rows) => request('batch', { type: 'rows', rows }),
     end: () => request('done', { type: 'end' }),
     close: () => {
-      if (liveWorkers.has(worker)) void worker.terminate();
+      if (!liveWorkers.has(worker)) return;
+      // Asked to stop, the worker exits between two of its tasks. terminate() stops it at any instruction,
+      // also inside a zlib stream's constructor, and Node then aborts the whole process when the thread is
+      // cleaned up ("close before init", node_zlib.cc): only a worker that does not stop gets it.
+      send({ type: 'stop' });
+      setTimeout(() => {
+        if (liveWorkers.has(worker)) void worker.terminate();
+      }, WORKER_STOP_GRACE_MS).unref();
     },
   };
 }

@@ -7,13 +7,14 @@
  * mapped (`rows`), and `end`. The worker answers `batch` once a batch is in the sheet and the bytes it
  * produced so far were taken; it sends the file as `data` chunks (fresh ArrayBuffers, transferred) and
  * sends the next chunk only after the main thread's `ack` (its stream drained): memory stays bounded by
- * about one batch on each side. `done` once the file is complete; `error` when ExcelJS failed.
+ * about one batch on each side. `done` once the file is complete; `error` when ExcelJS failed. `stop` ends
+ * the thread.
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openXlsxSheet, type XlsxCell, type XlsxSheet } from './xlsx-sheet.ts';
 
-export type XlsxToWorker = { type: 'rows'; rows: XlsxCell[][] } | { type: 'end' } | { type: 'ack' };
+export type XlsxToWorker = { type: 'rows'; rows: XlsxCell[][] } | { type: 'end' } | { type: 'ack' } | { type: 'stop' };
 export type XlsxFromWorker =
   | { type: 'data'; chunk: Uint8Array }
   | { type: 'batch' }
@@ -76,6 +77,8 @@ async function handle(message: XlsxToWorker): Promise<void> {
 }
 
 port.on('message', (message: XlsxToWorker) => {
+  // The export ended or its client left: the thread ends here, between two tasks (see export.ts `close`).
+  if (message.type === 'stop') process.exit(0);
   if (message.type === 'ack') {
     const callback = inFlight;
     inFlight = null;

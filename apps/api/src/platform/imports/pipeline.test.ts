@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ImportColumn, parseAmount, type Scope } from '@aporta/domain';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, importBatches, importChunks, importRows, jobs, users } from '../../db/schema/index.ts';
 import { attachUserToEntity, contributorFixtures } from '../../modules/contributors/fixtures.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -501,8 +501,14 @@ describe('the commit as a job (issue 10)', () => {
         message: 'Desde la validación cambiaron datos; vuelva a cargar el archivo. (fila 3: El código ya existe.)',
       });
       expect(await countLines('F')).toBe(0);
-      const [job] = await t.database.db.select().from(jobs).where(eq(jobs.id, failed.jobId!));
-      expect(job).toMatchObject({ state: 'FAILED', error: failed.message });
+      // The job's own row ends just after the batch is marked (its ending transaction follows the run).
+      await vi.waitFor(
+        async () => {
+          const [job] = await t.database.db.select().from(jobs).where(eq(jobs.id, failed.jobId!));
+          expect(job).toMatchObject({ state: 'FAILED', error: failed.message });
+        },
+        { timeout: 10_000, interval: 25 },
+      );
     } finally {
       hooks.checkCommit = async () => {};
       await worker.stop();
