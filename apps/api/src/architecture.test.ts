@@ -1,113 +1,177 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkArchitecture,
+  cyclesOf,
+  MODULE_DEPENDENCIES,
+  type Violation,
+  WEB_FEATURE_EXEMPTIONS,
+} from './test/architecture-rules.ts';
 
 /**
- * The module boundaries of ARCHITECTURE.md, checked on the source text so a change that breaks them
- * fails here, in review, rather than as a tangle found months later:
- * - a module's routes file is imported only by app.ts (the composition root), never by another module;
- * - platform/ and db/ import nothing from modules/ (cross-cutting code cannot depend on a feature;
- *   the route-walking tests kept in platform/ may use a module's test fixtures);
- * - seeds live outside db/;
- * - a routes file never computes a scope (scopeFor, scopeOf, entityScopeCondition): the access guard
- *   put it in request.ctx once.
+ * The layering rules of ARCHITECTURE.md (see test/architecture-rules.ts), checked on the real tree; then each
+ * kind of violation is planted in a copy of the tree, one at a time, to prove the check fails on it (a guard
+ * that cannot fail guards nothing).
  */
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const show = (v: Violation[]) => v.map((x) => `${x.rule} ${x.file}: ${x.detail}`);
 
-const src = dirname(fileURLToPath(import.meta.url));
+describe('architecture: the rules hold on the tree', () => {
+  const result = checkArchitecture(repo);
 
-/**
- * Modules allowed to break a rule while a conversion is under way (none today). Each entry must still
- * break a rule (the test says when one no longer does), so the list only shrinks.
- */
-const pendingConversion = new Set<string>([]);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(e.name) ? [path] : [];
+  it('reads the three trees', () => {
+    expect(result.files).toBeGreaterThan(500);
   });
-}
 
-/** Source without comments, so a comment naming a function or a path is not mistaken for a use. */
-const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  it('no violation: routes imported only by app.ts, layers, module dependencies, routes without scope, a pure domain, web features apart, visible imports', () => {
+    expect(show(result.violations)).toEqual([]);
+  });
 
-/** Relative specifiers of static imports, re-exports and dynamic imports, resolved to absolute paths. */
-function importsOf(file: string, text: string): string[] {
-  const specs = [
-    ...text.matchAll(/(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g),
-    ...text.matchAll(/import\s*['"]([^'"]+)['"]/g),
-    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ].map((m) => m[1]);
-  return specs.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s));
-}
-
-const files = sourceFiles(src).map((path) => {
-  const rel = relative(src, path).split(sep).join('/');
-  const text = withoutComments(readFileSync(path, 'utf8'));
-  return { path, rel, text, imports: importsOf(path, text).map((p) => relative(src, p).split(sep).join('/')) };
+  it('the allowed module dependencies have no cycle, and every exemption and dependency listed is still used', () => {
+    expect(cyclesOf(MODULE_DEPENDENCIES)).toEqual([]);
+    expect(result.stale).toEqual([]);
+  });
 });
 
-/** The module a source file belongs to (`modules/<name>/…`), or null. */
-const moduleOf = (rel: string) => /^modules\/([^/]+)\//.exec(rel)?.[1] ?? null;
-const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes\.ts$/.test(rel);
+describe('architecture: each planted violation is caught', () => {
+  let copy: string;
+  beforeAll(() => {
+    copy = mkdtempSync(join(tmpdir(), 'aporta-arch-'));
+    for (const tree of ['apps/api/src', 'packages/domain/src', 'apps/web/src'])
+      cpSync(join(repo, tree), join(copy, tree), { recursive: true, filter: (p) => !p.includes('node_modules') });
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-interface Violation {
-  file: string;
-  rule: string;
-}
-
-function violations(): Violation[] {
-  const out: Violation[] = [];
-  for (const f of files) {
-    for (const target of f.imports) {
-      if (isRoutesFile(target) && f.rel !== 'app.ts' && moduleOf(target) !== moduleOf(f.rel)) {
-        out.push({ file: f.rel, rule: `importa el archivo de rutas ${target}` });
-      }
-      const isTest = f.rel.endsWith('.test.ts');
-      if (f.rel.startsWith('platform/') && !isTest && target.startsWith('modules/')) {
-        out.push({ file: f.rel, rule: `platform/ importa un módulo: ${target}` });
-      }
-      if (f.rel.startsWith('db/') && !isTest && target.startsWith('modules/')) {
-        out.push({ file: f.rel, rule: `db/ importa un módulo: ${target}` });
-      }
+  /** The violations of the copy with `text` added to `file` (created when missing), then the copy restored. */
+  function planted(file: string, text: string, rules?: Parameters<typeof checkArchitecture>[1]): Violation[] {
+    const path = join(copy, file);
+    let before: string | null = null;
+    try {
+      before = readFileSync(path, 'utf8');
+    } catch {
+      before = null;
     }
-    if (isRoutesFile(f.rel)) {
-      for (const m of f.text.matchAll(/\b(scopeFor|scopeOf|entityScopeCondition)\s*\(/g)) {
-        out.push({ file: f.rel, rule: `un archivo de rutas calcula un alcance con ${m[1]}()` });
-      }
+    try {
+      if (before === null) writeFileSync(path, text);
+      else appendFileSync(path, `\n${text}\n`);
+      return checkArchitecture(copy, rules).violations;
+    } finally {
+      if (before === null) rmSync(path);
+      else writeFileSync(path, before);
     }
-    if (f.rel.startsWith('db/seed')) out.push({ file: f.rel, rule: 'las semillas viven fuera de db/ (en seed/)' });
   }
-  return out;
-}
+  const rulesOf = (v: Violation[]) => [...new Set(v.map((x) => x.rule))];
 
-describe('architecture: module boundaries', () => {
-  const all = violations();
-
-  it('reads the source (the walk found modules, platform and db)', () => {
-    expect(files.some((f) => f.rel === 'app.ts')).toBe(true);
-    expect(files.filter((f) => isRoutesFile(f.rel)).length).toBeGreaterThan(10);
-    expect(files.some((f) => f.rel.startsWith('platform/'))).toBe(true);
-    expect(files.some((f) => f.rel.startsWith('db/'))).toBe(true);
+  it('the untouched copy is clean', () => {
+    expect(show(checkArchitecture(copy).violations)).toEqual([]);
   });
 
-  it('no module imports another module’s routes; platform/ and db/ import no module; routes compute no scope', () => {
-    const broken = all.filter((v) => !pendingConversion.has(moduleOf(v.file) ?? ''));
-    expect(broken.map((v) => `${v.file}: ${v.rule}`)).toEqual([]);
+  const cases: { name: string; file: string; text: string; rule: Violation['rule'] }[] = [
+    {
+      name: 'a module imports another module’s routes',
+      file: 'apps/api/src/modules/agreements/service.ts',
+      text: "import { paymentRoutes } from '../payments/routes.ts';",
+      rule: 'routes-import',
+    },
+    {
+      name: 'platform/ imports a module',
+      file: 'apps/api/src/platform/list.ts',
+      text: "export { listOrders } from '../modules/payments/orders.ts';",
+      rule: 'layer',
+    },
+    {
+      name: 'platform/ imports a seed',
+      file: 'apps/api/src/platform/list.ts',
+      text: "import { seedDemo } from '../seed/index.ts';",
+      rule: 'layer',
+    },
+    {
+      name: 'db/ imports a module, dynamically',
+      file: 'apps/api/src/db/client.ts',
+      text: "const late = await import('../modules/payments/orders.ts');",
+      rule: 'layer',
+    },
+    {
+      name: 'a seed file under db/',
+      file: 'apps/api/src/db/seed-extra.ts',
+      text: 'export const x = 1;\n',
+      rule: 'seed-place',
+    },
+    {
+      name: 'a module imports one it may not depend on',
+      file: 'apps/api/src/modules/payments/orders.ts',
+      text: "import { agreementDebt } from '../agreements/service.ts';",
+      rule: 'module-dependency',
+    },
+    {
+      name: 'a routes file reads the request’s scope',
+      file: 'apps/api/src/modules/payments/routes.ts',
+      text: 'export const peek = (request: { ctx: { scope: string } }) => request.ctx.scope;',
+      rule: 'route-scope',
+    },
+    {
+      name: 'a routes file computes a scope',
+      file: 'apps/api/src/modules/payments/routes.ts',
+      text: "export const peek = (ctx: { scopeFor: (r: string, a: string) => string }) => ctx.scopeFor('payment-orders', 'READ');",
+      rule: 'route-scope',
+    },
+    {
+      name: 'an import without its file’s extension',
+      file: 'apps/api/src/modules/payments/orders.ts',
+      text: "import { receiptOf } from './receipts';",
+      rule: 'specifier',
+    },
+    {
+      name: 'a dynamic import of a computed path',
+      file: 'apps/api/src/modules/payments/orders.ts',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
+      text: 'const kind = "receipts";\nconst late = await import(`./${kind}.ts`);',
+      rule: 'dynamic-import',
+    },
+    {
+      name: 'the domain imports the API',
+      file: 'packages/domain/src/money.ts',
+      text: "import { listPage } from '../../../apps/api/src/platform/list.ts';",
+      rule: 'domain-purity',
+    },
+    {
+      name: 'the domain imports a package it may not',
+      file: 'packages/domain/src/money.ts',
+      text: "import { sql } from 'drizzle-orm';",
+      rule: 'domain-purity',
+    },
+    {
+      name: 'a web feature imports another feature',
+      file: 'apps/web/src/features/agreements/components.tsx',
+      text: "import { useCases } from '../legal/api.ts';",
+      rule: 'web-feature',
+    },
+  ];
+
+  for (const c of cases) {
+    it(`catches: ${c.name}`, () => {
+      const found = planted(c.file, c.text);
+      expect(rulesOf(found)).toEqual([c.rule]);
+    });
+  }
+
+  it('catches a cycle in the allowed module dependencies', () => {
+    const rules = {
+      moduleDependencies: { ...MODULE_DEPENDENCIES, payments: [...MODULE_DEPENDENCIES.payments, 'agreements'] },
+      webExemptions: WEB_FEATURE_EXEMPTIONS,
+    };
+    const found = planted(
+      'apps/api/src/modules/payments/orders.ts',
+      "import { agreementDebt } from '../agreements/service.ts';",
+      rules,
+    );
+    expect(show(found)).toEqual(['module-cycle MODULE_DEPENDENCIES: ciclo entre módulos: agreements > payments > agreements']);
   });
 
-  it('the modules pending conversion still need their exemption (remove them from the list once converted)', () => {
-    const stale = [...pendingConversion].filter((m) => !all.some((v) => moduleOf(v.file) === m));
-    expect(stale).toEqual([]);
-  });
-
-  it('catches each kind of violation (the checks are not vacuous)', () => {
-    const probe = (rel: string, text: string) => importsOf(join(src, rel), withoutComments(text));
-    expect(probe('modules/a/service.ts', "import { x } from '../b/routes.ts';")).toEqual([join(src, 'modules/b/routes.ts')]);
-    expect(probe('platform/x.ts', "export { y } from '../modules/c/service.ts';")).toEqual([join(src, 'modules/c/service.ts')]);
-    expect(probe('db/x.ts', "const m = await import('../modules/d/service.ts');")).toEqual([join(src, 'modules/d/service.ts')]);
-    expect(probe('modules/a/routes.ts', "// import { x } from '../b/routes.ts';")).toEqual([]);
+  it('a commented-out import is no violation', () => {
+    expect(planted('apps/api/src/platform/list.ts', "// import { seedDemo } from '../seed/index.ts';")).toEqual([]);
   });
 });

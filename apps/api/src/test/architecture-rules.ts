@@ -1,0 +1,272 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * The layering rules of ARCHITECTURE.md, read from the source text of a repository tree (the real one, or a
+ * copy in which architecture.test.ts plants one violation of each kind to prove each rule can fail).
+ *
+ * - api: a module's routes file is imported only by app.ts (the composition root);
+ * - api: platform/ and db/ import no module and no seed (the route-walking tests kept in platform/ may use a
+ *   module's test fixtures); seeds live in seed/, never in db/;
+ * - api: a module imports another module only along MODULE_DEPENDENCIES, and that list has no cycle;
+ * - api: a routes file never computes a scope or a permission (the access guard did, into request.ctx);
+ * - domain: imports nothing of ours outside packages/domain, and no package but zod and big.js (its tests
+ *   may use vitest, fast-check and node:);
+ * - web: a feature imports only components/, lib/ and its own folder (WEB_FEATURE_EXEMPTIONS, which only
+ *   shrinks, names the imports that predate the rule);
+ * - everywhere: every relative import names its file with its extension, and every dynamic import names a
+ *   literal path, so that the checker (and the reader) sees every dependency.
+ */
+
+export interface Violation {
+  rule:
+    | 'routes-import'
+    | 'layer'
+    | 'module-dependency'
+    | 'module-cycle'
+    | 'route-scope'
+    | 'domain-purity'
+    | 'web-feature'
+    | 'specifier'
+    | 'dynamic-import'
+    | 'seed-place';
+  file: string;
+  detail: string;
+}
+
+/**
+ * Which modules each module may import (its services, types or helpers; never its routes). A module not
+ * named here imports no other module. Adding an edge is a design decision: keep the graph acyclic (the check
+ * fails on a cycle), and prefer moving what two modules share into platform/.
+ */
+export const MODULE_DEPENDENCIES: Record<string, readonly string[]> = {
+  agreements: ['home', 'notifications', 'payments', 'planillas', 'settings'],
+  'contributor-reports': ['contributors'],
+  contributors: ['cui-approvals', 'home', 'renap', 'statistics'],
+  'cui-approvals': ['auth', 'notifications', 'renap'],
+  financial: ['agreements', 'payments', 'settings'],
+  institutions: ['roles', 'users'],
+  legal: ['documents', 'home', 'notifications', 'payments'],
+  payments: ['home', 'settings'],
+  pensions: ['auth', 'documents', 'home', 'notifications', 'renap', 'settings', 'statistics', 'workflow'],
+  planillas: ['auth', 'documents', 'home', 'notifications', 'payments', 'settings'],
+  roles: ['users'],
+  signing: ['documents', 'notifications'],
+  template: ['chat', 'collections'],
+  users: ['auth'],
+  workflow: ['documents', 'home', 'notifications', 'settings'],
+};
+
+/**
+ * Web imports from one feature into another that predate the rule (feature → imported file). Issue 26 moves
+ * each into lib/ or components/; the test fails when one listed here is no longer imported, so the list
+ * only shrinks, and on any import not listed.
+ */
+export const WEB_FEATURE_EXEMPTIONS: Record<string, readonly string[]> = {
+  agreements: [
+    'features/jobs/api.ts',
+    'features/payments/components.tsx',
+    'features/payments/ownerTabs.tsx',
+    'features/planillas/api.ts',
+  ],
+  audit: ['features/catalogs/locales/es.json'],
+  auth: ['features/profile/keys.ts'],
+  catalogs: [
+    'features/agreements/entityTabs.tsx',
+    'features/financial/entityTabs.tsx',
+    'features/legal/entityTabs.tsx',
+    'features/payments/ownerTabs.tsx',
+  ],
+  contributors: ['features/auth/useAuth.ts', 'features/jobs/api.ts', 'shell/search/searchProviders.ts'],
+  financial: [
+    'features/agreements/components.tsx',
+    'features/legal/api.ts',
+    'features/payments/ownerTabs.tsx',
+    'features/planillas/api.ts',
+  ],
+  home: ['features/auth/useAuth.ts'],
+  institutions: ['features/roles/keys.ts', 'features/users/keys.ts'],
+  jobs: ['features/auth/useAuth.ts'],
+  legal: ['features/payments/ownerTabs.tsx'],
+  payments: ['features/contributors/contributorTabs.tsx', 'features/planillas/api.ts'],
+  pensions: ['features/contributors/api.ts', 'features/contributors/contributorTabs.tsx', 'features/jobs/api.ts'],
+  planillas: [
+    'features/contributors/contributorTabs.tsx',
+    'features/settings/SettingsPage.tsx',
+    'shell/search/searchProviders.ts',
+  ],
+  profile: ['features/auth/ChangePasswordForm.tsx', 'features/auth/keys.ts'],
+  renap: ['features/contributors/components.tsx'],
+  roles: ['features/auth/useAuth.ts', 'features/users/keys.ts'],
+  signing: ['features/auth/useAuth.ts', 'features/jobs/api.ts'],
+  statistics: ['features/payments/CollectionPanel.tsx'],
+  template: ['features/catalogs/CollectionListPage.tsx', 'features/catalogs/RecordPage.tsx'],
+};
+
+/** The packages the domain may import (its tests may also import vitest, fast-check and node: built-ins). */
+const DOMAIN_PACKAGES = new Set(['zod', 'big.js']);
+const DOMAIN_TEST_PACKAGES = new Set(['vitest', 'fast-check']);
+
+/** Names that compute a scope or a permission: a routes file leaves them to the access guard and the service. */
+const SCOPE_OR_PERMISSION =
+  /\b(scopeFor|scopeOf|entityScopeCondition|inScope|requireAllScope|hasPermission|can)\s*\(|\bctx\.(scope|user\.permissions)\b/g;
+
+const GUARD_FILES = new Set(['architecture.test.ts', 'test/architecture-rules.ts']);
+
+const TREES = { api: 'apps/api/src', domain: 'packages/domain/src', web: 'apps/web/src' } as const;
+type Tree = keyof typeof TREES;
+
+interface SourceFile {
+  tree: Tree;
+  /** Relative to its tree, with forward slashes. */
+  rel: string;
+  text: string;
+  /** Relative specifiers resolved against the tree (may start with ../ when they leave it). */
+  imports: { spec: string; target: string }[];
+  /** Bare specifiers (packages, node: built-ins). */
+  packages: string[];
+  /** Dynamic imports whose argument is not one string literal. */
+  opaqueImports: string[];
+}
+
+/** Source without comments, so a comment naming a function or a path is not mistaken for a use. */
+export const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+
+const SPECIFIER = [
+  /(?:^|[^\w.$])(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+  /(?:^|[^\w.$])import\s*['"]([^'"]+)['"]/g,
+  /(?:^|[^\w.$])import\(\s*['"]([^'"]+)['"]\s*[,)]/g,
+];
+
+function readTree(root: string, tree: Tree): SourceFile[] {
+  const base = join(root, TREES[tree]);
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'node_modules' ? [] : walk(path);
+      return /\.(ts|tsx|mts)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+    });
+  return walk(base).map((path) => {
+    const text = withoutComments(readFileSync(path, 'utf8'));
+    const specs = SPECIFIER.flatMap((re) => [...text.matchAll(re)].map((m) => m[1]));
+    const opaqueImports = [...text.matchAll(/(?:^|[^\w.$])import\(\s*([^'"\s)][^)]*)\)/g)].map((m) => m[1].trim());
+    return {
+      tree,
+      rel: relative(base, path).split(sep).join('/'),
+      text,
+      imports: specs
+        .filter((s) => s.startsWith('.'))
+        .map((spec) => ({
+          spec,
+          target: relative(base, resolve(dirname(path), spec))
+            .split(sep)
+            .join('/'),
+        })),
+      packages: specs.filter((s) => !s.startsWith('.')),
+      opaqueImports,
+    };
+  });
+}
+
+const moduleOf = (rel: string) => /^modules\/([^/]+)\//.exec(rel)?.[1] ?? null;
+const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes\.ts$/.test(rel);
+const isTest = (rel: string) => /\.test\.tsx?$/.test(rel);
+const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+/** The cycles of a dependency graph, each as a path a > b > … > a. */
+export function cyclesOf(graph: Record<string, readonly string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const found: string[] = [];
+  const visit = (node: string, path: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph[node] ?? []) {
+      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next].join(' > '));
+      else if (!state.has(next)) visit(next, [...path, next]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of Object.keys(graph)) if (!state.has(node)) visit(node, [node]);
+  return found;
+}
+
+export interface ArchitectureRules {
+  moduleDependencies: Record<string, readonly string[]>;
+  webExemptions: Record<string, readonly string[]>;
+}
+
+/** Every violation of the rules in the tree at `root` (a repository root). */
+export function checkArchitecture(
+  root: string,
+  rules: ArchitectureRules = { moduleDependencies: MODULE_DEPENDENCIES, webExemptions: WEB_FEATURE_EXEMPTIONS },
+): { violations: Violation[]; stale: string[]; files: number } {
+  // The guard's own files hold violations as text (the planted cases): they are not read as code.
+  const files = (Object.keys(TREES) as Tree[])
+    .flatMap((tree) => readTree(root, tree))
+    .filter((f) => !(f.tree === 'api' && GUARD_FILES.has(f.rel)));
+  const out: Violation[] = [];
+  const add = (f: SourceFile, rule: Violation['rule'], detail: string) =>
+    out.push({ rule, file: `${TREES[f.tree]}/${f.rel}`, detail });
+  const usedExemptions = new Set<string>();
+  const usedDependencies = new Set<string>();
+
+  for (const cycle of cyclesOf(rules.moduleDependencies))
+    out.push({ rule: 'module-cycle', file: 'MODULE_DEPENDENCIES', detail: `ciclo entre módulos: ${cycle}` });
+
+  for (const f of files) {
+    for (const { spec } of f.imports) {
+      if (!/\.(ts|tsx|mts|mjs|js|json|css)$/.test(spec)) add(f, 'specifier', `importa «${spec}» sin la extensión de su archivo`);
+    }
+    for (const arg of f.opaqueImports) add(f, 'dynamic-import', `import(${arg}) no nombra una ruta literal`);
+
+    if (f.tree === 'api') {
+      const from = moduleOf(f.rel);
+      for (const { target } of f.imports) {
+        if (isRoutesFile(target) && f.rel !== 'app.ts' && moduleOf(target) !== from)
+          add(f, 'routes-import', `importa el archivo de rutas ${target}`);
+        const layer = /^(platform|db)\//.exec(f.rel)?.[1];
+        if (layer && !isTest(f.rel) && /^(modules|seed)\//.test(target)) add(f, 'layer', `${layer}/ importa ${target}`);
+        const to = moduleOf(target);
+        if (!from || !to || to === from || isTest(f.rel)) continue;
+        if (rules.moduleDependencies[from]?.includes(to)) usedDependencies.add(`${from} → ${to}`);
+        else add(f, 'module-dependency', `el módulo ${from} importa ${target}; ${to} no está entre sus dependencias`);
+      }
+      if (f.rel.startsWith('db/seed')) add(f, 'seed-place', 'las semillas viven fuera de db/ (en seed/)');
+      if (isRoutesFile(f.rel)) {
+        for (const m of f.text.matchAll(SCOPE_OR_PERMISSION))
+          add(f, 'route-scope', `un archivo de rutas calcula un alcance o un permiso (${m[0].trim()})`);
+      }
+    }
+
+    if (f.tree === 'domain') {
+      for (const { target } of f.imports)
+        if (target.startsWith('../')) add(f, 'domain-purity', `el dominio importa ${target} (fuera de packages/domain)`);
+      for (const spec of f.packages) {
+        const name = packageName(spec);
+        const allowed =
+          DOMAIN_PACKAGES.has(name) || (isTest(f.rel) && (DOMAIN_TEST_PACKAGES.has(name) || spec.startsWith('node:')));
+        if (!allowed) add(f, 'domain-purity', `el dominio importa el paquete ${spec}`);
+      }
+    }
+
+    if (f.tree === 'web') {
+      const feature = /^features\/([^/]+)\//.exec(f.rel)?.[1];
+      if (!feature) continue;
+      for (const { target } of f.imports) {
+        if (/^(components|lib)\//.test(target) || target.startsWith(`features/${feature}/`)) continue;
+        if (rules.webExemptions[feature]?.includes(target)) {
+          usedExemptions.add(`${feature} → ${target}`);
+          continue;
+        }
+        add(f, 'web-feature', `la pantalla ${feature} importa ${target} (solo components/, lib/ y su carpeta)`);
+      }
+    }
+  }
+  // Entries of the two lists that nothing uses any more: removed, so that the lists stay true and only shrink.
+  const unused = (list: Record<string, readonly string[]>, used: Set<string>) =>
+    Object.entries(list).flatMap(([from, targets]) => targets.map((t) => `${from} → ${t}`).filter((e) => !used.has(e)));
+  return {
+    violations: out,
+    stale: [...unused(rules.webExemptions, usedExemptions), ...unused(rules.moduleDependencies, usedDependencies)],
+    files: files.length,
+  };
+}
