@@ -1,11 +1,12 @@
-import type { Scope } from '@aporta/domain';
-import { type AnyColumn, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { AppError, type Scope } from '@aporta/domain';
+import { type AnyColumn, and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../db/client.ts';
 import {
   delegates,
   entityAssignments,
   entityRegions,
   institutions,
+  municipalEntities,
   regionDelegates,
   userInstitutions,
 } from '../db/schema/index.ts';
@@ -52,15 +53,27 @@ export async function scopedEntityIdSet(db: Db, userId: number, scope: Scope): P
   const ids = scopedEntityIds(userId, scope);
   if (!ids) return null;
   const r = await db.execute(sql`select distinct id from ${ids} as scoped(id) where id is not null`);
-  return new Set((r as unknown as { rows: { id: number }[] }).rows.map((row) => Number(row.id)));
+  return new Set(rowsOf<{ id: number }>(r).map((row) => Number(row.id)));
 }
 
 /** True when `entityId` lies inside the route's scope (for creates and checks of a chosen entity). */
 export async function isEntityInScope(ctx: RequestContext, entityId: number): Promise<boolean> {
   const cond = ctx.inScope(sql`${entityId}::int`);
   if (!cond) return true;
-  const r = await ctx.db.execute(sql`select 1 as ok where ${cond}`);
-  return (r as unknown as { rows: unknown[] }).rows.length > 0;
+  return rowsOf(await ctx.db.execute(sql`select 1 as ok where ${cond}`)).length > 0;
+}
+
+/**
+ * The municipal entity `entityId` when the route's scope reaches it; otherwise 404, the same answer as for
+ * an entity that does not exist (no oracle). `db` is a transaction when the caller is inside one.
+ */
+export async function scopedEntityOr404(ctx: RequestContext, entityId: number, db: Db = ctx.db) {
+  const [e] = await db
+    .select({ id: municipalEntities.id, name: municipalEntities.name, code: municipalEntities.code })
+    .from(municipalEntities)
+    .where(and(eq(municipalEntities.id, entityId), ctx.inScope(municipalEntities.id)));
+  if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
+  return e;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '@aporta/domain';
 import { type AnyColumn, and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 import { auditLog, stateTransitions } from '../db/schema/index.ts';
 import type { RequestContext } from './context.ts';
 import { entityInScope, scopedEntityIdSet } from './scope.ts';
@@ -61,8 +61,6 @@ export interface AppliedTransition<S extends string, T extends StatefulTable> {
   comment: string | null;
   entityId: number | null;
 }
-
-const rowsOf = <R>(result: unknown): R[] => (result as { rows: R[] }).rows;
 
 /**
  * Moves one record of `machine` to `to`, or throws what the user sees. The permission and its scope

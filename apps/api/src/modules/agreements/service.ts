@@ -35,14 +35,15 @@ import {
   unpaidShares,
 } from '@aporta/domain';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { municipalEntities, paymentAgreementOrders, paymentAgreements, paymentOrders } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
+import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { balanceSql, insertOrder, interestRates, lockOrders, orderAsOfSql, rowsOf } from '../payments/orders.ts';
+import { balanceSql, insertOrder, interestRates, lockOrders, orderAsOfSql } from '../payments/orders.ts';
 import { reviewersOf } from '../planillas/notify.ts';
 import { settingsAt } from '../settings/service.ts';
 
@@ -70,15 +71,6 @@ const limitsOf = (s: SettingsAt) => ({
   maxInstalments: s.values['agreements.maxInstalments'],
   minDebt: BigInt(s.values['agreements.minDebt']) * 100n,
 });
-
-async function entityInScope(ctx: RequestContext, db: Db, entityId: number) {
-  const [e] = await db
-    .select({ id: municipalEntities.id, name: municipalEntities.name, code: municipalEntities.code })
-    .from(municipalEntities)
-    .where(and(eq(municipalEntities.id, entityId), ctx.inScope(municipalEntities.id)));
-  if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
-  return e;
-}
 
 /**
  * The entity's overdue orders (EMITIDA, due before `asOf`), with what each owes as of `asOf` split in
@@ -168,7 +160,7 @@ function debtView(
 
 /** What an agreement signed today would consolidate and owe: the entity's overdue orders and the limits in force. */
 export async function agreementDebtOf(ctx: RequestContext, input: { entityId: number }): Promise<AgreementDebtView> {
-  const entity = await entityInScope(ctx, ctx.db, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const asOf = guatemalaToday();
   const [s, rates] = await Promise.all([settingsAt(ctx.db, asOf), interestRates(ctx.db)]);
   const orders = await overdueOrdersOf(ctx.db, entity.id, asOf, rates);
@@ -197,7 +189,7 @@ function pickOrders(all: AgreementOrder[], orderIds: number[] | undefined): Agre
 
 /** The schedule the terms give, without creating anything; 400 naming the field when the terms are outside the limits. */
 export async function simulateAgreement(ctx: RequestContext, input: AgreementCreate): Promise<AgreementSimulation> {
-  const entity = await entityInScope(ctx, ctx.db, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const asOf = guatemalaToday();
   const [s, rates] = await Promise.all([settingsAt(ctx.db, asOf), interestRates(ctx.db)]);
   const orders = pickOrders(await overdueOrdersOf(ctx.db, entity.id, asOf, rates), input.orderIds);
@@ -285,7 +277,7 @@ function lockedBalances(rows: Awaited<ReturnType<typeof lockOrders>>, asOf: stri
  * wins), consolidated (CONVENIDA, their history kept), and one CONVENIO order is issued per line.
  */
 export async function createAgreement(ctx: RequestContext, input: AgreementCreate): Promise<Agreement> {
-  const entity = await entityInScope(ctx, ctx.db, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const today = guatemalaToday();
   const id = await ctx.db.transaction(async (tx) => {
     const [s, rates] = await Promise.all([settingsAt(tx, today), interestRates(tx)]);

@@ -10,7 +10,7 @@ import {
 } from '@aporta/domain';
 import { and, asc, desc, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { chatBookmarks, chatConversations, chatMembers, chatMessages, chatPresence, users } from '../../db/schema/index.ts';
 import { getBlob, putBlob } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -130,11 +130,6 @@ export async function listConversations(ctx: RequestContext): Promise<ChatConver
     lastAt: r.last_at ? new Date(r.last_at).toISOString() : null,
     members: Number(r.members),
   }));
-}
-
-/** Drivers answer `execute` as an array (PGlite: `{ rows }`): the rows either way. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 const messageSelection = (me: number) => ({

@@ -20,8 +20,8 @@ import {
   solvencyOf,
 } from '@aporta/domain';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { municipalEntities, paymentAgreements, planillas, solvencyCertificates } from '../../db/schema/index.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { paymentAgreements, planillas, solvencyCertificates } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import {
   formatVerificationCode,
@@ -29,8 +29,9 @@ import {
   normalizeVerificationCode,
   type ReportDefinition,
 } from '../../platform/pdf.ts';
+import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { getAgreement } from '../agreements/service.ts';
-import { interestRates, orderAsOfSql, rowsOf } from '../payments/orders.ts';
+import { interestRates, orderAsOfSql } from '../payments/orders.ts';
 import { settingsAt } from '../settings/service.ts';
 
 /**
@@ -40,15 +41,6 @@ import { settingsAt } from '../settings/service.ts';
 
 const d = (s: string | null | undefined) => centsToDecimal(decimalToCents(s ?? '0'));
 const money = (s: string) => ({ cents: decimalToCents(s) });
-
-export async function entityInScope(ctx: RequestContext, db: Db, entityId: number) {
-  const [e] = await db
-    .select({ id: municipalEntities.id, name: municipalEntities.name, code: municipalEntities.code })
-    .from(municipalEntities)
-    .where(and(eq(municipalEntities.id, entityId), ctx.inScope(municipalEntities.id)));
-  if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
-  return e;
-}
 
 // ─── Solvency facts ─────────────────────────────────────────────────────────────────────────────────
 
@@ -82,7 +74,7 @@ async function solvencyFacts(db: Db, entityId: number, asOf: string) {
  * agreements with their instalments, and whether it is "al día".
  */
 export async function statement(ctx: RequestContext, input: { entityId: number; asOf?: string }): Promise<Statement> {
-  const entity = await entityInScope(ctx, ctx.db, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const asOf = input.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
   // Every order as it stood on the date (orderAsOfSql): paid, interest and state from its history.
@@ -402,7 +394,7 @@ function toCertificate(c: CertificateRow, state: CertificateState): SolvencyCert
 
 /** Issues a certificate to an entity that is "al día" today; refused (409) with the reason otherwise. */
 export async function issueCertificate(ctx: RequestContext, input: { entityId: number }): Promise<SolvencyCertificate> {
-  const entity = await entityInScope(ctx, ctx.db, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const today = guatemalaToday();
   const solvency = await solvencyFacts(ctx.db, entity.id, today);
   if (!solvency.solvent) throw new AppError('CONFLICT', solvency.reason);

@@ -21,7 +21,7 @@ import {
   toAvailable,
 } from '@aporta/domain';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   legalCaseActions,
   legalCaseDeadlines,
@@ -35,10 +35,11 @@ import {
 import type { RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
 import { listPage, type Page } from '../../platform/list.ts';
+import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { fileDocument } from '../documents/library.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { balanceSql, interestRates, rowsOf } from '../payments/orders.ts';
+import { balanceSql, interestRates } from '../payments/orders.ts';
 
 /**
  * Collection cases (issue 14): opened against an entity in arrears (in one click from the ranking),
@@ -74,22 +75,13 @@ async function itemsNow(db: Db, caseId: number, asOf: string) {
   );
 }
 
-async function entityInScope(ctx: RequestContext, entityId: number) {
-  const [e] = await ctx.db
-    .select({ id: municipalEntities.id, name: municipalEntities.name })
-    .from(municipalEntities)
-    .where(and(eq(municipalEntities.id, entityId), ctx.inScope(municipalEntities.id)));
-  if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
-  return e;
-}
-
 /**
  * Opens a case for an entity in arrears: it covers its overdue orders (instalments of an agreement are
  * counted through the agreement) and its agreements in force or in default, each with what it owes
  * today. One open case per entity (a second is refused, naming the first).
  */
 export async function openCase(ctx: RequestContext, input: { entityId: number }): Promise<LegalCase> {
-  const entity = await entityInScope(ctx, input.entityId);
+  const entity = await scopedEntityOr404(ctx, input.entityId);
   const today = guatemalaToday();
   const id = await ctx.db.transaction(async (tx) => {
     const [open] = await tx

@@ -11,12 +11,12 @@ import {
   parseBankCsv,
 } from '@aporta/domain';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { bankFileRows, bankFiles, jobs, paymentOrders, users } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { listPage, type Page } from '../../platform/list.ts';
-import { balanceSql, interestRates, rowsOf } from './orders.ts';
+import { balanceSql, interestRates } from './orders.ts';
 import { registerPayment } from './payments.ts';
 
 /** The payment a bank file row becomes: its idempotency key and bank reference are the row's own, so

@@ -10,11 +10,12 @@ import {
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client.ts';
 import { settingValues } from '../../db/schema/index.ts';
 import { systemContext } from '../../platform/context.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { contributorFixtures } from '../contributors/fixtures.ts';
-import { insertOrder, interestBetweenSql, interestRates, rowsOf } from './orders.ts';
+import { insertOrder, interestBetweenSql, interestRates } from './orders.ts';
 
 /**
  * The SQL interest (lists, totals, statements, ranking) and the domain's interest (payments, agreements)

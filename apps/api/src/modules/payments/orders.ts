@@ -22,7 +22,7 @@ import {
   toAvailable,
 } from '@aporta/domain';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   contributors,
   municipalEntities,
@@ -37,8 +37,6 @@ import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/lis
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { settingsAt } from '../settings/service.ts';
-
-export const rowsOf = <R>(r: unknown): R[] => (r as { rows: R[] }).rows;
 
 // ─── Interest, set-based ─────────────────────────────────────────────────────────────────────────────
 

@@ -15,7 +15,7 @@ import {
   type Receipt,
 } from '@aporta/domain';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   bankFileRows,
   contributors,
@@ -31,7 +31,7 @@ import {
 import type { RequestContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db-errors.ts';
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
-import { interestRates, lockOrders, orderPlanillaStateSql, rowsOf } from './orders.ts';
+import { interestRates, lockOrders, orderPlanillaStateSql } from './orders.ts';
 
 // ─── Receipt numbers ────────────────────────────────────────────────────────────────────────────────
 

@@ -1,9 +1,9 @@
 import { guatemalaToday } from '@aporta/domain';
 import { and, count, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.ts';
 import { bankFileRows, paymentOrders } from '../../db/schema/index.ts';
 import { registerWorkQueue } from '../home/queues.ts';
 import { strandedRowsSql } from './bank-files.ts';
-import { rowsOf } from './orders.ts';
 
 /**
  * Those who chase payments — the cashiers and treasury who register them: orders past their due date and

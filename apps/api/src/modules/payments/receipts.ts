@@ -13,12 +13,12 @@ import {
   rangeStateLabels,
 } from '@aporta/domain';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.ts';
 import { payments, receiptRanges, receipts } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { settingsAt } from '../settings/service.ts';
-import { rowsOf } from './orders.ts';
 import { getPayment, selectReceipts, takeReceiptNumber, toReceipt } from './payments.ts';
 
 // ─── Ranges ─────────────────────────────────────────────────────────────────────────────────────────

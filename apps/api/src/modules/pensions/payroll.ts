@@ -15,7 +15,7 @@ import {
   periodStart,
 } from '@aporta/domain';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { pensionOwedMonths, pensionPayrollLines, pensionPayrolls, pensions } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { toAppError } from '../../platform/db-errors.ts';
@@ -40,8 +40,6 @@ const toPayroll = (r: typeof pensionPayrolls.$inferSelect): PensionPayroll => ({
   closedAt: r.closedAt?.toISOString() ?? null,
   closedBy: r.closedBy,
 });
-
-const rowsOf = <R>(r: unknown) => (r as { rows: R[] }).rows;
 
 /** Lines written per INSERT. */
 const INSERT_CHUNK = 2000;

@@ -21,7 +21,7 @@ import {
   totalTooLarge,
 } from '@aporta/domain';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { budgetLines, importRows, planillaLines, planillas, renapPeople } from '../../db/schema/index.ts';
 import { settingsAt } from '../settings/service.ts';
 
@@ -30,8 +30,6 @@ import { settingsAt } from '../settings/service.ts';
  * the previous period's salaries and RENAP's copy. Loaded set-based, once per planilla or per upload
  * chunk, never per line.
  */
-
-const rowsOf = <R>(r: unknown): R[] => (r as { rows: R[] }).rows;
 
 /** States of a previous planilla whose lines count as "last month" for the comparison. */
 const PREVIOUS_STATES: PlanillaState[] = ['APROBADA', 'PAGADA', 'EN_REVISION', 'ENVIADA', 'OBSERVADA'];

@@ -1,6 +1,6 @@
 import { formatPeriod, planillaMachine, planillaTypeLabels } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   delegates,
   entityAssignments,
@@ -11,8 +11,6 @@ import {
 } from '../../db/schema/index.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
 import { notifyUsers } from '../notifications/service.ts';
-
-const rowsOf = <R>(r: unknown): R[] => (r as { rows: R[] }).rows;
 
 /** Users who review the entity's planillas: delegates of its regions or assigned to it, holding planillas APPROVE. */
 export async function reviewersOf(tx: Db, entityId: number): Promise<number[]> {

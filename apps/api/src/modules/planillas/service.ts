@@ -39,7 +39,7 @@ import {
 } from '@aporta/domain';
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   contributors,
   contributorTypes,
@@ -84,7 +84,6 @@ import { notifyPlanillaStep } from './notify.ts';
 import { assertCanDeclare, editableOrdinary, lockEditable } from './rules.ts';
 import { queueSubmit, settleStalledSubmits, submitRefusal } from './submit.ts';
 
-const rowsOf = <R>(r: unknown): R[] => (r as { rows: R[] }).rows;
 const creator = alias(users, 'creator');
 const reviewer = alias(users, 'reviewer');
 const money = (c: Cents) => centsToDecimal(c);

@@ -1,6 +1,6 @@
 import { AppError, centsToDecimal, planillaMachine, SUBMITTING_STATE } from '@aporta/domain';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { jobs as jobsTable, planillaLines, planillas } from '../../db/schema/index.ts';
 import { type RequestContext, systemContext } from '../../platform/context.ts';
 import { contextFromRequest, defineJob, enqueueJob, JobCancelledError, type JobRun, jobMessages } from '../../platform/jobs.ts';
@@ -17,8 +17,6 @@ import { notifyPlanillaStep } from './notify.ts';
  * a job that ended any other way (its attempts spent after crashes) is found by `settleStalledSubmits`,
  * so a planilla is never left ENVIANDO.
  */
-
-const rowsOf = <R>(r: unknown): R[] => (r as { rows: R[] }).rows;
 
 export const SUBMIT_MESSAGES = {
   cancelled: 'El envío se canceló antes de terminar: la planilla volvió a su estado anterior y puede enviarla de nuevo.',

@@ -19,7 +19,7 @@ import {
   scopeRank,
 } from '@aporta/domain';
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   budgetLines,
   classifications,
@@ -51,7 +51,6 @@ import { roleIdsOf } from './flows.ts';
 import { validateFormData } from './validate.ts';
 
 export const SIG_ENTITY_TYPE = 'sig_request';
-const rowsOf = <R>(r: unknown) => (r as { rows: R[] }).rows;
 
 // ─── The flow version as a state machine ──────────────────────────────────────────────────────────
 

@@ -12,7 +12,7 @@ import {
   OUTSIDE_TEMPLATE_COLUMN,
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { importBatches, importChunks, importRows, jobs as jobsTable } from '../../db/schema/index.ts';
 import type { RequestContext } from '../context.ts';
 import type { ExportColumn } from '../export.ts';
@@ -55,8 +55,6 @@ export const toBatch = (r: BatchRecord): ImportBatch => ({
   committedAt: r.committedAt?.toISOString() ?? null,
   committedRows: r.committedRows,
 });
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 // ---------------------------------------------------------------------------------------------------
 // Upload: sniffing, guards, header, staging
