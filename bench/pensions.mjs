@@ -7,7 +7,8 @@ const { loadConfig } = await import('../apps/api/src/config.ts');
 const schema = await import('../apps/api/src/db/schema/index.ts');
 const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
 const { systemContext } = await import('../apps/api/src/platform/context.ts');
-const { suspendOverdue, renapSweep } = await import('../apps/api/src/modules/pensions/survival.ts');
+const { suspendOverdue } = await import('../apps/api/src/modules/pensions/survival-suspension.ts');
+const { renapSweep } = await import('../apps/api/src/modules/pensions/deaths.ts');
 const { renapAdapterFor } = await import('../apps/api/src/modules/renap/adapter.ts');
 const { eq, sql } = await import('drizzle-orm');
 

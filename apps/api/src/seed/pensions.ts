@@ -23,7 +23,7 @@ import {
   survivalChecks,
 } from '../db/schema/index.ts';
 import { closePayroll, generatePayroll } from '../modules/pensions/payroll.ts';
-import { suspendOverdue } from '../modules/pensions/survival.ts';
+import { suspendOverdue } from '../modules/pensions/survival-suspension.ts';
 import { settingsAt } from '../modules/settings/service.ts';
 import { systemContext } from '../platform/context.ts';
 import { personColumns, prng } from './contributors.ts';

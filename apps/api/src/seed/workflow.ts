@@ -2,8 +2,7 @@ import type { FlowDefinition, FormField, Scope } from '@aporta/domain';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { contributors, institutions, pensions, roles, users, wfForms } from '../db/schema/index.ts';
-// The module action the jubilación flow ends with (registered by the pensions module).
-import '../modules/pensions/workflow-actions.ts';
+import { registerPensionWorkflowActions } from '../modules/pensions/workflow-actions.ts';
 import { createFlow, publishFlow } from '../modules/workflow/flows.ts';
 import { createForm, publishForm } from '../modules/workflow/forms.ts';
 import { createRequest, transitionRequest } from '../modules/workflow/requests.ts';
@@ -140,6 +139,8 @@ async function contextOf(db: Db, email: string, resource: 'sig-items', action: '
  * approved jubilación creates its pension through the pensions module's action).
  */
 export async function seedWorkflowDemo(db: Db, files: FileStore, appTitle: string): Promise<void> {
+  // The module action the jubilación flow ends with: the seed may run before any routes are registered.
+  registerPensionWorkflowActions();
   const [{ n }] = await db.select({ n: count() }).from(wfForms);
   if (n > 0) return;
   const roleIds = Object.fromEntries(

@@ -169,7 +169,8 @@ function readTree(root: string, tree: Tree): SourceFile[] {
 }
 
 const moduleOf = (rel: string) => /^modules\/([^/]+)\//.exec(rel)?.[1] ?? null;
-const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes\.ts$/.test(rel);
+// A module's routes.ts and the route files by sub-domain it registers (`<sub-domain>-routes.ts`).
+const isRoutesFile = (rel: string) => /^modules\/[^/]+\/(?:[a-z0-9-]+-)?routes\.ts$/.test(rel);
 const isTest = (rel: string) => /\.test\.tsx?$/.test(rel);
 const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 

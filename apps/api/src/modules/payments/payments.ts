@@ -1,7 +1,10 @@
+/**
+ * Registering a payment against an owner's orders (interest first, then principal), with its 7-B receipt
+ * and the idempotent replay of a repeated one; reversing a payment. Reading payments is in payment-reads.ts.
+ */
 import {
   AppError,
   allocatePayment,
-  type Cents,
   centsToDecimal,
   decimalToCents,
   formatDay,
@@ -10,101 +13,16 @@ import {
   orderBalance,
   type Payment,
   type PaymentCreate,
-  type PaymentListQuery,
   type PaymentResult,
-  type Receipt,
 } from '@aporta/domain';
-import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
-import {
-  bankFileRows,
-  contributors,
-  municipalEntities,
-  paymentAllocations,
-  paymentOrders,
-  payments,
-  receiptRanges,
-  receipts,
-  settingValues,
-  users,
-} from '../../db/schema/index.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.ts';
+import { bankFileRows, paymentAllocations, paymentOrders, payments, receipts } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db-errors.ts';
-import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
 import { interestRates, lockOrders, orderPlanillaStateSql } from './orders.ts';
-
-// ─── Receipt numbers ────────────────────────────────────────────────────────────────────────────────
-
-/**
- * Takes the next number of the office's active range, in the caller's transaction: one conditional
- * `UPDATE … SET next_number = next_number + 1 … RETURNING`. The row lock it takes is held until the
- * payment commits, so concurrent payments (in this process or any other on the same database) queue on
- * it and each sees the number the previous one left: consecutive, no gap (a rolled-back payment rolls
- * its number back too — no sequence, which would leave a gap), no reuse. A range that runs out moves to
- * AGOTADO in the same statement and the next authorised range of the office takes over.
- */
-export async function takeReceiptNumber(tx: Db, office: string) {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const [candidate] = await tx
-      .select({ id: receiptRanges.id })
-      .from(receiptRanges)
-      .where(
-        sql`${receiptRanges.office} = ${office} and ${receiptRanges.state} = 'ACTIVO' and ${receiptRanges.nextNumber} <= ${receiptRanges.lastNumber}`,
-      )
-      .orderBy(receiptRanges.authorizationDate, receiptRanges.firstNumber, receiptRanges.id)
-      .limit(1);
-    if (!candidate) {
-      throw new AppError(
-        'CONFLICT',
-        `No hay un rango de recibos 7-B activo con números disponibles para la oficina ${office}; registre el siguiente rango autorizado.`,
-      );
-    }
-    const [taken] = rowsOf<{ id: number; series: string; number: number; last_number: number }>(
-      await tx.execute(sql`
-        update ${receiptRanges} set next_number = next_number + 1,
-          state = case when next_number + 1 > last_number then 'AGOTADO' else state end
-        where id = ${candidate.id} and state = 'ACTIVO' and next_number <= last_number
-        returning id, series, next_number - 1 as number, last_number`),
-    );
-    if (taken)
-      return {
-        rangeId: Number(taken.id),
-        series: taken.series,
-        number: Number(taken.number),
-        remaining: Number(taken.last_number) - Number(taken.number),
-      };
-    // Another payment took the last number of that range meanwhile: look again.
-  }
-  throw new AppError('CONFLICT', 'No se pudo tomar un número de recibo; intente de nuevo.');
-}
-
-async function rangeWarnings(tx: Db, office: string, remainingInRange: number, series: string): Promise<string[]> {
-  const threshold = await rangeWarningThreshold(tx);
-  if (remainingInRange > threshold) return [];
-  const [others] = rowsOf<{ n: number }>(
-    await tx.execute(sql`select coalesce(sum(last_number - next_number + 1), 0)::int as n from ${receiptRanges}
-      where office = ${office} and state = 'ACTIVO' and series <> ${series}`),
-  );
-  const next = Number(others?.n ?? 0);
-  return [
-    remainingInRange === 0
-      ? `El rango de recibos 7-B serie ${series} se agotó.${next ? ' El siguiente rango autorizado toma su lugar.' : ' Registre el siguiente rango autorizado.'}`
-      : `Quedan ${remainingInRange} formas 7-B en el rango serie ${series} de la oficina ${office}.${next ? '' : ' No hay otro rango autorizado registrado.'}`,
-  ];
-}
-
-/** The warning threshold in force today: one indexed read of the one setting (every payment asks). */
-export async function rangeWarningThreshold(db: Db): Promise<number> {
-  const [r] = await db
-    .select({ value: settingValues.value })
-    .from(settingValues)
-    .where(
-      sql`${settingValues.key} = 'receipts.rangeWarningRemaining' and ${settingValues.cancelledAt} is null and ${settingValues.effectiveFrom} <= ${guatemalaToday()}`,
-    )
-    .orderBy(desc(settingValues.effectiveFrom))
-    .limit(1);
-  return r ? Number(r.value) : 0;
-}
+import { getPayment } from './payment-reads.ts';
+import { rangeWarnings, takeReceiptNumber } from './receipt-numbers.ts';
 
 // ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
 
@@ -433,177 +351,3 @@ export async function reversePayment(ctx: RequestContext, input: { id: number; r
   });
   return getPayment(ctx, { id: input.id });
 }
-
-// ─── Reading ────────────────────────────────────────────────────────────────────────────────────────
-
-const voider = users;
-
-function selectReceipts(db: Db) {
-  return db
-    .select({
-      r: receipts,
-      office: receiptRanges.office,
-      entityName: municipalEntities.name,
-      firstName: contributors.firstName,
-      firstSurname: contributors.firstSurname,
-      voidedByEmail: voider.email,
-    })
-    .from(receipts)
-    .innerJoin(receiptRanges, eq(receiptRanges.id, receipts.rangeId))
-    .innerJoin(payments, eq(payments.id, receipts.paymentId))
-    .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
-    .leftJoin(contributors, eq(contributors.id, payments.contributorId))
-    .leftJoin(voider, eq(voider.id, receipts.voidedBy));
-}
-type ReceiptRow = Awaited<ReturnType<ReturnType<typeof selectReceipts>['where']>>[number];
-
-export const toReceipt = (x: ReceiptRow): Receipt => ({
-  id: x.r.id,
-  rangeId: x.r.rangeId,
-  office: x.office,
-  series: x.r.series,
-  number: x.r.number,
-  paymentId: x.r.paymentId,
-  entityName: x.entityName,
-  contributorName: x.firstName ? `${x.firstName} ${x.firstSurname}` : null,
-  amount: centsToDecimal(x.r.amount),
-  issuedAt: x.r.issuedAt.toISOString(),
-  state: x.r.state,
-  voidReason: x.r.voidReason,
-  voidedAt: x.r.voidedAt?.toISOString() ?? null,
-  voidedByEmail: x.voidedByEmail,
-});
-
-export { selectReceipts };
-
-function selectPayments(db: Db) {
-  return db
-    .select({
-      p: payments,
-      entityName: municipalEntities.name,
-      firstName: contributors.firstName,
-      firstSurname: contributors.firstSurname,
-      createdByEmail: users.email,
-    })
-    .from(payments)
-    .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
-    .leftJoin(contributors, eq(contributors.id, payments.contributorId))
-    .leftJoin(users, eq(users.id, payments.createdBy));
-}
-type PaymentRow = Awaited<ReturnType<ReturnType<typeof selectPayments>['where']>>[number];
-
-async function toPayments(db: Db, rows: PaymentRow[]): Promise<Payment[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.p.id);
-  const allocs = await db
-    .select({
-      paymentId: paymentAllocations.paymentId,
-      orderId: paymentAllocations.orderId,
-      interest: paymentAllocations.interest,
-      principal: paymentAllocations.principal,
-      reference: paymentOrders.reference,
-      kind: paymentOrders.kind,
-      period: paymentOrders.period,
-    })
-    .from(paymentAllocations)
-    .innerJoin(paymentOrders, eq(paymentOrders.id, paymentAllocations.orderId))
-    .where(inArray(paymentAllocations.paymentId, ids))
-    .orderBy(paymentAllocations.id);
-  const recs = await selectReceipts(db).where(inArray(receipts.paymentId, ids)).orderBy(desc(receipts.id));
-  return rows.map((r) => {
-    const rec =
-      recs.find((x) => x.r.paymentId === r.p.id && x.r.state === 'EMITIDO') ?? recs.find((x) => x.r.paymentId === r.p.id);
-    return {
-      id: r.p.id,
-      entityId: r.p.entityId,
-      entityName: r.entityName,
-      contributorId: r.p.contributorId,
-      contributorName: r.firstName ? `${r.firstName} ${r.firstSurname}` : null,
-      bank: r.p.bank,
-      payDate: r.p.payDate,
-      bankReference: r.p.bankReference,
-      amount: centsToDecimal(r.p.amount),
-      office: r.p.office,
-      state: r.p.state,
-      reverseReason: r.p.reverseReason,
-      createdAt: r.p.createdAt.toISOString(),
-      createdByEmail: r.createdByEmail,
-      allocations: allocs
-        .filter((a) => a.paymentId === r.p.id)
-        .map((a) => ({
-          orderId: a.orderId,
-          reference: a.reference,
-          kind: a.kind,
-          period: a.period,
-          interest: centsToDecimal(a.interest),
-          principal: centsToDecimal(a.principal),
-        })),
-      receipt: rec ? toReceipt(rec) : null,
-    };
-  });
-}
-
-export async function getPayment(ctx: RequestContext, input: { id: number }): Promise<Payment> {
-  const rows = await selectPayments(ctx.db).where(and(eq(payments.id, input.id), ctx.inScope(payments.entityId)));
-  if (!rows.length) throw new AppError('NOT_FOUND', 'El pago no existe o no está dentro de su alcance.');
-  return (await toPayments(ctx.db, rows))[0];
-}
-
-function paymentConditions(ctx: RequestContext, q: Partial<PaymentListQuery>): SQL | undefined {
-  const where: (SQL | undefined)[] = [ctx.inScope(payments.entityId)];
-  if (q.entityId) where.push(eq(payments.entityId, q.entityId));
-  if (q.contributorId) where.push(eq(payments.contributorId, q.contributorId));
-  if (q.state) where.push(eq(payments.state, q.state));
-  if (q.from) where.push(sql`${payments.payDate} >= ${q.from}`);
-  if (q.to) where.push(sql`${payments.payDate} <= ${q.to}`);
-  const text = q.q?.trim();
-  if (text) where.push(sql`(${payments.bankReference} ilike ${`%${text}%`} or ${municipalEntities.name} ilike ${`%${text}%`})`);
-  return and(...where);
-}
-
-const paymentSortable = { id: payments.id, payDate: payments.payDate, amount: payments.amount };
-
-export async function findPayments(ctx: RequestContext, q: PaymentListQuery): Promise<Page<Payment>> {
-  const cond = paymentConditions(ctx, q);
-  const page = await listPage(ctx.db, {
-    query: q,
-    sortable: paymentSortable,
-    defaultSort: '-id',
-    rows: (c) =>
-      selectPayments(ctx.db)
-        .where(and(cond, c.where))
-        .orderBy(...c.order)
-        .limit(c.limit)
-        .offset(c.offset),
-    idOf: (r) => r.p.id,
-    count: () =>
-      ctx.db
-        .select({ id: payments.id })
-        .from(payments)
-        .leftJoin(municipalEntities, eq(municipalEntities.id, payments.entityId))
-        .where(cond),
-  });
-  return { ...page, items: await toPayments(ctx.db, page.items) };
-}
-
-export async function* paymentExportBatches(
-  ctx: RequestContext,
-  q: Omit<PaymentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
-) {
-  const cond = paymentConditions(ctx, q);
-  const k = keysetOf(q.sort, paymentSortable, '-id');
-  for await (const rows of keysetBatches(
-    k,
-    (c) =>
-      selectPayments(ctx.db)
-        .where(and(cond, c.after))
-        .orderBy(...c.order)
-        .limit(c.limit),
-    (r) => r.p.id,
-    500,
-  )) {
-    yield await toPayments(ctx.db, rows);
-  }
-}
-
-export const sumCents = (xs: Cents[]) => xs.reduce((s, x) => s + x, 0n);

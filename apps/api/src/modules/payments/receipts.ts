@@ -19,7 +19,8 @@ import { type RequestContext, requireAllScope } from '../../platform/context.ts'
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { settingsAt } from '../settings/service.ts';
-import { getPayment, selectReceipts, takeReceiptNumber, toReceipt } from './payments.ts';
+import { getPayment, selectReceipts, toReceipt } from './payment-reads.ts';
+import { takeReceiptNumber } from './receipt-numbers.ts';
 
 // ─── Ranges ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -286,6 +287,13 @@ export function receiptReport(r: Receipt, pay: Awaited<ReturnType<typeof getPaym
   };
 }
 
+/** A receipt as its PDF report (with its payment's allocations), with the file's name. Callers: receipts-7b READ. */
+export async function receiptDocument(ctx: RequestContext, input: { id: number }) {
+  const r = await getReceipt(ctx, input);
+  const pay = await getPayment(ctx, { id: r.paymentId });
+  return { report: receiptReport(r, pay), name: `recibo-${r.series}-${r.number}` };
+}
+
 // ─── Corte de formas ────────────────────────────────────────────────────────────────────────────────
 
 /** Used, voided and remaining numbers of a range (within a date span of issue when given). */
@@ -360,4 +368,10 @@ export function corteReport(c: Corte): ReportDefinition {
       },
     ],
   };
+}
+
+/** The corte de formas as its report (PDF or xlsx), with the file's name. Callers: receipt-ranges-7b EXPORT. */
+export async function corteDocument(ctx: RequestContext, q: { rangeId: number; from?: string; to?: string }) {
+  const c = await corteDeFormas(ctx, q);
+  return { report: corteReport(c), name: `corte-formas-${c.range.series}-${c.range.firstNumber}` };
 }

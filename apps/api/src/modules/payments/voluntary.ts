@@ -21,7 +21,8 @@ import { rowsOf } from '../../db/client.ts';
 import { contributors, paymentOrders, planillaLines, planillas } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { settingsAt } from '../settings/service.ts';
-import { getOrder, insertOrder } from './orders.ts';
+import { getOrder } from './order-views.ts';
+import { insertOrder } from './orders.ts';
 
 /** The salary limits and the rates a voluntary payment uses today. */
 export async function voluntaryLimits(ctx: RequestContext) {

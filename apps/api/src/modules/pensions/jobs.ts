@@ -8,8 +8,10 @@ import { generateReportPdf } from '../../platform/pdf.ts';
 import { fileDocument } from '../documents/library.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { assertSettingsCover } from '../settings/history.ts';
+import { renapSweep } from './deaths.ts';
 import { today } from './service.ts';
-import { lettersReport, pensionsToWrite, renapSweep, suspendOverdue } from './survival.ts';
+import { lettersReport, pensionsToWrite } from './survival-letters.ts';
+import { suspendOverdue } from './survival-suspension.ts';
 
 /** Set by the routes plugin: the RENAP adapter and the installation's name, which jobs cannot read from a request. */
 export const jobEnv: { adapter: ((ctx: RequestContext) => RenapAdapter) | null; appTitle: string } = {

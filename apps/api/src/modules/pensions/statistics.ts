@@ -1,3 +1,4 @@
+/** The pensions module's statistics panels: pensions by type and by state, the payroll by month. */
 import { pensionStateLabels, pensionTypeLabels } from '@aporta/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -10,45 +11,52 @@ const rowsOf = async (db: Db, query: SQL, label: (k: string) => string = (k) => 
   return { total: items.reduce((s, i) => s + i.value, 0), items };
 };
 
-registerStatisticsPanel({
-  key: 'pensions-by-type',
-  title: 'Pensiones por tipo',
-  kind: 'donut',
-  resource: 'passive-classes',
-  load: ({ db, entityScope }) =>
-    rowsOf(
-      db,
-      sql`select ${pensions.type} as label, count(*)::int as value from ${pensions}
-        where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
-      (k) => pensionTypeLabels[k as keyof typeof pensionTypeLabels] ?? k,
-    ),
-});
+let registered = false;
 
-registerStatisticsPanel({
-  key: 'pensions-by-state',
-  title: 'Pensiones por estado',
-  kind: 'donut',
-  resource: 'passive-classes',
-  load: ({ db, entityScope }) =>
-    rowsOf(
-      db,
-      sql`select ${pensions.state} as label, count(*)::int as value from ${pensions}
-        where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
-      (k) => pensionStateLabels[k as keyof typeof pensionStateLabels] ?? k,
-    ),
-});
+/** Registers the panels; called once by the module's routes plugin (again: nothing happens). */
+export function registerPensionStatistics(): void {
+  if (registered) return;
+  registered = true;
+  registerStatisticsPanel({
+    key: 'pensions-by-type',
+    title: 'Pensiones por tipo',
+    kind: 'donut',
+    resource: 'passive-classes',
+    load: ({ db, entityScope }) =>
+      rowsOf(
+        db,
+        sql`select ${pensions.type} as label, count(*)::int as value from ${pensions}
+          where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
+        (k) => pensionTypeLabels[k as keyof typeof pensionTypeLabels] ?? k,
+      ),
+  });
 
-/** Monthly payroll totals (quetzales, whole) of the last twelve payrolls: institution-wide, scope ALL only. */
-registerStatisticsPanel({
-  key: 'pension-payroll-monthly',
-  title: 'Planilla de pensiones por mes (Q)',
-  kind: 'bar',
-  resource: 'passive-classes',
-  load: ({ db, entityScope }) =>
-    rowsOf(
-      db,
-      sql`select period as label, round(total)::bigint as value from (
-            select ${pensionPayrolls.period} as period, ${pensionPayrolls.total} as total from ${pensionPayrolls}
-             where ${entityScope(sql`null::int`)} order by period desc limit 12) x order by label`,
-    ),
-});
+  registerStatisticsPanel({
+    key: 'pensions-by-state',
+    title: 'Pensiones por estado',
+    kind: 'donut',
+    resource: 'passive-classes',
+    load: ({ db, entityScope }) =>
+      rowsOf(
+        db,
+        sql`select ${pensions.state} as label, count(*)::int as value from ${pensions}
+          where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
+        (k) => pensionStateLabels[k as keyof typeof pensionStateLabels] ?? k,
+      ),
+  });
+
+  /** Monthly payroll totals (quetzales, whole) of the last twelve payrolls: institution-wide, scope ALL only. */
+  registerStatisticsPanel({
+    key: 'pension-payroll-monthly',
+    title: 'Planilla de pensiones por mes (Q)',
+    kind: 'bar',
+    resource: 'passive-classes',
+    load: ({ db, entityScope }) =>
+      rowsOf(
+        db,
+        sql`select period as label, round(total)::bigint as value from (
+              select ${pensionPayrolls.period} as period, ${pensionPayrolls.total} as total from ${pensionPayrolls}
+               where ${entityScope(sql`null::int`)} order by period desc limit 12) x order by label`,
+      ),
+  });
+}
