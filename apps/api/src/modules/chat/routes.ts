@@ -24,11 +24,9 @@ import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { FAIR_SHARE_RETRY_AFTER_SECONDS, fairShareMessages, overShare, PerUserLimit } from '../../platform/load.ts';
 import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
+import { type ChatEvent, ChatHub, chatEventSchema } from './hub.ts';
 import {
   attachmentOf,
-  type ChatEvent,
-  ChatHub,
-  chatEventSchema,
   createChannel,
   listBookmarks,
   listContacts,

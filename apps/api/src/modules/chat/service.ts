@@ -6,61 +6,20 @@ import {
   type ChatMessage,
   PRESENCE_STALE_SECONDS,
   type Presence,
-  presenceStatuses,
 } from '@aporta/domain';
-import { and, asc, desc, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { chatBookmarks, chatConversations, chatMembers, chatMessages, chatPresence, users } from '../../db/schema/index.ts';
 import { getBlob, putBlob } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
 import { checkUpload } from '../../platform/uploads.ts';
-
-// ─── Live delivery ────────────────────────────────────────────────────────────────────────────────
-
-/** What the event stream tells a member: something changed in a conversation, or someone's presence. */
-export type ChatEvent =
-  | { type: 'message'; conversationId: number; messageId: number; userIds: number[] }
-  | { type: 'presence'; userId: number; status: Presence }
-  | { type: 'read'; conversationId: number; userIds: number[] };
-
-type Listener = (event: ChatEvent) => void;
+import type { ChatHub } from './hub.ts';
 
 /**
- * The process's chat hub. Events are published through the database's notifications when it has them
- * (PostgreSQL: every API process hears every event, `aporta_chat`), or delivered in process (PGlite,
- * one process). Subscribers are the open event streams of this process.
+ * The chat (template area, issue 18): conversations, messages, attachments, bookmarks and presence, each
+ * for a member only. The live delivery is in hub.ts; the template's chat data calls in slices.ts.
  */
-export class ChatHub {
-  private listeners = new Set<Listener>();
-  private notify: ((payload: string) => Promise<void>) | null = null;
-
-  /** With PostgreSQL: publish through NOTIFY; the LISTEN side calls `deliver`. */
-  useNotify(notify: (payload: string) => Promise<void>) {
-    this.notify = notify;
-  }
-
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  deliver(event: ChatEvent) {
-    for (const l of this.listeners) l(event);
-  }
-
-  async publish(event: ChatEvent) {
-    if (this.notify) await this.notify(JSON.stringify(event));
-    else this.deliver(event);
-  }
-}
-
-export const chatEventSchema = z.union([
-  z.object({ type: z.literal('message'), conversationId: z.number(), messageId: z.number(), userIds: z.array(z.number()) }),
-  z.object({ type: z.literal('presence'), userId: z.number(), status: z.enum(presenceStatuses) }),
-  z.object({ type: z.literal('read'), conversationId: z.number(), userIds: z.array(z.number()) }),
-]);
 
 // ─── Reads ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -132,7 +91,8 @@ export async function listConversations(ctx: RequestContext): Promise<ChatConver
   }));
 }
 
-const messageSelection = (me: number) => ({
+/** The columns of a message as the user `me` sees it (with whether they bookmarked it). */
+export const messageSelection = (me: number) => ({
   id: chatMessages.id,
   conversationId: chatMessages.conversationId,
   senderId: chatMessages.senderId,
@@ -145,7 +105,7 @@ const messageSelection = (me: number) => ({
   bookmarked: sql<boolean>`exists (select 1 from ${chatBookmarks} b where b.message_id = ${chatMessages.id} and b.user_id = ${me})`,
 });
 
-type MessageRow = {
+export type MessageRow = {
   id: number;
   conversationId: number;
   senderId: number | null;
@@ -158,7 +118,7 @@ type MessageRow = {
   bookmarked: boolean;
 };
 
-const toMessage = (me: number, r: MessageRow): ChatMessage => ({
+export const toMessage = (me: number, r: MessageRow): ChatMessage => ({
   id: Number(r.id),
   conversationId: r.conversationId,
   senderId: r.senderId,
@@ -400,91 +360,4 @@ export async function setPresence(db: Db, hub: ChatHub, userId: number, status: 
     .onConflictDoUpdate({ target: chatPresence.userId, set: { status: next, updatedAt: new Date() } });
   if (before?.status !== next) await hub.publish({ type: 'presence', userId, status: next });
   return { status: next };
-}
-
-/** Files shared in the user's conversations, newest first (the template's attachments panel). */
-async function listAttachments(ctx: RequestContext) {
-  const rows = await ctx.db
-    .select({
-      id: chatMessages.id,
-      fileName: chatMessages.fileName,
-      size: chatMessages.fileSize,
-      roomId: chatMessages.conversationId,
-    })
-    .from(chatMessages)
-    .innerJoin(chatMembers, and(eq(chatMembers.conversationId, chatMessages.conversationId), eq(chatMembers.userId, ctx.user.id)))
-    .where(isNotNull(chatMessages.fileSha256))
-    .orderBy(desc(chatMessages.id))
-    .limit(200);
-  return rows.map((r) => ({ id: r.id, fileName: r.fileName ?? '', size: r.size ?? 0, roomId: r.roomId }));
-}
-
-// ─── The spec's chat slices (/app/message, chatData, channnellist…) ───────────────────────────────
-
-export const chatSliceSchema = z.array(z.record(z.string(), z.unknown()));
-
-/** The template's chat data calls, answered from the real chat for the signed-in user. */
-export async function chatSlice(ctx: RequestContext, name: string): Promise<Record<string, unknown>[]> {
-  const conversations = await listConversations(ctx);
-  switch (name) {
-    case 'chatData':
-      return conversations
-        .filter((c) => c.kind === 'direct')
-        .map((c) => ({
-          id: c.id,
-          name: c.name,
-          status: c.presence,
-          profile: null,
-          desc: c.lastMessage,
-          messagecount: c.unread,
-          nickname: c.name,
-        }));
-    case 'channnellist':
-      return conversations.filter((c) => c.kind === 'channel').map((c) => ({ id: c.id, name: c.name, messageCount: c.unread }));
-    case 'chatContactData': {
-      const contacts = await listContacts(ctx);
-      const groups = new Map<string, Record<string, unknown>[]>();
-      for (const c of contacts) {
-        const title = (c.name[0] ?? '#').toUpperCase();
-        groups.set(title, [
-          ...(groups.get(title) ?? []),
-          { id: c.id, name: c.name, status: c.status, roomId: c.roomId, image: null, profile: null },
-        ]);
-      }
-      return [...groups.entries()].map(([title, list]) => ({ title, contacts: list }));
-    }
-    case 'attachementsData':
-      return listAttachments(ctx);
-    case 'bookmarkData':
-      return (await listBookmarks(ctx)).map((m) => ({
-        id: m.id,
-        roomId: m.conversationId,
-        sender: m.senderName,
-        message: m.body,
-        createdAt: m.createdAt,
-      }));
-    default: {
-      // message: the latest messages of the user's conversations.
-      const ids = conversations.map((c) => c.id);
-      if (!ids.length) return [];
-      const rows = (await ctx.db
-        .select(messageSelection(ctx.user.id))
-        .from(chatMessages)
-        .where(inArray(chatMessages.conversationId, ids))
-        .orderBy(asc(chatMessages.id))
-        .limit(500)) as MessageRow[];
-      return rows.map((r) => {
-        const m = toMessage(ctx.user.id, r);
-        return {
-          id: m.id,
-          roomId: m.conversationId,
-          sender: m.senderName,
-          message: m.body,
-          createdAt: m.createdAt,
-          isSender: m.isSender,
-          image: [],
-        };
-      });
-    }
-  }
 }

@@ -18,22 +18,19 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { inBatches, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { collectionOf, type FindQuery } from './query.ts';
 import { engineCollectionNames, registry, resourceOf } from './registry.ts';
 import {
-  collectionOf,
   collectionSummary,
-  createRecord,
-  deleteRecord,
   exportPlan,
-  type FindQuery,
   findRecords,
   getRecord,
   readableCollections,
   recordHistory,
   referenceOptions,
   schemaOf,
-  updateRecord,
 } from './service.ts';
+import { createRecord, deleteRecord, updateRecord } from './writes.ts';
 
 const idParams = idParamsSchema;
 

@@ -20,17 +20,9 @@ import { z } from 'zod';
 import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import {
-  arrearsRanking,
-  certificateReport,
-  dashboard,
-  findCertificates,
-  getCertificate,
-  issueCertificate,
-  statement,
-  statementReport,
-  verifyCertificate,
-} from './service.ts';
+import { certificateReport, findCertificates, getCertificate, issueCertificate, verifyCertificate } from './certificates.ts';
+import { arrearsRanking, dashboard } from './reports.ts';
+import { statement, statementReport } from './service.ts';
 
 const tags = ['módulo financiero'];
 type Act = 'READ' | 'CREATE' | 'EXPORT';

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, type TestUser } from '../../test/harness.t
 import { multipartBody, samplePdf } from '../../test/pdfs.ts';
 import { contributorFixtures } from '../contributors/fixtures.ts';
 import { insertOrder } from '../payments/orders.ts';
-import { remindDeadlines } from './service.ts';
+import { remindDeadlines } from './deadlines.ts';
 
 let t: TestApp;
 let admin: TestUser;

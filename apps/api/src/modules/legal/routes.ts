@@ -24,19 +24,11 @@ import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { pageBatches } from '../../platform/list.ts';
 import { DOCUMENT_TYPES, readUpload } from '../../platform/uploads.ts';
-import {
-  addAction,
-  addDeadline,
-  attachDocument,
-  completeDeadline,
-  findCases,
-  findDeadlines,
-  getCase,
-  openCase,
-  transitionCase,
-} from './service.ts';
-import './jobs.ts';
-import './queues.ts';
+import { addDeadline, completeDeadline, findDeadlines } from './deadlines.ts';
+import { registerLegalJobs } from './jobs.ts';
+import { addAction, attachDocument } from './proceedings.ts';
+import { registerLegalQueues } from './queues.ts';
+import { findCases, getCase, openCase, transitionCase } from './service.ts';
 
 const tags = ['módulo jurídico'];
 type Act = 'READ' | 'CREATE' | 'UPDATE' | 'EXPORT';
@@ -55,6 +47,9 @@ const columns: ExportColumn<LegalCaseListItem>[] = [
 ];
 
 export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The module's daily reminder and home-page queue, registered here and nowhere else (both idempotent).
+  registerLegalJobs();
+  registerLegalQueues();
   await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 1024 } });
 
   app.get(

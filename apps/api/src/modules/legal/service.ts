@@ -1,10 +1,7 @@
 import {
   AppError,
-  addDays,
   centsToDecimal,
-  DEADLINE_REMINDER_DAYS,
   decimalToCents,
-  formatDay,
   formatPaymentReference,
   formatPeriod,
   guatemalaToday,
@@ -24,7 +21,6 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import {
   legalCaseActions,
-  legalCaseDeadlines,
   legalCaseDocuments,
   legalCaseItems,
   legalCases,
@@ -33,12 +29,9 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import type { FileStore } from '../../platform/files.ts';
 import { listPage, type Page } from '../../platform/list.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
-import { fileDocument } from '../documents/library.ts';
-import { notifyUsers } from '../notifications/service.ts';
 import { balanceSql, interestRates } from '../payments/orders.ts';
 
 /**
@@ -46,6 +39,8 @@ import { balanceSql, interestRates } from '../payments/orders.ts';
  * covering its overdue orders and agreements with their amount then and now; stages through the machine
  * (CONVENIO needs an agreement in force, CERRADO the debt paid or an agreement); actions, deadlines
  * with daily reminders, attached documents (kept in Documentos, in the entity's folder).
+ * This file: opening a case, reading cases, moving one through its stages, and the case lock the other
+ * files take; actions and documents are in proceedings.ts, deadlines and their reminders in deadlines.ts.
  */
 
 const c = legalCases;
@@ -249,7 +244,8 @@ export async function getCase(ctx: RequestContext, input: { id: number }): Promi
   };
 }
 
-async function deadlinesWhere(db: Db, where: SQL): Promise<LegalDeadline[]> {
+/** Deadlines with their case and entity, by a condition on `dl` (a deadline) and `lc` (its case). */
+export async function deadlinesWhere(db: Db, where: SQL): Promise<LegalDeadline[]> {
   return rowsOf<{
     id: number;
     case_id: number;
@@ -277,22 +273,10 @@ async function deadlinesWhere(db: Db, where: SQL): Promise<LegalDeadline[]> {
   }));
 }
 
-/** Pending deadlines between two days (default: this week from today) in scope: the lawyers' agenda. */
-export async function findDeadlines(ctx: RequestContext, q: { from?: string; to?: string }): Promise<{ items: LegalDeadline[] }> {
-  const from = q.from ?? guatemalaToday();
-  const to = q.to ?? addDays(from, DEADLINE_REMINDER_DAYS);
-  const scope = ctx.inScope(sql`lc.entity_id`);
-  return {
-    items: await deadlinesWhere(
-      ctx.db,
-      sql`not dl.done and dl.due_date between ${from}::date and ${to}::date ${scope ? sql`and ${scope}` : sql``}`,
-    ),
-  };
-}
-
 // ─── Changes ────────────────────────────────────────────────────────────────────────────────────────
 
-async function lockCase(ctx: RequestContext, tx: Db, id: number) {
+/** The case in scope, locked for the change the caller makes in `tx`; 404 outside the scope. */
+export async function lockCase(ctx: RequestContext, tx: Db, id: number) {
   const [row] = await tx
     .select()
     .from(c)
@@ -337,191 +321,11 @@ export async function transitionCase(
   return getCase(ctx, { id: input.id });
 }
 
-async function openCaseRow(ctx: RequestContext, tx: Db, id: number) {
+/** `lockCase`, refusing a closed case: actions, deadlines and documents go only on open ones. */
+export async function openCaseRow(ctx: RequestContext, tx: Db, id: number) {
   const row = await lockCase(ctx, tx, id);
   if (row.state === 'CERRADO') throw new AppError('CONFLICT', `El expediente ${row.number} está cerrado.`);
   return row;
-}
-
-export async function addAction(
-  ctx: RequestContext,
-  input: { id: number; actionDate: string; kind: string; description: string },
-): Promise<LegalCase> {
-  if (input.actionDate > guatemalaToday()) {
-    throw new AppError('VALIDATION', 'La fecha de la actuación no puede ser futura.', [
-      { path: 'actionDate', message: 'La fecha de la actuación no puede ser futura.' },
-    ]);
-  }
-  await ctx.db.transaction(async (tx) => {
-    const row = await openCaseRow(ctx, tx, input.id);
-    const [a] = await tx
-      .insert(legalCaseActions)
-      .values({
-        caseId: row.id,
-        actionDate: input.actionDate,
-        kind: input.kind,
-        description: input.description,
-        lawyerId: ctx.actor.id,
-        createdBy: ctx.actor.id,
-      })
-      .returning({ id: legalCaseActions.id });
-    await ctx.audit(
-      {
-        action: 'LEGAL_ACTION',
-        entityType: 'legal-case',
-        entityId: row.id,
-        after: { actuacion: a.id, fecha: input.actionDate, tipo: input.kind, descripcion: input.description.slice(0, 200) },
-        scopeEntityId: row.entityId,
-      },
-      tx,
-    );
-  });
-  return getCase(ctx, { id: input.id });
-}
-
-export async function addDeadline(
-  ctx: RequestContext,
-  input: { id: number; dueDate: string; description: string },
-): Promise<LegalCase> {
-  if (input.dueDate < guatemalaToday()) {
-    throw new AppError('VALIDATION', 'El plazo no puede vencer en el pasado.', [
-      { path: 'dueDate', message: 'El plazo no puede vencer en el pasado.' },
-    ]);
-  }
-  await ctx.db.transaction(async (tx) => {
-    const row = await openCaseRow(ctx, tx, input.id);
-    await tx.insert(legalCaseDeadlines).values({
-      caseId: row.id,
-      dueDate: input.dueDate,
-      description: input.description,
-      responsibleId: row.lawyerId ?? ctx.actor.id,
-      createdBy: ctx.actor.id,
-    });
-    await ctx.audit(
-      {
-        action: 'LEGAL_DEADLINE',
-        entityType: 'legal-case',
-        entityId: row.id,
-        after: { vence: input.dueDate, plazo: input.description },
-        scopeEntityId: row.entityId,
-      },
-      tx,
-    );
-  });
-  return getCase(ctx, { id: input.id });
-}
-
-export async function completeDeadline(ctx: RequestContext, input: { id: number; deadlineId: number }): Promise<LegalCase> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockCase(ctx, tx, input.id);
-    const [dl] = await tx
-      .update(legalCaseDeadlines)
-      .set({ done: true, doneAt: new Date() })
-      .where(
-        and(
-          eq(legalCaseDeadlines.id, input.deadlineId),
-          eq(legalCaseDeadlines.caseId, row.id),
-          eq(legalCaseDeadlines.done, false),
-        ),
-      )
-      .returning();
-    if (!dl) throw new AppError('NOT_FOUND', 'El plazo no existe en este expediente o ya está cumplido.');
-    await ctx.audit(
-      {
-        action: 'LEGAL_DEADLINE_DONE',
-        entityType: 'legal-case',
-        entityId: row.id,
-        after: { plazo: dl.description, vence: dl.dueDate },
-        scopeEntityId: row.entityId,
-      },
-      tx,
-    );
-  });
-  return getCase(ctx, { id: input.id });
-}
-
-/** Attaches a document: filed in Documentos (the entity's folder, «Cobro jurídico/EXP-…»), linked to the case. */
-export async function attachDocument(
-  ctx: RequestContext,
-  files: FileStore,
-  input: { id: number; filename: string; bytes: Uint8Array },
-): Promise<LegalCase> {
-  const row = await ctx.db.transaction((tx) => openCaseRow(ctx, tx, input.id));
-  const [{ next }] = rowsOf<{ next: number }>(
-    await ctx.db.execute(sql`select nextval('legal_case_documents_id_seq')::int as next`),
-  );
-  const doc = await fileDocument(ctx, files, {
-    folder: ['Cobro jurídico', row.number],
-    entityId: row.entityId,
-    title: `${row.number} · ${input.filename}`,
-    docType: 'OTRO',
-    sourceType: 'legal_case_document',
-    sourceId: Number(next),
-    file: { bytes: input.bytes, filename: input.filename },
-  });
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(legalCaseDocuments).values({
-      id: Number(next),
-      caseId: row.id,
-      documentId: doc.id,
-      title: input.filename,
-      createdBy: ctx.actor.id,
-    });
-    await ctx.audit(
-      {
-        action: 'LEGAL_DOCUMENT',
-        entityType: 'legal-case',
-        entityId: row.id,
-        after: { documento: doc.id, archivo: input.filename },
-        scopeEntityId: row.entityId,
-      },
-      tx,
-    );
-  });
-  return getCase(ctx, { id: input.id });
-}
-
-// ─── Reminders ──────────────────────────────────────────────────────────────────────────────────────
-
-/**
- * The daily reminder of deadlines: a pending deadline is announced to its responsible lawyer when it
- * enters the week before it (DEADLINE_REMINDER_DAYS) and again on its day — at most once a day.
- */
-export async function remindDeadlines(ctx: RequestContext, day: string): Promise<{ day: string; reminded: number }> {
-  const due = rowsOf<{
-    id: number;
-    case_id: number;
-    number: string;
-    due_date: string;
-    description: string;
-    user_id: number | null;
-  }>(
-    await ctx.db.execute(sql`
-      select dl.id, dl.case_id, lc.number, dl.due_date::text, dl.description, coalesce(dl.responsible_id, lc.lawyer_id, lc.created_by) as user_id
-      from legal_case_deadlines dl join legal_cases lc on lc.id = dl.case_id
-      where not dl.done and lc.state <> 'CERRADO' and dl.due_date >= ${day}::date
-        and ((dl.reminded_on is null and dl.due_date <= ${addDays(day, DEADLINE_REMINDER_DAYS)}::date)
-          or (dl.due_date = ${day}::date and (dl.reminded_on is null or dl.reminded_on < ${day}::date)))`),
-  );
-  for (const x of due) {
-    await ctx.db.transaction(async (tx) => {
-      if (x.user_id) {
-        await notifyUsers({
-          db: tx,
-          userIds: [Number(x.user_id)],
-          type: x.due_date === day ? 'warning' : 'info',
-          title: `Plazo del expediente ${x.number}: ${formatDay(x.due_date)}`.slice(0, 200),
-          body: x.description.slice(0, 500),
-          link: `/contributors/legal-module/${x.case_id}`,
-        });
-      }
-      await tx
-        .update(legalCaseDeadlines)
-        .set({ remindedOn: day })
-        .where(eq(legalCaseDeadlines.id, Number(x.id)));
-    });
-  }
-  return { day, reminded: due.length };
 }
 
 export const stageLabel = (s: LegalStage) => legalStageLabels[s];

@@ -19,7 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { chatSlice, chatSliceSchema } from '../chat/service.ts';
+import { chatSlice, chatSliceSchema } from '../chat/slices.ts';
 import {
   addToSlice,
   dashboardSummary,

@@ -35,7 +35,8 @@ import {
   tplTransactions,
 } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { allRecords, createRecord, deleteRecords, getRecord, updateRecord } from '../collections/service.ts';
+import { allRecords, getRecord } from '../collections/service.ts';
+import { createRecord, deleteRecords, updateRecord } from '../collections/writes.ts';
 
 /**
  * The spec's data calls (§7) on the real database: `/app/{collection}` names a slice of the template
