@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Money } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { useOpenCaseMutation } from '../../lib/legalCases.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { registerEntityTab } from '../payments/ownerTabs.tsx';
-import { useCases, useOpenCaseMutation } from './api.ts';
+import { useCases } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 
 /** A municipal entity's collection cases, and opening one. */

@@ -4,11 +4,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Money, Period } from '../../components/Money.tsx';
+import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { tabRegistry } from '../../lib/tabRegistry.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { registerContributorTab } from '../contributors/contributorTabs.tsx';
 import { useOrderList, usePaymentList } from './api.ts';
-import { OrderStateBadge } from './components.tsx';
 import { PaymentsTable } from './OrderPage.tsx';
 
 /** Whose orders and payments: an entity's (its planillas, agreements) or a contributor's (voluntary). */
