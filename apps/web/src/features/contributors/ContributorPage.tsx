@@ -9,11 +9,11 @@ import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
+import { contributorTabs, registerContributorTab } from '../../lib/contributorTabs.ts';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useCuiApprovals, useRenapCheck } from './api.ts';
 import { Cui, cuiRequestColumns } from './components.tsx';
-import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
