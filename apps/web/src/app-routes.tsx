@@ -1,7 +1,10 @@
 import type { RouteObject } from 'react-router';
+import { registerModuleExtensions } from './registrations.ts';
 import { screens } from './screens.ts';
 import { AppProviders } from './shell/AppProviders.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
+
+registerModuleExtensions();
 
 /**
  * The signed-in part of the route table, loaded on the first navigation past the sign-in page

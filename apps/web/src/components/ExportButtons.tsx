@@ -2,9 +2,9 @@ import { Button, Group } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileTypeCsv, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { startJob } from '../features/jobs/api.ts';
 import type { RequestOptions } from '../lib/api.ts';
 import { downloadFile } from '../lib/download.ts';
+import { startJob } from '../lib/jobs.ts';
 import { notifyError } from '../lib/notify.ts';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'pdf';

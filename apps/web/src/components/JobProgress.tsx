@@ -4,11 +4,11 @@ import { IconDownload, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCancelJob, useJob } from '../features/jobs/api.ts';
 import { ApiError } from '../lib/api.ts';
 import { openConfirm } from '../lib/confirm.ts';
 import { downloadFile } from '../lib/download.ts';
 import { formatNumber } from '../lib/format.ts';
+import { useCancelJob, useJob } from '../lib/jobs.ts';
 import { notifyError } from '../lib/notify.ts';
 
 const stateColors: Record<JobState, string> = {

@@ -4,7 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet } from 'react-router';
-import { useCurrentUser } from '../features/auth/useAuth.ts';
+import { useCurrentUser } from '../lib/auth.ts';
 
 /**
  * Client-side guard of a screen: without any permission on `resource` (or the given `action`) the

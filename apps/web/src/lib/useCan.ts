@@ -1,6 +1,6 @@
 import { type Action, hasAnyPermission, type Resource, scopeFor } from '@aporta/domain/permissions';
 import { useCallback } from 'react';
-import { useCurrentUser } from '../features/auth/useAuth.ts';
+import { useCurrentUser } from './auth.ts';
 
 /**
  * `can(resource)`: any action on the resource; `can(resource, action)`: that action, in any scope;

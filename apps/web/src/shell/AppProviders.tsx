@@ -3,10 +3,12 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { endSessionOnUnauthorized } from '../lib/auth.ts';
 import { notificationsProps } from '../lib/notify.ts';
 import { queryClient } from '../lib/query.ts';
-// Registers what a 401 does (forget the session, back to sign-in) before any authenticated call.
-import '../features/auth/useAuth.ts';
+
+// What a 401 does (forget the session, back to sign-in), set before any authenticated call.
+endSessionOnUnauthorized();
 
 /**
  * What every screen past the sign-in page needs: the query cache, confirmation dialogs and toasts.

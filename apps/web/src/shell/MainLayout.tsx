@@ -3,7 +3,7 @@ import { effectiveLayout, type MenuItem, responsiveSidebarSize } from '@aporta/d
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-import { useCurrentUser } from '../features/auth/useAuth.ts';
+import { useCurrentUser } from '../lib/auth.ts';
 import { BackToTop, Footer, Preloader, ThemeSpinner } from './FrameParts.tsx';
 import { HorizontalMenu } from './HorizontalMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';

@@ -4,7 +4,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconSearch,
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '../features/auth/useAuth.ts';
+import { useCurrentUser } from '../lib/auth.ts';
 import { MenuTree } from './MenuTree.tsx';
 import { activeLinkOf, searchMenu } from './menuModel.ts';
 

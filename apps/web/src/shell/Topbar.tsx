@@ -15,8 +15,8 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useCurrentUser, useLogout } from '../features/auth/useAuth.ts';
 import { CartButton } from '../features/template/Cart.tsx';
+import { useCurrentUser, useLogout } from '../lib/auth.ts';
 import { changeLanguage, LANGUAGE_NAMES, LANGUAGES, parseLanguage } from '../lib/i18n.ts';
 import { screenPaths } from '../screens.ts';
 import { NotificationsMenu } from './notifications/NotificationsMenu.tsx';

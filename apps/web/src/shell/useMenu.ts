@@ -1,8 +1,8 @@
 import { type EffectivePermissions, filterMenu, type MenuItem, menuTree, templateMenu, withoutDuplicates } from '@aporta/domain';
 import { useMemo } from 'react';
 import { matchPath } from 'react-router';
-import { useDynamicMenuEntries } from '../features/catalogs/useCollections.ts';
 import { usePendingCount } from '../features/signing/api.ts';
+import { useDynamicMenuEntries } from '../lib/useCollections.ts';
 import { menuPaths } from '../screens.ts';
 
 /** A menu entry is offered only when its screen exists, so the menu never leads to a placeholder. */

@@ -11,14 +11,15 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { ScheduleTable } from '../../components/ScheduleTable.tsx';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { ReasonModal } from '../payments/components.tsx';
 import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
-import { AgreementStateBadge, OrdersTable, ScheduleTable } from './components.tsx';
+import { AgreementStateBadge, OrdersTable } from './components.tsx';
 
 const day = (iso: string | null) => formatIsoDate(iso) || '—';
 

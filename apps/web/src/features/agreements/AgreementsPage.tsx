@@ -10,11 +10,11 @@ import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../
 import { Money } from '../../components/Money.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
+import { useTrackedJob } from '../../lib/jobs.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useTrackedJob } from '../jobs/api.ts';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import { startDetection, useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 

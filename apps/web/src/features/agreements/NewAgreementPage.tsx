@@ -9,15 +9,16 @@ import { DateField } from '../../components/DateField.tsx';
 import { Fact } from '../../components/Fact.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ScheduleTable } from '../../components/ScheduleTable.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
-import { OrdersTable, ScheduleTable } from './components.tsx';
+import { OrdersTable } from './components.tsx';
 
 const FIELDS = ['downPayment', 'instalments', 'firstDueDate', 'orderIds'] as const;
 

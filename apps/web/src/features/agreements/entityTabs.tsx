@@ -2,8 +2,8 @@ import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Money } from '../../components/Money.tsx';
+import type { EntityTab } from '../../lib/entityTabs.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { registerEntityTab } from '../payments/ownerTabs.tsx';
 import { useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 
@@ -64,10 +64,13 @@ export function EntityAgreements({ entityId }: { entityId: number }) {
   );
 }
 
-registerEntityTab({
-  value: 'agreements',
-  labelKey: 'agreements.entityTab',
-  order: 10,
-  permission: { resource: 'payment-agreements', action: 'READ' },
-  render: (entityId) => <EntityAgreements entityId={entityId} />,
-});
+/** The entity's page gains its agreements. */
+export const agreementEntityTabs: readonly EntityTab[] = [
+  {
+    value: 'agreements',
+    labelKey: 'agreements.entityTab',
+    order: 10,
+    permission: { resource: 'payment-agreements', action: 'READ' },
+    render: (entityId) => <EntityAgreements entityId={entityId} />,
+  },
+];

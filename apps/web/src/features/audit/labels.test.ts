@@ -3,8 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectionNames, PLANILLA_ENTITY_TYPE } from '@aporta/domain';
 import { describe, expect, it } from 'vitest';
-import catalogsEs from '../catalogs/locales/es.json' with { type: 'json' };
 import auditEs from './locales/es.json' with { type: 'json' };
+
+/**
+ * A collection's name, when audit has no label of its own, is the catalogs module's (labels.ts falls back to
+ * `catalogs.collections.*` in the one merged translation file): read as data, as the app reads it.
+ */
+const catalogsEs = JSON.parse(readFileSync(new URL('../catalogs/locales/es.json', import.meta.url), 'utf8')) as {
+  catalogs: { collections: Record<string, string> };
+};
 
 const apiSrc = fileURLToPath(new URL('../../../../api/src', import.meta.url));
 const sources = (dir: string): string[] =>

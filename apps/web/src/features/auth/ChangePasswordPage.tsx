@@ -2,10 +2,10 @@ import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
+import { ChangePasswordForm } from '../../components/ChangePasswordForm.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { getToken } from '../../lib/session.ts';
-import { ChangePasswordForm } from './ChangePasswordForm.tsx';
-import { useCurrentUser } from './useAuth.ts';
 
 /** Where a user with a one-time password lands after signing in: nothing else works until it is changed. */
 export function ChangePasswordPage() {

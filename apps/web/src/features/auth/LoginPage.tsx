@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { ApiError, api } from '../../lib/api.ts';
+import { authKeys } from '../../lib/queryKeys.ts';
 import { storeSession } from '../../lib/session.ts';
-import { authKeys } from './keys.ts';
-import { takeSessionEndedFlag } from './session-ended.ts';
+import { takeSessionEndedFlag } from '../../lib/session-ended.ts';
 
 type LoginResponse = z.infer<typeof loginResponseSchema>;
 

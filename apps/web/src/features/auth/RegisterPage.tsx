@@ -4,8 +4,8 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useRegister } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
-import { useRegister } from './useAuth.ts';
 
 export function RegisterPage() {
   const { t } = useTranslation();

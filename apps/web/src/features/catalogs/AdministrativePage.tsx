@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
 import { useCan } from '../../lib/useCan.ts';
+import { useCollectionSummary } from '../../lib/useCollections.ts';
 import { administrativeCollections } from './routes.tsx';
-import { useCollectionSummary } from './useCollections.ts';
 
 /** /administrative: how many rows each catalogue the user may read holds, each a link to its screen. */
 export function AdministrativePage() {

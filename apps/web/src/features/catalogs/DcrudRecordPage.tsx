@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { RecordPage } from './RecordPage.tsx';
+import { RecordPage } from '../../components/collections/RecordPage.tsx';
 
 /** /dcrud/:collection/:id (or /new): the record page with the collection from the URL. */
 export function DcrudRecordPage() {

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { loadEntityTabs } from '../../lib/entityTabs.ts';
 
 /** The catalogues under /administrative/*, each served by the one generic list and record page. */
 export const administrativeCollections = [
@@ -19,32 +20,32 @@ export const administrativeCollections = [
 const listPage =
   (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
   async () => {
-    const { CollectionListPage } = await import('./CollectionListPage.tsx');
+    const { CollectionListPage } = await import('../../components/collections/CollectionListPage.tsx');
     return { element: <CollectionListPage collection={collection} basePath={basePath} /> };
   };
 const recordPage =
   (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
   async () => {
-    const { RecordPage } = await import('./RecordPage.tsx');
+    const { RecordPage } = await import('../../components/collections/RecordPage.tsx');
     return { element: <RecordPage collection={collection} basePath={basePath} /> };
   };
 
-/** A municipal entity's page: the generic record page plus its payment orders and payments. */
+/**
+ * A municipal entity's page: the generic record page plus the tabs other modules give it (payment orders
+ * and payments, agreements, statement, certificates, legal cases), loaded with the page.
+ */
 const entityPage: RouteObject['lazy'] = async () => {
-  const [{ RecordPage }, { EntityPaymentTabs }] = await Promise.all([
-    import('./RecordPage.tsx'),
-    import('../payments/ownerTabs.tsx'),
-    // Modules that add tabs to the entity's page (they register themselves on import).
-    import('../agreements/entityTabs.tsx'),
-    import('../financial/entityTabs.tsx'),
-    import('../legal/entityTabs.tsx'),
+  const [{ RecordPage }, { EntityTabs }, tabs] = await Promise.all([
+    import('../../components/collections/RecordPage.tsx'),
+    import('./EntityTabs.tsx'),
+    loadEntityTabs(),
   ]);
   return {
     element: (
       <RecordPage
         collection="municipal-entities"
         basePath="/administrative/municipal-entities"
-        extra={(r) => <EntityPaymentTabs entityId={r.id} />}
+        extra={(r) => <EntityTabs entityId={r.id} tabs={tabs} />}
       />
     ),
   };
@@ -62,7 +63,7 @@ export const catalogRoutes: RouteObject[] = [
   {
     path: 'dcrud/:collection',
     handle: { menu: true },
-    lazy: async () => ({ Component: (await import('./CollectionListPage.tsx')).DcrudListPage }),
+    lazy: async () => ({ Component: (await import('../../components/collections/CollectionListPage.tsx')).DcrudListPage }),
   },
   {
     path: 'dcrud/:collection/:id',

@@ -34,6 +34,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { DateField } from '../../components/DateField.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
@@ -43,7 +44,6 @@ import { formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useContributorFormOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
-import { StateBadge } from './components.tsx';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
 const formSchema = z.object({

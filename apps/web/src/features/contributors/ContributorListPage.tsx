@@ -4,12 +4,13 @@ import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
+import { useTrackedJob } from '../../lib/jobs.ts';
+import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useTrackedJob } from '../jobs/api.ts';
-import { useContributorOptions, useFindContributors } from './api.ts';
-import { StateBadge } from './components.tsx';
+import { useFindContributors } from './api.ts';
 
 // A search left on the default order is ranked by relevance (the server's order when no sort is sent).
 const relevanceWhenSearching = ({ q, sort }: { q: string; sort: string }) =>

@@ -5,14 +5,15 @@ import { IconEdit } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
+import { contributorTabs, registerContributorTab } from '../../lib/contributorTabs.ts';
 import { formatDate, formatDateTime, formatMoneyDecimal } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributor, useCuiApprovals, useRenapCheck } from './api.ts';
-import { Cui, cuiRequestColumns, StateBadge } from './components.tsx';
-import { contributorTabs, registerContributorTab } from './contributorTabs.tsx';
+import { Cui, cuiRequestColumns } from './components.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

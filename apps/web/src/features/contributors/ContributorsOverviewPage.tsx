@@ -4,12 +4,13 @@ import { Anchor, Button, Card, Group, SimpleGrid, Table, Text } from '@mantine/c
 import { IconPlus, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useContributorOverview } from './api.ts';
-import { Cui, StateBadge } from './components.tsx';
+import { Cui } from './components.tsx';
 
 export function ContributorsOverviewPage() {
   const { t } = useTranslation();

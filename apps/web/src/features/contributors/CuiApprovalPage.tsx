@@ -3,16 +3,17 @@ import { Alert, Button, Group, Loader, Modal, SegmentedControl, Stack, Table, Te
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { TransitionHistory } from '../../components/TransitionHistory.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCurrentUser } from '../auth/useAuth.ts';
 import { useContributor, useCuiApprovals, useCuiHistory, useCuiReview, useDecideCui } from './api.ts';
-import { Cui, cuiRequestColumns, StateBadge } from './components.tsx';
+import { Cui, cuiRequestColumns } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {
   const { t } = useTranslation();

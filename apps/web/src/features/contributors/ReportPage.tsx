@@ -10,8 +10,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
 import { formatMoneyDecimal } from '../../lib/format.ts';
+import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useContributorOptions } from './api.ts';
 import { contributorKeys } from './keys.ts';
 
 type Kind = 'general' | 'by-municipality' | 'by-type';

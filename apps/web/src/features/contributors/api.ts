@@ -44,14 +44,6 @@ export const useContributor = (id: number | null) =>
     enabled: !!id,
   });
 
-export const useContributorOptions = (enabled = true) =>
-  useQuery({
-    queryKey: contributorKeys.options(),
-    queryFn: () => api<ContributorOptions>('/api/contributors/options'),
-    staleTime: 300_000,
-    enabled,
-  });
-
 /** The contributor form's choices, opened by the form's own permission (create or update contributors). */
 export const useContributorFormOptions = () =>
   useQuery({

@@ -1,7 +1,6 @@
 import type { CuiApproval } from '@aporta/domain';
-import { Badge } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import type { ListColumn } from '../../components/ListPage.tsx';
 import { FieldCell } from '../../lib/field-types.tsx';
 import { formatCui } from '../../lib/format.ts';
@@ -12,34 +11,6 @@ export const Cui = ({ value }: { value: string }) => (
     {formatCui(value)}
   </span>
 );
-
-const stateColors: Record<string, string> = {
-  ACTIVO: 'green',
-  INACTIVO: 'gray',
-  FALLECIDO: 'dark',
-  PENDIENTE: 'yellow',
-  APROBADO: 'green',
-  RECHAZADO: 'red',
-  COINCIDE: 'green',
-  DIFIERE: 'orange',
-  NO_ENCONTRADO: 'red',
-  SIN_RESPUESTA: 'gray',
-  ENCONTRADO: 'green',
-  TIEMPO_AGOTADO: 'gray',
-  NO_DISPONIBLE: 'gray',
-};
-
-/** A state code as a coloured badge with its translated label. */
-export function StateBadge({ value }: { value: string | null | undefined }) {
-  const { t } = useTranslation();
-  if (!value) return null;
-  return (
-    // Tinted background, body-colour text: legible (AA) whatever the hue, light or dark.
-    <Badge color={stateColors[value] ?? 'gray'} variant="light" c="var(--mantine-color-text)">
-      {t(`contributors.states.${value}`, { defaultValue: value })}
-    </Badge>
-  );
-}
 
 /**
  * The columns of a CUI request, in order: when, kind, proposed CUI, who asked, state. The approvals list

@@ -3,7 +3,6 @@ export const contributorKeys = {
   all: ['contributors'] as const,
   list: (query: unknown) => [...contributorKeys.all, 'list', query] as const,
   one: (id: number | null) => [...contributorKeys.all, 'one', id] as const,
-  options: () => [...contributorKeys.all, 'options'] as const,
   formOptions: () => [...contributorKeys.all, 'form-options'] as const,
   overview: () => [...contributorKeys.all, 'overview'] as const,
   renap: (cui: string | null) => [...contributorKeys.all, 'renap', cui] as const,

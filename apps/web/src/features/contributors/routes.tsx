@@ -1,5 +1,4 @@
 import type { RouteObject } from 'react-router';
-import './search.ts';
 
 export const contributorRoutes: RouteObject[] = [
   {

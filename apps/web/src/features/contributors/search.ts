@@ -1,11 +1,11 @@
 import type { ContributorSearchResult } from '@aporta/domain';
 import { api } from '../../lib/api.ts';
 import { displayCui } from '../../lib/format.ts';
-import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
+import type { SearchProvider } from '../../lib/searchProviders.ts';
 
 // The command palette finds a contributor by CUI (exact or prefix) or by name; users without the
 // permission get a 403, which the palette leaves out.
-registerSearchProvider({
+export const contributorSearch: SearchProvider = {
   id: 'contributors',
   group: 'contributors.paletteGroup',
   minLength: 3,
@@ -18,4 +18,4 @@ registerSearchProvider({
       link: `/contributors/${c.id}`,
     }));
   },
-});
+};

@@ -7,8 +7,8 @@ import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import { useCertificates, useIssueCertificate } from './api.ts';
 
 const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red', SIN_EFECTO: 'red' } as const;

@@ -6,12 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { ScheduleTable } from '../../components/ScheduleTable.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { ScheduleTable } from '../agreements/components.tsx';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import { useStatement } from './api.ts';
 
 /** An entity's account statement as of a date, with PDF and xlsx. `entityId` fixed on the entity's page. */

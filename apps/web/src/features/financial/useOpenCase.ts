@@ -1,8 +1,8 @@
 import type { ArrearsRow } from '@aporta/domain';
 import { useNavigate } from 'react-router';
 import { showApiError } from '../../lib/form-errors.ts';
+import { useOpenCaseMutation } from '../../lib/legalCases.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useOpenCaseMutation } from '../legal/api.ts';
 
 /**
  * Opening a legal case from a ranking row, in one click: opens the case for the row's entity and goes to

@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconChecklist } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
-import { useCurrentUser } from '../auth/useAuth.ts';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { useHomeQueues } from './useHomeQueues.ts';
 
 export function HomePage() {

@@ -3,8 +3,7 @@ import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
-import { roleKeys } from '../roles/keys.ts';
-import { userKeys } from '../users/keys.ts';
+import { roleKeys, userKeys } from '../../lib/queryKeys.ts';
 import { institutionKeys } from './keys.ts';
 
 const invalidate = () =>

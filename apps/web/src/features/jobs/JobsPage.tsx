@@ -3,9 +3,9 @@ import { Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { JobActions, JobCount, JobStateBadge, jobPercent } from '../../components/JobProgress.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import type { FieldControlProps } from '../../lib/field-types.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { useCurrentUser } from '../auth/useAuth.ts';
 import { useFindJobs } from './api.ts';
 
 /** The list's rows: one's own jobs unless "everyone" is chosen (the API refuses it without the permission). */

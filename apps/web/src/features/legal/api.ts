@@ -2,7 +2,7 @@ import type { LegalCase, LegalCaseListItem, LegalDeadline } from '@aporta/domain
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
-import { queryClient } from '../../lib/query.ts';
+import { invalidateLegalCases } from '../../lib/legalCases.ts';
 import { uploadFile } from '../../lib/upload.ts';
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -15,11 +15,7 @@ export const legalKeys = {
   deadlines: () => [...legalKeys.all, 'deadlines'] as const,
 };
 
-const invalidate = () => {
-  void queryClient.invalidateQueries({ queryKey: legalKeys.all });
-  void queryClient.invalidateQueries({ queryKey: ['financial'] });
-  void queryClient.invalidateQueries({ queryKey: ['home'] });
-};
+const invalidate = invalidateLegalCases;
 
 export const useCases = (query: Query) =>
   useQuery({
@@ -33,12 +29,6 @@ export const useCase = (id: number) =>
 
 export const useDeadlines = () =>
   useQuery({ queryKey: legalKeys.deadlines(), queryFn: () => api<{ items: LegalDeadline[] }>('/api/legal/deadlines') });
-
-export const useOpenCaseMutation = () =>
-  useMutation({
-    mutationFn: (entityId: number) => api<LegalCase>('/api/legal/cases', { method: 'POST', body: { entityId } }),
-    onSuccess: invalidate,
-  });
 
 /** A POST on one case answering the case. */
 export const useCasePost = <B>(id: number, path: (vars: B) => string, body: (vars: B) => unknown = (v) => v) =>

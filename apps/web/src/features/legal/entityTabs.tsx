@@ -2,10 +2,11 @@ import { Anchor, Button, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Money } from '../../components/Money.tsx';
+import type { EntityTab } from '../../lib/entityTabs.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { useOpenCaseMutation } from '../../lib/legalCases.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { registerEntityTab } from '../payments/ownerTabs.tsx';
-import { useCases, useOpenCaseMutation } from './api.ts';
+import { useCases } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 
 /** A municipal entity's collection cases, and opening one. */
@@ -69,10 +70,13 @@ function EntityCases({ entityId }: { entityId: number }) {
   );
 }
 
-registerEntityTab({
-  value: 'legal',
-  labelKey: 'legal.entityTab',
-  order: 30,
-  permission: { resource: 'legal-module', action: 'READ' },
-  render: (entityId) => <EntityCases entityId={entityId} />,
-});
+/** The entity's page gains its legal collection cases. */
+export const legalEntityTabs: readonly EntityTab[] = [
+  {
+    value: 'legal',
+    labelKey: 'legal.entityTab',
+    order: 30,
+    permission: { resource: 'legal-module', action: 'READ' },
+    render: (entityId) => <EntityCases entityId={entityId} />,
+  },
+];

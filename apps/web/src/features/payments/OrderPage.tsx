@@ -7,14 +7,15 @@ import { Link, useParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Fact } from '../../components/Fact.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useOrder, usePaymentList, usePost } from './api.ts';
-import { OrderStateBadge, ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';
 
 /** Payments (with their receipts) of an owner, optionally only those touching one order. */

@@ -6,11 +6,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import { useOrders, useOrderTotals } from './api.ts';
-import { OrderStateBadge } from './components.tsx';
 
 export function orderColumns(t: (k: string) => string): ListColumn<PaymentOrder>[] {
   return [

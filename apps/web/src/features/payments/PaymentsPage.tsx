@@ -20,14 +20,15 @@ import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTabParam } from '../../lib/useTabParam.ts';
-import { usePlanillaOptions } from '../planillas/api.ts';
 import {
   bankRowsHook,
   invalidatePayments,
@@ -38,7 +39,6 @@ import {
   usePayments,
   usePost,
 } from './api.ts';
-import { ReasonModal } from './components.tsx';
 import { PaymentForm } from './PaymentForm.tsx';
 
 function PaymentList() {

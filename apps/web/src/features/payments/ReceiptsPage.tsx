@@ -22,12 +22,13 @@ import { DateField } from '../../components/DateField.tsx';
 import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useCorte, usePost, useRanges, useReceipts } from './api.ts';
-import { ReasonModal, StateBadge } from './components.tsx';
+import { StateBadge } from './components.tsx';
 
 /** `/planilla/recibos-7b`: every receipt (never deleted), its PDF, and voiding with a reason. */
 export function ReceiptsPage() {

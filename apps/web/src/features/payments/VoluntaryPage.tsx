@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePost, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
-import { OrderStateBadge } from './components.tsx';
 
 /** The last 24 months, newest first, for the months a voluntary payment covers. */
 function recentPeriods(): string[] {

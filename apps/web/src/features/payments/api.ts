@@ -1,7 +1,6 @@
 import type {
   BankFile,
   BankFileRow,
-  CollectionStats,
   Corte,
   Payment,
   PaymentCreate,
@@ -28,7 +27,6 @@ export const paymentKeys = {
   corte: (query: unknown) => [...paymentKeys.all, 'corte', query] as const,
   bankFile: (id: number) => [...paymentKeys.all, 'bank-file', id] as const,
   limits: () => [...paymentKeys.all, 'limits'] as const,
-  stats: () => [...paymentKeys.all, 'stats'] as const,
 };
 
 /** After any change: lists, orders, receipts, histories and the home queues are fetched again. */
@@ -105,9 +103,6 @@ export const useVoluntaryLimits = () =>
     queryFn: () =>
       api<{ minSalary: string; maxSalary: string; employeeRate: string; employerRate: string }>('/api/voluntary-payments/limits'),
   });
-
-export const useCollectionStats = () =>
-  useQuery({ queryKey: paymentKeys.stats(), queryFn: () => api<CollectionStats>('/api/statistics/collection') });
 
 export const useRegisterPayment = () =>
   useMutation({

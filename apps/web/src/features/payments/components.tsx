@@ -1,96 +1,11 @@
-import type { OrderShownState } from '@aporta/domain';
-import { Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-
-const orderColors: Record<OrderShownState, string> = {
-  EMITIDA: 'blue',
-  VENCIDA: 'red',
-  PAGADA: 'teal',
-  ANULADA: 'dark',
-  CONVENIDA: 'violet',
-};
-
-export function OrderStateBadge({ state }: { state: OrderShownState }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={orderColors[state]} variant="light" c="var(--mantine-color-text)" data-testid="order-state">
-      {t(`payments.orderStates.${state}`)}
-    </Badge>
-  );
-}
+/** Small pieces of the payments screens; what other modules show too (order state, reason dialog) is in components/. */
+import { Badge } from '@mantine/core';
 
 export function StateBadge({ value, color }: { value: string; color: string }) {
   return (
     <Badge color={color} variant="light" c="var(--mantine-color-text)">
       {value}
     </Badge>
-  );
-}
-
-/**
- * A destructive action that needs a reason (void an order, a receipt, reverse a payment): the dialog
- * explains what happens, the reason is required, and the action runs only on confirmation.
- */
-export function ReasonModal({
-  opened,
-  title,
-  message,
-  confirmLabel,
-  loading,
-  onClose,
-  onConfirm,
-}: {
-  opened: boolean;
-  title: string;
-  message: string;
-  confirmLabel: string;
-  loading?: boolean;
-  onClose: () => void;
-  onConfirm: (reason: string) => void;
-}) {
-  const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      centered
-      transitionProps={{ transition: 'fade' }}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack>
-        <Text size="sm">{message}</Text>
-        <Textarea
-          label={t('payments.reason')}
-          required
-          autosize
-          minRows={2}
-          maxLength={500}
-          value={reason}
-          error={error}
-          onChange={(e) => {
-            setReason(e.currentTarget.value);
-            setError(null);
-          }}
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={loading}
-            onClick={() => (reason.trim() ? onConfirm(reason.trim()) : setError(t('payments.reasonRequired')))}
-          >
-            {confirmLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
 

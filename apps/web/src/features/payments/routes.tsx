@@ -1,4 +1,3 @@
-import './ownerTabs.tsx';
 import type { RouteObject } from 'react-router';
 
 export const paymentRoutes: RouteObject[] = [

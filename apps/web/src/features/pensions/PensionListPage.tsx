@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
+import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useContributorOptions } from '../contributors/api.ts';
 import { useFindPensions } from './api.ts';
 import { IsoDate, PensionStateBadge } from './components.tsx';
 

@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Loading } from '../../components/QueryState.tsx';
-import { registerContributorTab } from '../contributors/contributorTabs.tsx';
+import type { ContributorTab } from '../../lib/contributorTabs.ts';
 
 const Pensions = lazy(async () => ({ default: (await import('./ContributorPensions.tsx')).ContributorPensions }));
 
 // The contributor's 360° page gains the pensions paid for them (theirs, or their survivors').
-registerContributorTab({
+export const pensionContributorTab: ContributorTab = {
   value: 'pensions',
   labelKey: 'pensions.contributorTab',
   order: 40,
@@ -15,4 +15,4 @@ registerContributorTab({
       <Pensions contributorId={c.id} />
     </Suspense>
   ),
-});
+};

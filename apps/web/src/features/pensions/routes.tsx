@@ -1,4 +1,3 @@
-import './contributorTab.tsx';
 import type { RouteObject } from 'react-router';
 
 export const pensionRoutes: RouteObject[] = [

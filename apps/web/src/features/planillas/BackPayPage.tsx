@@ -13,8 +13,9 @@ import { api } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { planillaListHook, usePlanillaOptions } from './api.ts';
+import { planillaListHook } from './api.ts';
 import { PlanillaStateBadge } from './components.tsx';
 import { planillaKeys } from './keys.ts';
 

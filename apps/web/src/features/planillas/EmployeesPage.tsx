@@ -4,8 +4,9 @@ import { Link } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePlanillaEmployees, usePlanillaOptions } from './api.ts';
+import { usePlanillaEmployees } from './api.ts';
 
 /** `/planilla/empleados`: the employees an entity declared over time; one CUI across entities. */
 export function EmployeesPage() {

@@ -8,7 +8,8 @@ import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { displayCui } from '../../lib/format.ts';
-import { useContributorContributions, useEntityContributions, usePlanillaOptions } from './api.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
+import { useContributorContributions, useEntityContributions } from './api.ts';
 
 const GapBadge = () => {
   const { t } = useTranslation();

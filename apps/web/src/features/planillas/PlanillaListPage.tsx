@@ -6,8 +6,9 @@ import { Link, useNavigate } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage, type ListParams, type ListQueryResult } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { entityOptions } from '../../lib/options.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFindPlanillas, usePlanillaOptions, useReviewQueue, useSearchPlanillas } from './api.ts';
+import { useFindPlanillas, useReviewQueue, useSearchPlanillas } from './api.ts';
 import { PlanillaStateBadge } from './components.tsx';
 
 type Variant = 'list' | 'search' | 'review';

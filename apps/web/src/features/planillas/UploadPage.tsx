@@ -24,6 +24,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { displayCui } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
+import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
 import {
@@ -34,7 +35,6 @@ import {
   useDiscardUpload,
   useFindPlanillas,
   useOpenPlanillaUploads,
-  usePlanillaOptions,
   usePlanillaUpload,
   usePlanillaUploadRows,
 } from './api.ts';

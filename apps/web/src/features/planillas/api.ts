@@ -8,7 +8,6 @@ import type {
   PlanillaEmployee,
   PlanillaLine,
   PlanillaLineInput,
-  PlanillaOptions,
   PlanillaOverview,
   PlanillaTransitionRequest,
   PlanillaType,
@@ -72,14 +71,6 @@ export const usePlanillaComparison = (id: number, enabled = true) =>
   useQuery({
     queryKey: planillaKeys.comparison(id),
     queryFn: () => api<PlanillaComparison>(`/api/planillas/${id}/comparison`),
-    enabled,
-  });
-
-export const usePlanillaOptions = (enabled = true) =>
-  useQuery({
-    queryKey: planillaKeys.options(),
-    queryFn: () => api<PlanillaOptions>('/api/planillas/options'),
-    staleTime: 300_000,
     enabled,
   });
 

@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Loading } from '../../components/QueryState.tsx';
-import { registerContributorTab } from '../contributors/contributorTabs.tsx';
+import type { ContributorTab } from '../../lib/contributorTabs.ts';
 
 const Contributions = lazy(async () => ({ default: (await import('./HistoryPage.tsx')).ContributorContributions }));
 
 // The contributor's 360° page gains its contributions, month by month with the gaps (by CUI).
-registerContributorTab({
+export const planillaContributorTab: ContributorTab = {
   value: 'contributions',
   labelKey: 'planillas.contributorTab',
   order: 30,
@@ -15,4 +15,4 @@ registerContributorTab({
       <Contributions cui={c.cui} share="employee" />
     </Suspense>
   ),
-});
+};

@@ -7,7 +7,6 @@ export const planillaKeys = {
   history: (id: number) => [...planillaKeys.all, 'history', id] as const,
   comments: (id: number) => [...planillaKeys.all, 'comments', id] as const,
   comparison: (id: number) => [...planillaKeys.all, 'comparison', id] as const,
-  options: () => [...planillaKeys.all, 'options'] as const,
   overview: (period: string | null) => [...planillaKeys.all, 'overview', period] as const,
   contributorHistory: (query: unknown) => [...planillaKeys.all, 'contributor-history', query] as const,
   entityHistory: (query: unknown) => [...planillaKeys.all, 'entity-history', query] as const,

@@ -1,5 +1,3 @@
-import './contributorTab.tsx';
-import './search.ts';
 import type { RouteObject } from 'react-router';
 
 export const planillaRoutes: RouteObject[] = [
@@ -15,7 +13,6 @@ export const planillaRoutes: RouteObject[] = [
     path: 'contributors/buscar-planillas',
     lazy: async () => ({ Component: (await import('./PlanillaListPage.tsx')).PlanillaSearchPage }),
   },
-  { path: 'planilla/cuotas', lazy: async () => ({ Component: (await import('./RatesPage.tsx')).RatesPage }) },
   { path: 'contributors/fallen-wages', lazy: async () => ({ Component: (await import('./BackPayPage.tsx')).BackPayPage }) },
   { path: 'planilla/empleados', lazy: async () => ({ Component: (await import('./EmployeesPage.tsx')).EmployeesPage }) },
   {

@@ -1,11 +1,11 @@
 import { formatPeriod, type Planilla, planillaMachine } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { api } from '../../lib/api.ts';
-import { registerSearchProvider } from '../../shell/search/searchProviders.ts';
+import type { SearchProvider } from '../../lib/searchProviders.ts';
 
 // The command palette finds a planilla by entity and period ("mixco 09/2026", "MUNI-0108 2026-09");
 // users without planillas READ get a 403, which the palette leaves out.
-registerSearchProvider({
+export const planillaSearch: SearchProvider = {
   id: 'planillas',
   group: 'planillas.paletteGroup',
   minLength: 3,
@@ -18,4 +18,4 @@ registerSearchProvider({
       link: `/planilla/vista/${p.id}`,
     }));
   },
-});
+};

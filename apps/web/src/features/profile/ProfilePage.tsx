@@ -5,12 +5,12 @@ import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChangePasswordForm } from '../../components/ChangePasswordForm.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { ChangePasswordForm } from '../auth/ChangePasswordForm.tsx';
 import {
   useFindOwnSessions,
   useGetProfile,

@@ -2,9 +2,8 @@ import type { Profile, ProfileUpdate, RevokedSessions, SessionInfo } from '@apor
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
+import { authKeys, profileKeys } from '../../lib/queryKeys.ts';
 import { storeUser } from '../../lib/session.ts';
-import { authKeys } from '../auth/keys.ts';
-import { profileKeys } from './keys.ts';
 
 export function useGetProfile() {
   return useQuery({ queryKey: profileKeys.all, queryFn: () => api<Profile>('/api/profile') });

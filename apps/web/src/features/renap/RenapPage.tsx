@@ -6,11 +6,11 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { api } from '../../lib/api.ts';
 import { displayCui, formatDate } from '../../lib/format.ts';
 import { queryClient } from '../../lib/query.ts';
-import { StateBadge } from '../contributors/components.tsx';
 import { renapKeys } from './keys.ts';
 
 export const useRenapLookup = () =>

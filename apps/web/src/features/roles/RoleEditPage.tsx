@@ -8,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useCurrentUser } from '../auth/useAuth.ts';
 import { fromGrantMap, type GrantMap, PermissionMatrix, toGrantMap } from './PermissionMatrix.tsx';
 import { useCreateRole, useGetRole, useUpdateRole } from './useRoles.ts';
 

@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCurrentUser } from '../auth/useAuth.ts';
 import { useDeleteRole, useFindRoles } from './useRoles.ts';
 
 export function RolesPage() {

@@ -7,9 +7,9 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { useJob, useTrackedJob } from '../../lib/jobs.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useJob, useTrackedJob } from '../jobs/api.ts';
 import { startBatch, useFolders, useRuleAction, useRules } from './api.ts';
 
 /** /firmaAutomatica: rules that seal generated documents, and batch sealing of library documents as a job. */

@@ -3,12 +3,12 @@ import { Badge, Box, Button, Drawer, Group, PasswordInput, Stack, Text, Textarea
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCurrentUser } from '../auth/useAuth.ts';
 import { fetchPdf, type RequestListKind, useRequestAction, useRequests } from './api.ts';
 
 const stateColor = { BORRADOR: 'gray', PENDIENTE: 'yellow', FIRMADO: 'green', RECHAZADO: 'red' } as const;

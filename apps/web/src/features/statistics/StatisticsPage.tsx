@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState.tsx';
 import { api } from '../../lib/api.ts';
-import { CollectionPanels } from '../payments/CollectionPanel.tsx';
+import { CollectionPanels } from './CollectionPanel.tsx';
 import { statisticsKeys } from './keys.ts';
 
 const palette = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'lime.7', 'pink.6', 'indigo.6', 'yellow.7', 'red.6'];

@@ -17,12 +17,12 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CollectionListPage } from '../../components/collections/CollectionListPage.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { StatCard } from '../../components/StatCard.tsx';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { formatDate, formatMoneyDecimal } from '../../lib/format.ts';
-import { CollectionListPage } from '../catalogs/CollectionListPage.tsx';
 import { type Summary, useSlice, useSummary } from './api.ts';
 
 const num = (decimal: string) => Number(decimal);

@@ -15,14 +15,17 @@ const guard = (element: React.ReactNode) => <RequirePermission resource="plantil
 const list =
   (collection: string, basePath: string, props: ListProps = {}): RouteObject['lazy'] =>
   async () => {
-    const { CollectionListPage } = await import('../catalogs/CollectionListPage.tsx');
+    const { CollectionListPage } = await import('../../components/collections/CollectionListPage.tsx');
     return { element: guard(<CollectionListPage collection={collection} basePath={basePath} {...props} />) };
   };
 
 const record =
   (collection: string, basePath: string, extra?: Extra): RouteObject['lazy'] =>
   async () => {
-    const [{ RecordPage }, extras] = await Promise.all([import('../catalogs/RecordPage.tsx'), import('./Extras.tsx')]);
+    const [{ RecordPage }, extras] = await Promise.all([
+      import('../../components/collections/RecordPage.tsx'),
+      import('./Extras.tsx'),
+    ]);
     const render = extra ? (r: CollectionRecord) => extras.extraOf(extra, r) : undefined;
     return { element: guard(<RecordPage collection={collection} basePath={basePath} extra={render} />) };
   };

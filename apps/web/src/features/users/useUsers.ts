@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
 import { api, type RequestOptions } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
-import { userKeys } from './keys.ts';
+import { userKeys } from '../../lib/queryKeys.ts';
 
 const invalidate = () =>
   Promise.all([

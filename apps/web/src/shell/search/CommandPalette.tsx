@@ -5,9 +5,14 @@ import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import {
+  getSearchProviders,
+  runSearchProviders,
+  type SearchResult,
+  subscribeSearchProviders,
+} from '../../lib/searchProviders.ts';
 import { MenuIcon } from '../menuIcons.tsx';
 import { fold, menuLeaves } from '../menuModel.ts';
-import { getSearchProviders, runSearchProviders, type SearchResult, subscribeSearchProviders } from './searchProviders.ts';
 
 export const openCommandPalette = () => spotlight.open();
 

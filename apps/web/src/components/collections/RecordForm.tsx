@@ -14,9 +14,9 @@ import { SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
-import { FormActions } from '../../components/FormActions.tsx';
 import { FieldInput, PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { FormActions } from '../FormActions.tsx';
 import { fieldKindOf, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 

@@ -1,16 +1,16 @@
 /**
  * Record searches of the command palette (Ctrl+K). The palette always offers the menu entries the
- * user may open; a module adds its own records by registering a provider once, at import time of its
- * routes file:
+ * user may open; a module adds its own records with a provider it exports, registered once by the
+ * composition root (src/registrations.ts):
  *
- *   registerSearchProvider({
+ *   export const contributorSearch: SearchProvider = {
  *     id: 'contributors',
  *     minLength: 4,
  *     async search(q, { signal }) {
  *       const { items } = await api<ListResponse<Contributor>>('/api/contributors', { query: { q, pageSize: 5 }, signal });
  *       return items.map((c) => ({ id: `contributor-${c.id}`, label: c.fullName, description: formatCui(c.cui), link: `/contributors/${c.id}` }));
  *     },
- *   });
+ *   };
  *
  * `group` is the heading the results show under (already translated, or an i18n key). Providers are
  * called in parallel after a short pause in typing; one that fails or times out is left out.

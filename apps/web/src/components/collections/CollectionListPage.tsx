@@ -4,14 +4,20 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
-import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import {
+  findRecordsHookOf,
+  useBulkDelete,
+  useCollectionSchema,
+  useDeleteRecord,
+  useUpdateRecord,
+} from '../../lib/useCollections.ts';
+import { type ListColumn, type ListFilter, ListPage } from '../ListPage.tsx';
+import { QueryState } from '../QueryState.tsx';
 import { FieldValue, fieldKindOf, fieldLabel, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
-import { findRecordsHookOf, useBulkDelete, useCollectionSchema, useDeleteRecord, useUpdateRecord } from './useCollections.ts';
 
 /** /dcrud/:collection: the collection comes from the URL. */
 export function DcrudListPage() {

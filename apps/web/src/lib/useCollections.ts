@@ -10,10 +10,10 @@ import { dcrudMenuGroup } from '@aporta/domain';
 import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
-import { api } from '../../lib/api.ts';
-import { queryClient } from '../../lib/query.ts';
-import { collectionKeys } from './keys.ts';
+import { recordHistoryKeys } from '../components/RecordHistory.tsx';
+import { api } from './api.ts';
+import { collectionKeys } from './collectionKeys.ts';
+import { queryClient } from './query.ts';
 
 export type ListParams = Record<string, string | number | boolean | undefined | null>;
 

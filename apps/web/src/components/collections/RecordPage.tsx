@@ -4,11 +4,11 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { QueryState } from '../../components/QueryState.tsx';
-import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
+import { useCollectionSchema, useCreateRecord, useRecord, useUpdateRecord } from '../../lib/useCollections.ts';
+import { QueryState } from '../QueryState.tsx';
+import { RecordHistory } from '../RecordHistory.tsx';
 import { RecordForm } from './RecordForm.tsx';
-import { useCollectionSchema, useCreateRecord, useRecord, useUpdateRecord } from './useCollections.ts';
 
 /** New record (`…/new`) or one record (`…/:id`): the generic form plus the record's change history. */
 export function RecordPage({

@@ -3,7 +3,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReferenceOptions } from './useCollections.ts';
+import { useReferenceOptions } from '../../lib/useCollections.ts';
 
 /** Searchable select of a reference field: options come from the server, filtered by what is typed. */
 export function ReferenceSelect(props: {

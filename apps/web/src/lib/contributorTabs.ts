@@ -1,11 +1,12 @@
 import type { Contributor } from '@aporta/domain';
 import type { Action, Resource } from '@aporta/domain/permissions';
 import type { ReactNode } from 'react';
-import { tabRegistry } from '../../lib/tabRegistry.ts';
+import { tabRegistry } from './tabRegistry.ts';
 
 /**
- * Tabs of the contributor page ("360°"). Other modules (planillas, payments, pensions) append their
- * own entry here — `{ value, labelKey, order, render }` — and the page shows it without changes.
+ * Tabs of the contributor page ("360°"). The contributors module registers its own; other modules
+ * (planillas, payments, pensions) export theirs — `{ value, labelKey, order, render }` — and the
+ * composition root (src/registrations.ts) registers them, so the page shows them without changes.
  */
 export interface ContributorTab {
   value: string;

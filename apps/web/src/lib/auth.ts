@@ -1,10 +1,10 @@
+/** The signed-in user's session on the client: who is signed in, signing out, registering, changing one's password. */
 import type { ChangePasswordInput, CurrentUser, RegisterInput, RegisterResponse } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, setUnauthorizedHandler } from '../../lib/api.ts';
-import { queryClient } from '../../lib/query.ts';
-import { clearSession, getStoredUser, getToken, storeUser } from '../../lib/session.ts';
-import { profileKeys } from '../profile/keys.ts';
-import { authKeys } from './keys.ts';
+import { api, setUnauthorizedHandler } from './api.ts';
+import { queryClient } from './query.ts';
+import { authKeys, profileKeys } from './queryKeys.ts';
+import { clearSession, getStoredUser, getToken, storeUser } from './session.ts';
 import { SESSION_ENDED_FLAG } from './session-ended.ts';
 
 /** Ends the session on the server (best effort) and forgets it locally. */
@@ -52,11 +52,15 @@ export function useChangePassword() {
   });
 }
 
-// A 401 outside sign-in means the session ended (expired, revoked, account deactivated): forget it and
-// go to the login page, which says why.
-setUnauthorizedHandler(() => {
-  clearSession();
-  queryClient.clear();
-  sessionStorage.setItem(SESSION_ENDED_FLAG, '1');
-  window.location.assign('/auth/login');
-});
+/**
+ * What a 401 outside sign-in does: the session ended (expired, revoked, account deactivated), so forget
+ * it and go to the login page, which says why. Installed once by the providers of every screen past sign-in.
+ */
+export function endSessionOnUnauthorized() {
+  setUnauthorizedHandler(() => {
+    clearSession();
+    queryClient.clear();
+    sessionStorage.setItem(SESSION_ENDED_FLAG, '1');
+    window.location.assign('/auth/login');
+  });
+}
