@@ -40,16 +40,17 @@ export interface Violation {
  * fails on a cycle), and prefer moving what two modules share into platform/.
  */
 export const MODULE_DEPENDENCIES: Record<string, readonly string[]> = {
-  agreements: ['home', 'notifications', 'payments', 'planillas', 'settings'],
+  agreements: ['home', 'notifications', 'payments', 'settings'],
   'contributor-reports': ['contributors'],
   contributors: ['cui-approvals', 'home', 'renap', 'statistics'],
   'cui-approvals': ['auth', 'notifications', 'renap'],
   financial: ['agreements', 'payments', 'settings'],
   institutions: ['roles', 'users'],
   legal: ['documents', 'home', 'notifications', 'payments'],
+  notifications: ['auth'],
   payments: ['home', 'settings'],
   pensions: ['auth', 'documents', 'home', 'notifications', 'renap', 'settings', 'statistics', 'workflow'],
-  planillas: ['auth', 'documents', 'home', 'notifications', 'payments', 'settings'],
+  planillas: ['documents', 'home', 'notifications', 'payments', 'settings'],
   roles: ['users'],
   signing: ['documents', 'notifications'],
   template: ['chat', 'collections'],

@@ -42,9 +42,9 @@ import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/lis
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
+import { reviewersOf } from '../notifications/recipients.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { balanceSql, insertOrder, interestRates, lockOrders, orderAsOfSql } from '../payments/orders.ts';
-import { reviewersOf } from '../planillas/notify.ts';
 import { settingsAt } from '../settings/service.ts';
 
 /**
