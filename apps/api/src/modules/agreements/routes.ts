@@ -22,6 +22,7 @@ import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { startDetection } from './jobs.ts';
+import { registerAgreementQueues } from './queues.ts';
 import {
   agreementDebtOf,
   agreementExportBatches,
@@ -33,7 +34,6 @@ import {
   simulateAgreement,
   voidAgreement,
 } from './service.ts';
-import './queues.ts';
 
 const tags = ['convenios'];
 const P = (action: 'READ' | 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT' | 'APPROVE') => ({
@@ -56,6 +56,8 @@ const columns: ExportColumn<AgreementListItem>[] = [
 ];
 
 export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerAgreementQueues();
+
   const institution = app.config.APP_TITLE;
 
   app.get(
