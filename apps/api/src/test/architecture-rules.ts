@@ -170,7 +170,8 @@ function readTree(root: string, tree: Tree): SourceFile[] {
 }
 
 const moduleOf = (rel: string) => /^modules\/([^/]+)\//.exec(rel)?.[1] ?? null;
-const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes\.ts$/.test(rel);
+/** A module's routes file: `routes.ts`, or one of the `routes-<part>.ts` files it registers. */
+const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes(-[a-z0-9-]+)?\.ts$/.test(rel);
 const isTest = (rel: string) => /\.test\.tsx?$/.test(rel);
 const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
