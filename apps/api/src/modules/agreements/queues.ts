@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { paymentAgreements } from '../../db/schema/index.ts';
 import { registerWorkQueue } from '../home/queues.ts';
 import { settingsAt } from '../settings/service.ts';
-import { defaultCandidatesSql } from './service.ts';
+import { defaultCandidatesSql } from './detection.ts';
 
 let registered = false;
 

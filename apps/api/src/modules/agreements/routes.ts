@@ -21,19 +21,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { agreementDebtOf, createAgreement, simulateAgreement } from './creation.ts';
 import { startDetection } from './jobs.ts';
+import { agreementExportBatches, findAgreements, getAgreement } from './queries.ts';
 import { registerAgreementQueues } from './queues.ts';
-import {
-  agreementDebtOf,
-  agreementExportBatches,
-  agreementReport,
-  createAgreement,
-  findAgreements,
-  getAgreement,
-  restructureAgreement,
-  simulateAgreement,
-  voidAgreement,
-} from './service.ts';
+import { agreementReport } from './report.ts';
+import { restructureAgreement, voidAgreement } from './restructuring.ts';
 
 const tags = ['convenios'];
 const P = (action: 'READ' | 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT' | 'APPROVE') => ({

@@ -30,7 +30,7 @@ import {
   type ReportDefinition,
 } from '../../platform/pdf.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
-import { getAgreement } from '../agreements/service.ts';
+import { getAgreement } from '../agreements/queries.ts';
 import { interestRates, orderAsOfSql } from '../payments/orders.ts';
 import { settingsAt } from '../settings/service.ts';
 
