@@ -19,7 +19,7 @@ const { loadConfig } = await import('../apps/api/src/config.ts');
 const schema = await import('../apps/api/src/db/schema/index.ts');
 const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
 const { systemContext } = await import('../apps/api/src/platform/context.ts');
-const { detectAgreements } = await import('../apps/api/src/modules/agreements/service.ts');
+const { detectAgreements } = await import('../apps/api/src/modules/agreements/detection.ts');
 const { eq, sql } = await import('drizzle-orm');
 
 const say = (s) => process.stdout.write(`${s}\n`);

@@ -72,7 +72,7 @@ describe('architecture: each planted violation is caught', () => {
   const cases: { name: string; file: string; text: string; rule: Violation['rule'] }[] = [
     {
       name: 'a module imports another module’s routes',
-      file: 'apps/api/src/modules/agreements/service.ts',
+      file: 'apps/api/src/modules/agreements/queries.ts',
       text: "import { paymentRoutes } from '../payments/routes.ts';",
       rule: 'routes-import',
     },
@@ -103,7 +103,7 @@ describe('architecture: each planted violation is caught', () => {
     {
       name: 'a module imports one it may not depend on',
       file: 'apps/api/src/modules/payments/orders.ts',
-      text: "import { agreementDebt } from '../agreements/service.ts';",
+      text: "import { agreementDebt } from '../agreements/creation.ts';",
       rule: 'module-dependency',
     },
     {
@@ -165,7 +165,7 @@ describe('architecture: each planted violation is caught', () => {
     };
     const found = planted(
       'apps/api/src/modules/payments/orders.ts',
-      "import { agreementDebt } from '../agreements/service.ts';",
+      "import { agreementDebt } from '../agreements/creation.ts';",
       rules,
     );
     expect(show(found)).toEqual(['module-cycle MODULE_DEPENDENCIES: ciclo entre módulos: agreements > payments > agreements']);

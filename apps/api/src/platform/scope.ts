@@ -91,3 +91,18 @@ export function usersInScope(ctx: RequestContext, userIdColumn: AnyColumn | SQL)
       where ${institutions.kind} = 'ENTIDAD' and ${inScope}
   )`;
 }
+
+/**
+ * The users whose REGION scope reaches entity `entityId`: the active delegates of its regions or assigned to
+ * it (the reverse of `scopedEntityIds` for REGION). Callers filter them by the permission they need.
+ */
+export async function entityDelegateUserIds(db: Db, entityId: number): Promise<number[]> {
+  const rows = rowsOf<{ user_id: number }>(
+    await db.execute(sql`
+      select d.user_id from ${delegates} d where d.is_active and (
+        exists (select 1 from ${regionDelegates} rd join ${entityRegions} er on er.region_id = rd.region_id
+                where rd.delegate_id = d.id and er.entity_id = ${entityId})
+        or exists (select 1 from ${entityAssignments} ea where ea.delegate_id = d.id and ea.entity_id = ${entityId}))`),
+  );
+  return rows.map((r) => Number(r.user_id));
+}

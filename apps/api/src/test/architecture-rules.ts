@@ -40,16 +40,17 @@ export interface Violation {
  * fails on a cycle), and prefer moving what two modules share into platform/.
  */
 export const MODULE_DEPENDENCIES: Record<string, readonly string[]> = {
-  agreements: ['home', 'notifications', 'payments', 'planillas', 'settings'],
+  agreements: ['home', 'notifications', 'payments', 'settings'],
   'contributor-reports': ['contributors'],
   contributors: ['cui-approvals', 'home', 'renap', 'statistics'],
   'cui-approvals': ['auth', 'notifications', 'renap'],
   financial: ['agreements', 'payments', 'settings'],
   institutions: ['roles', 'users'],
   legal: ['documents', 'home', 'notifications', 'payments'],
+  notifications: ['auth'],
   payments: ['home', 'settings'],
   pensions: ['auth', 'documents', 'home', 'notifications', 'renap', 'settings', 'statistics', 'workflow'],
-  planillas: ['auth', 'documents', 'home', 'notifications', 'payments', 'settings'],
+  planillas: ['documents', 'home', 'notifications', 'payments', 'settings'],
   roles: ['users'],
   signing: ['documents', 'notifications'],
   template: ['chat', 'collections'],
@@ -130,8 +131,8 @@ function readTree(root: string, tree: Tree): SourceFile[] {
 }
 
 const moduleOf = (rel: string) => /^modules\/([^/]+)\//.exec(rel)?.[1] ?? null;
-// A module's routes.ts and the route files by sub-domain it registers (`<sub-domain>-routes.ts`).
-const isRoutesFile = (rel: string) => /^modules\/[^/]+\/(?:[a-z0-9-]+-)?routes\.ts$/.test(rel);
+/** A module's routes file: `routes.ts`, or one of the `routes-<part>.ts` files it registers. */
+const isRoutesFile = (rel: string) => /^modules\/[^/]+\/routes(-[a-z0-9-]+)?\.ts$/.test(rel);
 const isTest = (rel: string) => /\.test\.tsx?$/.test(rel);
 const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 

@@ -6,7 +6,7 @@ import { systemContext } from '../../platform/context.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { attachUserToEntity, contributorFixtures } from '../contributors/fixtures.ts';
 import { insertOrder } from '../payments/orders.ts';
-import { detectAgreements } from './service.ts';
+import { detectAgreements } from './detection.ts';
 
 /**
  * The default detection's stranded-money check (issue 25, item 6): when the daily detection fails or does

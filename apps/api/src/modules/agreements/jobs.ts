@@ -2,7 +2,7 @@ import { guatemalaToday } from '@aporta/domain';
 import type { RequestContext } from '../../platform/context.ts';
 import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
 import { assertSettingsCover } from '../settings/history.ts';
-import { detectAgreements } from './service.ts';
+import { detectAgreements } from './detection.ts';
 
 /**
  * Default and completion of agreements as of a day (today by default). An administrator (convenios

@@ -21,19 +21,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { agreementDebtOf, createAgreement, simulateAgreement } from './creation.ts';
 import { startDetection } from './jobs.ts';
-import {
-  agreementDebtOf,
-  agreementExportBatches,
-  agreementReport,
-  createAgreement,
-  findAgreements,
-  getAgreement,
-  restructureAgreement,
-  simulateAgreement,
-  voidAgreement,
-} from './service.ts';
-import './queues.ts';
+import { agreementExportBatches, findAgreements, getAgreement } from './queries.ts';
+import { registerAgreementQueues } from './queues.ts';
+import { agreementReport } from './report.ts';
+import { restructureAgreement, voidAgreement } from './restructuring.ts';
 
 const tags = ['convenios'];
 const P = (action: 'READ' | 'CREATE' | 'UPDATE' | 'DELETE' | 'EXPORT' | 'APPROVE') => ({
@@ -56,6 +49,8 @@ const columns: ExportColumn<AgreementListItem>[] = [
 ];
 
 export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerAgreementQueues();
+
   const institution = app.config.APP_TITLE;
 
   app.get(

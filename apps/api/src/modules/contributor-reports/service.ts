@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { contributors, contributorTypes, departments, municipalEntities, municipalities } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ReportDefinition, ReportFilter } from '../../platform/pdf.ts';
-import { contributorFilters } from '../contributors/service.ts';
+import { contributorFilters } from '../contributors/filters.ts';
 
 export const reportKinds = ['general', 'by-municipality', 'by-type'] as const;
 export type ReportKind = (typeof reportKinds)[number];

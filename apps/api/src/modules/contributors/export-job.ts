@@ -4,7 +4,7 @@ import { storedFiles } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { type ExportColumn, exportContentType, writeExportFile } from '../../platform/export.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
-import { type ContributorView, countContributors, exportContributorBatches } from './service.ts';
+import { type ContributorView, countContributors, exportContributorBatches } from './queries.ts';
 
 /** The columns of the contributors export, direct (GET /export) or in the background (the job). */
 export const contributorExportColumns: ExportColumn<ContributorView>[] = [

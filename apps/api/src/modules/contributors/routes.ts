@@ -19,30 +19,34 @@ import {
   listResponse,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import './queues.ts';
-import './statistics.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { renapAdapterFor } from '../renap/adapter.ts';
+import { createContributor, updateContributor } from './editing.ts';
 import { contributorExportColumns, startContributorExport } from './export-job.ts';
 import {
-  type ContributorView,
   contributorFormOptions,
   contributorHistory,
   contributorOptions,
   contributorOverview,
-  createContributor,
+  lookupContributorRenap,
+} from './overview.ts';
+import {
+  type ContributorView,
   exportContributorBatches,
   findContributors,
   getContributor,
-  lookupContributorRenap,
   searchContributors,
-  updateContributor,
-} from './service.ts';
+} from './queries.ts';
+import { registerContributorQueues } from './queues.ts';
+import { registerContributorStatistics } from './statistics.ts';
 
 const idParams = idParamsSchema;
 
 export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
+  registerContributorQueues();
+  registerContributorStatistics();
+
   const adapter = () => renapAdapterFor(app.config, app.db);
 
   app.get(

@@ -15,7 +15,7 @@ import { paymentAgreements, planillas } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
-import { getAgreement } from '../agreements/service.ts';
+import { getAgreement } from '../agreements/queries.ts';
 import { interestRates, orderAsOfSql } from '../payments/orders.ts';
 
 /**

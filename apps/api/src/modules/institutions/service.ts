@@ -15,8 +15,8 @@ import type { RequestContext } from '../../platform/context.ts';
 import { registerConstraintRules, rethrowDbError } from '../../platform/db-errors.ts';
 import { keysetBatches, keysetOf, likePattern, listPage, type Page } from '../../platform/list.ts';
 import { roleNames } from '../roles/service.ts';
+import { assertSuperAdminRemains } from '../users/editing.ts';
 import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/privilege.ts';
-import { assertSuperAdminRemains } from '../users/service.ts';
 
 type Query = InstitutionListQuery;
 

@@ -3,12 +3,12 @@
  * routes by sub-domain (orders, payments, bank files, receipts and ranges, voluntary payments).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bankFileRoutes } from './bank-file-routes.ts';
-import { orderRoutes } from './order-routes.ts';
-import { paymentRecordRoutes } from './payment-routes.ts';
 import { registerPaymentQueues } from './queues.ts';
-import { receiptRoutes } from './receipt-routes.ts';
-import { voluntaryRoutes } from './voluntary-routes.ts';
+import { bankFileRoutes } from './routes-bank-files.ts';
+import { orderRoutes } from './routes-orders.ts';
+import { paymentRecordRoutes } from './routes-payments.ts';
+import { receiptRoutes } from './routes-receipts.ts';
+import { voluntaryRoutes } from './routes-voluntary.ts';
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   registerPaymentQueues();

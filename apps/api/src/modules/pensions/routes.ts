@@ -7,12 +7,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { jobEnv } from './jobs.ts';
-import { payrollRoutes } from './payroll-routes.ts';
-import { pensionCoreRoutes } from './pension-routes.ts';
 import { registerPensionQueues } from './queues.ts';
+import { payrollRoutes } from './routes-payroll.ts';
+import { pensionCoreRoutes } from './routes-pensions.ts';
+import { survivalRoutes } from './routes-survival.ts';
 import { registerPensionStatistics } from './statistics.ts';
 import { ATTACHMENT_MAX_BYTES } from './survival.ts';
-import { survivalRoutes } from './survival-routes.ts';
 import { registerPensionWorkflowActions } from './workflow-actions.ts';
 
 export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {

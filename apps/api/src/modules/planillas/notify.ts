@@ -1,29 +1,9 @@
 import { formatPeriod, planillaMachine, planillaTypeLabels } from '@aporta/domain';
-import { eq, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
-import {
-  delegates,
-  entityAssignments,
-  entityRegions,
-  municipalEntities,
-  type planillas,
-  regionDelegates,
-} from '../../db/schema/index.ts';
-import { findUserIdsWithPermission } from '../auth/service.ts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { municipalEntities, type planillas } from '../../db/schema/index.ts';
+import { reviewersOf } from '../notifications/recipients.ts';
 import { notifyUsers } from '../notifications/service.ts';
-
-/** Users who review the entity's planillas: delegates of its regions or assigned to it, holding planillas APPROVE. */
-export async function reviewersOf(tx: Db, entityId: number): Promise<number[]> {
-  const holders = new Set(await findUserIdsWithPermission(tx, 'planillas', 'APPROVE'));
-  const rows = rowsOf<{ user_id: number }>(
-    await tx.execute(sql`
-      select d.user_id from ${delegates} d where d.is_active and (
-        exists (select 1 from ${regionDelegates} rd join ${entityRegions} er on er.region_id = rd.region_id
-                where rd.delegate_id = d.id and er.entity_id = ${entityId})
-        or exists (select 1 from ${entityAssignments} ea where ea.delegate_id = d.id and ea.entity_id = ${entityId}))`),
-  );
-  return rows.map((r) => Number(r.user_id)).filter((id) => holders.has(id));
-}
 
 /**
  * Tells the other side of a planilla's step, in the caller's transaction: the reviewers when it reaches

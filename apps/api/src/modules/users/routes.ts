@@ -13,17 +13,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import {
-  createUser,
-  findUsers,
-  getUser,
-  resetUserPassword,
-  revokeUserSessions,
-  setUserActive,
-  updateUser,
-  userBatches,
-  userOptions,
-} from './service.ts';
+import { createUser, resetUserPassword, revokeUserSessions, setUserActive, updateUser } from './editing.ts';
+import { findUsers, getUser, userBatches, userOptions } from './queries.ts';
 
 const params = idParamsSchema;
 const dateTime = (iso: string | null) => (iso ? new Date(iso) : null);
