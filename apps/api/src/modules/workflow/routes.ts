@@ -38,7 +38,7 @@ import { errorResponses } from '../../platform/http.ts';
 import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
 import { createFlow, deleteFlow, findFlows, flowOptions, getFlow, publishFlow, saveFlow, validateFlow } from './flows.ts';
 import { createForm, deleteForm, findForms, getForm, publishForm, retireForm, saveForm } from './forms.ts';
-import './queues.ts';
+import { registerWorkflowQueues } from './queues.ts';
 import {
   addComment,
   catalogOptions,
@@ -67,6 +67,7 @@ const problemsSchema = z.object({ problems: z.array(z.object({ path: z.string(),
 
 export const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: uploadLimits });
+  registerWorkflowQueues();
 
   // ─── Forms (/forms) ──────────────────────────────────────────────────────────────────────────────
   app.get(
