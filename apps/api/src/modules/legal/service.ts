@@ -37,7 +37,7 @@ import type { FileStore } from '../../platform/files.ts';
 import { listPage, type Page } from '../../platform/list.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { balanceSql, interestRates } from '../payments/orders.ts';
 

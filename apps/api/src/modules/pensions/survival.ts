@@ -38,7 +38,7 @@ import type { ReportDefinition } from '../../platform/pdf.ts';
 import { applyTransition, applyTransitionWhere } from '../../platform/transitions.ts';
 import type { AcceptedType, UploadedFile } from '../../platform/uploads.ts';
 import { findUserIdsWithPermission } from '../auth/service.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap } from '../renap/service.ts';

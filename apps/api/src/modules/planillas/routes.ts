@@ -49,7 +49,7 @@ import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { receiveUpload, sendImportTemplate } from '../../platform/imports/http.ts';
 import { IMPORT_LIMITS } from '../../platform/imports/reader.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import { listSettings, settingHistory } from '../settings/service.ts';
 import {
   addPlanillaLine,

@@ -6,7 +6,7 @@ import { getBlob, putBlob } from '../../platform/blobs.ts';
 import { type RequestContext, withPermission } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { signPdf } from '../../platform/pades.ts';
-import { documentWhere } from '../documents/library.ts';
+import { currentVersion, documentWhere } from '../documents/library.ts';
 import { sealName, sealSigner } from './authority.ts';
 import { appearanceMaker, timestampUrlOf } from './service.ts';
 
@@ -45,10 +45,7 @@ async function* pickIds(ctx: RequestContext, filter: BatchSeal) {
     const rows = await ctx.db
       .select({ id: documents.id })
       .from(documents)
-      .innerJoin(
-        documentVersions,
-        and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-      )
+      .innerJoin(documentVersions, currentVersion())
       .where(and(where, eq(documentVersions.contentType, 'application/pdf')))
       .orderBy(asc(documents.id))
       .limit(PAGE);
@@ -62,10 +59,7 @@ export async function countBatch(ctx: RequestContext, filter: BatchSeal): Promis
   const [{ n }] = await ctx.db
     .select({ n: count() })
     .from(documents)
-    .innerJoin(
-      documentVersions,
-      and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-    )
+    .innerJoin(documentVersions, currentVersion())
     .where(
       and(
         documentWhere(ctx, { folderId: filter.folderId, docType: filter.docType, q: filter.q }),
@@ -102,10 +96,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
         const [row] = await ctx.db
           .select({ d: documents, v: documentVersions })
           .from(documents)
-          .innerJoin(
-            documentVersions,
-            and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-          )
+          .innerJoin(documentVersions, currentVersion())
           .where(eq(documents.id, id));
         try {
           if (!row) throw new AppError('NOT_FOUND', 'El documento ya no existe.');

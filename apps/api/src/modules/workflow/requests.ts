@@ -43,7 +43,8 @@ import { EXPORT_CHUNK_ROWS, type KeysetChunk, keysetBatches, keysetOf, likePatte
 import { generateReportPdf } from '../../platform/pdf.ts';
 import { entityInScope, isEntityInScope } from '../../platform/scope.ts';
 import { applyTransition, findTransitionHistory } from '../../platform/transitions.ts';
-import { addDocument, documentContent } from '../documents/library.ts';
+import { addDocument } from '../documents/filing.ts';
+import { currentVersion, documentContent } from '../documents/library.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { settingsAt } from '../settings/service.ts';
 import { moduleAction } from './actions.ts';
@@ -387,10 +388,7 @@ export async function getRequest(ctx: RequestContext, input: { id: number }): Pr
     .select({ e: sigRequestEvents, filename: documentVersions.filename })
     .from(sigRequestEvents)
     .leftJoin(documents, eq(documents.id, sigRequestEvents.documentId))
-    .leftJoin(
-      documentVersions,
-      and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-    )
+    .leftJoin(documentVersions, currentVersion())
     .where(eq(sigRequestEvents.requestId, r.id))
     .orderBy(asc(sigRequestEvents.at));
   const timeline: SigEvent[] = [
@@ -437,10 +435,7 @@ export async function getRequest(ctx: RequestContext, input: { id: number }): Pr
     ? await ctx.db
         .select({ id: documents.id, filename: documentVersions.filename })
         .from(documents)
-        .innerJoin(
-          documentVersions,
-          and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-        )
+        .innerJoin(documentVersions, currentVersion())
         .where(
           and(
             inArray(
