@@ -25,6 +25,7 @@ import {
   signingRequestDetailSchema,
   signingRequestListSchema,
   signingRequestSchema,
+  signingRequestStateLabels,
   signingSettingsSchema,
   signingUploadMetaSchema,
   specDocumentListSchema,
@@ -375,7 +376,6 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => listSigningRequests(request.ctx, kind, request.query),
     );
   }
-  const stateLabels = { BORRADOR: 'Borrador', PENDIENTE: 'Pendiente', FIRMADO: 'Firmado', RECHAZADO: 'Rechazado' } as const;
   for (const [kind, resource, filename] of [
     ['signed', 'signing-signed', 'documentos-firmados'],
     ['rejected', 'signing-rejected', 'documentos-rechazados'],
@@ -409,7 +409,7 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
             { header: 'Archivo', value: (r) => r.filename, width: 30 },
             { header: 'Remitente', value: (r) => r.createdBy, width: 28 },
             { header: 'Firmantes', value: (r) => r.signers.map((x) => `${x.position}. ${x.name}`).join(' → '), width: 50 },
-            { header: 'Estado', value: (r) => stateLabels[r.state], width: 14 },
+            { header: 'Estado', value: (r) => signingRequestStateLabels[r.state], width: 14 },
             {
               header: 'Motivo del rechazo',
               value: (r) => r.signers.find((x) => x.reason)?.reason ?? '',

@@ -5,6 +5,7 @@ import {
   type SigningCertificate,
   type SigningRequest,
   type SigningRequestState,
+  signingRequestMachine,
   type VerificationReport,
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
@@ -44,6 +45,7 @@ import {
   summarizeCertificate,
   WrongPassphraseError,
 } from '../../platform/pki.ts';
+import { applyTransition, RACE_MESSAGE } from '../../platform/transitions.ts';
 import { checkUpload } from '../../platform/uploads.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { authorities, caMaterial, crlUrl, ensureAuthority, publishCrl, sealName, sealSigner, unb64 } from './authority.ts';
@@ -434,12 +436,7 @@ export async function sendSigningRequest(ctx: RequestContext, id: number): Promi
   if (req.createdBy !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien cargó el documento puede enviarlo.');
   if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', 'El documento ya fue enviado.');
   await ctx.db.transaction(async (tx) => {
-    const moved = await tx
-      .update(signingRequests)
-      .set({ state: 'PENDIENTE' })
-      .where(and(eq(signingRequests.id, id), eq(signingRequests.state, 'BORRADOR')))
-      .returning({ id: signingRequests.id });
-    if (!moved.length) throw new AppError('CONFLICT', 'El documento ya fue enviado.');
+    await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', 'El documento ya fue enviado.');
     const [first] = await tx
       .update(signingSigners)
       .set({ state: 'PENDIENTE' })
@@ -448,6 +445,38 @@ export async function sendSigningRequest(ctx: RequestContext, id: number): Promi
     await sendTo(tx, ctx, id, first.userId, req.title, req.currentSha256);
   });
   return getSigningRequest(ctx, id);
+}
+
+/**
+ * Moves a request through its machine (`system`: the caller has checked that the user takes part as the
+ * step needs), with its history and audit rows in `tx`. A request another transaction moved first answers
+ * 409 with the flow's own message (`race`), as before the machine.
+ */
+async function moveRequest(
+  tx: Db,
+  ctx: RequestContext,
+  id: number,
+  from: SigningRequestState,
+  to: SigningRequestState,
+  race: string,
+  opts: { comment?: string; set?: () => Partial<typeof signingRequests.$inferInsert> } = {},
+) {
+  try {
+    await applyTransition(ctx, {
+      tx,
+      machine: signingRequestMachine,
+      table: signingRequests,
+      id,
+      expected: from,
+      to,
+      comment: opts.comment,
+      set: opts.set,
+      system: true,
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT' && err.message === RACE_MESSAGE) throw new AppError('CONFLICT', race);
+    throw err;
+  }
 }
 
 async function event(
@@ -764,7 +793,9 @@ export async function signRequest(
         link: '/firmaDoc/pendientes',
       });
     } else {
-      await tx.update(signingRequests).set({ state: 'FIRMADO', completedAt: new Date() }).where(eq(signingRequests.id, id));
+      await moveRequest(tx, ctx, id, 'PENDIENTE', 'FIRMADO', 'El documento cambió mientras firmaba: vuelva a abrirlo.', {
+        set: () => ({ completedAt: new Date() }),
+      });
       const everyone = await tx.select({ u: signingSigners.userId }).from(signingSigners).where(eq(signingSigners.requestId, id));
       await notifyUsers({
         db: tx,
@@ -856,12 +887,10 @@ async function completionCopy(
 export async function rejectRequest(ctx: RequestContext, id: number, reason: string) {
   const { req, me } = await turnOf(ctx, id);
   await ctx.db.transaction(async (tx) => {
-    const moved = await tx
-      .update(signingRequests)
-      .set({ state: 'RECHAZADO', completedAt: new Date() })
-      .where(and(eq(signingRequests.id, id), eq(signingRequests.state, 'PENDIENTE')))
-      .returning({ id: signingRequests.id });
-    if (!moved.length) throw new AppError('CONFLICT', 'El documento ya no está pendiente de firma.');
+    await moveRequest(tx, ctx, id, 'PENDIENTE', 'RECHAZADO', 'El documento ya no está pendiente de firma.', {
+      comment: reason,
+      set: () => ({ completedAt: new Date() }),
+    });
     await tx
       .update(signingSigners)
       .set({ state: 'RECHAZADO', actedAt: new Date(), reason })
