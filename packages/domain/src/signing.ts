@@ -312,6 +312,7 @@ export const signingUploadMetaSchema = z.object({
   documentId: intTextSchema({ min: 1 }).optional(),
   send: z.enum(['true', 'false']).default('true'),
 });
+export type SigningUploadMeta = z.infer<typeof signingUploadMetaSchema>;
 
 export const signActionSchema = z.object({
   passphrase: z.string({ error: 'Frase de paso: es obligatoria.' }).min(1, 'Frase de paso: es obligatoria.').max(200),

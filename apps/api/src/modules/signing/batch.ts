@@ -8,7 +8,7 @@ import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { signPdf } from '../../platform/pades.ts';
 import { currentVersion, documentWhere } from '../documents/library.ts';
 import { sealName, sealSigner } from './authority.ts';
-import { appearanceMaker, timestampUrlOf } from './service.ts';
+import { appearanceMaker, timestampUrlOf } from './settings.ts';
 
 /**
  * Batch sealing (firmaAutomatica): the documents a filter picks are sealed with the institution's seal
