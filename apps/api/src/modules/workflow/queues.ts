@@ -1,5 +1,5 @@
 import { registerWorkQueue } from '../home/queues.ts';
-import { waitingCount } from './requests.ts';
+import { waitingCount } from './request-list.ts';
 
 /**
  * The workflow's home-page queues, registered by the routes plugin (explicitly, not by importing this file).
