@@ -1,5 +1,6 @@
 import { AppError, type documentTypes } from '@aporta/domain';
 import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
 import { contributors, documents, documentVersions, municipalEntities } from '../../db/schema/index.ts';
 import { putBlob } from '../../platform/blobs.ts';
 import { createContext, type RequestContext, routeScope } from '../../platform/context.ts';
@@ -148,6 +149,25 @@ async function concerns(ctx: RequestContext, input: NewDocumentInput) {
   return { aboutEntityId, contributorId };
 }
 
+/**
+ * Makes `version` the document's next version, in the caller's transaction, unless another version came
+ * first since `doc.currentVersion` was read (409 with `raceMessage`). Used by uploads and batch sealing.
+ */
+export async function appendVersion(
+  tx: Db,
+  doc: { id: number; currentVersion: number },
+  version: Omit<typeof documentVersions.$inferInsert, 'documentId' | 'version'>,
+  raceMessage: string,
+) {
+  const moved = await tx
+    .update(documents)
+    .set({ currentVersion: doc.currentVersion + 1, updatedAt: new Date() })
+    .where(and(eq(documents.id, doc.id), eq(documents.currentVersion, doc.currentVersion)))
+    .returning({ id: documents.id });
+  if (!moved.length) throw new AppError('CONFLICT', raceMessage);
+  await tx.insert(documentVersions).values({ documentId: doc.id, version: doc.currentVersion + 1, ...version });
+}
+
 /** A new version of a document (an upload, or the sealed copy a batch produces). */
 export async function addVersion(
   ctx: RequestContext,
@@ -159,23 +179,20 @@ export async function addVersion(
   const current = await getDocument(ctx, id);
   const content = await checkedContent(ctx, files, file.bytes, file.filename, current.docType);
   await ctx.db.transaction(async (tx) => {
-    const moved = await tx
-      .update(documents)
-      .set({ currentVersion: current.version + 1, updatedAt: new Date() })
-      .where(and(eq(documents.id, id), eq(documents.currentVersion, current.version)))
-      .returning({ id: documents.id });
-    if (!moved.length) throw new AppError('CONFLICT', 'El documento cambió mientras tanto: vuelva a abrirlo.');
-    await tx.insert(documentVersions).values({
-      documentId: id,
-      version: current.version + 1,
-      sha256: content.sha256,
-      filename: file.filename.slice(0, 200),
-      contentType: content.type,
-      size: content.size,
-      pages: content.pages,
-      note: withSeal(note, content.sealNote),
-      createdBy: ctx.user.id,
-    });
+    await appendVersion(
+      tx,
+      { id, currentVersion: current.version },
+      {
+        sha256: content.sha256,
+        filename: file.filename.slice(0, 200),
+        contentType: content.type,
+        size: content.size,
+        pages: content.pages,
+        note: withSeal(note, content.sealNote),
+        createdBy: ctx.user.id,
+      },
+      'El documento cambió mientras tanto: vuelva a abrirlo.',
+    );
     await ctx.audit(
       {
         action: 'UPDATE',

@@ -6,6 +6,7 @@ import { getBlob, putBlob } from '../../platform/blobs.ts';
 import { type RequestContext, withPermission } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { signPdf } from '../../platform/pades.ts';
+import { appendVersion } from '../documents/filing.ts';
 import { currentVersion, documentWhere } from '../documents/library.ts';
 import { sealName, sealSigner } from './authority.ts';
 import { appearanceMaker, timestampUrlOf } from './settings.ts';
@@ -114,23 +115,20 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
           });
           const sha256 = await putBlob(ctx.db, files, sealed, 'application/pdf');
           await ctx.db.transaction(async (tx) => {
-            const moved = await tx
-              .update(documents)
-              .set({ currentVersion: row.d.currentVersion + 1, updatedAt: new Date() })
-              .where(and(eq(documents.id, id), eq(documents.currentVersion, row.d.currentVersion)))
-              .returning({ id: documents.id });
-            if (!moved.length) throw new AppError('CONFLICT', 'El documento cambió durante el sellado.');
-            await tx.insert(documentVersions).values({
-              documentId: id,
-              version: row.d.currentVersion + 1,
-              sha256,
-              filename: row.v.filename,
-              contentType: 'application/pdf',
-              size: sealed.length,
-              pages: row.v.pages,
-              note,
-              createdBy: ctx.user.id,
-            });
+            await appendVersion(
+              tx,
+              { id, currentVersion: row.d.currentVersion },
+              {
+                sha256,
+                filename: row.v.filename,
+                contentType: 'application/pdf',
+                size: sealed.length,
+                pages: row.v.pages,
+                note,
+                createdBy: ctx.user.id,
+              },
+              'El documento cambió durante el sellado.',
+            );
             await ctx.audit(
               {
                 action: 'SIGN',
