@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cuiSchema, intTextSchema } from './fields.ts';
 import { exportFormatSchema, listQuerySchema, listResponse } from './list.ts';
+import { defineMachine } from './state-machine.ts';
 
 /**
  * Documents library (Documentos), the institution's certificates (administradorFirma), the signing
@@ -211,6 +212,57 @@ export const updateSigningSettingsSchema = z.object({
 
 export const signingRequestStates = ['BORRADOR', 'PENDIENTE', 'FIRMADO', 'RECHAZADO'] as const;
 export type SigningRequestState = (typeof signingRequestStates)[number];
+export const signingRequestStateLabels: Record<SigningRequestState, string> = {
+  BORRADOR: 'Borrador',
+  PENDIENTE: 'Pendiente',
+  FIRMADO: 'Firmado',
+  RECHAZADO: 'Rechazado',
+};
+
+/**
+ * A document sent for signature: created as a draft (BORRADOR) or sent at once (PENDIENTE); its sender
+ * sends a draft; the last signer's signature completes it (FIRMADO), any signer's rejection ends it
+ * (RECHAZADO). Every step is `system`: who may take it is decided by taking part in the request (its
+ * sender, the signer whose turn it is), which the signing service checks, not by a grant's scope — the
+ * requests belong to no municipal entity, so a scoped step would reach them only with an ALL grant. The
+ * permission named is the one of the route that leads to the step.
+ */
+export const signingRequestMachine = defineMachine({
+  entityType: 'signing_request',
+  label: 'El documento en firma',
+  states: signingRequestStates,
+  stateLabels: signingRequestStateLabels,
+  initial: 'BORRADOR',
+  transitions: [
+    {
+      key: 'SIGNING_SEND',
+      from: 'BORRADOR',
+      to: 'PENDIENTE',
+      label: 'Enviar a firma',
+      permission: { resource: 'signing-upload', action: 'CREATE' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'SIGNING_COMPLETE',
+      from: 'PENDIENTE',
+      to: 'FIRMADO',
+      label: 'Firmado por todos',
+      permission: { resource: 'signing-pending', action: 'SIGN' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'SIGNING_REJECT',
+      from: 'PENDIENTE',
+      to: 'RECHAZADO',
+      label: 'Rechazar',
+      permission: { resource: 'signing-pending', action: 'SIGN' },
+      commentRequired: true,
+      system: true,
+    },
+  ],
+});
 export const signerStates = ['ESPERA', 'PENDIENTE', 'FIRMADO', 'RECHAZADO'] as const;
 
 export const signerSchema = z.object({
@@ -260,6 +312,7 @@ export const signingUploadMetaSchema = z.object({
   documentId: intTextSchema({ min: 1 }).optional(),
   send: z.enum(['true', 'false']).default('true'),
 });
+export type SigningUploadMeta = z.infer<typeof signingUploadMetaSchema>;
 
 export const signActionSchema = z.object({
   passphrase: z.string({ error: 'Frase de paso: es obligatoria.' }).min(1, 'Frase de paso: es obligatoria.').max(200),

@@ -5,7 +5,8 @@ import { contributors, institutions, pensions, roles, users, wfForms } from '../
 import { registerPensionWorkflowActions } from '../modules/pensions/workflow-actions.ts';
 import { createFlow, publishFlow } from '../modules/workflow/flows.ts';
 import { createForm, publishForm } from '../modules/workflow/forms.ts';
-import { createRequest, transitionRequest } from '../modules/workflow/requests.ts';
+import { transitionRequest } from '../modules/workflow/request-transition.ts';
+import { createRequest } from '../modules/workflow/requests.ts';
 import { createContext, type RequestContext, systemContext } from '../platform/context.ts';
 import type { FileStore } from '../platform/files.ts';
 import { loadCurrentUser } from '../platform/session.ts';

@@ -26,19 +26,9 @@ import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { isGeneratedPdf } from '../../platform/pdf.ts';
 import { DOCUMENT_TYPES, readUpload, uploadLimits } from '../../platform/uploads.ts';
-import {
-  addDocument,
-  addVersion,
-  createFolder,
-  deleteDocument,
-  deleteFolder,
-  documentBatches,
-  documentContent,
-  documentOptions,
-  getDocument,
-  listDocuments,
-  listFolders,
-} from './library.ts';
+import { addDocument, addVersion, deleteDocument } from './filing.ts';
+import { createFolder, deleteFolder, listFolders } from './folders.ts';
+import { documentBatches, documentContent, documentOptions, getDocument, listDocuments } from './library.ts';
 import { verifyDocument } from './service.ts';
 
 const tags = ['documents'];

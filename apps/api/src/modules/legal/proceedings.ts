@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/client.ts';
 import { legalCaseActions, legalCaseDocuments } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import { getCase, openCaseRow } from './service.ts';
 
 /**

@@ -5,7 +5,7 @@ import { storedFiles } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
 import { generateReportPdf } from '../../platform/pdf.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { assertSettingsCover } from '../settings/history.ts';
 import { renapSweep } from './deaths.ts';

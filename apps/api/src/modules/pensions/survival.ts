@@ -27,7 +27,7 @@ import type { FileStore } from '../../platform/files.ts';
 import { pageOf } from '../../platform/list.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import type { AcceptedType, UploadedFile } from '../../platform/uploads.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { lookupRenap } from '../renap/service.ts';
 import { settingsAt } from '../settings/service.ts';

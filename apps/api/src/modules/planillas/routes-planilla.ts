@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { reportPdfFor, sendPdf } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { fileDocument } from '../documents/library.ts';
+import { fileDocument } from '../documents/filing.ts';
 import { transitionPlanilla } from './lifecycle.ts';
 import { planillaLineBatches } from './lines.ts';
 import { getPlanilla, planillaTitle } from './queries.ts';

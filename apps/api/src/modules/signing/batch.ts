@@ -6,9 +6,10 @@ import { getBlob, putBlob } from '../../platform/blobs.ts';
 import { type RequestContext, withPermission } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { signPdf } from '../../platform/pades.ts';
-import { documentWhere } from '../documents/library.ts';
+import { appendVersion } from '../documents/filing.ts';
+import { currentVersion, documentWhere } from '../documents/library.ts';
 import { sealName, sealSigner } from './authority.ts';
-import { appearanceMaker, timestampUrlOf } from './service.ts';
+import { appearanceMaker, timestampUrlOf } from './settings.ts';
 
 /**
  * Batch sealing (firmaAutomatica): the documents a filter picks are sealed with the institution's seal
@@ -45,10 +46,7 @@ async function* pickIds(ctx: RequestContext, filter: BatchSeal) {
     const rows = await ctx.db
       .select({ id: documents.id })
       .from(documents)
-      .innerJoin(
-        documentVersions,
-        and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-      )
+      .innerJoin(documentVersions, currentVersion())
       .where(and(where, eq(documentVersions.contentType, 'application/pdf')))
       .orderBy(asc(documents.id))
       .limit(PAGE);
@@ -62,10 +60,7 @@ export async function countBatch(ctx: RequestContext, filter: BatchSeal): Promis
   const [{ n }] = await ctx.db
     .select({ n: count() })
     .from(documents)
-    .innerJoin(
-      documentVersions,
-      and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-    )
+    .innerJoin(documentVersions, currentVersion())
     .where(
       and(
         documentWhere(ctx, { folderId: filter.folderId, docType: filter.docType, q: filter.q }),
@@ -102,10 +97,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
         const [row] = await ctx.db
           .select({ d: documents, v: documentVersions })
           .from(documents)
-          .innerJoin(
-            documentVersions,
-            and(eq(documentVersions.documentId, documents.id), eq(documentVersions.version, documents.currentVersion)),
-          )
+          .innerJoin(documentVersions, currentVersion())
           .where(eq(documents.id, id));
         try {
           if (!row) throw new AppError('NOT_FOUND', 'El documento ya no existe.');
@@ -123,23 +115,20 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
           });
           const sha256 = await putBlob(ctx.db, files, sealed, 'application/pdf');
           await ctx.db.transaction(async (tx) => {
-            const moved = await tx
-              .update(documents)
-              .set({ currentVersion: row.d.currentVersion + 1, updatedAt: new Date() })
-              .where(and(eq(documents.id, id), eq(documents.currentVersion, row.d.currentVersion)))
-              .returning({ id: documents.id });
-            if (!moved.length) throw new AppError('CONFLICT', 'El documento cambió durante el sellado.');
-            await tx.insert(documentVersions).values({
-              documentId: id,
-              version: row.d.currentVersion + 1,
-              sha256,
-              filename: row.v.filename,
-              contentType: 'application/pdf',
-              size: sealed.length,
-              pages: row.v.pages,
-              note,
-              createdBy: ctx.user.id,
-            });
+            await appendVersion(
+              tx,
+              { id, currentVersion: row.d.currentVersion },
+              {
+                sha256,
+                filename: row.v.filename,
+                contentType: 'application/pdf',
+                size: sealed.length,
+                pages: row.v.pages,
+                note,
+                createdBy: ctx.user.id,
+              },
+              'El documento cambió durante el sellado.',
+            );
             await ctx.audit(
               {
                 action: 'SIGN',

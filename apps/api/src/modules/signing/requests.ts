@@ -1,0 +1,205 @@
+import {
+  AppError,
+  type SigningRequest,
+  type SigningRequestState,
+  type SigningUploadMeta,
+  signingRequestMachine,
+} from '@aporta/domain';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  type SigningEventAction,
+  signingCertificates,
+  signingEvents,
+  signingRequests,
+  signingSigners,
+  users,
+} from '../../db/schema/index.ts';
+import { putBlob } from '../../platform/blobs.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { withPermission } from '../../platform/context.ts';
+import type { FileStore } from '../../platform/files.ts';
+import { badPdfError, inspectPdf } from '../../platform/pades.ts';
+import { applyTransition, RACE_MESSAGE } from '../../platform/transitions.ts';
+import { checkUpload } from '../../platform/uploads.ts';
+import { documentContent, getDocument } from '../documents/library.ts';
+import { notifyUsers } from '../notifications/service.ts';
+import { fullName, type SigningDeps } from './deps.ts';
+import { getSigningRequest, involvedRequest } from './lists.ts';
+
+/**
+ * The signing flow up to the signatures: a PDF uploaded (or taken from Documentos) becomes a request to
+ * signers in order, as a draft or sent at once; its events and its moves through signingRequestMachine.
+ */
+
+/** A PDF checked (type, size, opens, not encrypted) and stored; answers its hash and pages. */
+export async function storePdf(db: Db, files: FileStore, bytes: Uint8Array, filename: string) {
+  checkUpload(bytes, filename, ['application/pdf']);
+  const { pages } = await inspectPdf(bytes).catch((e) => badPdfError(e, filename));
+  const sha256 = await putBlob(db, files, bytes, 'application/pdf');
+  return { sha256, pages };
+}
+
+export async function signerOptions(ctx: RequestContext) {
+  const rows = await ctx.db
+    .selectDistinct({ id: users.id, name: fullName, email: users.email })
+    .from(users)
+    .innerJoin(signingCertificates, eq(signingCertificates.userId, users.id))
+    .where(and(eq(users.isActive, true), isNull(signingCertificates.revokedAt), sql`${signingCertificates.notAfter} > now()`))
+    .orderBy(fullName);
+  return { items: rows };
+}
+
+export async function createSigningRequest(
+  ctx: RequestContext,
+  deps: SigningDeps,
+  input: { title: string; message: string; signers: number[]; send: boolean; file: { bytes: Uint8Array; filename: string } },
+): Promise<SigningRequest> {
+  const found = await ctx.db
+    .select({ id: users.id, isActive: users.isActive })
+    .from(users)
+    .where(inArray(users.id, input.signers));
+  for (const [i, id] of input.signers.entries()) {
+    const u = found.find((f) => f.id === id);
+    if (!u?.isActive) {
+      throw new AppError('VALIDATION', `Firmante ${i + 1}: el usuario no existe o no está activo.`, [
+        { path: `signers.${i}`, message: 'El usuario no existe o no está activo.' },
+      ]);
+    }
+  }
+  const { sha256 } = await storePdf(ctx.db, deps.files, input.file.bytes, input.file.filename);
+  const state: SigningRequestState = input.send ? 'PENDIENTE' : 'BORRADOR';
+  const id = await ctx.db.transaction(async (tx) => {
+    const [req] = await tx
+      .insert(signingRequests)
+      .values({
+        title: input.title,
+        message: input.message,
+        state,
+        filename: input.file.filename.slice(0, 200),
+        originalSha256: sha256,
+        currentSha256: sha256,
+        createdBy: ctx.user.id,
+      })
+      .returning({ id: signingRequests.id });
+    await tx.insert(signingSigners).values(
+      input.signers.map((userId, i) => ({
+        requestId: req.id,
+        position: i + 1,
+        userId,
+        state: (input.send && i === 0 ? 'PENDIENTE' : 'ESPERA') as 'PENDIENTE' | 'ESPERA',
+      })),
+    );
+    await event(tx, ctx, req.id, 'CREADO', { hashAfter: sha256 });
+    if (input.send) await sendTo(tx, ctx, req.id, input.signers[0], input.title, sha256);
+    await ctx.audit(
+      {
+        action: 'CREATE',
+        entityType: 'signing_request',
+        entityId: req.id,
+        after: { title: input.title, signers: input.signers, state },
+      },
+      tx,
+    );
+    return req.id;
+  });
+  return getSigningRequest(ctx, id);
+}
+
+/**
+ * A request from the upload form: the uploaded PDF, or else the current content of a library document the
+ * caller reads (their `documents` grant).
+ */
+export async function uploadSigningRequest(
+  ctx: RequestContext,
+  deps: SigningDeps,
+  fields: SigningUploadMeta,
+  file: { bytes: Uint8Array; filename: string } | null,
+): Promise<SigningRequest> {
+  let source = file;
+  if (!source && fields.documentId) {
+    const docs = withPermission(ctx, 'documents', 'READ');
+    await getDocument(docs, fields.documentId);
+    const content = await documentContent(docs, deps.files, fields.documentId);
+    source = { bytes: new Uint8Array(content.bytes), filename: content.filename };
+  }
+  if (!source)
+    throw new AppError('VALIDATION', 'Elija un PDF o un documento de la biblioteca.', [
+      { path: 'file', message: 'Elija un archivo.' },
+    ]);
+  return createSigningRequest(ctx, deps, { ...fields, send: fields.send === 'true', file: source });
+}
+
+async function sendTo(tx: Db, ctx: RequestContext, id: number, userId: number, title: string, sha256: string) {
+  await event(tx, ctx, id, 'ENVIADO', { hashBefore: sha256 });
+  await notifyUsers({
+    db: tx,
+    userIds: [userId],
+    type: 'info',
+    title: 'Documento pendiente de firma',
+    body: `«${title}» espera su firma.`,
+    link: '/firmaDoc/pendientes',
+  });
+}
+
+/** Sends a draft to its first signer. */
+export async function sendSigningRequest(ctx: RequestContext, id: number): Promise<SigningRequest> {
+  const req = await involvedRequest(ctx, id);
+  if (req.createdBy !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien cargó el documento puede enviarlo.');
+  if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', 'El documento ya fue enviado.');
+  await ctx.db.transaction(async (tx) => {
+    await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', 'El documento ya fue enviado.');
+    const [first] = await tx
+      .update(signingSigners)
+      .set({ state: 'PENDIENTE' })
+      .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, 1)))
+      .returning();
+    await sendTo(tx, ctx, id, first.userId, req.title, req.currentSha256);
+  });
+  return getSigningRequest(ctx, id);
+}
+
+/**
+ * Moves a request through its machine (`system`: the caller has checked that the user takes part as the
+ * step needs), with its history and audit rows in `tx`. A request another transaction moved first answers
+ * 409 with the flow's own message (`race`), as before the machine.
+ */
+export async function moveRequest(
+  tx: Db,
+  ctx: RequestContext,
+  id: number,
+  from: SigningRequestState,
+  to: SigningRequestState,
+  race: string,
+  opts: { comment?: string; set?: () => Partial<typeof signingRequests.$inferInsert> } = {},
+) {
+  try {
+    await applyTransition(ctx, {
+      tx,
+      machine: signingRequestMachine,
+      table: signingRequests,
+      id,
+      expected: from,
+      to,
+      comment: opts.comment,
+      set: opts.set,
+      system: true,
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT' && err.message === RACE_MESSAGE) throw new AppError('CONFLICT', race);
+    throw err;
+  }
+}
+
+export async function event(
+  tx: Db,
+  ctx: RequestContext,
+  requestId: number,
+  what: SigningEventAction,
+  extra: { hashBefore?: string; hashAfter?: string; detail?: string } = {},
+) {
+  const name = `${ctx.user.firstName ?? ''} ${ctx.user.lastName ?? ''}`.trim() || ctx.user.email;
+  await tx
+    .insert(signingEvents)
+    .values({ requestId, action: what, userId: ctx.user.id, userName: name, ip: ctx.actor.ip ?? null, ...extra });
+}
