@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -177,9 +177,13 @@ describe('the upload routes', () => {
     // each `consumes: ['multipart/form-data']` paired with the route it belongs to.
     const found: string[] = [];
     const modules = fileURLToPath(new URL('../modules', import.meta.url));
-    for (const name of readdirSync(modules)) {
-      const file = join(modules, name, 'routes.ts');
-      if (!existsSync(file)) continue;
+    // A module's routes.ts and the routes-<part>.ts files it registers.
+    const routeFiles = readdirSync(modules).flatMap((name) =>
+      readdirSync(join(modules, name))
+        .filter((f) => /^routes(-[a-z0-9-]+)?\.ts$/.test(f))
+        .map((f) => join(modules, name, f)),
+    );
+    for (const file of routeFiles) {
       const source = readFileSync(file, 'utf8');
       for (const m of source.matchAll(/app\.(post|put|patch)\(\s*'([^']+)'[\s\S]*?(?=app\.(?:get|post|put|patch|delete)\(|$)/g))
         if (m[0].includes("consumes: ['multipart/form-data']")) found.push(`${m[1].toUpperCase()} ${m[2]}`);
