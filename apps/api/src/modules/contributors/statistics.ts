@@ -1,17 +1,11 @@
-import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
 import { contributors, contributorTypes, departments, municipalities } from '../../db/schema/index.ts';
-import { registerStatisticsPanel } from '../statistics/panels.ts';
+import { panelWithTotal, registerStatisticsPanel } from '../statistics/panels.ts';
 
 /**
  * The contributors' panels of /administrative/statistics. A contributor counts where their current
  * entity lies in the user's statistics scope; those without an entity count only for scope ALL.
  */
-const rowsOf = async (db: Db, query: SQL) => {
-  const r = (await db.execute(query)) as unknown as { rows: { label: string; value: number | string }[] };
-  const items = r.rows.map((x) => ({ label: String(x.label), value: Number(x.value) }));
-  return { total: items.reduce((s, i) => s + i.value, 0), items };
-};
 
 let registered = false;
 
@@ -28,7 +22,7 @@ export function registerContributorStatistics(): void {
     kind: 'bar',
     resource: 'contributors',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select coalesce(${departments.name}, 'Sin municipio') as label, count(*)::int as value
           from ${contributors}
@@ -45,7 +39,7 @@ export function registerContributorStatistics(): void {
     kind: 'donut',
     resource: 'contributors',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select ${contributorTypes.name} as label, count(*)::int as value
           from ${contributors} join ${contributorTypes} on ${contributorTypes.id} = ${contributors.typeId}
@@ -61,7 +55,7 @@ export function registerContributorStatistics(): void {
     kind: 'donut',
     resource: 'contributors',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select ${contributors.state} as label, count(*)::int as value
           from ${contributors} where ${entityScope(sql`${contributors.entityId}`)}

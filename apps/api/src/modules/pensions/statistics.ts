@@ -1,15 +1,8 @@
 /** The pensions module's statistics panels: pensions by type and by state, the payroll by month. */
 import { pensionStateLabels, pensionTypeLabels } from '@aporta/domain';
-import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
 import { pensionPayrolls, pensions } from '../../db/schema/index.ts';
-import { registerStatisticsPanel } from '../statistics/panels.ts';
-
-const rowsOf = async (db: Db, query: SQL, label: (k: string) => string = (k) => k) => {
-  const r = (await db.execute(query)) as unknown as { rows: { label: string; value: number | string }[] };
-  const items = r.rows.map((x) => ({ label: label(String(x.label)), value: Number(x.value) }));
-  return { total: items.reduce((s, i) => s + i.value, 0), items };
-};
+import { panelWithTotal, registerStatisticsPanel } from '../statistics/panels.ts';
 
 let registered = false;
 
@@ -23,7 +16,7 @@ export function registerPensionStatistics(): void {
     kind: 'donut',
     resource: 'passive-classes',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select ${pensions.type} as label, count(*)::int as value from ${pensions}
           where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
@@ -37,7 +30,7 @@ export function registerPensionStatistics(): void {
     kind: 'donut',
     resource: 'passive-classes',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select ${pensions.state} as label, count(*)::int as value from ${pensions}
           where ${entityScope(sql`${pensions.entityId}`)} group by 1 order by value desc`,
@@ -52,7 +45,7 @@ export function registerPensionStatistics(): void {
     kind: 'bar',
     resource: 'passive-classes',
     load: ({ db, entityScope }) =>
-      rowsOf(
+      panelWithTotal(
         db,
         sql`select period as label, round(total)::bigint as value from (
               select ${pensionPayrolls.period} as period, ${pensionPayrolls.total} as total from ${pensionPayrolls}

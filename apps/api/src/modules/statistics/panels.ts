@@ -1,6 +1,6 @@
 import type { CurrentUser, Resource, StatisticsPanel } from '@aporta/domain';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   delegates,
   departments,
@@ -52,10 +52,19 @@ export function statisticsEntityScope(ctx: RequestContext): PanelContext['entity
   return (column) => ctx.inScope(column) ?? sql`true`;
 }
 
-const rowsOf = async (db: Db, query: SQL) => {
-  const r = (await db.execute(query)) as unknown as { rows: { label: string; value: number | string }[] };
-  return r.rows.map((x) => ({ label: String(x.label), value: Number(x.value) }));
-};
+/** A panel's items from a query answering `label` and `value` columns; `label` may turn a code into words. */
+export async function panelItems(db: Db, query: SQL, label: (code: string) => string = (code) => code) {
+  return rowsOf<{ label: string; value: number | string }>(await db.execute(query)).map((x) => ({
+    label: label(String(x.label)),
+    value: Number(x.value),
+  }));
+}
+
+/** A panel of those items with their total (the sum of its values). */
+export async function panelWithTotal(db: Db, query: SQL, label?: (code: string) => string) {
+  const items = await panelItems(db, query, label);
+  return { total: items.reduce((s, i) => s + i.value, 0), items };
+}
 
 /** Entities a delegate reaches: through their regions or assigned directly (the REGION scope's rule). */
 const delegateReach = sql`(
@@ -70,7 +79,7 @@ registerStatisticsPanel({
   title: 'Entidades activas por departamento',
   kind: 'bar',
   load: async ({ db, entityScope }) => {
-    const items = await rowsOf(
+    const items = await panelItems(
       db,
       sql`select ${departments.name} as label, count(${municipalEntities.id})::int as value
         from ${departments}
@@ -89,7 +98,7 @@ registerStatisticsPanel({
   title: 'Entidades activas por región',
   kind: 'donut',
   load: async ({ db, entityScope }) => {
-    const items = await rowsOf(
+    const items = await panelItems(
       db,
       sql`select ${regions.name} as label, count(distinct ${municipalEntities.id})::int as value
         from ${regions}
@@ -108,7 +117,7 @@ registerStatisticsPanel({
   title: 'Carga de trabajo: entidades por delegado',
   kind: 'bar',
   load: async ({ db, entityScope }) => {
-    const items = await rowsOf(
+    const items = await panelItems(
       db,
       sql`select coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email}) as label,
                count(distinct reach.entity_id)::int as value
@@ -132,12 +141,12 @@ registerStatisticsPanel({
     const where = sql`${municipalEntities.isActive} and ${entityScope(municipalEntities.id)} and not exists (
       select 1 from ${delegateReach} reach join ${delegates} on ${delegates.id} = reach.delegate_id
       where reach.entity_id = ${municipalEntities.id} and ${delegates.isActive})`;
-    const [{ value: total }] = await rowsOf(
+    const [{ value: total }] = await panelItems(
       db,
       sql`select '' as label, count(*)::int as value from ${municipalEntities} where ${where}`,
     );
     // The list shows the first 100 by name; the headline number counts them all.
-    const items = await rowsOf(
+    const items = await panelItems(
       db,
       sql`select ${municipalEntities.name} as label, ${municipalEntities.id} as value from ${municipalEntities}
         where ${where} order by ${municipalEntities.name} limit 100`,
