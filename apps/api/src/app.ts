@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -41,6 +41,7 @@ import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { workflowRoutes } from './modules/workflow/routes.ts';
 import { isGuardedUrl, registerAccessGuard } from './platform/access.ts';
+import { contractTransform, nameContractSchemas } from './platform/contract.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
@@ -54,6 +55,7 @@ import { SessionCache } from './platform/session.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
+nameContractSchemas();
 
 /** Every module's routes; a new module adds one line here. */
 const modules = [
@@ -178,7 +180,9 @@ export async function buildApp(opts: {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: contractTransform,
+    // The domain's named schemas as components.schemas, referred to by every route that uses them.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());

@@ -149,6 +149,36 @@ describe('architecture: each planted violation is caught', () => {
       text: "import { useCases } from '../legal/api.ts';",
       rule: 'web-feature',
     },
+    {
+      name: 'a web feature types an API answer by hand',
+      file: 'apps/web/src/features/agreements/components.tsx',
+      text: "export const load = () => api.get<{ id: number }>('/api/payment-agreements');",
+      rule: 'web-contract',
+    },
+    {
+      name: 'a web feature calls fetch itself',
+      file: 'apps/web/src/features/agreements/components.tsx',
+      text: "export const load = () => fetch('/api/payment-agreements');",
+      rule: 'web-contract',
+    },
+    {
+      name: 'a web file declares a contract schema by hand',
+      file: 'apps/web/src/components/Extra.tsx',
+      text: 'export interface PaymentOrder { id: number; total: string }',
+      rule: 'web-contract',
+    },
+    {
+      name: 'a screen calls the API outside its feature’s api.ts',
+      file: 'apps/web/src/features/agreements/AgreementPage.tsx',
+      text: "export const peek = () => api.get('/api/payment-agreements');",
+      rule: 'web-contract',
+    },
+    {
+      name: 'a feature’s api.ts declares an answer shape',
+      file: 'apps/web/src/features/agreements/api.ts',
+      text: 'export type AgreementRow = { id: number; debtor: string };',
+      rule: 'web-contract',
+    },
   ];
 
   for (const c of cases) {

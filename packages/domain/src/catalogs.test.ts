@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   catalogField,
+  catalogMenuGroups,
+  catalogScreens,
   collectionDefinitions,
   collectionNames,
   dcrudMenuGroup,
@@ -38,6 +40,32 @@ describe('collection definitions', () => {
     expect(ent.parse({ code: 'X1', name: 'E', classificationId: 1, municipalityId: 1, nit: '' }).nit).toBeNull();
     expect(updateInputOf('regions').safeParse({ name: 'Norte' }).success).toBe(true);
     expect(updateInputOf('planilla-statuses').safeParse({ code: 'X' }).success).toBe(false);
+  });
+  it('gives each catalogue its own resource and one place in a menu group (issue 26)', () => {
+    for (const n of collectionNames) expect(collectionDefinitions[n].resource, n).toBeUndefined();
+    for (const g of catalogMenuGroups) {
+      const positions = catalogScreens.filter((s) => s.group === g).map((s) => s.position);
+      expect(new Set(positions).size, g).toBe(positions.length);
+    }
+    expect(catalogScreens.find((s) => s.name === 'municipal-entities')).toMatchObject({
+      id: 'municipalEntities',
+      link: '/administrative/municipal-entities',
+    });
+    expect(catalogScreens.find((s) => s.name === 'contributor-catalogs')?.link).toBe('/contributors/catalogs');
+  });
+  it('declares the banks catalogue: code in capitals and unique, name, active by default', () => {
+    const banks = collectionDefinitions.banks;
+    expect(banks.fields.map((f) => [f.name, f.type, f.required, f.unique])).toEqual([
+      ['code', 'text', true, true],
+      ['name', 'text', true, false],
+      ['isActive', 'boolean', false, false],
+    ]);
+    expect(banks.input.parse({ code: 'banrural', name: 'Banco de Desarrollo Rural, S. A.' })).toEqual({
+      code: 'BANRURAL',
+      name: 'Banco de Desarrollo Rural, S. A.',
+      isActive: true,
+    });
+    expect(banks.input.safeParse({ code: 'G&T', name: 'Banco G&T Continental, S. A.' }).success).toBe(false);
   });
   it('builds the dynamic menu group from readable names, ignoring unknown ones', () => {
     expect(dcrudMenuGroup([])).toBeNull();

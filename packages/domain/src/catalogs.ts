@@ -347,10 +347,39 @@ export interface CollectionDefinition {
   systemOnlyWrites?: boolean;
   canCreateRows?: boolean;
   canDeleteRows?: boolean;
-  /** The field that names a row when another collection references it. */
+  /**
+   * The field that names a row when another collection references it; for a catalogue the server binds by
+   * itself, also its `label` in lists (a label built from other tables is bound by hand in the registry).
+   */
   displayField: string;
-  /** The permission resource guarding the collection's routes; default: its name. */
+  /**
+   * The permission resource guarding the collection's routes; default: its name. A catalogue of
+   * `collectionDefinitions` never sets it: its name is its own resource (permissions.ts derives it, with CRUD).
+   */
   resource?: string;
+  /**
+   * Where the catalogue's screen sits in the sidebar. menu.ts derives its entry (id: the name in camelCase,
+   * label `menu.{id}`, permission: the name) and the web serves the generic list and record pages at its
+   * link. Without it the catalogue is reached only under /dcrud/{name}.
+   */
+  menu?: CatalogMenuPlace;
+  /** Its rows belong to a municipal entity, so REGION and ENTITY grants narrow them (the registry names the column). */
+  scopedByEntity?: boolean;
+  /** The SQL table of its rows, which the server's registry finds in the Drizzle schema; default: the name with `_` for `-`. */
+  table?: string;
+}
+
+/** The sidebar groups that hold catalogue entries (menu.ts puts them where the group says `CATALOGUES`). */
+export const catalogMenuGroups = ['contributorsGroup', 'administrativeGroup'] as const;
+export type CatalogMenuGroup = (typeof catalogMenuGroups)[number];
+
+/** A catalogue's place in the sidebar. */
+export interface CatalogMenuPlace {
+  group: CatalogMenuGroup;
+  /** Its order among the group's catalogue entries (ascending). */
+  position: number;
+  /** The screen's address; default `/administrative/{name}`. */
+  link?: string;
 }
 
 type CollectionSpec = Omit<CollectionDefinition, 'fields' | 'input'> & {
@@ -375,6 +404,7 @@ export const collectionDefinitions = {
     label: 'Regiones',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 50 },
     shape: {
       code: code('Código', 20, { unique: true, searchable: true }),
       name: text('Nombre', 120, { searchable: true }),
@@ -386,6 +416,7 @@ export const collectionDefinitions = {
     label: 'Departamentos',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 60 },
     systemOnlyWrites: true,
     shape: {
       code: digitCode('Código', /^\d{2}$/, 'Código: dos dígitos (01–22).', 2, { unique: true, searchable: true }),
@@ -398,6 +429,7 @@ export const collectionDefinitions = {
     label: 'Municipios',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 40 },
     systemOnlyWrites: true,
     shape: {
       code: digitCode('Código', /^\d{4}$/, 'Código: cuatro dígitos (departamento y municipio).', 4, {
@@ -413,6 +445,7 @@ export const collectionDefinitions = {
     label: 'Clasificaciones',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 70 },
     shape: {
       code: code('Código', 40, { unique: true, searchable: true }),
       name: text('Nombre', 120, { searchable: true }),
@@ -424,6 +457,8 @@ export const collectionDefinitions = {
     label: 'Entidades municipales',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 20 },
+    scopedByEntity: true,
     shape: {
       code: code('Código', 30, { unique: true, searchable: true }),
       name: text('Nombre', 200, { searchable: true }),
@@ -442,6 +477,8 @@ export const collectionDefinitions = {
     label: 'Regiones de entidades',
     displayField: 'id',
     defaultSort: '-id',
+    menu: { group: 'administrativeGroup', position: 80 },
+    scopedByEntity: true,
     shape: {
       entityId: ref('Entidad', 'municipal-entities', 'name'),
       regionId: ref('Región', 'regions', 'name'),
@@ -452,6 +489,7 @@ export const collectionDefinitions = {
     label: 'Delegados',
     displayField: 'userId',
     defaultSort: '-id',
+    menu: { group: 'administrativeGroup', position: 10 },
     shape: {
       userId: ref('Usuario', 'users', 'name', { unique: true }),
       cui: cui('CUI', { unique: true, searchable: true }),
@@ -464,6 +502,7 @@ export const collectionDefinitions = {
     label: 'Delegados por región',
     displayField: 'id',
     defaultSort: '-id',
+    menu: { group: 'administrativeGroup', position: 90 },
     shape: {
       regionId: ref('Región', 'regions', 'name'),
       delegateId: ref('Delegado', 'delegates', 'userId'),
@@ -474,6 +513,9 @@ export const collectionDefinitions = {
     label: 'Asignación de entidades',
     displayField: 'id',
     defaultSort: '-id',
+    menu: { group: 'administrativeGroup', position: 30 },
+    scopedByEntity: true,
+    table: 'entity_assignments',
     shape: {
       entityId: ref('Entidad', 'municipal-entities', 'name'),
       delegateId: ref('Delegado', 'delegates', 'userId'),
@@ -484,6 +526,7 @@ export const collectionDefinitions = {
     label: 'Renglones presupuestarios',
     displayField: 'name',
     defaultSort: 'code',
+    menu: { group: 'administrativeGroup', position: 110 },
     shape: {
       code: digitCode('Código', /^\d{3}$/, 'Código: tres dígitos (p. ej. 011).', 3, { unique: true, searchable: true }),
       name: text('Nombre', 200, { searchable: true }),
@@ -499,6 +542,8 @@ export const collectionDefinitions = {
     label: 'Tipos de afiliado',
     displayField: 'name',
     defaultSort: 'sortOrder',
+    menu: { group: 'contributorsGroup', position: 10, link: '/contributors/catalogs' },
+    table: 'contributor_types',
     shape: {
       code: code('Código', 40, { unique: true, searchable: true }),
       name: text('Nombre', 120, { searchable: true }),
@@ -511,6 +556,7 @@ export const collectionDefinitions = {
     label: 'Estados de planilla',
     displayField: 'label',
     defaultSort: 'sortOrder',
+    menu: { group: 'administrativeGroup', position: 100 },
     canCreateRows: false,
     canDeleteRows: false,
     shape: statusFields(planillaStatusCodes),
@@ -520,15 +566,52 @@ export const collectionDefinitions = {
     label: 'Estados de convenio',
     displayField: 'label',
     defaultSort: 'sortOrder',
+    menu: { group: 'administrativeGroup', position: 120 },
     canCreateRows: false,
     canDeleteRows: false,
     shape: statusFields(paymentAgreementStatusCodes),
+  }),
+  // The banks where payments are received (issue 26).
+  banks: defineCollection({
+    name: 'banks',
+    label: 'Bancos',
+    displayField: 'name',
+    defaultSort: 'name',
+    menu: { group: 'administrativeGroup', position: 130 },
+    shape: {
+      code: code('Código', 20, { unique: true, searchable: true }),
+      name: text('Nombre', 120, { searchable: true }),
+      isActive: active('Activo'),
+    },
   }),
 } as const satisfies Record<string, CollectionDefinition>;
 
 export type CollectionName = keyof typeof collectionDefinitions;
 export const collectionNames = Object.keys(collectionDefinitions) as CollectionName[];
 export const isCollectionName = (v: string): v is CollectionName => Object.hasOwn(collectionDefinitions, v);
+
+/** The SQL table of a collection's rows: its `table`, else its name with `_` for `-`. */
+export const collectionTableOf = (def: CollectionDefinition): string => def.table ?? def.name.replaceAll('-', '_');
+
+/** A catalogue's screen, derived from its menu place: the sidebar entry and the web route of its generic pages. */
+export interface CatalogScreen {
+  name: CollectionName;
+  /** The menu entry's id: the name in camelCase (`municipal-entities` → `municipalEntities`). */
+  id: string;
+  link: string;
+  group: CatalogMenuGroup;
+  position: number;
+}
+
+/** Every catalogue with a menu place, in menu order (group as listed in `catalogMenuGroups`, then position). */
+export const catalogScreens: readonly CatalogScreen[] = collectionNames
+  .flatMap((name): CatalogScreen[] => {
+    const place: CatalogMenuPlace | undefined = collectionDefinitions[name].menu;
+    if (!place) return [];
+    const id = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    return [{ name, id, link: place.link ?? `/administrative/${name}`, group: place.group, position: place.position }];
+  })
+  .sort((a, b) => catalogMenuGroups.indexOf(a.group) - catalogMenuGroups.indexOf(b.group) || a.position - b.position);
 
 /** The input schema of a collection for an update: every field optional, unknown fields still refused. */
 export const updateInputOf = (name: CollectionName) => (collectionDefinitions[name].input as z.ZodObject).partial();
@@ -595,14 +678,58 @@ const collectionValueSchema = (f: FieldMeta) => {
   }
 };
 
-/** A record of a collection as the API answers it: id, display label, reference labels and every field. */
+/**
+ * A record of a collection as the API answers it: id, display label, reference labels and every field.
+ * A required field named `label` (the status catalogues') is the record's label itself: text, never null.
+ */
 export const collectionRecordSchemaOf = (def: CollectionDefinition) =>
   z.object({
     id: z.number().int(),
     label: z.string(),
     labels: z.record(z.string(), z.string().nullable()),
-    ...Object.fromEntries(def.fields.map((f) => [f.name, collectionValueSchema(f)])),
+    ...Object.fromEntries(
+      def.fields.filter((f) => !(f.name === 'label' && f.required)).map((f) => [f.name, collectionValueSchema(f)]),
+    ),
   });
+
+/** `municipal-entities` → `MunicipalEntities`: a collection's name as the first part of its contract names. */
+export const collectionContractPrefix = (name: string) =>
+  name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/** The named contract schemas of one collection (see `collectionContractOf`). */
+export interface CollectionContract {
+  /** A record as the API answers it (`collectionRecordSchemaOf`): `RegionsRecord`. */
+  record: ReturnType<typeof collectionRecordSchemaOf>;
+  /** The body of a create (`def.input`): `RegionsCreate`. */
+  create: z.ZodObject;
+  /** The body of an update (`def.input`, every field optional): `RegionsUpdate`. */
+  update: z.ZodObject;
+}
+
+const collectionContracts = new WeakMap<CollectionDefinition, CollectionContract>();
+
+/**
+ * The contract schemas of a collection, built once per collection and named after it in zod's registry
+ * (`regions` → `RegionsRecord`, `RegionsCreate`, `RegionsUpdate`). A collection's shapes are derived from
+ * its definition rather than exported one by one, so they are named here, where they are made; the API
+ * (apps/api/src/platform/contract.ts) names the exported schemas the same way, so the OpenAPI document
+ * declares each collection's record and bodies once under `components` and every route refers to them.
+ */
+export function collectionContractOf(def: CollectionDefinition): CollectionContract {
+  const known = collectionContracts.get(def);
+  if (known) return known;
+  const prefix = collectionContractPrefix(def.name);
+  const contract: CollectionContract = {
+    record: collectionRecordSchemaOf(def).meta({ id: `${prefix}Record` }),
+    create: def.input.meta({ id: `${prefix}Create` }),
+    update: def.input.partial().meta({ id: `${prefix}Update` }),
+  };
+  collectionContracts.set(def, contract);
+  return contract;
+}
 
 /** Exact-match filters a list accepts: `?<field>=value` for boolean, enum, reference and number fields. */
 const collectionFiltersOf = (def: CollectionDefinition) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParamsSchema, idSchema } from './fields.ts';
-import { presenceStatuses } from './template.ts';
+import { presenceStatuses, type TemplateSliceName, type templateSlices } from './template.ts';
 
 /**
  * The chat of the template area (issue 18): channels and direct conversations between users of the
@@ -83,3 +83,88 @@ export const chatContactSchema = z.object({
 export type ChatContact = z.infer<typeof chatContactSchema>;
 
 export const chatMessagesPageSchema = z.object({ items: z.array(chatMessageSchema), hasMore: z.boolean() });
+export const chatConversationListSchema = z.array(chatConversationSchema);
+export const chatContactListSchema = z.array(chatContactSchema);
+export const chatMessageListSchema = z.array(chatMessageSchema);
+
+/** The conversation a direct chat opened (or found) or a channel created: its id. */
+export const chatConversationIdSchema = z.object({ id: z.number().int() });
+/** The user's presence, as set (or refreshed). */
+export const chatPresenceSchema = z.object({ status: z.enum(presenceStatuses) });
+
+// ─── The template spec's chat data calls (GET /app/message, chatData…), answered from the real chat ──
+
+/** `message`: the latest messages of the user's conversations (`image`: the spec's pictures, always none). */
+export const chatSliceMessageSchema = z.object({
+  id: z.number().int(),
+  roomId: z.number().int(),
+  sender: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+  isSender: z.boolean(),
+  image: z.array(z.string()),
+});
+/** `chatData`: the direct conversations, with the other person's presence and the unread count. */
+export const chatSliceDirectSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.enum(presenceStatuses).nullable(),
+  profile: z.null(),
+  desc: z.string().nullable(),
+  messagecount: z.number().int(),
+  nickname: z.string(),
+});
+/** `channnellist` (the spec's spelling): the channels and their unread count. */
+export const chatSliceChannelSchema = z.object({ id: z.number().int(), name: z.string(), messageCount: z.number().int() });
+/** `chatContactData`: the contacts grouped by the initial of their name. */
+export const chatSliceContactGroupSchema = z.object({
+  title: z.string(),
+  contacts: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      status: z.enum(presenceStatuses),
+      roomId: z.number().int().nullable(),
+      image: z.null(),
+      profile: z.null(),
+    }),
+  ),
+});
+/** `attachementsData` (the spec's spelling): files shared in the user's conversations, newest first. */
+export const chatSliceAttachmentSchema = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  size: z.number().int(),
+  roomId: z.number().int(),
+});
+/** `bookmarkData`: the user's saved messages. */
+export const chatSliceBookmarkSchema = z.object({
+  id: z.number().int(),
+  roomId: z.number().int(),
+  sender: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export const chatSliceMessageListSchema = z.array(chatSliceMessageSchema);
+export const chatSliceDirectListSchema = z.array(chatSliceDirectSchema);
+export const chatSliceChannelListSchema = z.array(chatSliceChannelSchema);
+export const chatSliceContactGroupListSchema = z.array(chatSliceContactGroupSchema);
+export const chatSliceAttachmentListSchema = z.array(chatSliceAttachmentSchema);
+export const chatSliceBookmarkListSchema = z.array(chatSliceBookmarkSchema);
+
+/** The template's slices answered by the chat (`templateSlices` whose collection is `chat`). */
+export type ChatSliceName = {
+  [K in TemplateSliceName]: (typeof templateSlices)[K]['collection'] extends 'chat' ? K : never;
+}[TemplateSliceName];
+
+/** The answer of each chat data call of the template: one for every chat slice, and no other. */
+export const chatSliceSchemas = {
+  message: chatSliceMessageListSchema,
+  chatData: chatSliceDirectListSchema,
+  channnellist: chatSliceChannelListSchema,
+  chatContactData: chatSliceContactGroupListSchema,
+  attachementsData: chatSliceAttachmentListSchema,
+  bookmarkData: chatSliceBookmarkListSchema,
+} as const satisfies Record<ChatSliceName, z.ZodType>;
+
+export const isChatSlice = (name: string): name is ChatSliceName => Object.hasOwn(chatSliceSchemas, name);

@@ -596,6 +596,8 @@ export function validateImportRow(
 /** A contributors bulk upload: an import batch of kind `contributors`. */
 export const contributorImportSchema = importBatchSchema;
 export type ContributorImport = ImportBatch;
+/** GET /api/contributor-imports: the user's own unfinished uploads, newest first. */
+export const contributorImportListSchema = z.array(contributorImportSchema);
 
 export const importRowSchema = z.object({
   rowNumber: z.number().int(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The one error catalogue of the product. The API maps each code to its HTTP status; the web app maps
  * codes to form-field errors or notifications. Messages are the Spanish defaults shown to users.
@@ -31,15 +32,18 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** One problem with one field or row; `path` names it the way the form or file does. */
-export interface ErrorDetail {
-  path: string;
-  message: string;
-  row?: number;
-}
+export const errorDetailSchema = z.object({ path: z.string(), message: z.string(), row: z.number().optional() });
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
-}
+/** The error shape every route declares for its 4xx/5xx answers. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(errorCatalogue) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.array(errorDetailSchema).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export class AppError extends Error {
   readonly code: ErrorCode;

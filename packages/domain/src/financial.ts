@@ -172,6 +172,7 @@ export const solvencyCertificateSchema = z.object({
   statusReason: z.string().nullable(),
 });
 export type SolvencyCertificate = z.infer<typeof solvencyCertificateSchema>;
+export const solvencyCertificateListSchema = z.object({ items: z.array(solvencyCertificateSchema) });
 
 export const solvencyListQuerySchema = z.object({
   entityId: z

@@ -153,6 +153,7 @@ export const legalDeadlineSchema = z.object({
   done: z.boolean(),
 });
 export type LegalDeadline = z.infer<typeof legalDeadlineSchema>;
+export const legalDeadlineListSchema = z.object({ items: z.array(legalDeadlineSchema) });
 
 export const legalDocumentSchema = z.object({
   id: z.number().int(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionNames, dcrudMenuGroup } from './catalogs.ts';
+import { catalogScreens, collectionDefinitions, collectionNames, dcrudMenuGroup } from './catalogs.ts';
 import { filterMenu, menuLeaves, menuTree, withoutDuplicates } from './menu.ts';
 import { allPermissions } from './permissions.ts';
 
@@ -34,5 +34,69 @@ describe('menu', () => {
     const menu = filterMenu(menuTree, { audit: { READ: 'ALL' } });
     expect(menu.map((m) => m.id)).toEqual(['apps', 'administrativeGroup']);
     expect(menu[1].subItems?.map((s) => [s.name, s.link, s.label])).toEqual([['audit', '/audit', 'menu.audit']]);
+  });
+
+  // The two groups whose catalogue entries are derived from catalogs.ts (issue 26), as they were written by hand.
+  const before = {
+    contributorsGroup: [
+      ['contributors', 'contributors', '/contributors'],
+      ['contributorList', 'contributor-list', '/contributors/list'],
+      ['contributorNew', 'contributor-new', '/contributors/new'],
+      ['contributorBulkUpload', 'contributor-bulk-upload', '/contributors/bulk-upload'],
+      ['cuiApproval', 'cui-approval', '/contributors/cui-approval'],
+      ['contributorCatalogs', 'contributor-catalogs', '/contributors/catalogs'],
+      ['contributorReportGeneral', 'contributor-report-general', '/contributors/reports/general'],
+      ['contributorReportMunicipality', 'contributor-report-municipality', '/contributors/reports/by-municipality'],
+      ['contributorReportType', 'contributor-report-type', '/contributors/reports/by-type'],
+    ],
+    administrativeGroup: [
+      ['administrative', 'administrative', '/administrative'],
+      ['statistics', 'statistics', '/administrative/statistics'],
+      ['delegates', 'delegates', '/administrative/delegates'],
+      ['municipalEntities', 'municipal-entities', '/administrative/municipal-entities'],
+      ['entityAssignment', 'entity-assignment', '/administrative/entity-assignment'],
+      ['municipalities', 'municipalities', '/administrative/municipalities'],
+      ['regions', 'regions', '/administrative/regions'],
+      ['departments', 'departments', '/administrative/departments'],
+      ['classifications', 'classifications', '/administrative/classifications'],
+      ['entityRegions', 'entity-regions', '/administrative/entity-regions'],
+      ['regionDelegates', 'region-delegates', '/administrative/region-delegates'],
+      ['planillaStatuses', 'planilla-statuses', '/administrative/planilla-statuses'],
+      ['budgetLines', 'budget-lines', '/administrative/budget-lines'],
+      ['paymentAgreementStatuses', 'payment-agreement-statuses', '/administrative/payment-agreement-statuses'],
+      ['planillaAuditLogs', 'planilla-audit-logs', '/administrative/planilla-audit-logs'],
+      ['audit', 'audit', '/audit'],
+      ['settings', 'settings', '/administrative/settings'],
+    ],
+  };
+
+  it('keeps every entry it had before the catalogue entries were derived: same order, ids, labels, names and links', () => {
+    for (const [groupId, entries] of Object.entries(before)) {
+      const group = menuTree.find((g) => g.id === groupId)!;
+      const known = new Set(entries.map(([, name]) => name));
+      const kept = (group.subItems ?? []).filter((s) => known.has(s.name!));
+      expect(
+        kept.map((s) => [s.id, s.name, s.link]),
+        groupId,
+      ).toEqual(entries);
+      for (const s of kept)
+        expect(s).toEqual({ id: s.id, label: `menu.${s.id}`, icon: undefined, name: s.name, link: s.link, parentId: groupId });
+    }
+  });
+
+  it('derives one entry per catalogue with a menu place, in its group, by position, at its link', () => {
+    const leaves = menuLeaves(menuTree);
+    for (const s of catalogScreens) {
+      const entry = leaves.find((l) => l.name === s.name);
+      expect(entry, s.name).toMatchObject({ id: s.id, label: `menu.${s.id}`, link: s.link, parentId: s.group });
+    }
+    for (const groupId of ['contributorsGroup', 'administrativeGroup']) {
+      const group = menuTree.find((g) => g.id === groupId)!;
+      const catalogues = (group.subItems ?? []).filter((l) => (collectionNames as string[]).includes(l.name!));
+      expect(catalogues.map((l) => l.name)).toEqual(catalogScreens.filter((s) => s.group === groupId).map((s) => s.name));
+    }
+    // Banks (issue 26): declared only in catalogs.ts, after the agreement statuses.
+    expect(collectionDefinitions.banks.menu).toEqual({ group: 'administrativeGroup', position: 130 });
+    expect(leaves.find((l) => l.name === 'banks')).toMatchObject({ id: 'banks', link: '/administrative/banks' });
   });
 });

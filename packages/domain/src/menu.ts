@@ -1,3 +1,4 @@
+import { catalogScreens } from './catalogs.ts';
 import { canOpenScreen, type EffectivePermissions, isResource, type Resource } from './permissions.ts';
 
 /**
@@ -27,12 +28,17 @@ const leaf = ([id, name, link, icon]: Leaf, parentId?: string): MenuItem => ({
   ...(parentId ? { parentId } : {}),
 });
 
-const group = (id: string, icon: string, children: Leaf[]): MenuItem => ({
+/** Where a group lists its catalogues: each catalogue of catalogs.ts that names the group, by position. */
+const CATALOGUES = 'catalogues';
+
+const group = (id: string, icon: string, children: (Leaf | typeof CATALOGUES)[]): MenuItem => ({
   id,
   label: `menu.${id}`,
   icon,
   link: '',
-  subItems: children.map((c) => leaf(c, id)),
+  subItems: children.flatMap((c) =>
+    c === CATALOGUES ? catalogScreens.filter((s) => s.group === id).map((s) => leaf([s.id, s.name, s.link], id)) : [leaf(c, id)],
+  ),
 });
 
 /**
@@ -163,7 +169,8 @@ export const menuTree: MenuItem[] = [
     ['contributorNew', 'contributor-new', '/contributors/new'],
     ['contributorBulkUpload', 'contributor-bulk-upload', '/contributors/bulk-upload'],
     ['cuiApproval', 'cui-approval', '/contributors/cui-approval'],
-    ['contributorCatalogs', 'contributor-catalogs', '/contributors/catalogs'],
+    // Contributor types (catalogs.ts).
+    CATALOGUES,
     ['contributorReportGeneral', 'contributor-report-general', '/contributors/reports/general'],
     ['contributorReportMunicipality', 'contributor-report-municipality', '/contributors/reports/by-municipality'],
     ['contributorReportType', 'contributor-report-type', '/contributors/reports/by-type'],
@@ -171,18 +178,8 @@ export const menuTree: MenuItem[] = [
   group('administrativeGroup', 'building-bank', [
     ['administrative', 'administrative', '/administrative'],
     ['statistics', 'statistics', '/administrative/statistics'],
-    ['delegates', 'delegates', '/administrative/delegates'],
-    ['municipalEntities', 'municipal-entities', '/administrative/municipal-entities'],
-    ['entityAssignment', 'entity-assignment', '/administrative/entity-assignment'],
-    ['municipalities', 'municipalities', '/administrative/municipalities'],
-    ['regions', 'regions', '/administrative/regions'],
-    ['departments', 'departments', '/administrative/departments'],
-    ['classifications', 'classifications', '/administrative/classifications'],
-    ['entityRegions', 'entity-regions', '/administrative/entity-regions'],
-    ['regionDelegates', 'region-delegates', '/administrative/region-delegates'],
-    ['planillaStatuses', 'planilla-statuses', '/administrative/planilla-statuses'],
-    ['budgetLines', 'budget-lines', '/administrative/budget-lines'],
-    ['paymentAgreementStatuses', 'payment-agreement-statuses', '/administrative/payment-agreement-statuses'],
+    // Delegates, municipal entities, … payment agreement statuses, banks (catalogs.ts).
+    CATALOGUES,
     ['planillaAuditLogs', 'planilla-audit-logs', '/administrative/planilla-audit-logs'],
     // Not in the specification's menu, but the audit trail needs a way in (issue 9).
     ['audit', 'audit', '/audit'],

@@ -343,6 +343,11 @@ export const receiptSchema = z.object({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/** An issuing office with an active 7-B range, and how many forms its active ranges have left. */
+export const receiptOfficeSchema = z.object({ office: z.string(), remaining: z.number().int() });
+export type ReceiptOffice = z.infer<typeof receiptOfficeSchema>;
+export const receiptOfficeListSchema = z.object({ items: z.array(receiptOfficeSchema) });
+
 export const paymentSchema = z.object({
   id: z.number().int(),
   entityId: z.number().int().nullable(),

@@ -487,6 +487,9 @@ export const survivalJobInputSchema = z.object({
   asOf: actingDateSchema('La fecha de corte').optional(),
 });
 
+/** POST /api/survival/renap-jobs: nothing to choose, every pensioner is checked (an empty body, or none). */
+export const renapJobInputSchema = z.object({}).optional();
+
 // ─── Reviews (RENAP death records) ──────────────────────────────────────────────────────────────────
 
 export const reviewStates = ['ABIERTA', 'CONFIRMADA', 'DESCARTADA'] as const;

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { roleInputSchema } from './accounts.ts';
+import { catalogScreens, collectionNames, isCollectionName } from './catalogs.ts';
 import { filterMenu, menuLeaves, menuTree } from './menu.ts';
 import {
   actions,
   allPermissions,
   type Grant,
+  isResource,
   mergeGrants,
   resourceKeys,
   resourceScopability,
@@ -19,11 +21,39 @@ import {
 describe('permission catalogue', () => {
   it('has one resource per menu entry, and every menu entry names a known resource', () => {
     const leaves = menuLeaves(menuTree);
-    // First group: the spec's 16 plus Procesos (issue 10); administrative: the spec's 15, the audit trail (issue 9) and Parámetros (issue 10).
-    expect(leaves.length).toBe(17 + 3 + 4 + 13 + 9 + 17);
+    // Besides the catalogues (derived from catalogs.ts): first group, the spec's 16 plus Procesos (issue 10);
+    // contributors, the spec's 9 but its catalogue; administrative, the spec's 3 screens that are not catalogues,
+    // the audit trail (issue 9) and Parámetros (issue 10).
+    const catalogues = leaves.filter((l) => isCollectionName(l.name!));
+    expect(leaves.length - catalogues.length).toBe(17 + 3 + 4 + 13 + 8 + 5);
+    expect(catalogues.map((l) => l.name)).toEqual(catalogScreens.map((s) => s.name));
     for (const leaf of leaves) expect(resourceKeys).toContain(leaf.name);
     expect(new Set(leaves.map((l) => l.name)).size).toBe(leaves.length);
     expect(new Set(leaves.map((l) => l.link)).size).toBe(leaves.length);
+  });
+
+  it("keeps the catalogues' permissions as they were declared by hand before being derived (issue 26)", () => {
+    const crud = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'];
+    const before: Record<string, [string[], string]> = {
+      delegates: [crud, 'none'],
+      'municipal-entities': [crud, 'entity'],
+      'entity-assignment': [crud, 'entity'],
+      municipalities: [crud, 'none'],
+      regions: [crud, 'none'],
+      departments: [crud, 'none'],
+      classifications: [crud, 'none'],
+      'entity-regions': [crud, 'entity'],
+      'region-delegates': [crud, 'none'],
+      'planilla-statuses': [crud, 'none'],
+      'budget-lines': [crud, 'none'],
+      'payment-agreement-statuses': [crud, 'none'],
+      'contributor-catalogs': [crud, 'none'],
+    };
+    const now = (r: string) => (isResource(r) ? [[...resources[r]], resourceScopability[r]] : null);
+    for (const [r, was] of Object.entries(before)) expect(now(r), r).toEqual(was);
+    // Every catalogue is a resource with CRUD, banks included (issue 26); no other resource changed (the rest is literal).
+    for (const c of collectionNames) expect([...resources[c]], c).toEqual(crud);
+    expect(now('banks')).toEqual([crud, 'none']);
   });
 
   it('offers only known actions and READ on every resource', () => {

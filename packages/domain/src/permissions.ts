@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CollectionName, catalogScreens, collectionDefinitions, collectionNames } from './catalogs.ts';
 
 /**
  * The permission catalogue: every resource key (one per screen of the sidebar, the `name` of its menu
@@ -19,6 +20,17 @@ export const scopeRank: Record<Scope, number> = { ALL: 3, REGION: 2, ENTITY: 1 }
 
 const CRUD = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'] as const;
 const READ_EXPORT = ['READ', 'EXPORT'] as const;
+
+/**
+ * The resource of every catalogue (catalogs.ts declares each once): its name, with the CRUD actions, in
+ * menu order. Its menu entry and its screens are derived from the same definition.
+ */
+const catalogueResources = Object.fromEntries(
+  [...catalogScreens.map((s) => s.name), ...collectionNames.filter((name) => !collectionDefinitions[name].menu)].map((name) => [
+    name,
+    [...CRUD],
+  ]),
+) as Record<CollectionName, (typeof CRUD)[number][]>;
 
 export const resources = {
   profile: ['READ', 'UPDATE'],
@@ -67,25 +79,14 @@ export const resources = {
   'contributor-new': ['READ', 'CREATE'],
   'contributor-bulk-upload': ['READ', 'CREATE'],
   'cui-approval': ['READ', 'APPROVE'],
-  'contributor-catalogs': [...CRUD],
   'contributor-report-general': READ_EXPORT,
   'contributor-report-municipality': READ_EXPORT,
   'contributor-report-type': READ_EXPORT,
   // Administrative
   administrative: ['READ'],
   statistics: ['READ'],
-  delegates: [...CRUD],
-  'municipal-entities': [...CRUD],
-  'entity-assignment': [...CRUD],
-  municipalities: [...CRUD],
-  regions: [...CRUD],
-  departments: [...CRUD],
-  classifications: [...CRUD],
-  'entity-regions': [...CRUD],
-  'region-delegates': [...CRUD],
-  'planilla-statuses': [...CRUD],
-  'budget-lines': [...CRUD],
-  'payment-agreement-statuses': [...CRUD],
+  // Every catalogue: delegates, municipal entities, regions…, contributor types (Afiliados → Catálogos), banks.
+  ...catalogueResources,
   'planilla-audit-logs': READ_EXPORT,
   // Cross-cutting screens outside the spec's sidebar
   audit: READ_EXPORT,
@@ -147,11 +148,10 @@ const entityScoped = [
   'contributor-report-type',
   'administrative',
   'statistics',
-  'municipal-entities',
-  'entity-assignment',
-  'entity-regions',
   'planilla-audit-logs',
   'audit',
+  // The catalogues whose rows belong to an entity (municipal entities, their regions and assignments).
+  ...collectionNames.filter((name) => collectionDefinitions[name].scopedByEntity),
 ] as const satisfies readonly Resource[];
 
 export const resourceScopability: Record<Resource, Scopability> = Object.fromEntries(

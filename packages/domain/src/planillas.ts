@@ -613,6 +613,8 @@ export type PlanillaUploadParams = z.infer<typeof planillaUploadParamsSchema>;
  */
 export const planillaUploadSchema = importBatchSchema.extend({ planillaId: z.number().int().nullable() });
 export type PlanillaUpload = z.infer<typeof planillaUploadSchema>;
+/** GET /api/planilla-uploads: the user's own unfinished uploads. */
+export const planillaUploadListSchema = z.array(planillaUploadSchema);
 
 /** A line typed or corrected on screen: refused with every field's reason, never stored with errors. */
 export const planillaLineInputSchema = z.object({
@@ -653,6 +655,8 @@ export const planillaCommentSchema = z.object({
   createdAt: z.string(),
 });
 export type PlanillaComment = z.infer<typeof planillaCommentSchema>;
+/** A planilla's comments, oldest first (not paged: a planilla has few). */
+export const planillaCommentListSchema = z.object({ items: z.array(planillaCommentSchema) });
 
 export const planillaCommentCreateSchema = z.object({
   body: textSchema({ label: 'Comentario', max: 1000, min: 1, multiline: true }),

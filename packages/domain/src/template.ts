@@ -2,14 +2,16 @@ import { z } from 'zod';
 import {
   type CollectionDefinition,
   catalogField,
+  collectionContractOf,
+  collectionContractPrefix,
   defineCollection,
   type FieldExtra,
   fieldBuilders,
   moneyField,
   statusColors,
 } from './catalogs.ts';
-import { dateSchema } from './fields.ts';
-import { applyRate, type Cents, centsToDecimal, MAX_AMOUNT_CENTS } from './money.ts';
+import { dateSchema, idSchema } from './fields.ts';
+import { applyRate, type Cents, centsToDecimal, MAX_AMOUNT_CENTS, moneyDecimalSchema } from './money.ts';
 import { initialsOf } from './people.ts';
 
 /**
@@ -54,6 +56,8 @@ const orderStatus = (label: string) =>
     { Pending: 'Pendiente', Delivered: 'Entregado', New: 'Nuevo', Shipping: 'En envío', 'Out of Delivered': 'En reparto' },
     { Pending: 'yellow', Delivered: 'green', New: 'blue', Shipping: 'cyan', 'Out of Delivered': 'grape' },
   );
+export const invoiceStatuses = ['Paid', 'Unpaid', 'Pending', 'Refund'] as const;
+export const ticketStatuses = ['Pending', 'Open', 'New', 'Close'] as const;
 const activeStatus = (label = 'Estado') =>
   status(
     label,
@@ -243,7 +247,7 @@ export const templateCollectionDefinitions = {
       invoiceAmount: price('Monto'),
       status: status(
         'Estado',
-        ['Paid', 'Unpaid', 'Pending', 'Refund'] as const,
+        invoiceStatuses,
         { Paid: 'Pagada', Unpaid: 'No pagada', Pending: 'Pendiente', Refund: 'Reembolsada' },
         { Paid: 'green', Unpaid: 'red', Pending: 'yellow', Refund: 'blue' },
       ),
@@ -440,7 +444,7 @@ export const templateCollectionDefinitions = {
       ),
       status: status(
         'Estado',
-        ['Pending', 'Open', 'New', 'Close'] as const,
+        ticketStatuses,
         { Pending: 'Pendiente', Open: 'Abierto', New: 'Nuevo', Close: 'Cerrado' },
         { Pending: 'yellow', Open: 'blue', New: 'cyan', Close: 'gray' },
       ),
@@ -574,6 +578,32 @@ export type TemplateSliceName = keyof typeof templateSlices;
 export const templateSliceNames = Object.keys(templateSlices) as TemplateSliceName[];
 export const isTemplateSlice = (v: string): v is TemplateSliceName => Object.hasOwn(templateSlices, v);
 
+/** The named contract schemas of a slice's collection besides its record (see `templateSliceContractOf`). */
+export interface TemplateSliceContract {
+  /** GET: the records (`LeadsRecordList`). */
+  list: z.ZodArray<ReturnType<typeof collectionContractOf>['record']>;
+  /** PUT: the record's id and every field, as on a create (`LeadsReplace`). */
+  replace: z.ZodObject;
+}
+
+const sliceContracts = new WeakMap<CollectionDefinition, TemplateSliceContract>();
+
+/**
+ * What the slices of one collection answer and take, built once per collection and named after it like
+ * its record and bodies (`collectionContractOf`, catalogs.ts): the slices of a collection share them.
+ */
+export function templateSliceContractOf(def: CollectionDefinition): TemplateSliceContract {
+  const known = sliceContracts.get(def);
+  if (known) return known;
+  const prefix = collectionContractPrefix(def.name);
+  const contract: TemplateSliceContract = {
+    list: z.array(collectionContractOf(def).record).meta({ id: `${prefix}RecordList` }),
+    replace: def.input.extend({ id: idSchema }).meta({ id: `${prefix}Replace` }),
+  };
+  sliceContracts.set(def, contract);
+  return contract;
+}
+
 /** DELETE /app/{collection} with a list: the ids, at least one, each a record id. */
 export const sliceDeleteIdsSchema = z
   .array(z.number({ error: 'Cada identificador debe ser un número entero positivo.' }).int().positive().max(2_147_483_647), {
@@ -668,6 +698,51 @@ export function cartOf(
     count: lines.reduce((n, l) => n + l.qty, 0),
   };
 }
+
+// ─── Dashboards ───────────────────────────────────────────────────────────────────────────────────
+
+const int = z.number().int();
+/** How many records are in each of `values`: a value no record has is left out. */
+const countsOf = <const T extends readonly string[]>(values: T) =>
+  z.object(Object.fromEntries(values.map((v) => [v, int.optional()])) as { [K in T[number]]: z.ZodOptional<typeof int> });
+
+/**
+ * GET /api/plantilla/summary: the figures of the template's dashboards, computed from the tables (never
+ * stored). Amounts as exact decimal text; `averageScore`: the leads' average score as decimal text.
+ */
+export const templateSummarySchema = z.object({
+  crm: z.object({ leads: int, averageScore: z.string(), deals: int, dealsValue: moneyDecimalSchema, tasks: int }),
+  ecommerce: z.object({
+    sales: int,
+    salesTotal: moneyDecimalSchema,
+    orders: int,
+    ordersTotal: moneyDecimalSchema,
+    customers: int,
+    products: int,
+    stock: int,
+    ordersByStatus: countsOf(orderStatuses),
+    /** The last 7 days with orders: each day's amount. */
+    dailyOrders: z.array(z.object({ day: z.string(), total: moneyDecimalSchema })),
+  }),
+  learning: z.object({
+    courses: int,
+    students: int,
+    instructors: int,
+    activeSubscriptions: int,
+    subscriptionsValue: moneyDecimalSchema,
+  }),
+  realEstate: z.object({ properties: int, forSale: int, forRent: int }),
+  /** Invoices by state (one of `invoiceStatuses`): how many and their amount; a state no invoice has is left out. */
+  invoices: z.array(z.object({ status: z.string(), count: int, amount: moneyDecimalSchema })),
+  tickets: countsOf(ticketStatuses),
+  earnings: z.object({
+    credits: moneyDecimalSchema,
+    debits: moneyDecimalSchema,
+    pending: moneyDecimalSchema,
+    balance: moneyDecimalSchema,
+  }),
+});
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
 
 // ─── Generated placeholder pictures ───────────────────────────────────────────────────────────────
 

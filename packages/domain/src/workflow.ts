@@ -647,6 +647,13 @@ export const flowSaveSchema = z.strictObject({
 });
 export type FlowSave = z.infer<typeof flowSaveSchema>;
 
+/** POST /api/wf/flows/validate: a flow's definition, checked against its form without saving it. */
+export const flowCheckInputSchema = z.strictObject({ formId: idSchema, definition: flowDefinitionSchema });
+/** A problem of a definition (`flowProblems`, `formFieldsProblems`): the part it is about and why, in Spanish. */
+export const definitionProblemSchema = z.object({ path: z.string(), message: z.string() });
+/** The problems a flow's check found: none when it can be published. */
+export const flowProblemsSchema = z.object({ problems: z.array(definitionProblemSchema) });
+
 export const flowVersionSchema = z.object({
   id: z.number().int(),
   version: z.number().int(),

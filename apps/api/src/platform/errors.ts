@@ -1,18 +1,11 @@
 import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue } from '@aporta/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { toAppError } from './db-errors.ts';
 import { RETRY_AFTER_SECONDS } from './load.ts';
 
-/** The error shape every route declares for its 4xx/5xx answers. */
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string(), row: z.number().optional() })).optional(),
-  }),
-});
+/** The error shape every route declares for its 4xx/5xx answers (the domain's, named in the contract). */
+export { errorBodySchema } from '@aporta/domain';
 
 export const errorBody = (code: ErrorCode, message?: string, details?: ErrorDetail[]): ErrorBody => ({
   error: { code, message: message ?? errorCatalogue[code].message, ...(details?.length ? { details } : {}) },

@@ -35,7 +35,13 @@ export function isListResponse(schema: unknown): schema is z.ZodObject {
 /** The compiled writer of a list schema, or null when its JSON Schema cannot say everything zod says. */
 export function compileList(schema: ZodType): ((data: unknown) => string) | null {
   try {
-    const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw' });
+    const json = z.toJSONSchema(schema, {
+      io: 'output',
+      target: 'draft-7',
+      unrepresentable: 'throw',
+      // Inline: the contract's names (platform/contract.ts) are for the OpenAPI document, not for this writer.
+      metadata: new z.core.$ZodRegistry(),
+    });
     return fastJson(json as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
   } catch {
     return null;

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
+  banks,
   budgetLines,
   classifications,
   delegates,
@@ -55,6 +56,29 @@ const seedBudgetLines = [
   { code: '072', name: 'Bonificación anual (bono 14)', isSubjectToContribution: false },
 ];
 
+/**
+ * The banks of the Guatemalan banking system (Superintendencia de Bancos) where an institution receives
+ * payments: the state's bank (CHN), the national banks and Citibank's branch.
+ */
+export const seedBanks = [
+  { code: 'BANRURAL', name: 'Banco de Desarrollo Rural, S. A.' },
+  { code: 'INDUSTRIAL', name: 'Banco Industrial, S. A.' },
+  { code: 'GYT', name: 'Banco G&T Continental, S. A.' },
+  { code: 'BAM', name: 'Banco Agromercantil de Guatemala, S. A.' },
+  { code: 'BANTRAB', name: 'Banco de los Trabajadores' },
+  { code: 'BAC', name: 'Banco de América Central, S. A.' },
+  { code: 'INMOBILIARIO', name: 'Banco Inmobiliario, S. A.' },
+  { code: 'PROMERICA', name: 'Banco Promerica, S. A.' },
+  { code: 'INTERBANCO', name: 'Banco Internacional, S. A.' },
+  { code: 'VIVIBANCO', name: 'Vivibanco, S. A.' },
+  { code: 'FICOHSA', name: 'Banco Ficohsa Guatemala, S. A.' },
+  { code: 'AZTECA', name: 'Banco Azteca de Guatemala, S. A.' },
+  { code: 'ANTIGUA', name: 'Banco de Antigua, S. A.' },
+  { code: 'INV', name: 'Banco INV, S. A.' },
+  { code: 'CHN', name: 'El Crédito Hipotecario Nacional de Guatemala' },
+  { code: 'CITIBANK', name: 'Citibank, N. A., Sucursal Guatemala' },
+];
+
 const seedPlanillaStatuses = [
   { code: 'BORRADOR', label: 'Borrador', color: 'gray', sortOrder: 1 },
   { code: 'ENVIANDO', label: 'Enviando', color: 'cyan', sortOrder: 2 },
@@ -87,6 +111,9 @@ export async function seedCatalogs(tx: Db): Promise<void> {
 
   const [{ n: nClass }] = await tx.select({ n: count() }).from(classifications);
   if (nClass === 0) await tx.insert(classifications).values(seedClassifications);
+
+  const [{ n: nBanks }] = await tx.select({ n: count() }).from(banks);
+  if (nBanks === 0) await tx.insert(banks).values(seedBanks);
 
   const [{ n: nRegions }] = await tx.select({ n: count() }).from(regions);
   if (nRegions === 0) {

@@ -29,7 +29,8 @@ export interface Violation {
     | 'web-feature'
     | 'specifier'
     | 'dynamic-import'
-    | 'seed-place';
+    | 'seed-place'
+    | 'web-contract';
   file: string;
   detail: string;
 }
@@ -76,6 +77,28 @@ const SCOPE_OR_PERMISSION =
 const GUARD_FILES = new Set(['architecture.test.ts', 'test/architecture-rules.ts']);
 
 const TREES = { api: 'apps/api/src', domain: 'packages/domain/src', web: 'apps/web/src' } as const;
+
+/** The generated client types (apps/web/src/lib/api-contract.ts): not read as code, only for its schema names. */
+const CONTRACT_FILE = 'lib/api-contract.ts';
+/** The web files that talk HTTP themselves: the typed client, the file download and upload it cannot do, and the translations (static files, not the API). */
+const WEB_HTTP_FILES = new Set(['lib/api.ts', 'lib/download.ts', 'lib/upload.ts', 'lib/i18n.ts']);
+
+/** The names of the contract's schemas (`components.schemas`), as the generated file declares them. */
+function contractNames(root: string): Set<string> {
+  let text = '';
+  try {
+    text = readFileSync(join(root, TREES.web, CONTRACT_FILE), 'utf8');
+  } catch {
+    return new Set();
+  }
+  const start = text.indexOf('\n    schemas: {');
+  const names = [...text.slice(start).matchAll(/^ {8}([A-Za-z_$][\w$]*)\??: /gm)].map((m) => m[1]);
+  return new Set(names);
+}
+
+/** An `interface X` or a `type X = {` (an object shape), with its name. */
+const SHAPE_DECLARATION =
+  /(?:^|\n)\s*(?:export\s+)?(?:interface\s+([A-Za-z_$][\w$]*)|type\s+([A-Za-z_$][\w$]*)(?:<[^=]*>)?\s*=\s*\{)/g;
 type Tree = keyof typeof TREES;
 
 interface SourceFile {
@@ -165,7 +188,8 @@ export function checkArchitecture(
   // The guard's own files hold violations as text (the planted cases): they are not read as code.
   const files = (Object.keys(TREES) as Tree[])
     .flatMap((tree) => readTree(root, tree))
-    .filter((f) => !(f.tree === 'api' && GUARD_FILES.has(f.rel)));
+    .filter((f) => !(f.tree === 'api' && GUARD_FILES.has(f.rel)) && !(f.tree === 'web' && f.rel === CONTRACT_FILE));
+  const contract = contractNames(root);
   const out: Violation[] = [];
   const add = (f: SourceFile, rule: Violation['rule'], detail: string) =>
     out.push({ rule, file: `${TREES[f.tree]}/${f.rel}`, detail });
@@ -208,6 +232,33 @@ export function checkArchitecture(
         const allowed =
           DOMAIN_PACKAGES.has(name) || (isTest(f.rel) && (DOMAIN_TEST_PACKAGES.has(name) || spec.startsWith('node:')));
         if (!allowed) add(f, 'domain-purity', `el dominio importa el paquete ${spec}`);
+      }
+    }
+
+    if (f.tree === 'web' && !isTest(f.rel)) {
+      // The web app speaks to the API only through the client typed by the contract (issue 26).
+      if (!WEB_HTTP_FILES.has(f.rel) && /(?:^|[^\w.$])fetch\(/.test(f.text))
+        add(f, 'web-contract', 'llama a fetch() por su cuenta: solo por el cliente de lib/api.ts');
+      for (const m of f.text.matchAll(/(?:^|[^\w.$])api(?:\.(?:get|post|put|patch|delete))?\s*<(?!=)/g))
+        add(f, 'web-contract', `da a la API el tipo de su respuesta a mano (${m[0].trim()}…); lo dice el contrato`);
+      if (
+        /^features\/[^/]+\//.test(f.rel) &&
+        !/^features\/[^/]+\/api\.ts$/.test(f.rel) &&
+        /(?:^|[^\w.$])api\.(?:get|post|put|patch|delete)\(/.test(f.text)
+      )
+        add(f, 'web-contract', 'una pantalla llama a la API por su cuenta: las llamadas de un módulo viven en su api.ts');
+      for (const m of f.text.matchAll(/type\s+(\w+)\s*=\s*Record<string,\s*string\s*\|\s*number/g))
+        if (f.rel !== 'lib/api.ts')
+          add(f, 'web-contract', `declara una consulta suelta ${m[1]}: la consulta es la de la ruta (ApiQuery)`);
+      for (const m of f.text.matchAll(SHAPE_DECLARATION)) {
+        const name = m[1] ?? m[2];
+        if (contract.has(name)) add(f, 'web-contract', `declara a mano ${name}, un esquema del contrato (Schemas['${name}'])`);
+        else if (/^features\/[^/]+\/(api|keys)\.ts$/.test(f.rel))
+          add(
+            f,
+            'web-contract',
+            `declara la forma ${name} en ${f.rel.split('/').pop()}: las formas de la API vienen del contrato`,
+          );
       }
     }
 

@@ -125,6 +125,15 @@ export const budgetLines = pgTable('budget_lines', {
   ...stamps(),
 });
 
+/** The banks where payments are received (issue 26). */
+export const banks = pgTable('banks', {
+  id: serial().primaryKey(),
+  code: text().notNull().unique(),
+  name: text().notNull(),
+  isActive: boolean().notNull().default(true),
+  ...stamps(),
+});
+
 /** Labels, colours and order of a fixed lifecycle of DOMAIN.md; the codes themselves are not editable. */
 const statusTable = (name: string) =>
   pgTable(name, {

@@ -5,6 +5,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
+  banks,
+  contributorTypes,
   delegates,
   departments,
   institutions,
@@ -13,9 +15,10 @@ import {
   userInstitutions,
 } from '../../db/schema/index.ts';
 import { DEMO_PASSWORD, seedAccountsDemo } from '../../seed/accounts.ts';
-import { seedCatalogDemo } from '../../seed/catalogs.ts';
+import { seedBanks, seedCatalogDemo } from '../../seed/catalogs.ts';
 import { seedReference } from '../../seed/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { registry } from './registry.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -83,6 +86,33 @@ describe('seeds', () => {
     const [{ n }] = await t.database.db.select({ n: count() }).from(municipalEntities);
     expect(n).toBe(339);
     expect((await t.database.db.select().from(regions)).length).toBe(8);
+  });
+});
+
+describe('a catalogue declared once (issue 26)', () => {
+  it('binds a catalogue without special needs by itself: its table by name, its rows named by its display field', () => {
+    expect(registry.banks.table).toBe(banks);
+    expect(registry['contributor-catalogs'].table).toBe(contributorTypes);
+    expect(Object.keys(registry.banks.columns)).toEqual(['code', 'name', 'isActive']);
+  });
+
+  it('serves the banks where payments are received, seeded once with the Guatemalan banks', async () => {
+    const list = (await get('/api/collections/banks?pageSize=50')).json();
+    expect(list.total).toBe(seedBanks.length);
+    expect(list.items.find((b: { code: string }) => b.code === 'BANRURAL')).toMatchObject({
+      name: 'Banco de Desarrollo Rural, S. A.',
+      label: 'Banco de Desarrollo Rural, S. A.',
+      isActive: true,
+    });
+    const bi = await idOf('banks', 'INDUSTRIAL');
+    expect((await del(`/api/collections/banks/${bi}`)).statusCode).toBe(204);
+    // The seed runs at every start and never brings back a bank an administrator removed.
+    await seedReference(t.database.db);
+    expect((await get('/api/collections/banks?pageSize=50')).json().total).toBe(seedBanks.length - 1);
+    const again = await post('/api/collections/banks', { code: 'banrural', name: 'Otro' });
+    expect(again.statusCode).toBe(409);
+    const created = await post('/api/collections/banks', { code: 'industrial', name: 'Banco Industrial, S. A.' });
+    expect(created.json()).toMatchObject({ code: 'INDUSTRIAL', isActive: true });
   });
 });
 

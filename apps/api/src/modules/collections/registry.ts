@@ -3,26 +3,23 @@ import {
   type CollectionName,
   collectionDefinitions,
   collectionNames,
+  collectionTableOf,
   type Resource,
   type TemplateCollectionName,
   templateCollectionDefinitions,
   templateCollectionNames,
 } from '@aporta/domain';
-import { type AnyColumn, getTableName, is, type SQL, sql } from 'drizzle-orm';
-import { type AnyPgColumn, getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { type AnyColumn, getTableColumns, getTableName, is, type SQL, sql } from 'drizzle-orm';
+import { type AnyPgColumn, getTableConfig, PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../../db/schema/index.ts';
 import {
   budgetLines,
-  classifications,
-  contributorTypes,
   delegates,
   departments,
   entityAssignments,
   entityRegions,
   municipalEntities,
   municipalities,
-  paymentAgreementStatuses,
-  planillaStatuses,
   regionDelegates,
   regions,
   tplAgencies,
@@ -52,10 +49,11 @@ import {
 import { isMoneyColumn } from './values.ts';
 
 /**
- * The collection registry: one declaration per catalogue binding the shared definition (fields, input
- * schema — packages/domain/src/catalogs.ts) to its Drizzle table. The generic service, routes and the
- * web's generic screens work from this alone; adding a catalogue is adding one entry here and one in
- * the domain definitions.
+ * The collection registry: each catalogue's shared definition (fields, input schema —
+ * packages/domain/src/catalogs.ts) bound to its Drizzle table. The generic service, routes and the web's
+ * generic screens work from this alone. A catalogue is bound by itself (its table found by name in the
+ * schema, its rows named by its display field); only one whose display needs other tables, or whose rows
+ * belong to an entity, is bound here by hand.
  */
 export interface Collection {
   def: CollectionDefinition;
@@ -96,6 +94,12 @@ const bind = (
   extra: Partial<Pick<Collection, 'entityColumn' | 'uniqueTogether'>> = {},
 ): Collection => {
   const def = definitions[name];
+  if (name in collectionDefinitions && getTableName(table) !== collectionTableOf(def)) {
+    throw new Error(`La colección ${name} declara la tabla ${collectionTableOf(def)}, pero se enlaza con ${getTableName(table)}`);
+  }
+  if (name in collectionDefinitions && !!def.scopedByEntity !== !!extra.entityColumn) {
+    throw new Error(`La colección ${name}: scopedByEntity y la columna de su entidad deben declararse juntas`);
+  }
   const byKey = table as unknown as Record<string, AnyPgColumn>;
   const columns = Object.fromEntries(
     def.fields.map((f) => {
@@ -112,15 +116,33 @@ const bind = (
 
 const userDisplay = sql<string>`(select coalesce(nullif(${fullName}, ''), ${users.email}) from ${users} where ${users.id} = ${delegates.userId})`;
 
-const catalogRegistry: Record<CollectionName, Collection> = {
-  regions: bind('regions', regions, sql`${regions.name}`),
-  departments: bind('departments', departments, sql`${departments.name}`),
+/** Every table of the Drizzle schema with an `id` column, by SQL name: where a catalogue's table is found. */
+const tablesByName = new Map(
+  Object.values(schema).flatMap((t): [string, Collection['table']][] =>
+    is(t, PgTable) && hasId(t) ? [[getTableName(t), t]] : [],
+  ),
+);
+function hasId(t: PgTable): t is Collection['table'] {
+  return is(getTableColumns(t).id, PgColumn);
+}
+
+/** A catalogue bound by itself: its table by name, its rows named by its display field. */
+const bindByDefinition = (name: CollectionName): Collection => {
+  const def = collectionDefinitions[name];
+  const table = tablesByName.get(collectionTableOf(def));
+  if (!table) throw new Error(`La colección ${name}: el esquema no tiene la tabla ${collectionTableOf(def)}`);
+  const display = getTableColumns(table)[def.displayField];
+  if (!display) throw new Error(`La colección ${name}: su tabla no tiene la columna ${def.displayField} que la nombra`);
+  return bind(name, table, sql`${display}`);
+};
+
+/** The catalogues bound by hand: a display built from other tables, a row that belongs to an entity. */
+const boundByHand: Partial<Record<CollectionName, Collection>> = {
   municipalities: bind(
     'municipalities',
     municipalities,
     sql`${municipalities.name} || ' (' || (select ${departments.name} from ${departments} where ${departments.id} = ${municipalities.departmentId}) || ')'`,
   ),
-  classifications: bind('classifications', classifications, sql`${classifications.name}`),
   'municipal-entities': bind('municipal-entities', municipalEntities, sql`${municipalEntities.name}`, {
     entityColumn: municipalEntities.id,
   }),
@@ -144,14 +166,12 @@ const catalogRegistry: Record<CollectionName, Collection> = {
     { entityColumn: entityAssignments.entityId, uniqueTogether: [['entityId', 'delegateId']] },
   ),
   'budget-lines': bind('budget-lines', budgetLines, sql`${budgetLines.code} || ' ' || ${budgetLines.name}`),
-  'contributor-catalogs': bind('contributor-catalogs', contributorTypes, sql`${contributorTypes.name}`),
-  'planilla-statuses': bind('planilla-statuses', planillaStatuses, sql`${planillaStatuses.label}`),
-  'payment-agreement-statuses': bind(
-    'payment-agreement-statuses',
-    paymentAgreementStatuses,
-    sql`${paymentAgreementStatuses.label}`,
-  ),
 };
+
+const catalogRegistry = Object.fromEntries(collectionNames.map((n) => [n, boundByHand[n] ?? bindByDefinition(n)])) as Record<
+  CollectionName,
+  Collection
+>;
 
 const templateRegistry: Record<TemplateCollectionName, Collection> = {
   leads: bind('leads', tplLeads, sql`${tplLeads.name}`),

@@ -1,9 +1,9 @@
 import {
+  collectionContractOf,
   collectionExportQuerySchemaOf,
   collectionListQuerySchemaOf,
   collectionNameParamsSchema,
   collectionNamesSchema,
-  collectionRecordSchemaOf,
   collectionSchemaSchema,
   collectionSummarySchema,
   idParamsSchema,
@@ -71,7 +71,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
     const resource = resourceOf(def);
     const base = `/api/collections/${name}`;
     const tags = ['collections'];
-    const record = collectionRecordSchemaOf(def);
+    const { record, create, update } = collectionContractOf(def);
     const listQuery = collectionListQuerySchemaOf(def);
 
     app.get(
@@ -176,7 +176,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           summary: `Crear un registro de ${def.label.toLowerCase()}`,
-          body: def.input,
+          body: create,
           response: { 201: record, ...errorResponses(400, 401, 403, 409) },
         },
       },
@@ -194,7 +194,7 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary: `Modificar un registro de ${def.label.toLowerCase()}`,
           params: idParams,
-          body: def.input.partial(),
+          body: update,
           response: { 200: record, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },

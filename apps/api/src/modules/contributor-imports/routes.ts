@@ -1,4 +1,5 @@
 import {
+  contributorImportListSchema,
   contributorImportSchema,
   exportFormatSchema,
   importColumns,
@@ -97,7 +98,7 @@ export const contributorImportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['contributor-imports'],
         summary: 'Cargas propias sin terminar (validando, por confirmar o fallidas), las más recientes primero',
-        response: { 200: z.array(contributorImportSchema), ...errorResponses(401, 403) },
+        response: { 200: contributorImportListSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => findOpenImports(request.ctx),

@@ -11,9 +11,9 @@ import {
   paymentReverseSchema,
   paymentSchema,
   paymentStateLabels,
+  receiptOfficeListSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { findPayments, getPayment, paymentExportBatches } from './payment-reads.ts';
@@ -141,10 +141,7 @@ export const paymentRecordRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Oficinas emisoras con un rango 7-B activo y sus formas disponibles',
-        response: {
-          200: z.object({ items: z.array(z.object({ office: z.string(), remaining: z.number().int() })) }),
-          ...errorResponses(401, 403),
-        },
+        response: { 200: receiptOfficeListSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => ({ items: await activeOffices(request.ctx) }),

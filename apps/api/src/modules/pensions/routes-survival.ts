@@ -9,6 +9,7 @@ import {
   listResponse,
   pensionDetailSchema,
   pensionReviewSchema,
+  renapJobInputSchema,
   renapPensionCheckSchema,
   reviewDecisionSchema,
   reviewListQuerySchema,
@@ -169,7 +170,7 @@ export const survivalRoutes: FastifyPluginAsyncZod<{ adapter: () => RenapAdapter
       schema: {
         tags,
         summary: 'Verificar en RENAP a todos los pensionados (proceso con avance)',
-        body: z.object({}).optional(),
+        body: renapJobInputSchema,
         response: { 202: jobStartedSchema, ...errorResponses(400, 401, 403) },
       },
     },

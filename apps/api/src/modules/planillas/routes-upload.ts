@@ -5,6 +5,7 @@ import {
   importRowsQuerySchema,
   listResponse,
   planillaImportColumns,
+  planillaUploadListSchema,
   planillaUploadParamsSchema,
   planillaUploadSchema,
 } from '@aporta/domain';
@@ -85,7 +86,7 @@ export const planillaUploadRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Cargas de planilla propias sin terminar',
-        response: { 200: z.array(planillaUploadSchema), ...errorResponses(401, 403) },
+        response: { 200: planillaUploadListSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => findOpenPlanillaUploads(request.ctx),

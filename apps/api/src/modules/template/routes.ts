@@ -3,9 +3,10 @@ import {
   cartItemInputSchema,
   cartProductParamsSchema,
   cartSchema,
+  chatSliceSchemas,
+  collectionContractOf,
   collectionNameParamsSchema,
-  collectionRecordSchemaOf,
-  idSchema,
+  isChatSlice,
   type SliceMethod,
   sliceDeleteIdSchema,
   sliceDeleteIdsSchema,
@@ -13,13 +14,14 @@ import {
   TEMPLATE_RESOURCE,
   type TemplateSlice,
   templateCollectionDefinitions,
+  templateSliceContractOf,
   templateSliceNames,
   templateSlices,
+  templateSummarySchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
-import { chatSlice, chatSliceSchema } from '../chat/slices.ts';
+import { chatSlice } from '../chat/slices.ts';
 import {
   addToSlice,
   dashboardSummary,
@@ -59,24 +61,31 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     const url = `/app/${name}`;
     const access = (m: SliceMethod) => ({ access: { resource: TEMPLATE_RESOURCE, action: action[m] } }) as const;
     if (slice.collection === 'chat') {
+      if (!isChatSlice(name)) throw new Error(`La porción ${name} del chat no declara su respuesta (chatSliceSchemas)`);
       app.get(
         url,
         {
           config: access('GET'),
-          schema: { tags, summary: `Datos del chat: ${name}`, response: { 200: chatSliceSchema, ...errorResponses(401, 403) } },
+          schema: {
+            tags,
+            summary: `Datos del chat: ${name}`,
+            response: { 200: chatSliceSchemas[name], ...errorResponses(401, 403) },
+          },
         },
-        async (request) => chatSlice(request.ctx, name),
+        // chatSlice is typed as open records (modules/chat/slices.ts); the schema holds each slice's shape.
+        async (request) => chatSlice(request.ctx, name) as never,
       );
       continue;
     }
     const def = templateCollectionDefinitions[slice.collection];
-    const record = collectionRecordSchemaOf(def);
+    const { record, create } = collectionContractOf(def);
+    const { list, replace } = templateSliceContractOf(def);
     if (slice.methods.includes('GET')) {
       app.get(
         url,
         {
           config: access('GET'),
-          schema: { tags, summary: `${def.label} (${name})`, response: { 200: z.array(record), ...errorResponses(401, 403) } },
+          schema: { tags, summary: `${def.label} (${name})`, response: { 200: list, ...errorResponses(401, 403) } },
         },
         async (request) => readSlice(request.ctx, sliceOf(name, 'GET')) as never,
       );
@@ -89,7 +98,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
           schema: {
             tags,
             summary: `Agregar a ${def.label.toLowerCase()} (${name})`,
-            body: def.input,
+            body: create,
             response: { 201: record, ...errorResponses(400, 401, 403, 409) },
           },
         },
@@ -107,7 +116,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
           schema: {
             tags,
             summary: `Reemplazar un registro de ${def.label.toLowerCase()} por su id (${name})`,
-            body: def.input.extend({ id: idSchema }),
+            body: replace,
             response: { 200: record, ...errorResponses(400, 401, 403, 404, 409) },
           },
         },
@@ -116,6 +125,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     }
     if (slice.methods.includes('DELETE')) {
+      const ids = slice.deleteBy === 'id' ? sliceDeleteIdSchema : sliceDeleteIdsSchema;
       app.delete(
         url,
         {
@@ -123,11 +133,12 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
           schema: {
             tags,
             summary: `Eliminar de ${def.label.toLowerCase()} (${name}): ${slice.deleteBy === 'id' ? 'un id' : 'una lista de ids'} en el cuerpo`,
-            response: {
-              200: slice.deleteBy === 'id' ? sliceDeleteIdSchema : sliceDeleteIdsSchema,
-              ...errorResponses(400, 401, 403, 404, 409),
-            },
+            body: ids,
+            response: { 200: ids, ...errorResponses(400, 401, 403, 404, 409) },
           },
+          // The body is the declared schema, checked by deleteFromSlice with it: a DELETE without data is the
+          // spec's 'Unauthorised' (401, §8) and a wrong one names the ids in the message, not the route's 400.
+          validatorCompiler: () => (body) => ({ value: body }),
         },
         async (request) => deleteFromSlice(request.ctx, sliceOf(name, 'DELETE'), request.body),
       );
@@ -190,7 +201,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Cifras de los tableros de la plantilla',
-        response: { 200: z.record(z.string(), z.unknown()), ...errorResponses(401, 403) },
+        response: { 200: templateSummarySchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => dashboardSummary(request.ctx),

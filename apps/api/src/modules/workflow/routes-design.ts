@@ -1,8 +1,9 @@
 import {
-  flowDefinitionSchema,
+  flowCheckInputSchema,
   flowDetailSchema,
   flowListQuerySchema,
   flowOptionsSchema,
+  flowProblemsSchema,
   flowSaveSchema,
   flowSummarySchema,
   formDetailSchema,
@@ -11,12 +12,10 @@ import {
   formSummarySchema,
   formVersionParamsSchema,
   idParamsSchema,
-  idSchema,
   listResponse,
   noContentSchema,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { createFlow, deleteFlow, findFlows, flowOptions, getFlow, publishFlow, saveFlow, validateFlow } from './flows.ts';
 import { createForm, deleteForm, findForms, getForm, publishForm, retireForm, saveForm } from './forms.ts';
@@ -26,7 +25,6 @@ import { grant, tags } from './route-access.ts';
 
 const forms = grant('forms');
 const flow = grant('flow');
-const problemsSchema = z.object({ problems: z.array(z.object({ path: z.string(), message: z.string() })) });
 
 export function registerDesignRoutes(app: Parameters<FastifyPluginAsyncZod>[0]): void {
   // ─── Forms (/forms) ──────────────────────────────────────────────────────────────────────────────
@@ -159,8 +157,8 @@ export function registerDesignRoutes(app: Parameters<FastifyPluginAsyncZod>[0]):
       schema: {
         tags,
         summary: 'Validar un flujo sin guardarlo (estado final alcanzable, sin huérfanos)',
-        body: z.strictObject({ formId: idSchema, definition: flowDefinitionSchema }),
-        response: { 200: problemsSchema, ...errorResponses(400, 401, 403) },
+        body: flowCheckInputSchema,
+        response: { 200: flowProblemsSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => validateFlow(request.ctx, request.body),
