@@ -2,9 +2,9 @@ import { Button, Group } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileTypeCsv, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RequestOptions } from '../lib/api.ts';
+import type { QueryRecord } from '../lib/api.ts';
 import { downloadFile } from '../lib/download.ts';
-import { startJob } from '../lib/jobs.ts';
+import { type JobPath, startJob } from '../lib/jobs.ts';
 import { notifyError } from '../lib/notify.ts';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'pdf';
@@ -25,9 +25,9 @@ export function ExportButtons({
   background,
 }: {
   path: string;
-  query: RequestOptions['query'];
+  query: QueryRecord;
   formats?: readonly ExportFormat[];
-  background?: { path: string; onStarted: (jobId: number) => void };
+  background?: { path: JobPath; onStarted: (jobId: number) => void };
 }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<ExportFormat | null>(null);

@@ -4,7 +4,7 @@ import { IconDownload, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApiError } from '../lib/api.ts';
+import { ApiError, apiUrl } from '../lib/api.ts';
 import { openConfirm } from '../lib/confirm.ts';
 import { downloadFile } from '../lib/download.ts';
 import { formatNumber } from '../lib/format.ts';
@@ -55,7 +55,7 @@ export function JobActions({ job, size = 'sm' }: { job: Job; size?: 'xs' | 'sm' 
   const download = async () => {
     setDownloading(true);
     try {
-      await downloadFile(`/api/jobs/${job.id}/file`);
+      await downloadFile(apiUrl('/api/jobs/{id}/file', { path: { id: job.id } }));
     } catch (err) {
       notifyError(err);
     } finally {

@@ -6,16 +6,17 @@ import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconSearch } from 
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RequestOptions } from '../lib/api.ts';
+import type { QueryRecord } from '../lib/api.ts';
 import { FieldCell, type FieldControlProps, FieldFilter, type FieldKind, type FieldOption } from '../lib/field-types.tsx';
 import { formatNumber } from '../lib/format.ts';
+import type { JobPath } from '../lib/jobs.ts';
 import { PAGE_SIZES, useListState } from '../lib/useListState.ts';
 import { ExportButtons } from './ExportButtons.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { type QueryLike, QueryState } from './QueryState.tsx';
 
 /** The query a list sends (and its export, without the page): filters, `q`, `sort`, `page`, `pageSize`. */
-export type ListParams = NonNullable<RequestOptions['query']>;
+export type ListParams = QueryRecord;
 
 /** What a list hook answers: any TanStack query of a `{ items, total }` list (packages/domain/src/list.ts). */
 export type ListQueryResult<T> = QueryLike & { data?: ListResponse<T>; isFetching: boolean };
@@ -102,7 +103,7 @@ export function ListPage<T extends object>({
   useRows: (params: ListParams) => ListQueryResult<T>;
   exportPath?: string | null;
   /** For lists that grow without bound: the export runs as a job started at `path` (see ExportButtons). */
-  exportInBackground?: { path: string; onStarted: (jobId: number) => void };
+  exportInBackground?: { path: JobPath; onStarted: (jobId: number) => void };
   /** Shown between the header and the filters (a running export's progress…). */
   notice?: ReactNode;
   emptyText?: string;

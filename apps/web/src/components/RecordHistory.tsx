@@ -1,13 +1,12 @@
 import 'mantine-datatable/styles.layer.css';
 import type { RecordHistoryEntry } from '@aporta/domain/audit';
-import type { ListResponse } from '@aporta/domain/list';
 import { Card, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditActionLabel } from '../features/audit/labels.ts';
-import { api } from '../lib/api.ts';
+import { type ApiAnswer, type ApiPath, api, fillPath } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { QueryState } from './QueryState.tsx';
 
@@ -20,14 +19,19 @@ export const recordHistoryKeys = {
 };
 
 /** The audit API's history of one record (`audit` READ, in its scope). */
-export const auditHistoryPath = (entityType: string, entityId: string | number) =>
-  `/api/audit/records/${encodeURIComponent(entityType)}/${encodeURIComponent(String(entityId))}`;
+const AUDIT_HISTORY = '/api/audit/records/{entityType}/{entityId}';
+
+/** A module's own history route of one record by its id (`/api/pensions/{id}/history`): pages of history entries. */
+export type RecordHistoryPath = {
+  [P in ApiPath]: P extends `${string}/{id}/history` ? (ApiAnswer<P> extends { items: RecordHistoryEntry[] } ? P : never) : never;
+}[ApiPath];
 
 /**
  * The change history of any record: who, when, what (in Spanish) and each field before → after, newest
  * first, paged on the server. Fed by the audit log, through the audit API (`entityType` + `entityId`)
- * or a module's own history route of the same shape (`path`) when the module's permission, rather than
- * the audit one, decides who reads it (a contributor's history is part of reading the contributor).
+ * or a module's own history route of the same shape (`path`, its `{id}` being `entityId`) when the
+ * module's permission, rather than the audit one, decides who reads it (a contributor's history is part
+ * of reading the contributor).
  */
 export function RecordHistory({
   entityType,
@@ -38,8 +42,9 @@ export function RecordHistory({
   withTitle = true,
 }: {
   entityType?: string;
-  entityId?: string | number;
-  path?: string;
+  /** The record's id. */
+  entityId: string | number;
+  path?: RecordHistoryPath;
   /** The field's name on screen (its form label); the code name otherwise. */
   fieldLabel?: (field: string) => string;
   actionLabel?: (action: string) => string;
@@ -47,10 +52,15 @@ export function RecordHistory({
 }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const source = path ?? auditHistoryPath(entityType ?? '', entityId ?? '');
+  const source = path ? fillPath(path, { id: entityId }) : fillPath(AUDIT_HISTORY, { entityType: entityType ?? '', entityId });
   const history = useQuery({
     queryKey: recordHistoryKeys.page(source, page),
-    queryFn: ({ signal }) => api<ListResponse<RecordHistoryEntry>>(source, { query: { page, pageSize: PAGE_SIZE }, signal }),
+    queryFn: ({ signal }) => {
+      const query = { page, pageSize: PAGE_SIZE };
+      return path
+        ? api.get(path, { path: { id: entityId }, query, signal })
+        : api.get(AUDIT_HISTORY, { path: { entityType: entityType ?? '', entityId }, query, signal });
+    },
     placeholderData: keepPreviousData,
   });
   const labelOf = fieldLabel ?? ((f: string) => f);

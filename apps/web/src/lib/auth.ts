@@ -1,7 +1,6 @@
 /** The signed-in user's session on the client: who is signed in, signing out, registering, changing one's password. */
-import type { ChangePasswordInput, CurrentUser, RegisterInput, RegisterResponse } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, setUnauthorizedHandler } from './api.ts';
+import { type ApiBody, api, setUnauthorizedHandler } from './api.ts';
 import { queryClient } from './query.ts';
 import { authKeys, profileKeys } from './queryKeys.ts';
 import { clearSession, getStoredUser, getToken, storeUser } from './session.ts';
@@ -10,7 +9,7 @@ import { SESSION_ENDED_FLAG } from './session-ended.ts';
 /** Ends the session on the server (best effort) and forgets it locally. */
 export function useLogout() {
   return useMutation({
-    mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }).catch(() => undefined),
+    mutationFn: () => api.post('/api/auth/logout').catch(() => undefined),
     onSettled: () => {
       clearSession();
       queryClient.clear();
@@ -23,7 +22,7 @@ export function useCurrentUser() {
   return useQuery({
     queryKey: authKeys.me(),
     queryFn: async () => {
-      const user = await api<CurrentUser>('/api/auth/me');
+      const user = await api.get('/api/auth/me');
       storeUser(user);
       return user;
     },
@@ -36,14 +35,14 @@ export function useCurrentUser() {
 /** Self-registration: the account stays inactive until an administrator activates it. */
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterInput) => api<RegisterResponse>('/api/auth/register', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/auth/register'>) => api.post('/api/auth/register', { body }),
   });
 }
 
 /** Changes the caller's own password; the answer is the refreshed current user (no more "must change"). */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordInput) => api<CurrentUser>('/api/auth/change-password', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/auth/change-password'>) => api.post('/api/auth/change-password', { body }),
     onSuccess: (user) => {
       storeUser(user);
       queryClient.setQueryData(authKeys.me(), user);

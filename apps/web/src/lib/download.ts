@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@aporta/domain';
-import { ApiError, buildUrl, type RequestOptions } from './api.ts';
+import { ApiError, buildUrl, type QueryRecord } from './api.ts';
 import { getToken } from './session.ts';
 
 /**
@@ -7,13 +7,8 @@ import { getToken } from './session.ts';
  * send the bearer token, so: fetch with the token → blob → a temporary link named as the server's
  * Content-Disposition says. A refusal is thrown as ApiError with the server's Spanish message.
  */
-export async function downloadFile(path: string, query?: RequestOptions['query']): Promise<void> {
-  const token = getToken();
-  const res = await fetch(buildUrl(path, query), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error;
-    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
-  }
+export async function downloadFile(path: string, query?: QueryRecord): Promise<void> {
+  const res = await fetchFile(buildUrl(path, query));
   const name = fileNameOf(res.headers.get('content-disposition') ?? '');
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
@@ -24,6 +19,26 @@ export async function downloadFile(path: string, query?: RequestOptions['query']
   a.remove();
   // Revoking at once can cancel the download in some browsers.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A file of the API with the session's token; a refusal thrown as ApiError with the server's message. */
+async function fetchFile(url: string): Promise<Response> {
+  const token = getToken();
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) {
+    const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error;
+    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
+  }
+  return res;
+}
+
+/**
+ * A file of the API for the browser to show itself (a PDF in its viewer): an object URL (the caller
+ * revokes it) and the answer's headers.
+ */
+export async function fileUrl(url: string): Promise<{ url: string; headers: Headers }> {
+  const res = await fetchFile(url);
+  return { url: URL.createObjectURL(await res.blob()), headers: res.headers };
 }
 
 /** The file name of a Content-Disposition: the whole name of `filename*` (UTF-8), else `filename`. */

@@ -2,10 +2,10 @@
  * Background jobs as every screen uses them: starting one, following its progress, cancelling it, and
  * remembering the job a screen started. The Procesos screen (features/jobs) lists them.
  */
-import { isJobFinished, type Job, type JobStarted } from '@aporta/domain/jobs';
+import { isJobFinished } from '@aporta/domain/jobs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { api, type RequestOptions } from './api.ts';
+import { type ApiAnswer, type ApiPath, api, fillPath, type QueryRecord } from './api.ts';
 
 /** Query keys of the Procesos module (background jobs). */
 export const jobKeys = {
@@ -21,7 +21,7 @@ export const JOB_POLL_MS = 1000;
 export function useJob(id: number | null) {
   return useQuery({
     queryKey: jobKeys.one(id),
-    queryFn: ({ signal }) => api<Job>(`/api/jobs/${id}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/jobs/{id}', { path: { id: id ?? 0 }, signal }),
     enabled: id !== null,
     staleTime: 0,
     refetchInterval: (q) => (q.state.data && isJobFinished(q.state.data.state) ? false : JOB_POLL_MS),
@@ -31,7 +31,7 @@ export function useJob(id: number | null) {
 export function useCancelJob() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<Job>(`/api/jobs/${id}/cancel`, { method: 'POST' }),
+    mutationFn: (id: number) => api.post('/api/jobs/{id}/cancel', { path: { id } }),
     onSuccess: (job) => {
       client.setQueryData(jobKeys.one(job.id), job);
       void client.invalidateQueries({ queryKey: jobKeys.all });
@@ -39,9 +39,17 @@ export function useCancelJob() {
   });
 }
 
-/** Starts a job with a POST to `path` (an action's "…-jobs" endpoint) and answers its id. */
-export const startJob = (path: string, query?: RequestOptions['query']) =>
-  api<JobStarted>(path, { method: 'POST', query }).then((r) => r.jobId);
+/** Every route that starts a job: a POST answering `{ jobId }` (an action's "…-jobs" endpoint). */
+export type JobPath = {
+  [P in ApiPath<'post'>]: ApiAnswer<P, 'post'> extends { jobId: number } ? P : never;
+}[ApiPath<'post'>];
+
+/**
+ * Starts a job with a POST to `path` (its `{param}`s filled from `params`) and answers its id. The
+ * query is the list's or the form's own, passed as it is: the route validates it.
+ */
+export const startJob = (path: JobPath, query?: QueryRecord, params?: Record<string, string | number>) =>
+  (api.post as (p: string, o: object) => Promise<{ jobId: number }>)(fillPath(path, params), { query }).then((r) => r.jobId);
 
 const storageKey = (key: string) => `aporta.job.${key}`;
 

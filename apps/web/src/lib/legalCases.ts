@@ -1,4 +1,3 @@
-import type { LegalCase } from '@aporta/domain';
 import { useMutation } from '@tanstack/react-query';
 import { api } from './api.ts';
 import { queryClient } from './query.ts';
@@ -15,6 +14,6 @@ export const invalidateLegalCases = () => {
 
 export const useOpenCaseMutation = () =>
   useMutation({
-    mutationFn: (entityId: number) => api<LegalCase>('/api/legal/cases', { method: 'POST', body: { entityId } }),
+    mutationFn: (entityId: number) => api.post('/api/legal/cases', { body: { entityId } }),
     onSuccess: invalidateLegalCases,
   });

@@ -1,4 +1,3 @@
-import type { ContributorOptions, PlanillaOptions } from '@aporta/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api.ts';
 
@@ -14,7 +13,7 @@ export const contributorOptionsKey = () => ['contributors', 'options'] as const;
 export const usePlanillaOptions = (enabled = true) =>
   useQuery({
     queryKey: planillaOptionsKey(),
-    queryFn: () => api<PlanillaOptions>('/api/planillas/options'),
+    queryFn: () => api.get('/api/planillas/options'),
     staleTime: 300_000,
     enabled,
   });
@@ -22,7 +21,7 @@ export const usePlanillaOptions = (enabled = true) =>
 export const useContributorOptions = (enabled = true) =>
   useQuery({
     queryKey: contributorOptionsKey(),
-    queryFn: () => api<ContributorOptions>('/api/contributors/options'),
+    queryFn: () => api.get('/api/contributors/options'),
     staleTime: 300_000,
     enabled,
   });

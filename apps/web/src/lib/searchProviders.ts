@@ -7,7 +7,7 @@
  *     id: 'contributors',
  *     minLength: 4,
  *     async search(q, { signal }) {
- *       const { items } = await api<ListResponse<Contributor>>('/api/contributors', { query: { q, pageSize: 5 }, signal });
+ *       const { items } = await api.get('/api/contributors', { query: { q, pageSize: 5 }, signal });
  *       return items.map((c) => ({ id: `contributor-${c.id}`, label: c.fullName, description: formatCui(c.cui), link: `/contributors/${c.id}` }));
  *     },
  *   };

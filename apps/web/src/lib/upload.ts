@@ -1,22 +1,29 @@
-import { ApiError, buildUrl, type RequestOptions } from './api.ts';
+import type { ErrorBody } from '@aporta/domain';
+import { type ApiAnswer, ApiError, type ApiPath, buildUrl, fillPath, type QueryRecord } from './api.ts';
 import { getToken } from './session.ts';
 
+/** A multipart upload: the route's `{param}`s, its query, text fields besides the file, and progress. */
+export interface UploadOptions {
+  path?: Record<string, string | number>;
+  query?: QueryRecord;
+  fields?: Record<string, string | undefined>;
+  file?: File | null;
+  onProgress?: (fraction: number) => void;
+}
+
 /**
- * Sends one file (multipart field `file`) to an upload route with its progress (XMLHttpRequest: fetch
- * reports no upload progress). Resolves with the 201 answer; a refusal rejects with the API's error.
+ * Sends a multipart form (the file in field `file`, plus `fields`) to an upload route, with its progress
+ * (XMLHttpRequest: fetch reports no upload progress). Resolves with what the route declares it answers;
+ * a refusal rejects with the API's error. The one way the web app uploads.
  */
-export function uploadFile<T>(
-  path: string,
-  query: RequestOptions['query'],
-  file: File,
-  onProgress: (fraction: number) => void,
-): Promise<T> {
+export function uploadFile<P extends ApiPath<'post'>>(route: P, options: UploadOptions = {}): Promise<ApiAnswer<P, 'post'>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(path, query));
+    xhr.open('POST', buildUrl(fillPath(route, options.path), options.query));
     const token = getToken();
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    const onProgress = options.onProgress;
+    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => {
       let body: unknown;
       try {
@@ -24,13 +31,14 @@ export function uploadFile<T>(
       } catch {
         body = undefined;
       }
-      if (xhr.status === 201) return resolve(body as T);
-      const e = (body as { error?: { code: string; message: string; details?: [] } } | undefined)?.error;
-      reject(new ApiError(xhr.status, (e?.code as never) ?? 'INTERNAL', e?.message ?? `Error ${xhr.status}`, e?.details ?? []));
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as ApiAnswer<P, 'post'>);
+      const e = (body as ErrorBody | undefined)?.error;
+      reject(new ApiError(xhr.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${xhr.status}`, e?.details ?? []));
     };
     xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.'));
     const form = new FormData();
-    form.append('file', file);
+    for (const [k, v] of Object.entries(options.fields ?? {})) if (v !== undefined) form.append(k, v);
+    if (options.file) form.append('file', options.file);
     xhr.send(form);
   });
 }

@@ -7,7 +7,8 @@ import { api } from '../lib/api.ts';
 let cached: AppInfo | undefined;
 let pending: Promise<AppInfo | undefined> | undefined;
 const load = () => {
-  pending ??= api<AppInfo>('/api/app-info')
+  pending ??= api
+    .get('/api/app-info')
     .then((info) => {
       cached = info;
       return info;

@@ -1,13 +1,15 @@
-import type { CollectionRecord, CollectionSchema } from '@aporta/domain';
+import type { CollectionRecord } from '@aporta/domain';
 import { ActionIcon, Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, type Schemas } from '../../lib/api.ts';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import {
+  type BulkDeletePath,
+  collectionRoute,
   findRecordsHookOf,
   useBulkDelete,
   useCollectionSchema,
@@ -38,7 +40,7 @@ export interface ListOptions {
   title?: string;
   fixedFilters?: Record<string, string>;
   grid?: boolean;
-  bulkDeletePath?: string;
+  bulkDeletePath?: BulkDeletePath;
 }
 
 export function CollectionListPage({ collection, basePath, ...options }: { collection: string; basePath: string } & ListOptions) {
@@ -56,7 +58,15 @@ export function CollectionListPage({ collection, basePath, ...options }: { colle
   );
 }
 
-function ListView({ schema, basePath, options = {} }: { schema: CollectionSchema; basePath: string; options?: ListOptions }) {
+function ListView({
+  schema,
+  basePath,
+  options = {},
+}: {
+  schema: Schemas['CollectionSchema'];
+  basePath: string;
+  options?: ListOptions;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const name = schema.name;
@@ -158,7 +168,7 @@ function ListView({ schema, basePath, options = {} }: { schema: CollectionSchema
       useRows={findRecordsHookOf(name, fixed)}
       selection={options.bulkDeletePath && canDelete ? { selected, onChange: setSelected } : undefined}
       renderGrid={options.grid ? (rows) => <RecordGrid schema={schema} rows={rows} basePath={basePath} /> : undefined}
-      exportPath={schema.actions.includes('EXPORT') ? `/api/collections/${name}/export` : null}
+      exportPath={schema.actions.includes('EXPORT') ? collectionRoute(name, '/export') : null}
       actions={
         <>
           {selected.length > 0 && options.bulkDeletePath && (
@@ -202,7 +212,7 @@ function DeleteDialog({
   record,
   onClose,
 }: {
-  schema: CollectionSchema;
+  schema: Schemas['CollectionSchema'];
   record: CollectionRecord | null;
   onClose: () => void;
 }) {
@@ -274,7 +284,15 @@ function DeleteDialog({
 }
 
 /** Cards of the grid view: picture, name, and the first few listed fields through the field-type registry. */
-function RecordGrid({ schema, rows, basePath }: { schema: CollectionSchema; rows: CollectionRecord[]; basePath: string }) {
+function RecordGrid({
+  schema,
+  rows,
+  basePath,
+}: {
+  schema: Schemas['CollectionSchema'];
+  rows: CollectionRecord[];
+  basePath: string;
+}) {
   const { t } = useTranslation();
   const picture = schema.fields.find((f) => f.type === 'image');
   const shown = schema.fields.filter((f) => f.inList && f.type !== 'image').slice(1, 6);
@@ -320,7 +338,7 @@ function BulkDeleteDialog({
   onClose,
   onDone,
 }: {
-  path: string;
+  path: BulkDeletePath;
   name: string;
   records: CollectionRecord[];
   onClose: () => void;

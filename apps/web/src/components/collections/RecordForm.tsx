@@ -1,21 +1,12 @@
-import {
-  type CollectionDefinition,
-  type CollectionRecord,
-  type CollectionSchema,
-  collectionDefinitions,
-  decimalToCents,
-  type FieldMeta,
-  formatAmount,
-  formatNit,
-  isCollectionName,
-  templateCollectionDefinitions,
-} from '@aporta/domain';
+import { type CollectionRecord, decimalToCents, type FieldMeta, formatAmount, formatNit } from '@aporta/domain';
 import { SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
+import type { Schemas } from '../../lib/api.ts';
 import { FieldInput, PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { definitionOf, isEngineCollection } from '../../lib/useCollections.ts';
 import { FormActions } from '../FormActions.tsx';
 import { fieldKindOf, fieldOptions } from './FieldValue.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
@@ -50,7 +41,7 @@ export function RecordForm({
   onSubmit,
   onCancel,
 }: {
-  schema: CollectionSchema;
+  schema: Schemas['CollectionSchema'];
   record?: CollectionRecord;
   readOnly?: boolean;
   submitting?: boolean;
@@ -58,13 +49,7 @@ export function RecordForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const def = (
-    isCollectionName(schema.name)
-      ? collectionDefinitions[schema.name]
-      : Object.hasOwn(templateCollectionDefinitions, schema.name)
-        ? templateCollectionDefinitions[schema.name as keyof typeof templateCollectionDefinitions]
-        : null
-  ) as CollectionDefinition | null;
+  const def = isEngineCollection(schema.name) ? definitionOf(schema.name) : null;
   const fields = schema.fields;
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',

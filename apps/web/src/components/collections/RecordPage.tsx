@@ -1,11 +1,12 @@
-import type { CollectionRecord, CollectionSchema } from '@aporta/domain';
+import type { CollectionRecord } from '@aporta/domain';
 import { Anchor, Card, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import type { Schemas } from '../../lib/api.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useCollectionSchema, useCreateRecord, useRecord, useUpdateRecord } from '../../lib/useCollections.ts';
+import { collectionRoute, useCollectionSchema, useCreateRecord, useRecord, useUpdateRecord } from '../../lib/useCollections.ts';
 import { QueryState } from '../QueryState.tsx';
 import { RecordHistory } from '../RecordHistory.tsx';
 import { RecordForm } from './RecordForm.tsx';
@@ -79,7 +80,7 @@ export function RecordPage({
  * The record's change history through the platform's RecordHistory, fed by the collection's own history
  * route (its READ decides who sees it); fields named by their form labels, actions as the catalogue says them.
  */
-function History({ collection, id, schema }: { collection: string; id: number; schema: CollectionSchema }) {
+function History({ collection, id, schema }: { collection: string; id: number; schema: Schemas['CollectionSchema'] }) {
   const { t } = useTranslation();
   const labelOf = (name: string) => {
     const f = schema.fields.find((x) => x.name === name);
@@ -87,7 +88,8 @@ function History({ collection, id, schema }: { collection: string; id: number; s
   };
   return (
     <RecordHistory
-      path={`/api/collections/${encodeURIComponent(collection)}/${id}/history`}
+      path={collectionRoute(collection, '/{id}/history')}
+      entityId={id}
       fieldLabel={labelOf}
       actionLabel={(a) => t(`catalogs.actions.${a}`, { defaultValue: a })}
     />

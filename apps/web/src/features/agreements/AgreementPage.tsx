@@ -1,4 +1,4 @@
-import { type AgreementRestructure, addDays, guatemalaToday } from '@aporta/domain';
+import { addDays, guatemalaToday } from '@aporta/domain';
 import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf } from '@tabler/icons-react';
@@ -14,11 +14,10 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { ScheduleTable } from '../../components/ScheduleTable.tsx';
 import { formatIsoDate } from '../../lib/dates.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useAgreement, useRestructure, useVoidAgreement } from './api.ts';
+import { downloadAgreementPdf, useAgreement, useRestructure, useVoidAgreement } from './api.ts';
 import { AgreementStateBadge, OrdersTable } from './components.tsx';
 
 const day = (iso: string | null) => formatIsoDate(iso) || '—';
@@ -46,7 +45,7 @@ export function AgreementPage() {
               <Button
                 variant="default"
                 leftSection={<IconFileTypePdf size={16} />}
-                onClick={() => downloadFile(`/api/payment-agreements/${id}/pdf`).catch((err) => showApiError(err))}
+                onClick={() => downloadAgreementPdf(id).catch((err) => showApiError(err))}
               >
                 {t('agreements.pdf')}
               </Button>
@@ -128,11 +127,7 @@ export function AgreementPage() {
           <Modal opened={restructuring} onClose={() => setRestructuring(false)} title={t('agreements.restructure')} centered>
             <form
               onSubmit={form.onSubmit((v) => {
-                const body: AgreementRestructure = {
-                  downPayment: v.downPayment,
-                  instalments: Number(v.instalments),
-                  firstDueDate: v.firstDueDate,
-                };
+                const body = { downPayment: v.downPayment, instalments: Number(v.instalments), firstDueDate: v.firstDueDate };
                 restructure.mutate(body, {
                   onSuccess: () => {
                     setRestructuring(false);

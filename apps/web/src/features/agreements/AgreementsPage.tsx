@@ -1,4 +1,4 @@
-import { type AgreementListItem, agreementStates, guatemalaToday } from '@aporta/domain';
+import { agreementStateSchema, agreementStates, guatemalaToday } from '@aporta/domain';
 import { Anchor, Button, Group, Paper, Text } from '@mantine/core';
 import { IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -15,10 +15,10 @@ import { notifyError } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { startDetection, useAgreements } from './api.ts';
+import { type AgreementRow, startDetection, useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
 
-export function agreementColumns(t: (k: string) => string): ListColumn<AgreementListItem>[] {
+export function agreementColumns(t: (k: string) => string): ListColumn<AgreementRow>[] {
   return [
     {
       accessor: 'number',
@@ -53,7 +53,7 @@ export function agreementColumns(t: (k: string) => string): ListColumn<Agreement
 /** The list's rows; a state in the link (`?state=INCUMPLIDO`, from the home queue) filters until another is chosen. */
 function useAgreementRows(q: ListParams) {
   const [search] = useSearchParams();
-  const initialState = search.get('state');
+  const initialState = agreementStateSchema.safeParse(search.get('state')).data;
   return useAgreements({ ...q, ...(initialState && q.state === undefined ? { state: initialState } : {}) });
 }
 
@@ -90,7 +90,7 @@ export function AgreementsPage() {
       onConfirm: () => startDetection(asOf).then(setJob).catch(notifyError),
     });
   return (
-    <ListPage<AgreementListItem>
+    <ListPage<AgreementRow>
       title={t('agreements.title')}
       description={t('agreements.description')}
       defaultSort="-id"

@@ -1,4 +1,4 @@
-import { type AgreementCreate, type AgreementSimulation, addDays, guatemalaToday } from '@aporta/domain';
+import { addDays, guatemalaToday } from '@aporta/domain';
 import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalculator, IconCheck } from '@tabler/icons-react';
@@ -17,7 +17,7 @@ import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
+import { type AgreementSimulation, type AgreementTerms, useAgreementDebt, useCreateAgreement, useSimulate } from './api.ts';
 import { OrdersTable } from './components.tsx';
 
 const FIELDS = ['downPayment', 'instalments', 'firstDueDate', 'orderIds'] as const;
@@ -50,7 +50,7 @@ export function NewAgreementPage() {
     form.setFieldValue('downPayment', d.minDownPayment);
     setSim(null);
   }
-  const body = (): AgreementCreate | null =>
+  const body = (): AgreementTerms | null =>
     entityId
       ? {
           entityId,

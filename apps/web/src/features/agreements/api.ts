@@ -1,26 +1,17 @@
-import type {
-  Agreement,
-  AgreementCreate,
-  AgreementDebtView,
-  AgreementListItem,
-  AgreementRestructure,
-  AgreementSimulation,
-  JobStarted,
-} from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { type ApiAnswer, type ApiBody, type ApiQuery, api, apiUrl } from '../../lib/api.ts';
+import { downloadFile } from '../../lib/download.ts';
 import { queryClient } from '../../lib/query.ts';
+import { agreementKeys } from './keys.ts';
 
-type Query = Record<string, string | number | boolean | undefined | null>;
-
-/** Query keys of the agreements module. */
-export const agreementKeys = {
-  all: ['agreements'] as const,
-  list: (query: unknown) => [...agreementKeys.all, 'list', query] as const,
-  one: (id: number) => [...agreementKeys.all, 'one', id] as const,
-  debt: (entityId: number) => [...agreementKeys.all, 'debt', entityId] as const,
-};
+/** One row of the agreements list, as GET /api/payment-agreements answers it. */
+export type AgreementRow = ApiAnswer<'/api/payment-agreements'>['items'][number];
+/** What the agreements list takes: its filters, search, sort and page. */
+export type AgreementsQuery = ApiQuery<'/api/payment-agreements'>;
+/** The terms of a new agreement (simulated or created). */
+export type AgreementTerms = ApiBody<'/api/payment-agreements'>;
+/** A simulated schedule. */
+export type AgreementSimulation = ApiAnswer<'/api/payment-agreements/simulate', 'post'>;
 
 /** After a change: agreements, orders (consolidated, issued), home queues. */
 export const invalidateAgreements = () => {
@@ -29,46 +20,51 @@ export const invalidateAgreements = () => {
   void queryClient.invalidateQueries({ queryKey: ['home'] });
 };
 
-export const useAgreements = (query: Query) =>
+export const useAgreements = (query: AgreementsQuery) =>
   useQuery({
     queryKey: agreementKeys.list(query),
-    queryFn: ({ signal }) => api<ListResponse<AgreementListItem>>('/api/payment-agreements', { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/payment-agreements', { query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const useAgreement = (id: number) =>
-  useQuery({ queryKey: agreementKeys.one(id), queryFn: () => api<Agreement>(`/api/payment-agreements/${id}`) });
+  useQuery({ queryKey: agreementKeys.one(id), queryFn: () => api.get('/api/payment-agreements/{id}', { path: { id } }) });
 
 export const useAgreementDebt = (entityId: number | null) =>
   useQuery({
     queryKey: agreementKeys.debt(entityId ?? 0),
-    queryFn: () => api<AgreementDebtView>('/api/payment-agreements/debt', { query: { entityId } }),
+    queryFn: () => api.get('/api/payment-agreements/debt', { query: { entityId: String(entityId) } }),
     enabled: !!entityId,
   });
 
 export const useSimulate = () =>
   useMutation({
-    mutationFn: (body: AgreementCreate) => api<AgreementSimulation>('/api/payment-agreements/simulate', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/payment-agreements/simulate'>) => api.post('/api/payment-agreements/simulate', { body }),
   });
 
 export const useCreateAgreement = () =>
   useMutation({
-    mutationFn: (body: AgreementCreate) => api<Agreement>('/api/payment-agreements', { method: 'POST', body }),
+    mutationFn: (body: AgreementTerms) => api.post('/api/payment-agreements', { body }),
     onSuccess: invalidateAgreements,
   });
 
 export const useRestructure = (id: number) =>
   useMutation({
-    mutationFn: (body: AgreementRestructure) =>
-      api<Agreement>(`/api/payment-agreements/${id}/restructure`, { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/payment-agreements/{id}/restructure'>) =>
+      api.post('/api/payment-agreements/{id}/restructure', { path: { id }, body }),
     onSuccess: invalidateAgreements,
   });
 
 export const useVoidAgreement = (id: number) =>
   useMutation({
-    mutationFn: (body: { reason: string }) => api<Agreement>(`/api/payment-agreements/${id}/void`, { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/payment-agreements/{id}/void'>) =>
+      api.post('/api/payment-agreements/{id}/void', { path: { id }, body }),
     onSuccess: invalidateAgreements,
   });
 
+/** Starts the default detection (as of a day, today when none) and answers its job's id. */
 export const startDetection = (asOf: string | null) =>
-  api<JobStarted>('/api/payment-agreements/detection-jobs', { method: 'POST', body: asOf ? { asOf } : {} }).then((r) => r.jobId);
+  api.post('/api/payment-agreements/detection-jobs', { body: asOf ? { asOf } : {} }).then((r) => r.jobId);
+
+/** Downloads the agreement as PDF. */
+export const downloadAgreementPdf = (id: number) => downloadFile(apiUrl('/api/payment-agreements/{id}/pdf', { path: { id } }));

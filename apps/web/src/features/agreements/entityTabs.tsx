@@ -11,7 +11,7 @@ import { AgreementStateBadge } from './components.tsx';
 export function EntityAgreements({ entityId }: { entityId: number }) {
   const { t } = useTranslation();
   const can = useCan();
-  const q = useAgreements({ entityId, pageSize: 50 });
+  const q = useAgreements({ entityId: String(entityId), pageSize: 50 });
   const items = q.data?.items ?? [];
   return (
     <Stack data-testid="entity-agreements">

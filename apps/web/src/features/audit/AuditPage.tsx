@@ -5,24 +5,22 @@ import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { useCan } from '../../lib/useCan.ts';
+import { type AuditView, auditViews, useAuditFacets, useFindAudit } from './api.ts';
 import { auditActionLabel, auditEntityLabel } from './labels.ts';
-import { useAuditFacets, useFindAudit } from './useAudit.ts';
 
-const bases = { general: '/api/audit', planillas: '/api/audit/planillas' } as const;
 // ListPage calls its `useRows` as a hook: one per view keeps each a plain, stable hook.
-const useGeneralAudit = (params: ListParams) => useFindAudit(bases.general, params);
-const usePlanillaAudit = (params: ListParams) => useFindAudit(bases.planillas, params);
+const useGeneralAudit = (params: ListParams) => useFindAudit('general', params);
+const usePlanillaAudit = (params: ListParams) => useFindAudit('planillas', params);
 
 /**
  * The audit trail: filter by user, entity type, record, action and dates, with each change's
  * before/after. The planilla view is pinned to the planilla entity types, a restriction its API route
  * enforces too.
  */
-export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
+export function AuditPage({ variant }: { variant: AuditView }) {
   const { t } = useTranslation();
   const can = useCan();
-  const base = bases[variant];
-  const facets = useAuditFacets(base);
+  const facets = useAuditFacets(variant);
   // Kept here too so each date bounds the other in its calendar.
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
@@ -116,7 +114,7 @@ export function AuditPage({ variant }: { variant: 'general' | 'planillas' }) {
       filters={filters}
       columns={columns}
       useRows={variant === 'planillas' ? usePlanillaAudit : useGeneralAudit}
-      exportPath={can(variant === 'planillas' ? 'planilla-audit-logs' : 'audit', 'EXPORT') ? `${base}/export` : null}
+      exportPath={can(variant === 'planillas' ? 'planilla-audit-logs' : 'audit', 'EXPORT') ? auditViews[variant].export : null}
       emptyText={variant === 'planillas' ? t('audit.emptyPlanillas') : t('audit.empty')}
       rowExpansion={{ content: ({ record }) => <Diff entry={record} /> }}
     />

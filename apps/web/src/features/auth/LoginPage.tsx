@@ -1,16 +1,14 @@
-import type { LoginRequest, loginResponseSchema } from '@aporta/domain';
+import type { LoginRequest } from '@aporta/domain';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { z } from 'zod';
-import { ApiError, api } from '../../lib/api.ts';
-import { authKeys } from '../../lib/queryKeys.ts';
+import { ApiError } from '../../lib/api.ts';
 import { storeSession } from '../../lib/session.ts';
 import { takeSessionEndedFlag } from '../../lib/session-ended.ts';
-
-type LoginResponse = z.infer<typeof loginResponseSchema>;
+import { login } from './api.ts';
+import { authKeys } from './keys.ts';
 
 type Field = keyof LoginRequest;
 
@@ -44,7 +42,7 @@ export function LoginPage() {
         return;
       }
       setErrors({});
-      const res = await api<LoginResponse>('/api/auth/login', { method: 'POST', body: parsed.data });
+      const res = await login(parsed.data);
       storeSession(res.token, res.data);
       // Another account may have been signed in on this tab: its cached data must not show.
       const { queryClient } = await import('../../lib/query.ts');

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useCollectionSummary } from '../../lib/useCollections.ts';
-import { administrativeCollections } from './routes.tsx';
+import { administrativeCatalogues } from './routes.tsx';
 
 /** /administrative: how many rows each catalogue the user may read holds, each a link to its screen. */
 export function AdministrativePage() {
@@ -28,9 +28,12 @@ export function AdministrativePage() {
       <QueryState query={summary}>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }}>
           {(data ?? [])
-            .filter((s) => (administrativeCollections as readonly string[]).includes(s.name))
+            .flatMap((s) => {
+              const screen = administrativeCatalogues.find((c) => c.name === s.name);
+              return screen ? [{ ...s, link: screen.link }] : [];
+            })
             .map((s) => (
-              <UnstyledButton key={s.name} component={Link} to={`/administrative/${s.name}`} data-testid={`overview-${s.name}`}>
+              <UnstyledButton key={s.name} component={Link} to={s.link} data-testid={`overview-${s.name}`}>
                 <Card withBorder h="100%">
                   <Text size="sm" c="dimmed">
                     {t(s.labelKey, { defaultValue: s.label })}

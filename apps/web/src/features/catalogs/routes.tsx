@@ -1,30 +1,18 @@
+import { catalogScreens } from '@aporta/domain/catalogs';
 import type { RouteObject } from 'react-router';
 import { loadEntityTabs } from '../../lib/entityTabs.ts';
 
-/** The catalogues under /administrative/*, each served by the one generic list and record page. */
-export const administrativeCollections = [
-  'municipal-entities',
-  'entity-assignment',
-  'municipalities',
-  'regions',
-  'departments',
-  'classifications',
-  'entity-regions',
-  'region-delegates',
-  'planilla-statuses',
-  'budget-lines',
-  'payment-agreement-statuses',
-  'delegates',
-] as const;
+/** The catalogues under Administración (catalogs.ts gives each its menu place and link). */
+export const administrativeCatalogues = catalogScreens.filter((s) => s.group === 'administrativeGroup');
 
 const listPage =
-  (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
+  (collection: string, basePath: string): RouteObject['lazy'] =>
   async () => {
     const { CollectionListPage } = await import('../../components/collections/CollectionListPage.tsx');
     return { element: <CollectionListPage collection={collection} basePath={basePath} /> };
   };
 const recordPage =
-  (collection: string, basePath = `/administrative/${collection}`): RouteObject['lazy'] =>
+  (collection: string, basePath: string): RouteObject['lazy'] =>
   async () => {
     const { RecordPage } = await import('../../components/collections/RecordPage.tsx');
     return { element: <RecordPage collection={collection} basePath={basePath} /> };
@@ -53,13 +41,11 @@ const entityPage: RouteObject['lazy'] = async () => {
 
 export const catalogRoutes: RouteObject[] = [
   { path: 'administrative', lazy: async () => ({ Component: (await import('./AdministrativePage.tsx')).AdministrativePage }) },
-  ...administrativeCollections.flatMap((c): RouteObject[] => [
-    { path: `administrative/${c}`, lazy: listPage(c) },
-    { path: `administrative/${c}/:id`, lazy: c === 'municipal-entities' ? entityPage : recordPage(c) },
+  // Every catalogue with a menu place, at its menu link, on the one generic list and record page.
+  ...catalogScreens.flatMap(({ name, link }): RouteObject[] => [
+    { path: link.slice(1), lazy: listPage(name, link) },
+    { path: `${link.slice(1)}/:id`, lazy: name === 'municipal-entities' ? entityPage : recordPage(name, link) },
   ]),
-  // The contributors module's catalogues, on the same generic pages.
-  { path: 'contributors/catalogs', lazy: listPage('contributor-catalogs', '/contributors/catalogs') },
-  { path: 'contributors/catalogs/:id', lazy: recordPage('contributor-catalogs', '/contributors/catalogs') },
   {
     path: 'dcrud/:collection',
     handle: { menu: true },

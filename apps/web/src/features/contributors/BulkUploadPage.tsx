@@ -1,5 +1,4 @@
 import 'mantine-datatable/styles.layer.css';
-import type { ContributorImport, ImportRow } from '@aporta/domain';
 import { Alert, Badge, Button, Card, Group, List, Stack, Table, Text } from '@mantine/core';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -17,7 +16,17 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { batchInProgress, useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
-import { invalidate, uploadImport, useCommitImport, useDiscardImport, useImport, useImportRows, useOpenImports } from './api.ts';
+import {
+  type ContributorImport,
+  type ContributorImportRow,
+  invalidate,
+  uploadImport,
+  useCommitImport,
+  useDiscardImport,
+  useImport,
+  useImportRows,
+  useOpenImports,
+} from './api.ts';
 import { Cui } from './components.tsx';
 import { contributorImportKeys } from './keys.ts';
 
@@ -28,7 +37,7 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const { data, isFetching } = rows;
   return (
     <QueryState query={rows} list>
-      <DataTable<ImportRow>
+      <DataTable<ContributorImportRow>
         withTableBorder
         minHeight={120}
         idAccessor="rowNumber"
@@ -48,7 +57,7 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
                 {
                   accessor: 'errors',
                   title: t('contributors.upload.reasons'),
-                  render: (r: ImportRow) => (
+                  render: (r: ContributorImportRow) => (
                     <List size="sm" spacing={2}>
                       {r.errors.map((e) => (
                         <List.Item key={`${e.column}-${e.message}`}>

@@ -1,5 +1,4 @@
 import {
-  type Contributor,
   type ContributorInput,
   compareWithRenap,
   contributorInputSchema,
@@ -43,7 +42,15 @@ import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useContributor, useContributorFormOptions, useCreateContributor, useRenapCheck, useUpdateContributor } from './api.ts';
+import {
+  type Contributor,
+  type ContributorBody,
+  useContributor,
+  useContributorFormOptions,
+  useCreateContributor,
+  useRenapCheck,
+  useUpdateContributor,
+} from './api.ts';
 
 /** The domain schema with the select fields as the strings Mantine's inputs hold. */
 const formSchema = z.object({
@@ -90,13 +97,13 @@ const fromContributor = (c: Contributor): FormValues => ({
   municipalityId: c.municipalityId ? String(c.municipalityId) : null,
 });
 
-const toInput = (v: FormValues): ContributorInput =>
+const toInput = (v: FormValues): ContributorBody =>
   ({
     ...v,
     typeId: Number(v.typeId),
     entityId: v.entityId ? Number(v.entityId) : null,
     municipalityId: v.municipalityId ? Number(v.municipalityId) : null,
-  }) as ContributorInput;
+  }) as ContributorBody;
 
 const renapFields = ['firstName', 'secondName', 'thirdName', 'firstSurname', 'secondSurname', 'birthDate', 'sex'] as const;
 

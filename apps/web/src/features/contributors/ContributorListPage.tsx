@@ -1,4 +1,3 @@
-import type { Contributor } from '@aporta/domain';
 import { contributorStates } from '@aporta/domain';
 import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
@@ -10,7 +9,7 @@ import { type ListColumn, type ListFilter, ListPage } from '../../components/Lis
 import { useTrackedJob } from '../../lib/jobs.ts';
 import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFindContributors } from './api.ts';
+import { type Contributor, useFindContributors } from './api.ts';
 
 // A search left on the default order is ranked by relevance (the server's order when no sort is sent).
 const relevanceWhenSearching = ({ q, sort }: { q: string; sort: string }) =>

@@ -101,7 +101,7 @@ function RenapTab({ c }: { c: Contributor }) {
 
 function ApprovalsTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
-  const approvals = useCuiApprovals({ contributorId: c.id, pageSize: 50 });
+  const approvals = useCuiApprovals({ contributorId: String(c.id), pageSize: 50 });
   const { data, isFetching } = approvals;
   return (
     <QueryState query={approvals} list>
@@ -125,7 +125,8 @@ function HistoryTab({ c }: { c: Contributor }) {
   const { t } = useTranslation();
   return (
     <RecordHistory
-      path={`/api/contributors/${c.id}/history`}
+      path="/api/contributors/{id}/history"
+      entityId={c.id}
       withTitle={false}
       fieldLabel={(f) => t(`contributors.fields.${f}`, { defaultValue: f })}
       actionLabel={(a) => t(`contributors.history.actions.${a}`, { defaultValue: a })}

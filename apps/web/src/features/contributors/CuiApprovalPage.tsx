@@ -1,4 +1,4 @@
-import { type AvailableTransition, type CuiApproval, type CuiState, cuiStates } from '@aporta/domain';
+import { type AvailableTransition, type CuiState, cuiStates } from '@aporta/domain';
 import { Alert, Button, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useCurrentUser } from '../../lib/auth.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useContributor, useCuiApprovals, useCuiHistory, useCuiReview, useDecideCui } from './api.ts';
+import { type CuiApproval, useContributor, useCuiApprovals, useCuiHistory, useCuiReview, useDecideCui } from './api.ts';
 import { Cui, cuiRequestColumns } from './components.tsx';
 
 function ReviewModal({ request, onClose }: { request: CuiApproval; onClose: () => void }) {

@@ -1,28 +1,20 @@
 import '@mantine/charts/styles.css';
-import { type ContributorReport, contributorStates } from '@aporta/domain';
+import { contributorStates } from '@aporta/domain';
 import { BarChart } from '@mantine/charts';
 import { Card, Group, Select, Table, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { api } from '../../lib/api.ts';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { contributorKeys } from './keys.ts';
+import { type ContributorReportKind, type ContributorReportQuery, reportExportPaths, useContributorReport } from './api.ts';
 
-type Kind = 'general' | 'by-municipality' | 'by-type';
-type Filters = Partial<Record<'entityId' | 'departmentId' | 'typeId' | 'state', string>>;
-
-export const useContributorReport = (kind: Kind, filters: Filters) =>
-  useQuery({
-    queryKey: contributorKeys.report(kind, filters),
-    queryFn: () => api<ContributorReport>(`/api/contributor-reports/${kind}`, { query: filters }),
-    placeholderData: keepPreviousData,
-  });
+type Kind = ContributorReportKind;
+/** The filters the screen sets (a subset of the report's query). */
+type Filters = Pick<ContributorReportQuery, 'entityId' | 'departmentId' | 'typeId' | 'state'>;
 
 /** The screen (permission) of each report. */
 const reportResource = {
@@ -46,7 +38,7 @@ export function ReportPage({ kind }: { kind: Kind }) {
     <>
       <PageHeader title={t(`contributors.reports.${kind}`)} mb="md">
         {can(reportResource[kind], 'EXPORT') && (
-          <ExportButtons path={`/api/contributor-reports/${kind}/export`} query={filters} formats={['xlsx', 'pdf']} />
+          <ExportButtons path={reportExportPaths[kind]} query={filters} formats={['xlsx', 'pdf']} />
         )}
       </PageHeader>
       <Card withBorder mb="md">

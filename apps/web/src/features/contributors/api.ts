@@ -1,27 +1,36 @@
-import type {
-  Contributor,
-  ContributorImport,
-  ContributorInput,
-  ContributorListQuery,
-  ContributorOptions,
-  ContributorOverview,
-  ContributorRenapLookup,
-  ContributorSaveResponse,
-  CuiApproval,
-  CuiDecision,
-  CuiReview,
-  ImportRow,
-  StateTransitionList,
-} from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
-import { api } from '../../lib/api.ts';
+import { type ApiAnswer, type ApiBody, type ApiQuery, api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { uploadFile } from '../../lib/upload.ts';
 import { contributorImportKeys, contributorKeys, cuiApprovalKeys } from './keys.ts';
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+/** A contributor as the API answers it. */
+export type Contributor = ApiAnswer<'/api/contributors/{id}'>;
+/** What creating a contributor takes (an update takes the same, its CUI optional). */
+export type ContributorBody = ApiBody<'/api/contributors', 'post'>;
+/** One CUI approval request, with the actions the user may take. */
+export type CuiApproval = ApiAnswer<'/api/cui-approvals'>['items'][number];
+/** The query of the CUI approvals list. */
+export type CuiApprovalQuery = ApiQuery<'/api/cui-approvals'>;
+/** A contributors bulk upload's batch. */
+export type ContributorImport = ApiAnswer<'/api/contributor-imports/{id}'>;
+/** One row (valid or exception) of a bulk upload. */
+export type ContributorImportRow = ApiAnswer<'/api/contributor-imports/{id}/rows'>['items'][number];
+/** The contributor reports, each a route of its own (all with the same query and answer) and its export. */
+const reportPaths = {
+  general: '/api/contributor-reports/general',
+  'by-municipality': '/api/contributor-reports/by-municipality',
+  'by-type': '/api/contributor-reports/by-type',
+} as const;
+export const reportExportPaths = {
+  general: '/api/contributor-reports/general/export',
+  'by-municipality': '/api/contributor-reports/by-municipality/export',
+  'by-type': '/api/contributor-reports/by-type/export',
+} as const;
+export type ContributorReportKind = keyof typeof reportPaths;
+/** The filters of a contributor report. */
+export type ContributorReportQuery = ApiQuery<'/api/contributor-reports/general'>;
 
 /** Contributors, CUI requests and histories changed (a save, an approval, a committed upload). */
 export const invalidate = () => {
@@ -30,80 +39,88 @@ export const invalidate = () => {
   void queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all });
 };
 
-export const useFindContributors = (query: Partial<ContributorListQuery>) =>
+export const useFindContributors = (query: ApiQuery<'/api/contributors'>) =>
   useQuery({
     queryKey: contributorKeys.list(query),
-    queryFn: ({ signal }) => api<ListResponse<Contributor>>('/api/contributors', { query: query as Query, signal }),
+    queryFn: ({ signal }) => api.get('/api/contributors', { query, signal }),
     placeholderData: keepPreviousData,
   });
+
+/** Command palette: contributors by CUI (exact or prefix) or name. The shell's palette registers it. */
+export const searchContributors = (q: string, signal: AbortSignal) =>
+  api.get('/api/contributors/search', { query: { q }, signal });
 
 export const useContributor = (id: number | null) =>
   useQuery({
     queryKey: contributorKeys.one(id),
-    queryFn: () => api<Contributor>(`/api/contributors/${id}`),
-    enabled: !!id,
+    queryFn: id ? () => api.get('/api/contributors/{id}', { path: { id } }) : skipToken,
   });
 
 /** The contributor form's choices, opened by the form's own permission (create or update contributors). */
 export const useContributorFormOptions = () =>
   useQuery({
     queryKey: contributorKeys.formOptions(),
-    queryFn: () => api<ContributorOptions>('/api/contributors/form-options'),
+    queryFn: () => api.get('/api/contributors/form-options'),
     staleTime: 300_000,
   });
 
 export const useContributorOverview = () =>
-  useQuery({ queryKey: contributorKeys.overview(), queryFn: () => api<ContributorOverview>('/api/contributors/overview') });
+  useQuery({ queryKey: contributorKeys.overview(), queryFn: () => api.get('/api/contributors/overview') });
 
 /** RENAP data for a CUI (logged on the server); only runs for a complete, valid CUI. */
 export const useRenapCheck = (cui: string | null) =>
   useQuery({
     queryKey: contributorKeys.renap(cui),
-    queryFn: () => api<ContributorRenapLookup>(`/api/contributors/renap/${cui}`),
-    enabled: !!cui,
+    queryFn: cui ? () => api.get('/api/contributors/renap/{cui}', { path: { cui } }) : skipToken,
     staleTime: 60_000,
     retry: false,
   });
 
-/** Command palette: contributors by CUI (exact or prefix) or name. The shell's palette registers it. */
 export const useCreateContributor = () =>
   useMutation({
-    mutationFn: (body: ContributorInput) => api<ContributorSaveResponse>('/api/contributors', { method: 'POST', body }),
+    mutationFn: (body: ContributorBody) => api.post('/api/contributors', { body }),
     onSuccess: invalidate,
   });
 
 export const useUpdateContributor = (id: number) =>
   useMutation({
-    mutationFn: (body: ContributorInput) => api<ContributorSaveResponse>(`/api/contributors/${id}`, { method: 'PUT', body }),
+    mutationFn: (body: ApiBody<'/api/contributors/{id}', 'put'>) => api.put('/api/contributors/{id}', { path: { id }, body }),
     onSuccess: invalidate,
   });
 
-export const useCuiApprovals = (query: Query) =>
+/** A contributor report with its filters. */
+export const useContributorReport = (kind: ContributorReportKind, filters: ContributorReportQuery) =>
+  useQuery({
+    queryKey: contributorKeys.report(kind, filters),
+    queryFn: () => api.get(reportPaths[kind], { query: filters }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useCuiApprovals = (query: CuiApprovalQuery) =>
   useQuery({
     queryKey: cuiApprovalKeys.list(query),
-    queryFn: () => api<ListResponse<CuiApproval>>('/api/cui-approvals', { query }),
+    queryFn: () => api.get('/api/cui-approvals', { query }),
     placeholderData: keepPreviousData,
   });
 
 export const useCuiReview = (id: number | null) =>
   useQuery({
     queryKey: cuiApprovalKeys.review(id),
-    queryFn: () => api<CuiReview>(`/api/cui-approvals/${id}/review`),
-    enabled: !!id,
+    queryFn: id ? () => api.get('/api/cui-approvals/{id}/review', { path: { id } }) : skipToken,
     retry: false,
   });
 
 export const useCuiHistory = (id: number) =>
   useQuery({
     queryKey: cuiApprovalKeys.history(id),
-    queryFn: () => api<StateTransitionList>(`/api/cui-approvals/${id}/history`),
+    queryFn: () => api.get('/api/cui-approvals/{id}/history', { path: { id } }),
   });
 
 /** Approve or reject; `expected` is the state the user reviewed, so a request decided meanwhile answers 409. */
 export const useDecideCui = () =>
   useMutation({
-    mutationFn: ({ id, ...body }: CuiDecision & { id: number }) =>
-      api<CuiApproval>(`/api/cui-approvals/${id}/transitions`, { method: 'POST', body }),
+    mutationFn: ({ id, ...body }: ApiBody<'/api/cui-approvals/{id}/transitions'> & { id: number }) =>
+      api.post('/api/cui-approvals/{id}/transitions', { path: { id }, body }),
     // Also after a 409: the list then shows the state someone else left it in.
     onSettled: invalidate,
   });
@@ -115,8 +132,7 @@ export const useDecideCui = () =>
 export const useImport = (id: string | null, uploading: boolean) =>
   useQuery({
     queryKey: contributorImportKeys.one(id),
-    queryFn: () => api<ContributorImport>(`/api/contributor-imports/${id}`),
-    enabled: !!id,
+    queryFn: id ? () => api.get('/api/contributor-imports/{id}', { path: { id } }) : skipToken,
     // Followed while its validation or its commit (background jobs) runs.
     refetchInterval: (q) =>
       uploading || q.state.data?.status === 'VALIDANDO' || q.state.data?.status === 'CONFIRMANDO' ? 700 : false,
@@ -127,32 +143,33 @@ export const useImport = (id: string | null, uploading: boolean) =>
 export const useOpenImports = () =>
   useQuery({
     queryKey: contributorImportKeys.open(),
-    queryFn: () => api<ContributorImport[]>('/api/contributor-imports'),
+    queryFn: () => api.get('/api/contributor-imports'),
   });
 
 export const useImportRows = (id: string | null, kind: 'valid' | 'error', page: number) =>
   useQuery({
     queryKey: contributorImportKeys.rows(id, kind, page),
-    queryFn: () => api<ListResponse<ImportRow>>(`/api/contributor-imports/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
-    enabled: !!id,
+    queryFn: id
+      ? () => api.get('/api/contributor-imports/{id}/rows', { path: { id }, query: { kind, page, pageSize: 10 } })
+      : skipToken,
     placeholderData: keepPreviousData,
   });
 
 /** Asks for the commit: the batch answers CONFIRMANDO with its job, and is followed until it ends. */
 export const useCommitImport = () =>
   useMutation({
-    mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/commit`, { method: 'POST' }),
+    mutationFn: (id: string) => api.post('/api/contributor-imports/{id}/commit', { path: { id } }),
     onSuccess: (batch) => queryClient.setQueryData(contributorImportKeys.one(batch.id), batch),
   });
 
 export const useDiscardImport = () =>
   useMutation({
-    mutationFn: (id: string) => api<ContributorImport>(`/api/contributor-imports/${id}/discard`, { method: 'POST' }),
+    mutationFn: (id: string) => api.post('/api/contributor-imports/{id}/discard', { path: { id } }),
   });
 
 /**
  * Uploads a file with XMLHttpRequest, the one browser API that reports upload progress. The id is
  * chosen here so the validation progress can be polled while the request runs.
  */
-export const uploadImport = (file: File, id: string, onProgress: (fraction: number) => void): Promise<ContributorImport> =>
-  uploadFile<ContributorImport>('/api/contributor-imports', { id }, file, onProgress);
+export const uploadImport = (file: File, id: string, onProgress: (fraction: number) => void) =>
+  uploadFile('/api/contributor-imports', { query: { id }, file, onProgress });

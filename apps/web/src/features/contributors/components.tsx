@@ -1,9 +1,9 @@
-import type { CuiApproval } from '@aporta/domain';
 import type { TFunction } from 'i18next';
 import { StateBadge } from '../../components/ContributorStateBadge.tsx';
 import type { ListColumn } from '../../components/ListPage.tsx';
 import { FieldCell } from '../../lib/field-types.tsx';
 import { formatCui } from '../../lib/format.ts';
+import type { CuiApproval } from './api.ts';
 
 // dir="ltr" isolates the digit groups, so an Arabic (right-to-left) page never shows them reversed.
 export const Cui = ({ value }: { value: string }) => (

@@ -1,7 +1,6 @@
-import type { ContributorSearchResult } from '@aporta/domain';
-import { api } from '../../lib/api.ts';
 import { displayCui } from '../../lib/format.ts';
 import type { SearchProvider } from '../../lib/searchProviders.ts';
+import { searchContributors } from './api.ts';
 
 // The command palette finds a contributor by CUI (exact or prefix) or by name; users without the
 // permission get a 403, which the palette leaves out.
@@ -10,7 +9,7 @@ export const contributorSearch: SearchProvider = {
   group: 'contributors.paletteGroup',
   minLength: 3,
   async search(q, { signal }) {
-    const hits = await api<ContributorSearchResult>('/api/contributors/search', { query: { q }, signal });
+    const hits = await searchContributors(q, signal);
     return hits.map((c) => ({
       id: `contributor-${c.id}`,
       label: c.fullName,

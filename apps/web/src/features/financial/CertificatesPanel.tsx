@@ -3,13 +3,12 @@ import { Alert, Badge, Button, Group, Select, Stack, Table, Text } from '@mantin
 import { IconCertificate, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCertificates, useIssueCertificate } from './api.ts';
+import { downloadCertificatePdf, useCertificates, useIssueCertificate } from './api.ts';
 
 const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red', SIN_EFECTO: 'red' } as const;
 
@@ -23,7 +22,7 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
   const list = useCertificates(fixed ?? null);
   const issue = useIssueCertificate();
   const [refusal, setRefusal] = useState<string | null>(null);
-  const pdf = (id: number) => downloadFile(`/api/financial/certificates/${id}/pdf`).catch((e) => showApiError(e));
+  const pdf = (id: number) => downloadCertificatePdf(id).catch((e) => showApiError(e));
   return (
     <Stack data-testid="certificates">
       {can('financial-module', 'CREATE') && (

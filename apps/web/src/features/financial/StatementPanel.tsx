@@ -7,12 +7,11 @@ import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { ScheduleTable } from '../../components/ScheduleTable.tsx';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useStatement } from './api.ts';
+import { downloadStatement, useStatement } from './api.ts';
 
 /** An entity's account statement as of a date, with PDF and xlsx. `entityId` fixed on the entity's page. */
 export function StatementPanel({ entityId: fixed }: { entityId?: number }) {
@@ -45,18 +44,14 @@ export function StatementPanel({ entityId: fixed }: { entityId?: number }) {
             <Button
               variant="default"
               leftSection={<IconFileTypePdf size={16} />}
-              onClick={() =>
-                downloadFile('/api/financial/statement/export', { entityId, asOf, format: 'pdf' }).catch((e) => showApiError(e))
-              }
+              onClick={() => entityId && downloadStatement(entityId, asOf, 'pdf').catch((e) => showApiError(e))}
             >
               {t('financial.pdf')}
             </Button>
             <Button
               variant="default"
               leftSection={<IconFileSpreadsheet size={16} />}
-              onClick={() =>
-                downloadFile('/api/financial/statement/export', { entityId, asOf, format: 'xlsx' }).catch((e) => showApiError(e))
-              }
+              onClick={() => entityId && downloadStatement(entityId, asOf, 'xlsx').catch((e) => showApiError(e))}
             >
               {t('financial.xlsx')}
             </Button>

@@ -1,46 +1,48 @@
-import type { Arrears, Dashboard, SolvencyCertificate, SolvencyVerification, Statement } from '@aporta/domain';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { api, apiUrl } from '../../lib/api.ts';
+import { downloadFile } from '../../lib/download.ts';
 import { queryClient } from '../../lib/query.ts';
-
-/** Query keys of the financial module. */
-export const financialKeys = {
-  all: ['financial'] as const,
-  statement: (entityId: number, asOf: string | null) => [...financialKeys.all, 'statement', entityId, asOf] as const,
-  arrears: (asOf: string | null) => [...financialKeys.all, 'arrears', asOf] as const,
-  certificates: (entityId: number | null) => [...financialKeys.all, 'certificates', entityId] as const,
-  dashboard: () => [...financialKeys.all, 'dashboard'] as const,
-};
+import { financialKeys } from './keys.ts';
 
 export const useStatement = (entityId: number | null, asOf: string | null) =>
   useQuery({
     queryKey: financialKeys.statement(entityId ?? 0, asOf),
-    queryFn: () => api<Statement>('/api/financial/statement', { query: { entityId, asOf } }),
+    queryFn: () => api.get('/api/financial/statement', { query: { entityId: String(entityId), asOf: asOf ?? undefined } }),
     enabled: !!entityId,
     placeholderData: keepPreviousData,
   });
 
+/** Downloads an entity's statement as of a day (today when none), as PDF or xlsx. */
+export const downloadStatement = (entityId: number, asOf: string | null, format: 'pdf' | 'xlsx') =>
+  downloadFile(
+    apiUrl('/api/financial/statement/export', { query: { entityId: String(entityId), asOf: asOf ?? undefined, format } }),
+  );
+
 export const useArrears = (asOf: string | null) =>
   useQuery({
     queryKey: financialKeys.arrears(asOf),
-    queryFn: () => api<Arrears>('/api/financial/arrears', { query: { asOf } }),
+    queryFn: () => api.get('/api/financial/arrears', { query: { asOf: asOf ?? undefined } }),
     placeholderData: keepPreviousData,
   });
 
 export const useCertificates = (entityId: number | null) =>
   useQuery({
     queryKey: financialKeys.certificates(entityId),
-    queryFn: () => api<{ items: SolvencyCertificate[] }>('/api/financial/certificates', { query: { entityId } }),
+    queryFn: () => api.get('/api/financial/certificates', { query: { entityId: entityId ? String(entityId) : undefined } }),
   });
 
 export const useIssueCertificate = () =>
   useMutation({
-    mutationFn: (entityId: number) =>
-      api<SolvencyCertificate>('/api/financial/certificates', { method: 'POST', body: { entityId } }),
+    mutationFn: (entityId: number) => api.post('/api/financial/certificates', { body: { entityId } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: financialKeys.all }),
   });
 
-export const useDashboard = () =>
-  useQuery({ queryKey: financialKeys.dashboard(), queryFn: () => api<Dashboard>('/api/financial/dashboard') });
+/** Downloads a solvency certificate as PDF. */
+export const downloadCertificatePdf = (id: number) =>
+  downloadFile(apiUrl('/api/financial/certificates/{id}/pdf', { path: { id } }));
 
-export const verifyCode = (code: string) => api<SolvencyVerification>(`/api/solvency/verify/${encodeURIComponent(code.trim())}`);
+export const useDashboard = () =>
+  useQuery({ queryKey: financialKeys.dashboard(), queryFn: () => api.get('/api/financial/dashboard') });
+
+/** Checks a certificate's code (no session needed). */
+export const verifyCode = (code: string) => api.get('/api/solvency/verify/{code}', { path: { code: code.trim() } });

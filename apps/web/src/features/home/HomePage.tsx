@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
 import { useCurrentUser } from '../../lib/auth.ts';
-import { useHomeQueues } from './useHomeQueues.ts';
+import { useHomeQueues } from './api.ts';
 
 export function HomePage() {
   const { t } = useTranslation();

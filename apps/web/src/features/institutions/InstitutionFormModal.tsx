@@ -1,4 +1,4 @@
-import { type InstitutionInput, type InstitutionRecord, institutionInputSchema } from '@aporta/domain';
+import { institutionInputSchema } from '@aporta/domain';
 import { Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -6,7 +6,13 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
-import { useCreateInstitution, useInstitutionOptions, useUpdateInstitution } from './useInstitutions.ts';
+import {
+  type InstitutionBody,
+  type InstitutionRow,
+  useCreateInstitution,
+  useInstitutionOptions,
+  useUpdateInstitution,
+} from './api.ts';
 
 interface FormValues {
   code: string;
@@ -18,7 +24,7 @@ interface FormValues {
 }
 
 const empty: FormValues = { code: '', name: '', kind: 'INSTITUCION', entityId: null, isActive: true, roleIds: [] };
-const toInput = (v: FormValues): InstitutionInput => ({
+const toInput = (v: FormValues): InstitutionBody => ({
   ...v,
   entityId: v.kind === 'ENTIDAD' && v.entityId ? Number(v.entityId) : null,
   roleIds: v.roleIds.map(Number),
@@ -31,7 +37,7 @@ export function InstitutionFormModal({
   onClose,
 }: {
   opened: boolean;
-  institution: InstitutionRecord | null;
+  institution: InstitutionRow | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation();

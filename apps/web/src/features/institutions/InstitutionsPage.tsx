@@ -1,4 +1,4 @@
-import { type InstitutionRecord, institutionKinds, SYSTEM_INSTITUTION_LABEL } from '@aporta/domain';
+import { institutionKinds, SYSTEM_INSTITUTION_LABEL } from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -8,8 +8,8 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { type InstitutionRow, useDeleteInstitution, useFindInstitutions, useInstitutionOptions } from './api.ts';
 import { InstitutionFormModal } from './InstitutionFormModal.tsx';
-import { useDeleteInstitution, useFindInstitutions, useInstitutionOptions } from './useInstitutions.ts';
 
 /** Menu label "Permisos": institutions and the default roles each gives its users. */
 export function InstitutionsPage() {
@@ -19,12 +19,12 @@ export function InstitutionsPage() {
   const options = useInstitutionOptions();
   // An institution whose default roles exceed the user's privilege ceiling cannot be changed by them.
   const assignable = new Set((options.data?.roles ?? []).filter((r) => r.assignable).map((r) => r.id));
-  const manageable = (i: InstitutionRecord) => !!options.data && i.roles.every((r) => assignable.has(r.id));
-  const [editing, setEditing] = useState<InstitutionRecord | null | undefined>(undefined);
+  const manageable = (i: InstitutionRow) => !!options.data && i.roles.every((r) => assignable.has(r.id));
+  const [editing, setEditing] = useState<InstitutionRow | null | undefined>(undefined);
   const canUpdate = can('institutions', 'UPDATE');
   const canDelete = can('institutions', 'DELETE');
 
-  const confirmDelete = (i: InstitutionRecord) =>
+  const confirmDelete = (i: InstitutionRow) =>
     openConfirm({
       title: t('institutions.deleteTitle'),
       children: <Text size="sm">{t('institutions.deleteText', { name: i.name })}</Text>,
@@ -43,7 +43,7 @@ export function InstitutionsPage() {
     },
   ];
 
-  const columns: ListColumn<InstitutionRecord>[] = [
+  const columns: ListColumn<InstitutionRow>[] = [
     { accessor: 'code', title: t('institutions.code'), sortable: true },
     {
       accessor: 'name',
@@ -128,7 +128,7 @@ export function InstitutionsPage() {
   ];
 
   return (
-    <ListPage<InstitutionRecord>
+    <ListPage<InstitutionRow>
       title={t('institutions.title')}
       description={t('institutions.subtitle')}
       defaultSort="name"

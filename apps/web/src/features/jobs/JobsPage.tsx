@@ -8,13 +8,16 @@ import type { FieldControlProps } from '../../lib/field-types.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useFindJobs } from './api.ts';
 
+/** The list's page and page size, numbers from its state. */
+const pageValue = (v: ListParams[string]) => (typeof v === 'number' || typeof v === 'string' ? v : undefined);
+
 /** The list's rows: one's own jobs unless "everyone" is chosen (the API refuses it without the permission). */
 const useJobRows = (params: ListParams) =>
   useFindJobs({
     scope: params.scope === 'all' ? 'all' : 'mine',
-    state: params.state == null ? undefined : String(params.state),
-    page: params.page as number | undefined,
-    pageSize: params.pageSize as number | undefined,
+    state: jobStates.find((s) => s === params.state),
+    page: pageValue(params.page),
+    pageSize: pageValue(params.pageSize),
   });
 
 /**

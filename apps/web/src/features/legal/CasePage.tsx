@@ -1,4 +1,4 @@
-import { guatemalaToday, legalActionKinds } from '@aporta/domain';
+import { guatemalaToday, legalActionKinds, legalStages } from '@aporta/domain';
 import {
   Anchor,
   Button,
@@ -28,7 +28,14 @@ import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { uploadCaseDocument, useCase, useCasePost } from './api.ts';
+import {
+  uploadCaseDocument,
+  useAddCaseAction,
+  useAddCaseDeadline,
+  useCase,
+  useCaseTransition,
+  useMarkDeadlineDone,
+} from './api.ts';
 import { day, StageBadge } from './components.tsx';
 
 /** `/contributors/legal-module/:id`: what the case covers (then and now), its stage, actions, deadlines, documents. */
@@ -39,22 +46,13 @@ export function CasePage() {
   const q = useCase(id);
   const c = q.data;
   const canEdit = can('legal-module', 'UPDATE') && c?.stage !== 'CERRADO';
-  const transition = useCasePost<{ to: string; comment: string }>(
-    id,
-    () => '/transitions',
-    (v) => ({
-      to: v.to,
-      ...(v.comment.trim() ? { comment: v.comment.trim() } : {}),
-    }),
-  );
-  const addAction = useCasePost<{ actionDate: string; kind: string; description: string }>(id, () => '/actions');
-  const addDeadline = useCasePost<{ dueDate: string; description: string }>(id, () => '/deadlines');
-  const done = useCasePost<number>(
-    id,
-    (deadlineId) => `/deadlines/${deadlineId}/done`,
-    () => undefined,
-  );
-  const actionForm = useForm({ initialValues: { actionDate: guatemalaToday(), kind: 'NOTIFICACION', description: '' } });
+  const transition = useCaseTransition(id);
+  const addAction = useAddCaseAction(id);
+  const addDeadline = useAddCaseDeadline(id);
+  const done = useMarkDeadlineDone(id);
+  const actionForm = useForm<{ actionDate: string; kind: (typeof legalActionKinds)[number]; description: string }>({
+    initialValues: { actionDate: guatemalaToday(), kind: 'NOTIFICACION', description: '' },
+  });
   const deadlineForm = useForm({ initialValues: { dueDate: '', description: '' } });
   const [uploading, setUploading] = useState(false);
   return (
@@ -89,12 +87,14 @@ export function CasePage() {
               <TransitionActions
                 transitions={c!.transitions}
                 pending={transition.isPending}
-                onTake={(x, comment) =>
+                onTake={(x, comment) => {
+                  const to = legalStages.find((s) => s === x.to);
+                  if (!to) return;
                   transition.mutate(
-                    { to: x.to, comment },
+                    { to, ...(comment.trim() ? { comment: comment.trim() } : {}) },
                     { onSuccess: () => notifySuccess(t('legal.moved')), onError: (err) => showApiError(err) },
-                  )
-                }
+                  );
+                }}
               />
             </Card>
           )}

@@ -1,4 +1,4 @@
-import { type LegalCaseListItem, legalStages } from '@aporta/domain';
+import { legalStages } from '@aporta/domain';
 import { Anchor, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,7 +7,7 @@ import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useCan } from '../../lib/useCan.ts';
 import { useTabParam } from '../../lib/useTabParam.ts';
-import { useCases, useDeadlines } from './api.ts';
+import { type CaseRow, useCases, useDeadlines } from './api.ts';
 import { day, StageBadge } from './components.tsx';
 
 function useCaseRows(q: ListParams) {
@@ -57,7 +57,7 @@ export function LegalPage() {
   const can = useCan();
   const navigate = useNavigate();
   const [tab, setTab] = useTabParam(['cases', 'deadlines'] as const);
-  const columns: ListColumn<LegalCaseListItem>[] = [
+  const columns: ListColumn<CaseRow>[] = [
     {
       accessor: 'number',
       title: t('legal.fields.number'),
@@ -102,7 +102,7 @@ export function LegalPage() {
         </Tabs.List>
       </Tabs>
       {tab === 'cases' ? (
-        <ListPage<LegalCaseListItem>
+        <ListPage<CaseRow>
           title={t('legal.title')}
           description={t('legal.description')}
           defaultSort="-id"

@@ -1,44 +1,58 @@
-import type { LegalCase, LegalCaseListItem, LegalDeadline } from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { type ApiAnswer, type ApiBody, type ApiQuery, api } from '../../lib/api.ts';
 import { invalidateLegalCases } from '../../lib/legalCases.ts';
 import { uploadFile } from '../../lib/upload.ts';
+import { legalKeys } from './keys.ts';
 
-type Query = Record<string, string | number | boolean | undefined | null>;
-
-/** Query keys of the legal module. */
-export const legalKeys = {
-  all: ['legal'] as const,
-  list: (query: unknown) => [...legalKeys.all, 'list', query] as const,
-  one: (id: number) => [...legalKeys.all, 'one', id] as const,
-  deadlines: () => [...legalKeys.all, 'deadlines'] as const,
-};
+/** One row of the cases list, as GET /api/legal/cases answers it. */
+export type CaseRow = ApiAnswer<'/api/legal/cases'>['items'][number];
 
 const invalidate = invalidateLegalCases;
 
-export const useCases = (query: Query) =>
+export const useCases = (query: ApiQuery<'/api/legal/cases'>) =>
   useQuery({
     queryKey: legalKeys.list(query),
-    queryFn: ({ signal }) => api<ListResponse<LegalCaseListItem>>('/api/legal/cases', { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/legal/cases', { query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const useCase = (id: number) =>
-  useQuery({ queryKey: legalKeys.one(id), queryFn: () => api<LegalCase>(`/api/legal/cases/${id}`) });
+  useQuery({ queryKey: legalKeys.one(id), queryFn: () => api.get('/api/legal/cases/{id}', { path: { id } }) });
 
-export const useDeadlines = () =>
-  useQuery({ queryKey: legalKeys.deadlines(), queryFn: () => api<{ items: LegalDeadline[] }>('/api/legal/deadlines') });
+export const useDeadlines = () => useQuery({ queryKey: legalKeys.deadlines(), queryFn: () => api.get('/api/legal/deadlines') });
 
-/** A POST on one case answering the case. */
-export const useCasePost = <B>(id: number, path: (vars: B) => string, body: (vars: B) => unknown = (v) => v) =>
+/** Moves the case to another stage. */
+export const useCaseTransition = (id: number) =>
   useMutation({
-    mutationFn: (vars: B) => api<LegalCase>(`/api/legal/cases/${id}${path(vars)}`, { method: 'POST', body: body(vars) }),
+    mutationFn: (body: ApiBody<'/api/legal/cases/{id}/transitions'>) =>
+      api.post('/api/legal/cases/{id}/transitions', { path: { id }, body }),
     onSuccess: invalidate,
   });
 
+export const useAddCaseAction = (id: number) =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/legal/cases/{id}/actions'>) =>
+      api.post('/api/legal/cases/{id}/actions', { path: { id }, body }),
+    onSuccess: invalidate,
+  });
+
+export const useAddCaseDeadline = (id: number) =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/legal/cases/{id}/deadlines'>) =>
+      api.post('/api/legal/cases/{id}/deadlines', { path: { id }, body }),
+    onSuccess: invalidate,
+  });
+
+/** Marks one of the case's deadlines as met. */
+export const useMarkDeadlineDone = (id: number) =>
+  useMutation({
+    mutationFn: (deadlineId: number) =>
+      api.post('/api/legal/cases/{id}/deadlines/{deadlineId}/done', { path: { id, deadlineId } }),
+    onSuccess: invalidate,
+  });
+
+/** Attaches a document (multipart) to the case; it is kept in Documentos. */
 export const uploadCaseDocument = async (id: number, file: File) => {
-  const r = await uploadFile<LegalCase>(`/api/legal/cases/${id}/documents`, undefined, file, () => {});
+  await uploadFile('/api/legal/cases/{id}/documents', { path: { id }, file });
   invalidate();
-  return r;
 };

@@ -14,7 +14,7 @@ function EntityCases({ entityId }: { entityId: number }) {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
-  const q = useCases({ entityId, pageSize: 50 });
+  const q = useCases({ entityId: String(entityId), pageSize: 50 });
   const open = useOpenCaseMutation();
   const items = q.data?.items ?? [];
   return (

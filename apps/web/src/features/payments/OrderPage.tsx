@@ -1,4 +1,4 @@
-import { formatDay, formatPaymentReference, guatemalaToday, type Payment } from '@aporta/domain';
+import { formatDay, formatPaymentReference, guatemalaToday } from '@aporta/domain';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -11,15 +11,14 @@ import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useOrder, usePaymentList, usePost } from './api.ts';
+import { downloadOrderPdf, ownerQuery, type PaymentRow, useOrder, usePaymentList, useVoidOrder } from './api.ts';
 import { PaymentForm } from './PaymentForm.tsx';
 
 /** Payments (with their receipts) of an owner, optionally only those touching one order. */
-export function PaymentsTable({ items, orderId }: { items: Payment[]; orderId?: number }) {
+export function PaymentsTable({ items, orderId }: { items: PaymentRow[]; orderId?: number }) {
   const { t } = useTranslation();
   const rows = orderId ? items.filter((p) => p.allocations.some((a) => a.orderId === orderId)) : items;
   if (!rows.length) return <Text c="dimmed">{t('payments.payments.empty')}</Text>;
@@ -68,11 +67,11 @@ export function OrderPage() {
   const order = useOrder(id, asOf);
   const o = order.data;
   const pays = usePaymentList(
-    { ...(o?.entityId ? { entityId: o.entityId } : { contributorId: o?.contributorId }), pageSize: 100 },
+    { ...ownerQuery(o?.entityId ? { entityId: o.entityId } : { contributorId: o?.contributorId }), pageSize: 100 },
     !!o && can('planilla-payments', 'READ'),
   );
   const [voiding, setVoiding] = useState(false);
-  const voidOrder = usePost<{ reason: string }>(() => `/api/payment-orders/${id}/void`);
+  const voidOrder = useVoidOrder(id);
   return (
     <QueryState query={order} notFound={<Text>{t('payments.orders.notFound')}</Text>}>
       {() => (
@@ -85,7 +84,7 @@ export function OrderPage() {
               <Button
                 variant="default"
                 leftSection={<IconFileTypePdf size={16} />}
-                onClick={() => downloadFile(`/api/payment-orders/${id}/pdf`, { asOf }).catch((err) => showApiError(err))}
+                onClick={() => downloadOrderPdf(id, asOf).catch((err) => showApiError(err))}
               >
                 {t('payments.orders.pdf')}
               </Button>

@@ -1,4 +1,4 @@
-import { formatPaymentReference, guatemalaToday, orderKinds, orderShownStates, type PaymentOrder } from '@aporta/domain';
+import { formatPaymentReference, guatemalaToday, orderKinds, orderShownStateSchema, orderShownStates } from '@aporta/domain';
 import { Anchor, Group, Paper, Text } from '@mantine/core';
 import { createContext, useContext, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,9 +10,9 @@ import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useOrders, useOrderTotals } from './api.ts';
+import { type OrderRow, type OrdersQuery, useOrders, useOrderTotals } from './api.ts';
 
-export function orderColumns(t: (k: string) => string): ListColumn<PaymentOrder>[] {
+export function orderColumns(t: (k: string) => string): ListColumn<OrderRow>[] {
   return [
     {
       accessor: 'reference',
@@ -47,15 +47,15 @@ export function orderColumns(t: (k: string) => string): ListColumn<PaymentOrder>
 }
 
 /** What the list's hook needs from the page: the as-of date, a state from the link, and where to report its filters (for the totals). */
-const OrdersContext = createContext<{ asOf: string; initialState: string | null; report: (filters: string) => void }>({
+const OrdersContext = createContext<{ asOf: string; initialState: OrdersQuery['state']; report: (filters: string) => void }>({
   asOf: '',
-  initialState: null,
+  initialState: undefined,
   report: () => {},
 });
 
 function useOrderRows(q: ListParams) {
   const ctx = useContext(OrdersContext);
-  const query: ListParams = {
+  const query: OrdersQuery = {
     ...q,
     asOf: ctx.asOf,
     ...(ctx.initialState && q.state === undefined ? { state: ctx.initialState } : {}),
@@ -75,9 +75,10 @@ export function OrdersPage() {
   const [asOf, setAsOf] = useState(guatemalaToday());
   const [last, setLast] = useState('{}');
   const options = usePlanillaOptions(can('planillas', 'READ'));
-  const initialState = search.get('state');
+  const initialState = orderShownStateSchema.safeParse(search.get('state')).data;
   const [ctx] = useState(() => ({ report: (f: string) => setLast(f) }));
-  const totals = useOrderTotals(JSON.parse(last) as ListParams);
+  const totalsQuery: OrdersQuery = JSON.parse(last);
+  const totals = useOrderTotals(totalsQuery);
   const filters: ListFilter[] = [
     {
       name: 'entityId',
@@ -104,7 +105,7 @@ export function OrdersPage() {
   ];
   return (
     <OrdersContext.Provider value={{ asOf, initialState, report: ctx.report }}>
-      <ListPage<PaymentOrder>
+      <ListPage<OrderRow>
         title={t('payments.orders.title')}
         description={t('payments.orders.description')}
         defaultSort="-id"

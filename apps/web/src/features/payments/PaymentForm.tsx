@@ -1,12 +1,4 @@
-import {
-  centsToDecimal,
-  decimalToCents,
-  formatPaymentReference,
-  guatemalaToday,
-  type PaymentCreate,
-  type PaymentOrder,
-  type PaymentResult,
-} from '@aporta/domain';
+import { centsToDecimal, decimalToCents, formatPaymentReference, guatemalaToday } from '@aporta/domain';
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -15,7 +7,7 @@ import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useOffices, useOrderList, useRegisterPayment } from './api.ts';
+import { type NewPayment, ownerQuery, type PaymentResult, useOffices, useOrderList, useRegisterPayment } from './api.ts';
 import { newIdempotencyKey } from './components.tsx';
 
 const FIELDS = ['orderIds', 'bank', 'payDate', 'bankReference', 'amount', 'office'] as const;
@@ -36,7 +28,7 @@ export function PaymentForm({
 }) {
   const { t } = useTranslation();
   const orders = useOrderList(
-    { ...owner, pageSize: 100, sort: 'dueDate', state: undefined },
+    { ...ownerQuery(owner), pageSize: 100, sort: 'dueDate', state: undefined },
     !!(owner.entityId || owner.contributorId),
   );
   const open = (orders.data?.items ?? []).filter((o) => o.state === 'EMITIDA' || o.state === 'VENCIDA');
@@ -62,7 +54,7 @@ export function PaymentForm({
   const balance = chosen.reduce((s, o) => s + decimalToCents(o.balance), 0n);
 
   const submit = form.onSubmit((v) => {
-    const body: PaymentCreate = {
+    const body: NewPayment = {
       idempotencyKey: key,
       orderIds: v.orderIds.map(Number),
       bank: v.bank,
@@ -119,7 +111,7 @@ export function PaymentForm({
             <Table.ScrollContainer minWidth={520}>
               <Table mt="xs">
                 <Table.Tbody>
-                  {open.map((o: PaymentOrder) => (
+                  {open.map((o) => (
                     <Table.Tr key={o.id}>
                       <Table.Td>
                         <Checkbox value={String(o.id)} aria-label={formatPaymentReference(o.reference)} />

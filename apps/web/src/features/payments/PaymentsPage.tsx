@@ -1,4 +1,4 @@
-import { type BankFile, type BankFileRow, bankRowPendingStates, bankRowStates, formatDay, type Payment } from '@aporta/domain';
+import { bankRowPendingStates, bankRowStates, formatDay } from '@aporta/domain';
 import {
   Alert,
   Button,
@@ -30,26 +30,29 @@ import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTabParam } from '../../lib/useTabParam.ts';
 import {
+  type BankFileRecord,
+  type BankRow,
   bankRowsHook,
   invalidatePayments,
+  type PaymentRow,
   useBankFile,
   useBankFiles,
   useOffices,
   useOrderList,
   usePayments,
-  usePost,
+  useResolveBankRow,
+  useRetryBankFile,
+  useReversePayment,
+  useUploadBankFile,
 } from './api.ts';
 import { PaymentForm } from './PaymentForm.tsx';
 
 function PaymentList() {
   const { t } = useTranslation();
   const can = useCan();
-  const [reversing, setReversing] = useState<Payment | null>(null);
-  const reverse = usePost<{ id: number; reason: string }>(
-    (v) => `/api/payments/${v.id}/reverse`,
-    (v) => ({ reason: v.reason }),
-  );
-  const columns: ListColumn<Payment>[] = [
+  const [reversing, setReversing] = useState<PaymentRow | null>(null);
+  const reverse = useReversePayment();
+  const columns: ListColumn<PaymentRow>[] = [
     { accessor: 'payDate', title: t('payments.fields.payDate'), sortable: true, render: (p) => formatDay(p.payDate) },
     { accessor: 'owner', title: t('payments.fields.owner'), render: (p) => p.entityName ?? p.contributorName },
     { accessor: 'bank', title: t('payments.fields.bank') },
@@ -82,7 +85,7 @@ function PaymentList() {
     },
   ];
   return (
-    <ListPage<Payment>
+    <ListPage<PaymentRow>
       title={t('payments.payments.title')}
       defaultSort="-id"
       searchLabel={t('payments.payments.search')}
@@ -140,16 +143,14 @@ function RegisterPayment() {
   );
 }
 
-function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankFileRow; onClose: () => void }) {
+function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankRow; onClose: () => void }) {
   const { t } = useTranslation();
   const options = usePlanillaOptions();
   const [entityId, setEntityId] = useState<string | null>(null);
   const [orderId, setOrderId] = useState<string | null>(row.orderId ? String(row.orderId) : null);
   const orders = useOrderList({ entityId: entityId ?? undefined, pageSize: 100 }, !!entityId);
   const open = (orders.data?.items ?? []).filter((o) => o.state === 'EMITIDA' || o.state === 'VENCIDA');
-  const resolve = usePost<{ decision: 'PAGAR' | 'DESCARTAR'; orderIds?: number[]; reason?: string }>(
-    () => `/api/bank-files/${fileId}/rows/${row.id}/resolve`,
-  );
+  const resolve = useResolveBankRow(fileId, row.id);
   const [discarding, setDiscarding] = useState(false);
   return (
     <Modal
@@ -235,10 +236,10 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankFileRow
  * Matched rows whose payment the apply job did not register (NO_APLICADA, the reason on each row): while a
  * job applies them, its progress; otherwise how many and "Reintentar" (confirmed) for those who may pay.
  */
-function NotApplied({ file }: { file: BankFile }) {
+function NotApplied({ file }: { file: BankFileRecord }) {
   const { t } = useTranslation();
   const can = useCan();
-  const retry = usePost<Record<string, never>>(() => `/api/bank-files/${file.id}/retry`);
+  const retry = useRetryBankFile(file.id);
   // When the job ends the rows changed: their list is fetched again.
   const applying = useRef(file.applyJobId);
   useEffect(() => {
@@ -270,10 +271,10 @@ function NotApplied({ file }: { file: BankFile }) {
                   children: <Text size="sm">{t('payments.bank.retryMessage', { count: file.notApplied })}</Text>,
                   labels: { confirm: t('payments.bank.retry'), cancel: t('common.cancel') },
                   onConfirm: () =>
-                    retry.mutate(
-                      {},
-                      { onSuccess: () => notifySuccess(t('payments.bank.retried')), onError: (err) => showApiError(err) },
-                    ),
+                    retry.mutate(undefined, {
+                      onSuccess: () => notifySuccess(t('payments.bank.retried')),
+                      onError: (err) => showApiError(err),
+                    }),
                 })
               }
             >
@@ -290,10 +291,10 @@ function BankFileDetail({ id }: { id: number }) {
   const { t } = useTranslation();
   const can = useCan();
   const file = useBankFile(id);
-  const [resolving, setResolving] = useState<BankFileRow | null>(null);
+  const [resolving, setResolving] = useState<BankRow | null>(null);
   const f = file.data;
   const mayResolve = can('planilla-payments', 'CREATE', 'ALL');
-  const columns: ListColumn<BankFileRow>[] = [
+  const columns: ListColumn<BankRow>[] = [
     { accessor: 'rowNumber', title: t('payments.bank.row') },
     { accessor: 'payDate', title: t('payments.fields.payDate'), render: (r) => (r.payDate ? formatDay(r.payDate) : '') },
     { accessor: 'reference', title: t('payments.fields.reference') },
@@ -326,7 +327,7 @@ function BankFileDetail({ id }: { id: number }) {
         </Text>
       )}
       {f && <NotApplied file={f} />}
-      <ListPage<BankFileRow>
+      <ListPage<BankRow>
         title={t('payments.bank.rowsTitle', { name: f?.fileName ?? '' })}
         defaultSort="rowNumber"
         search={false}
@@ -356,9 +357,7 @@ function BankFiles() {
   const [bank, setBank] = useState('');
   const [office, setOffice] = useState<string | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
-  const upload = usePost<{ bank: string; office: string; content: string; fileName: string }, { id: number }>(
-    () => '/api/bank-files',
-  );
+  const upload = useUploadBankFile();
   const files = useBankFiles({ pageSize: 10 });
   // Files with matched rows whose payment was not registered (stranded money), whatever their age.
   const stranded = useBankFiles({ pageSize: 20, state: 'NO_APLICADAS' });

@@ -1,4 +1,4 @@
-import { formatDay, type Receipt, type ReceiptRange, receiptStates } from '@aporta/domain';
+import { formatDay, receiptStates } from '@aporta/domain';
 import {
   Badge,
   Button,
@@ -23,27 +23,32 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCorte, usePost, useRanges, useReceipts } from './api.ts';
+import {
+  type CorteQuery,
+  downloadCorte,
+  downloadReceiptPdf,
+  type RangeRow,
+  type ReceiptRow,
+  useCorte,
+  useCreateRange,
+  useRanges,
+  useReceipts,
+  useReissueReceipt,
+  useVoidReceipt,
+} from './api.ts';
 import { StateBadge } from './components.tsx';
 
 /** `/planilla/recibos-7b`: every receipt (never deleted), its PDF, and voiding with a reason. */
 export function ReceiptsPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const [voiding, setVoiding] = useState<Receipt | null>(null);
-  const voidReceipt = usePost<{ id: number; reason: string }>(
-    (v) => `/api/receipts/${v.id}/void`,
-    (v) => ({ reason: v.reason }),
-  );
-  const reissue = usePost<{ paymentId: number }>(
-    (v) => `/api/payments/${v.paymentId}/receipt`,
-    () => ({}),
-  );
-  const columns: ListColumn<Receipt>[] = [
+  const [voiding, setVoiding] = useState<ReceiptRow | null>(null);
+  const voidReceipt = useVoidReceipt();
+  const reissue = useReissueReceipt();
+  const columns: ListColumn<ReceiptRow>[] = [
     { accessor: 'series', title: t('payments.fields.series') },
     {
       accessor: 'number',
@@ -66,11 +71,7 @@ export function ReceiptsPage() {
       title: '',
       render: (r) => (
         <Group gap={4} wrap="nowrap">
-          <Button
-            size="xs"
-            variant="subtle"
-            onClick={() => downloadFile(`/api/receipts/${r.id}/pdf`).catch((e) => showApiError(e))}
-          >
+          <Button size="xs" variant="subtle" onClick={() => downloadReceiptPdf(r.id).catch((e) => showApiError(e))}>
             PDF
           </Button>
           {can('receipts-7b', 'DELETE') && r.state === 'EMITIDO' && (
@@ -97,7 +98,7 @@ export function ReceiptsPage() {
     },
   ];
   return (
-    <ListPage<Receipt>
+    <ListPage<ReceiptRow>
       title={t('payments.receipts.title')}
       description={t('payments.receipts.description')}
       defaultSort="-id"
@@ -143,7 +144,7 @@ export function ReceiptsPage() {
 
 function RangeForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const create = usePost<Record<string, unknown>>(() => '/api/receipt-ranges');
+  const create = useCreateRange();
   const form = useForm({
     initialValues: {
       office: 'CENTRAL',
@@ -152,6 +153,11 @@ function RangeForm({ onClose }: { onClose: () => void }) {
       lastNumber: '' as number | string,
       authorizationRef: '',
       authorizationDate: '',
+    },
+    // The range's numbers go as numbers: an empty box is named here, in the words the server uses.
+    validate: {
+      firstNumber: (n) => (n === '' ? 'Número inicial: escriba un número entero.' : null),
+      lastNumber: (n) => (n === '' ? 'Número final: escriba un número entero.' : null),
     },
   });
   const fields = ['office', 'series', 'firstNumber', 'lastNumber', 'authorizationRef', 'authorizationDate'];
@@ -172,8 +178,8 @@ function RangeForm({ onClose }: { onClose: () => void }) {
               ...v,
               office: v.office.trim().toUpperCase(),
               series: v.series.trim().toUpperCase(),
-              firstNumber: Number(v.firstNumber) || v.firstNumber,
-              lastNumber: Number(v.lastNumber) || v.lastNumber,
+              firstNumber: Number(v.firstNumber),
+              lastNumber: Number(v.lastNumber),
             },
             {
               onSuccess: () => {
@@ -213,12 +219,12 @@ function RangeForm({ onClose }: { onClose: () => void }) {
   );
 }
 
-function Corte({ ranges }: { ranges: ReceiptRange[] }) {
+function Corte({ ranges }: { ranges: RangeRow[] }) {
   const { t } = useTranslation();
   const [rangeId, setRangeId] = useState<string | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const query = { rangeId: rangeId ? Number(rangeId) : null, from: from || null, to: to || null };
+  const query: CorteQuery | null = rangeId ? { rangeId, from: from || undefined, to: to || undefined } : null;
   const corte = useCorte(query);
   const c = corte.data;
   return (
@@ -239,20 +245,16 @@ function Corte({ ranges }: { ranges: ReceiptRange[] }) {
         <Button
           variant="default"
           leftSection={<IconFileTypePdf size={16} />}
-          disabled={!rangeId}
-          onClick={() =>
-            downloadFile('/api/receipt-ranges/corte/export', { ...query, format: 'pdf' }).catch((e) => showApiError(e))
-          }
+          disabled={!query}
+          onClick={() => query && downloadCorte(query, 'pdf').catch((e) => showApiError(e))}
         >
           PDF
         </Button>
         <Button
           variant="default"
           leftSection={<IconFileTypeXls size={16} />}
-          disabled={!rangeId}
-          onClick={() =>
-            downloadFile('/api/receipt-ranges/corte/export', { ...query, format: 'xlsx' }).catch((e) => showApiError(e))
-          }
+          disabled={!query}
+          onClick={() => query && downloadCorte(query, 'xlsx').catch((e) => showApiError(e))}
         >
           Excel
         </Button>
@@ -301,7 +303,7 @@ export function RangesPage() {
   const can = useCan();
   const [creating, setCreating] = useState(false);
   const all = useRanges({ pageSize: 200 });
-  const columns: ListColumn<ReceiptRange>[] = [
+  const columns: ListColumn<RangeRow>[] = [
     { accessor: 'office', title: t('payments.fields.office') },
     { accessor: 'series', title: t('payments.fields.series'), sortable: true },
     { accessor: 'firstNumber', title: t('payments.fields.firstNumber'), sortable: true },
@@ -333,7 +335,7 @@ export function RangesPage() {
   ];
   return (
     <Stack>
-      <ListPage<ReceiptRange>
+      <ListPage<RangeRow>
         title={t('payments.ranges.title')}
         description={t('payments.ranges.description')}
         defaultSort="-id"

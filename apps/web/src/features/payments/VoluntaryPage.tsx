@@ -1,4 +1,4 @@
-import { formatPaymentReference, guatemalaToday, type PaymentOrder, periodOf, previousPeriod } from '@aporta/domain';
+import { formatPaymentReference, guatemalaToday, periodOf, previousPeriod } from '@aporta/domain';
 import { Anchor, Button, Card, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePost, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
+import { type OrderRow, useCreateVoluntaryOrder, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
 
 /** The last 24 months, newest first, for the months a voluntary payment covers. */
 function recentPeriods(): string[] {
@@ -23,7 +23,7 @@ function VoluntaryForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const limits = useVoluntaryLimits();
-  const create = usePost<{ cui: string; periods: string[]; salary: string }, PaymentOrder>(() => '/api/voluntary-payments');
+  const create = useCreateVoluntaryOrder();
   const form = useForm({ initialValues: { cui: '', periods: [] as string[], salary: '' } });
   return (
     <Card withBorder>
@@ -77,7 +77,7 @@ export function VoluntaryPage() {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
-  const columns: ListColumn<PaymentOrder>[] = [
+  const columns: ListColumn<OrderRow>[] = [
     {
       accessor: 'reference',
       title: t('payments.fields.reference'),
@@ -106,7 +106,7 @@ export function VoluntaryPage() {
   return (
     <Stack>
       {can('voluntary-payments', 'CREATE', 'ALL') && <VoluntaryForm />}
-      <ListPage<PaymentOrder>
+      <ListPage<OrderRow>
         title={t('payments.voluntary.title')}
         description={t('payments.voluntary.description')}
         defaultSort="-id"

@@ -1,33 +1,28 @@
-import type {
-  BankFile,
-  BankFileRow,
-  Corte,
-  Payment,
-  PaymentCreate,
-  PaymentOrder,
-  PaymentOrderTotals,
-  PaymentResult,
-  Receipt,
-  ReceiptRange,
-} from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { keepPreviousData, skipToken, useMutation, useQuery } from '@tanstack/react-query';
+import { type ApiAnswer, type ApiBody, type ApiQuery, api, apiUrl } from '../../lib/api.ts';
+import { downloadFile } from '../../lib/download.ts';
 import { queryClient } from '../../lib/query.ts';
+import { paymentKeys } from './keys.ts';
 
-type Query = Record<string, string | number | boolean | undefined | null>;
-
-/** Query keys of the payments module. */
-export const paymentKeys = {
-  all: ['payments'] as const,
-  list: (path: string, query: unknown) => [...paymentKeys.all, 'list', path, query] as const,
-  order: (id: number, asOf: string | null) => [...paymentKeys.all, 'order', id, asOf] as const,
-  totals: (query: unknown) => [...paymentKeys.all, 'totals', query] as const,
-  offices: () => [...paymentKeys.all, 'offices'] as const,
-  corte: (query: unknown) => [...paymentKeys.all, 'corte', query] as const,
-  bankFile: (id: number) => [...paymentKeys.all, 'bank-file', id] as const,
-  limits: () => [...paymentKeys.all, 'limits'] as const,
-};
+/** One payment order, as the lists and GET /api/payment-orders/{id} answer it. */
+export type OrderRow = ApiAnswer<'/api/payment-orders'>['items'][number];
+/** The filters, search, sort and page of the orders list (and of its totals). */
+export type OrdersQuery = ApiQuery<'/api/payment-orders'>;
+/** One registered payment with its receipt and allocations. */
+export type PaymentRow = ApiAnswer<'/api/payments'>['items'][number];
+export type PaymentsQuery = ApiQuery<'/api/payments'>;
+/** What registering a payment sends, and what it answers (the payment, replayed or not, and warnings). */
+export type NewPayment = ApiBody<'/api/payments'>;
+export type PaymentResult = ApiAnswer<'/api/payments', 'post'>;
+export type ReceiptRow = ApiAnswer<'/api/receipts'>['items'][number];
+export type RangeRow = ApiAnswer<'/api/receipt-ranges'>['items'][number];
+export type BankFileRecord = ApiAnswer<'/api/bank-files/{id}'>;
+export type BankRow = ApiAnswer<'/api/bank-files/{id}/rows'>['items'][number];
+/** A bank row's resolution: pay it against chosen orders, or discard it with a note. */
+export type BankRowResolution = ApiBody<'/api/bank-files/{id}/rows/{rowId}/resolve'>;
+/** The corte de formas as the screen holds it: a range (none yet) and two optional days. */
+/** The query of a corte de caja: a range, and optionally its first and last day. */
+export type CorteQuery = ApiQuery<'/api/receipt-ranges/corte'>;
 
 /** After any change: lists, orders, receipts, histories and the home queues are fetched again. */
 export const invalidatePayments = () => {
@@ -36,83 +31,194 @@ export const invalidatePayments = () => {
   void queryClient.invalidateQueries({ queryKey: ['home'] });
 };
 
-const listHook =
-  <T>(path: string, fixed: Query = {}) =>
-  (query: Query) =>
-    useQuery({
-      queryKey: paymentKeys.list(path, { ...query, ...fixed }),
-      queryFn: ({ signal }) => api<ListResponse<T>>(path, { query: { ...query, ...fixed }, signal }),
-      placeholderData: keepPreviousData,
-    });
+// ── Lists (ListPage hooks) ──
 
-export const useOrders = listHook<PaymentOrder>('/api/payment-orders');
-export const useVoluntaryOrders = listHook<PaymentOrder>('/api/voluntary-payments');
-export const usePayments = listHook<Payment>('/api/payments');
-export const useReceipts = listHook<Receipt>('/api/receipts');
-export const useRanges = listHook<ReceiptRange>('/api/receipt-ranges');
-export const useBankFiles = listHook<BankFile>('/api/bank-files');
-export const bankRowsHook = (fileId: number) => listHook<BankFileRow>(`/api/bank-files/${fileId}/rows`);
-
-export const useOrderList = (query: Query, enabled = true) =>
+export const useOrders = (query: OrdersQuery) =>
   useQuery({
     queryKey: paymentKeys.list('/api/payment-orders', query),
-    queryFn: ({ signal }) => api<ListResponse<PaymentOrder>>('/api/payment-orders', { query, signal }),
-    enabled,
+    queryFn: ({ signal }) => api.get('/api/payment-orders', { query, signal }),
+    placeholderData: keepPreviousData,
   });
 
-export const usePaymentList = (query: Query, enabled = true) =>
+export const useVoluntaryOrders = (query: ApiQuery<'/api/voluntary-payments'>) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/voluntary-payments', query),
+    queryFn: ({ signal }) => api.get('/api/voluntary-payments', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const usePayments = (query: PaymentsQuery) =>
   useQuery({
     queryKey: paymentKeys.list('/api/payments', query),
-    queryFn: ({ signal }) => api<ListResponse<Payment>>('/api/payments', { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/payments', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useReceipts = (query: ApiQuery<'/api/receipts'>) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/receipts', query),
+    queryFn: ({ signal }) => api.get('/api/receipts', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useRanges = (query: ApiQuery<'/api/receipt-ranges'>) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/receipt-ranges', query),
+    queryFn: ({ signal }) => api.get('/api/receipt-ranges', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useBankFiles = (query: ApiQuery<'/api/bank-files'>) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/bank-files', query),
+    queryFn: ({ signal }) => api.get('/api/bank-files', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The list hook of one bank file's rows. */
+export const bankRowsHook = (fileId: number) => (query: ApiQuery<'/api/bank-files/{id}/rows'>) =>
+  useQuery({
+    queryKey: paymentKeys.bankRows(fileId, query),
+    queryFn: ({ signal }) => api.get('/api/bank-files/{id}/rows', { path: { id: fileId }, query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+// ── An owner's orders and payments (tabs, the payment form), fetched only when `enabled` ──
+
+export const useOrderList = (query: OrdersQuery, enabled = true) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/payment-orders', query),
+    queryFn: ({ signal }) => api.get('/api/payment-orders', { query, signal }),
     enabled,
   });
 
-export const useOrderTotals = (query: Query) =>
+export const usePaymentList = (query: PaymentsQuery, enabled = true) =>
+  useQuery({
+    queryKey: paymentKeys.list('/api/payments', query),
+    queryFn: ({ signal }) => api.get('/api/payments', { query, signal }),
+    enabled,
+  });
+
+/** The query naming an owner: a municipal entity or a contributor (none: no filter). */
+export const ownerQuery = (owner: { entityId?: number | null; contributorId?: number | null }) => ({
+  entityId: owner.entityId ? String(owner.entityId) : undefined,
+  contributorId: owner.contributorId ? String(owner.contributorId) : undefined,
+});
+
+// ── Orders ──
+
+export const useOrderTotals = (query: ApiQuery<'/api/payment-orders/totals'>) =>
   useQuery({
     queryKey: paymentKeys.totals(query),
-    queryFn: ({ signal }) => api<PaymentOrderTotals>('/api/payment-orders/totals', { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/payment-orders/totals', { query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const useOrder = (id: number, asOf: string | null) =>
   useQuery({
     queryKey: paymentKeys.order(id, asOf),
-    queryFn: () => api<PaymentOrder>(`/api/payment-orders/${id}`, { query: { asOf } }),
+    queryFn: () => api.get('/api/payment-orders/{id}', { path: { id }, query: { asOf: asOf ?? undefined } }),
     placeholderData: keepPreviousData,
   });
 
-export const useOffices = () =>
-  useQuery({
-    queryKey: paymentKeys.offices(),
-    queryFn: () => api<{ items: { office: string; remaining: number }[] }>('/api/payments/offices'),
-  });
-
-export const useCorte = (query: { rangeId: number | null; from?: string | null; to?: string | null }) =>
-  useQuery({
-    queryKey: paymentKeys.corte(query),
-    queryFn: () => api<Corte>('/api/receipt-ranges/corte', { query }),
-    enabled: !!query.rangeId,
-  });
-
-export const useBankFile = (id: number) =>
-  useQuery({ queryKey: paymentKeys.bankFile(id), queryFn: () => api<BankFile>(`/api/bank-files/${id}`), refetchInterval: 3000 });
-
-export const useVoluntaryLimits = () =>
-  useQuery({
-    queryKey: paymentKeys.limits(),
-    queryFn: () =>
-      api<{ minSalary: string; maxSalary: string; employeeRate: string; employerRate: string }>('/api/voluntary-payments/limits'),
-  });
-
-export const useRegisterPayment = () =>
+export const useVoidOrder = (id: number) =>
   useMutation({
-    mutationFn: (body: PaymentCreate) => api<PaymentResult>('/api/payments', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/payment-orders/{id}/void'>) =>
+      api.post('/api/payment-orders/{id}/void', { path: { id }, body }),
     onSuccess: invalidatePayments,
   });
 
-/** A POST of the module that returns JSON, invalidating everything it shows on success. */
-export const usePost = <B, R = unknown>(path: (vars: B) => string, body: (vars: B) => unknown = (v) => v) =>
+/** Downloads an order as PDF, its interest and balance as of a day. */
+export const downloadOrderPdf = (id: number, asOf: string) =>
+  downloadFile(apiUrl('/api/payment-orders/{id}/pdf', { path: { id }, query: { asOf } }));
+
+// ── Payments ──
+
+export const useOffices = () => useQuery({ queryKey: paymentKeys.offices(), queryFn: () => api.get('/api/payments/offices') });
+
+export const useRegisterPayment = () =>
   useMutation({
-    mutationFn: (vars: B) => api<R>(path(vars), { method: 'POST', body: body(vars) }),
+    mutationFn: (body: NewPayment) => api.post('/api/payments', { body }),
+    onSuccess: invalidatePayments,
+  });
+
+export const useReversePayment = () =>
+  useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) =>
+      api.post('/api/payments/{id}/reverse', { path: { id }, body: { reason } }),
+    onSuccess: invalidatePayments,
+  });
+
+// ── Receipts and their ranges ──
+
+export const useVoidReceipt = () =>
+  useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) =>
+      api.post('/api/receipts/{id}/void', { path: { id }, body: { reason } }),
+    onSuccess: invalidatePayments,
+  });
+
+/** A new receipt (the next number) for a payment whose receipt was voided. */
+export const useReissueReceipt = () =>
+  useMutation({
+    mutationFn: ({ paymentId }: { paymentId: number }) => api.post('/api/payments/{id}/receipt', { path: { id: paymentId } }),
+    onSuccess: invalidatePayments,
+  });
+
+export const downloadReceiptPdf = (id: number) => downloadFile(apiUrl('/api/receipts/{id}/pdf', { path: { id } }));
+
+export const useCreateRange = () =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/receipt-ranges'>) => api.post('/api/receipt-ranges', { body }),
+    onSuccess: invalidatePayments,
+  });
+
+/** The corte of a range (none asked while no range is chosen). */
+export const useCorte = (query: CorteQuery | null) =>
+  useQuery({
+    queryKey: paymentKeys.corte(query),
+    queryFn: query ? () => api.get('/api/receipt-ranges/corte', { query }) : skipToken,
+  });
+
+export const downloadCorte = (query: CorteQuery, format: 'pdf' | 'xlsx') =>
+  downloadFile(apiUrl('/api/receipt-ranges/corte/export', { query: { ...query, format } }));
+
+// ── Voluntary payments ──
+
+export const useVoluntaryLimits = () =>
+  useQuery({ queryKey: paymentKeys.limits(), queryFn: () => api.get('/api/voluntary-payments/limits') });
+
+export const useCreateVoluntaryOrder = () =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/voluntary-payments'>) => api.post('/api/voluntary-payments', { body }),
+    onSuccess: invalidatePayments,
+  });
+
+// ── Bank files ──
+
+export const useBankFile = (id: number) =>
+  useQuery({
+    queryKey: paymentKeys.bankFile(id),
+    queryFn: () => api.get('/api/bank-files/{id}', { path: { id } }),
+    refetchInterval: 3000,
+  });
+
+export const useUploadBankFile = () =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/bank-files'>) => api.post('/api/bank-files', { body }),
+    onSuccess: invalidatePayments,
+  });
+
+export const useResolveBankRow = (fileId: number, rowId: number) =>
+  useMutation({
+    mutationFn: (body: BankRowResolution) =>
+      api.post('/api/bank-files/{id}/rows/{rowId}/resolve', { path: { id: fileId, rowId }, body }),
+    onSuccess: invalidatePayments,
+  });
+
+/** Applies again, in a job, the matched rows whose payment was not registered. */
+export const useRetryBankFile = (fileId: number) =>
+  useMutation({
+    mutationFn: () => api.post('/api/bank-files/{id}/retry', { path: { id: fileId } }),
     onSuccess: invalidatePayments,
   });

@@ -6,7 +6,7 @@ import { Money, Period } from '../../components/Money.tsx';
 import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import type { ContributorTab } from '../../lib/contributorTabs.ts';
 import type { EntityTab } from '../../lib/entityTabs.ts';
-import { useOrderList, usePaymentList } from './api.ts';
+import { ownerQuery, useOrderList, usePaymentList } from './api.ts';
 import { PaymentsTable } from './OrderPage.tsx';
 
 /** Whose orders and payments: an entity's (its planillas, agreements) or a contributor's (voluntary). */
@@ -14,7 +14,7 @@ type Owner = { entityId: number } | { contributorId: number };
 
 function OwnerOrders({ owner }: { owner: Owner }) {
   const { t } = useTranslation();
-  const orders = useOrderList({ ...owner, pageSize: 100 });
+  const orders = useOrderList({ ...ownerQuery(owner), pageSize: 100 });
   const items = orders.data?.items ?? [];
   if (!items.length)
     return (
@@ -41,7 +41,7 @@ function OwnerOrders({ owner }: { owner: Owner }) {
 
 function OwnerPayments({ owner }: { owner: Owner }) {
   const { t } = useTranslation();
-  const pays = usePaymentList({ ...owner, pageSize: 100 });
+  const pays = usePaymentList({ ...ownerQuery(owner), pageSize: 100 });
   return (
     <Stack>
       <Title order={3} size="h5">

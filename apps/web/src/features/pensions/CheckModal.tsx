@@ -1,4 +1,4 @@
-import { dateSchema, survivalMethodLabels, survivalMethods } from '@aporta/domain';
+import { dateSchema, type SurvivalMethod, survivalMethodLabels, survivalMethods } from '@aporta/domain';
 import { FileInput, Modal, Progress, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPaperclip } from '@tabler/icons-react';
@@ -32,7 +32,7 @@ const formSchema = z
 
 type Values = {
   checkDate: string;
-  method: string | null;
+  method: SurvivalMethod | null;
   notes: string;
   file: File | null;
 };
@@ -57,6 +57,8 @@ export function CheckModal({ pension, onClose }: { pension: { id: number; fullNa
     onClose();
   };
   const submit = form.onSubmit(async (v) => {
+    // The form's own check has named a missing method already.
+    if (!v.method) return;
     try {
       let attachmentFileId: number | null = null;
       if (v.method === 'ACTA_NOTARIAL' && v.file) {
@@ -65,7 +67,7 @@ export function CheckModal({ pension, onClose }: { pension: { id: number; fullNa
       }
       const check = await register.mutateAsync({
         checkDate: v.checkDate,
-        method: v.method as never,
+        method: v.method,
         attachmentFileId,
         notes: v.notes || null,
       });

@@ -14,7 +14,7 @@ import { IsoDate, PensionStateBadge } from './components.tsx';
 export function ContributorPensions({ contributorId }: { contributorId: number }) {
   const { t } = useTranslation();
   const can = useCan();
-  const pensions = useFindPensions({ contributorId, page: 1, pageSize: 50, sort: 'startDate' });
+  const pensions = useFindPensions({ contributorId: String(contributorId), page: 1, pageSize: 50, sort: 'startDate' });
   return (
     <Stack>
       {can('passive-classes', 'CREATE') && (

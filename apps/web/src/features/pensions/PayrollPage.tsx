@@ -1,6 +1,5 @@
 import {
   formatPeriod,
-  type PayrollLine,
   payrollLineKindLabels,
   payrollLineKinds,
   payrollStateLabels,
@@ -11,16 +10,24 @@ import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Text, TextInput 
 import { IconDownload, IconFileTypePdf, IconLock, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { type ListColumn, ListPage, type ListQueryResult } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { payrollLinesHook, useClosePayroll, useGeneratePayroll, usePayroll, usePayrolls } from './api.ts';
+import {
+  downloadPayrollBankFile,
+  downloadPayrollSummary,
+  type PayrollLineRow,
+  payrollLinesHook,
+  useClosePayroll,
+  useGeneratePayroll,
+  usePayroll,
+  usePayrolls,
+} from './api.ts';
 
 const thisMonth = () => {
   const d = new Date();
@@ -75,7 +82,7 @@ export function PayrollPage() {
         }),
     });
 
-  const columns: ListColumn<PayrollLine>[] = [
+  const columns: ListColumn<PayrollLineRow>[] = [
     { accessor: 'cui', title: 'CUI', kind: 'cui' },
     {
       accessor: 'fullName',
@@ -131,14 +138,14 @@ export function PayrollPage() {
               <Button
                 variant="light"
                 leftSection={<IconDownload size={16} />}
-                onClick={() => downloadFile(`/api/pension-payrolls/${period}/bank-file`).catch(notifyError)}
+                onClick={() => downloadPayrollBankFile(period).catch(notifyError)}
               >
                 {t('pensions.payroll.bankFile')}
               </Button>
               <Button
                 variant="light"
                 leftSection={<IconFileTypePdf size={16} />}
-                onClick={() => downloadFile(`/api/pension-payrolls/${period}/summary`).catch(notifyError)}
+                onClick={() => downloadPayrollSummary(period).catch(notifyError)}
               >
                 {t('pensions.payroll.summary')}
               </Button>
@@ -191,7 +198,7 @@ export function PayrollPage() {
   );
 
   return (
-    <ListPage<PayrollLine>
+    <ListPage<PayrollLineRow>
       key={p ? `${period}-${p.generatedAt}` : 'none'}
       title={t('pensions.payroll.title')}
       description={t('pensions.payroll.description')}
@@ -214,12 +221,12 @@ export function PayrollPage() {
   );
 }
 
-const emptyRows = () =>
-  ({
-    data: { items: [], total: 0 },
-    isPending: false,
-    isError: false,
-    error: null,
-    isFetching: false,
-    refetch: () => undefined,
-  }) as never;
+/** No payroll yet for the month: no lines to ask for. */
+const emptyRows = (): ListQueryResult<PayrollLineRow> => ({
+  data: { items: [], total: 0 },
+  isPending: false,
+  isError: false,
+  error: null,
+  isFetching: false,
+  refetch: () => undefined,
+});

@@ -1,10 +1,11 @@
 import {
   formatCui,
   type PensionDetail,
-  type PensionInput,
+  type PensionType,
   pensionInputSchema,
   pensionTypeLabels,
   pensionTypes,
+  type Relationship,
   relationshipLabels,
   relationships,
 } from '@aporta/domain';
@@ -22,20 +23,20 @@ import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCreatePension, usePension, useUpdatePension } from './api.ts';
+import { type PensionBody, useCreatePension, usePension, useUpdatePension } from './api.ts';
 
 type BeneficiaryValues = {
   key: string;
   cui: string;
   fullName: string;
   birthDate: string;
-  relationship: string | null;
+  relationship: Relationship | null;
   share: string;
   studyCertificateUntil: string;
 };
 type FormValues = {
   cui: string;
-  type: string | null;
+  type: PensionType | null;
   resolutionNumber: string;
   resolutionDate: string;
   startDate: string;
@@ -101,10 +102,23 @@ const fromPension = (p: PensionDetail): FormValues => ({
   })),
 });
 
-const beneficiariesOf = (v: FormValues) =>
-  v.beneficiaries.map(({ key: _key, ...b }) => ({ ...b, studyCertificateUntil: b.studyCertificateUntil || null }));
+type BeneficiaryBody = NonNullable<PensionBody['beneficiaries']>[number];
 
-const toInput = (v: FormValues) => ({ ...v, beneficiaries: beneficiariesOf(v) }) as unknown as PensionInput;
+/** The beneficiaries as the API takes them; null while one lacks its relationship (the form's check names it). */
+const beneficiariesOf = (v: FormValues): BeneficiaryBody[] | null => {
+  const out: BeneficiaryBody[] = [];
+  for (const { key: _key, relationship, ...b } of v.beneficiaries) {
+    if (!relationship) return null;
+    out.push({ ...b, relationship, studyCertificateUntil: b.studyCertificateUntil || null });
+  }
+  return out;
+};
+
+/** A new pension as the API takes it; null while the type or a relationship is missing (the form's check names it). */
+const toInput = (v: FormValues): PensionBody | null => {
+  const beneficiaries = beneficiariesOf(v);
+  return v.type && beneficiaries ? { ...v, type: v.type, beneficiaries } : null;
+};
 
 /** Create a pension with its beneficiaries (`…/new`), or edit its resolution, account and beneficiaries (`…/:id/edit`). */
 export function PensionFormPage() {
@@ -140,12 +154,10 @@ export function PensionFormPage() {
   const submit = form.onSubmit((values) => {
     const onError = (err: unknown) => showApiError(err, form, fields, { notify: 'always' });
     if (id) {
+      const beneficiaries = beneficiariesOf(values);
+      if (!beneficiaries) return;
       update.mutate(
-        {
-          resolutionNumber: values.resolutionNumber,
-          bankAccount: values.bankAccount,
-          beneficiaries: beneficiariesOf(values) as never,
-        },
+        { resolutionNumber: values.resolutionNumber, bankAccount: values.bankAccount, beneficiaries },
         {
           onSuccess: (p) => {
             notifySuccess(t('pensions.form.updated'));
@@ -155,7 +167,9 @@ export function PensionFormPage() {
         },
       );
     } else {
-      create.mutate(toInput(values), {
+      const body = toInput(values);
+      if (!body) return;
+      create.mutate(body, {
         onSuccess: (p) => {
           notifySuccess(t('pensions.form.created'));
           navigate(`/contributors/passive-classes/${p.id}`);

@@ -1,4 +1,4 @@
-import { type Pension, pensionStateLabels, pensionStates, pensionTypeLabels, pensionTypes } from '@aporta/domain';
+import { pensionStateLabels, pensionStates, pensionTypeLabels, pensionTypes } from '@aporta/domain';
 import { Button } from '@mantine/core';
 import { IconCalendarDollar, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { type ListColumn, type ListFilter, ListPage } from '../../components/Lis
 import { Money } from '../../components/Money.tsx';
 import { useContributorOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFindPensions } from './api.ts';
+import { type PensionRow, useFindPensions } from './api.ts';
 import { IsoDate, PensionStateBadge } from './components.tsx';
 
 /** `/contributors/passive-classes`: every pension in scope, with filters and export. */
@@ -43,7 +43,7 @@ export function PensionListPage() {
         ]
       : []),
   ];
-  const columns: ListColumn<Pension>[] = [
+  const columns: ListColumn<PensionRow>[] = [
     { accessor: 'cui', title: 'CUI', sortable: true, kind: 'cui' },
     {
       accessor: 'fullName',
@@ -80,7 +80,7 @@ export function PensionListPage() {
     { accessor: 'entityName', title: t('pensions.fields.entity'), render: (p) => p.entityName ?? '—' },
   ];
   return (
-    <ListPage<Pension>
+    <ListPage<PensionRow>
       title={t('pensions.list.title')}
       description={t('pensions.list.description')}
       defaultSort="-updatedAt"

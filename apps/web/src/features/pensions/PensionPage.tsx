@@ -4,6 +4,7 @@ import {
   type PensionDetail,
   payrollLineKindLabels,
   payrollStateLabels,
+  pensionStates,
   pensionTypeLabels,
   relationshipLabels,
   survivalMethodLabels,
@@ -40,12 +41,12 @@ import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { TransitionHistory } from '../../components/TransitionHistory.tsx';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { displayCui, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
+  downloadSurvivalLetter,
   useChangeAmount,
   usePension,
   usePensionChecks,
@@ -110,7 +111,7 @@ export function PensionPage() {
           <Button
             variant="light"
             leftSection={<IconFileText size={16} />}
-            onClick={() => downloadFile(`/api/pensions/${p.id}/survival-letter`).catch(notifyError)}
+            onClick={() => downloadSurvivalLetter(p.id).catch(notifyError)}
           >
             {t('pensions.letter')}
           </Button>
@@ -209,7 +210,8 @@ export function PensionPage() {
             </Tabs.Panel>
             <Tabs.Panel value="history">
               <RecordHistory
-                path={`/api/pensions/${p.id}/history`}
+                path="/api/pensions/{id}/history"
+                entityId={p.id}
                 withTitle={false}
                 fieldLabel={(f) => t(`pensions.historyFields.${f}`, f)}
               />
@@ -265,11 +267,14 @@ function StatePanel({ p }: { p: PensionDetail }) {
   const { t } = useTranslation();
   const transition = useTransitionPension(p.id);
   const history = usePensionTransitions(p.id);
-  const take = (x: AvailableTransition, comment: string) =>
+  const take = (x: AvailableTransition, comment: string) => {
+    const to = pensionStates.find((s) => s === x.to);
+    if (!to) return;
     transition.mutate(
-      { to: x.to as PensionDetail['state'], comment: comment || undefined, expected: p.state },
+      { to, comment: comment || undefined, expected: p.state },
       { onSuccess: () => notifySuccess(t('pensions.stateChanged')), onError: notifyError },
     );
+  };
   return (
     <Stack>
       {p.transitions.length > 0 && (

@@ -1,13 +1,4 @@
-import {
-  notAfterToday,
-  type PensionReview,
-  pensionTypeLabels,
-  reviewStateLabels,
-  reviewStates,
-  type SurvivalCheck,
-  type SurvivalDue,
-  survivalMethodLabels,
-} from '@aporta/domain';
+import { notAfterToday, pensionTypeLabels, reviewStateLabels, reviewStates, survivalMethodLabels } from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Modal, Select, Stack, Tabs, Text, Textarea, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileText, IconGavel, IconHeartbeat, IconId, IconPlayerPlay } from '@tabler/icons-react';
@@ -20,14 +11,25 @@ import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTrackedJob } from '../../lib/jobs.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTabParam } from '../../lib/useTabParam.ts';
-import { startSurvivalJob, survivalListHook, useDecideReview, useReviews } from './api.ts';
+import {
+  downloadSurvivalLetter,
+  type ReviewRow,
+  type SurvivalCheckRow,
+  type SurvivalDueRow,
+  startLetterJob,
+  startRenapJob,
+  startSuspensionJob,
+  survivalChecksHook,
+  survivalDueHook,
+  useDecideReview,
+  useReviews,
+} from './api.ts';
 import { CheckModal } from './CheckModal.tsx';
 import { ActLink, IsoDate, SurvivalStatusBadge } from './components.tsx';
 
@@ -45,11 +47,11 @@ export function SurvivalPage() {
   const [tab, setTab] = useTabParam(tabs);
   const [asOf, setAsOf] = useState<string | null>(null);
   const [job, setJob] = useTrackedJob('pensions.survival');
-  const [checking, setChecking] = useState<SurvivalDue | null>(null);
-  const [deciding, setDeciding] = useState<PensionReview | null>(null);
+  const [checking, setChecking] = useState<SurvivalDueRow | null>(null);
+  const [deciding, setDeciding] = useState<ReviewRow | null>(null);
 
-  const start = (path: string, body: Record<string, unknown>, confirm?: { title: string; text: string }) => {
-    const run = () => startSurvivalJob(path, body).then(setJob).catch(notifyError);
+  const start = (job: () => Promise<number>, confirm?: { title: string; text: string }) => {
+    const run = () => job().then(setJob).catch(notifyError);
     if (!confirm) return void run();
     openConfirm({
       title: confirm.title,
@@ -62,11 +64,7 @@ export function SurvivalPage() {
   const actions = (
     <>
       {can('supervivencia', 'EXPORT') && (
-        <Button
-          variant="light"
-          leftSection={<IconFileText size={16} />}
-          onClick={() => start('/api/survival/letter-jobs', { asOf: day })}
-        >
+        <Button variant="light" leftSection={<IconFileText size={16} />} onClick={() => start(() => startLetterJob(day))}>
           {t('pensions.survival.letters')}
         </Button>
       )}
@@ -76,11 +74,7 @@ export function SurvivalPage() {
             variant="light"
             leftSection={<IconId size={16} />}
             onClick={() =>
-              start(
-                '/api/survival/renap-jobs',
-                {},
-                { title: t('pensions.survival.renapJob'), text: t('pensions.survival.renapJobConfirm') },
-              )
+              start(startRenapJob, { title: t('pensions.survival.renapJob'), text: t('pensions.survival.renapJobConfirm') })
             }
           >
             {t('pensions.survival.renapJob')}
@@ -91,14 +85,10 @@ export function SurvivalPage() {
             // The suspension acts only up to today: the lists may look ahead, the job may not.
             disabled={!!day && !notAfterToday(day)}
             onClick={() =>
-              start(
-                '/api/survival/suspension-jobs',
-                { asOf: day },
-                {
-                  title: t('pensions.survival.suspendJob'),
-                  text: t('pensions.survival.suspendJobConfirm', { date: day ?? t('pensions.survival.today') }),
-                },
-              )
+              start(() => startSuspensionJob(day), {
+                title: t('pensions.survival.suspendJob'),
+                text: t('pensions.survival.suspendJobConfirm', { date: day ?? t('pensions.survival.today') }),
+              })
             }
           >
             {t('pensions.survival.suspendJob')}
@@ -141,7 +131,7 @@ export function SurvivalPage() {
     searchPlaceholder: t('pensions.list.searchByPerson'),
   };
 
-  const rowActions = (p: SurvivalDue) => (
+  const rowActions = (p: SurvivalDueRow) => (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       {can('supervivencia', 'EXPORT') && p.state === 'ACTIVA' && (
         <Tooltip label={t('pensions.letter')}>
@@ -150,7 +140,7 @@ export function SurvivalPage() {
             aria-label={`${t('pensions.letter')}: ${p.fullName}`}
             onClick={(e) => {
               e.stopPropagation();
-              downloadFile(`/api/pensions/${p.id}/survival-letter`).catch(notifyError);
+              downloadSurvivalLetter(p.id).catch(notifyError);
             }}
           >
             <IconFileText size={16} />
@@ -175,7 +165,7 @@ export function SurvivalPage() {
 
   let page: React.ReactNode;
   if (tab === 'reviews') {
-    const columns: ListColumn<PensionReview>[] = [
+    const columns: ListColumn<ReviewRow>[] = [
       { accessor: 'cui', title: 'CUI', kind: 'cui' },
       { accessor: 'fullName', title: t('pensions.fields.pensioner'), render: (r) => pensionLink(r.pensionId, r.fullName) },
       { accessor: 'deathDate', title: t('pensions.reviews.deathDate'), render: (r) => <IsoDate value={r.deathDate} /> },
@@ -208,7 +198,7 @@ export function SurvivalPage() {
       },
     ];
     page = (
-      <ListPage<PensionReview>
+      <ListPage<ReviewRow>
         key="reviews"
         {...common}
         search={false}
@@ -227,7 +217,7 @@ export function SurvivalPage() {
       />
     );
   } else if (tab === 'done') {
-    const columns: ListColumn<SurvivalCheck>[] = [
+    const columns: ListColumn<SurvivalCheckRow>[] = [
       { accessor: 'checkDate', title: t('pensions.check.date'), render: (c) => <IsoDate value={c.checkDate} /> },
       { accessor: 'cui', title: 'CUI', kind: 'cui' },
       { accessor: 'fullName', title: t('pensions.fields.pensioner'), render: (c) => pensionLink(c.pensionId, c.fullName) },
@@ -241,17 +231,17 @@ export function SurvivalPage() {
       { accessor: 'reactivated', title: t('pensions.check.reactivated'), kind: 'boolean' },
     ];
     page = (
-      <ListPage<SurvivalCheck>
+      <ListPage<SurvivalCheckRow>
         key={`done-${asOf}`}
         {...common}
         defaultSort="-checkDate"
         columns={columns}
-        useRows={survivalListHook('done', asOf) as never}
+        useRows={survivalChecksHook(asOf)}
         emptyText={t('pensions.survival.emptyDone')}
       />
     );
   } else {
-    const columns: ListColumn<SurvivalDue>[] = [
+    const columns: ListColumn<SurvivalDueRow>[] = [
       { accessor: 'cui', title: 'CUI', kind: 'cui' },
       { accessor: 'fullName', title: t('pensions.fields.pensioner'), render: (p) => pensionLink(p.id, p.fullName) },
       { accessor: 'type', title: t('pensions.fields.type'), render: (p) => pensionTypeLabels[p.type] },
@@ -273,12 +263,12 @@ export function SurvivalPage() {
       { accessor: 'actions', title: '', textAlign: 'right', render: rowActions },
     ];
     page = (
-      <ListPage<SurvivalDue>
+      <ListPage<SurvivalDueRow>
         key={`${tab}-${asOf}`}
         {...common}
         defaultSort="survivalDue"
         columns={columns}
-        useRows={survivalListHook(tab, asOf) as never}
+        useRows={survivalDueHook(tab, asOf)}
         emptyText={t(tab === 'due' ? 'pensions.survival.emptyDue' : 'pensions.survival.emptyOverdue')}
       />
     );
@@ -292,10 +282,10 @@ export function SurvivalPage() {
   );
 }
 
-function DecideModal({ review, onClose }: { review: PensionReview | null; onClose: () => void }) {
+function DecideModal({ review, onClose }: { review: ReviewRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const decide = useDecideReview();
-  const form = useForm<{ decision: string | null; resolution: string }>({
+  const form = useForm<{ decision: 'CONFIRMADA' | 'DESCARTADA' | null; resolution: string }>({
     initialValues: { decision: null, resolution: '' },
     validate: {
       decision: (v) => (v ? null : t('pensions.reviews.decisionRequired')),
@@ -306,9 +296,11 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
     form.reset();
     onClose();
   };
-  const submit = form.onSubmit((v) =>
+  const submit = form.onSubmit((v) => {
+    // The form's own check has named a missing decision already.
+    if (!v.decision) return;
     decide.mutate(
-      { id: review!.id, decision: v.decision as 'CONFIRMADA' | 'DESCARTADA', resolution: v.resolution },
+      { id: review!.id, decision: v.decision, resolution: v.resolution },
       {
         onSuccess: () => {
           notifySuccess(t('pensions.reviews.decided'));
@@ -316,8 +308,8 @@ function DecideModal({ review, onClose }: { review: PensionReview | null; onClos
         },
         onError: (err) => showApiError(err, form, ['decision', 'resolution']),
       },
-    ),
-  );
+    );
+  });
   return (
     <Modal opened={!!review} onClose={close} title={t('pensions.reviews.decide')} centered>
       <form onSubmit={submit} noValidate>

@@ -2,8 +2,8 @@ import type { SurvivalCheck } from '@aporta/domain';
 import { type PensionState, pensionStateLabels, type SurvivalStatus, survivalStatusLabels } from '@aporta/domain';
 import { Anchor, Badge } from '@mantine/core';
 import { formatIsoDate } from '../../lib/dates.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { notifyError } from '../../lib/notify.ts';
+import { downloadAct } from './api.ts';
 
 const stateColors: Record<PensionState, string> = { ACTIVA: 'green', SUSPENDIDA: 'orange', FINALIZADA: 'gray' };
 
@@ -40,11 +40,7 @@ export const IsoDate = ({ value }: { value: string | null | undefined }) => (
 /** A check's notarised act: its name, downloading it (with the session's token); a dash when there is none. */
 export const ActLink = ({ check }: { check: Pick<SurvivalCheck, 'id' | 'attachmentName'> }) =>
   check.attachmentName ? (
-    <Anchor
-      component="button"
-      type="button"
-      onClick={() => downloadFile(`/api/survival-checks/${check.id}/attachment`).catch(notifyError)}
-    >
+    <Anchor component="button" type="button" onClick={() => downloadAct(check.id).catch(notifyError)}>
       {check.attachmentName}
     </Anchor>
   ) : (

@@ -1,25 +1,20 @@
-import { type BackPayCreate, type Planilla, planillaMachine } from '@aporta/domain';
+import { planillaMachine } from '@aporta/domain';
 import { Button, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
-import { api } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { queryClient } from '../../lib/query.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { planillaListHook } from './api.ts';
+import { type Planilla, useBackPay, useCreateBackPay } from './api.ts';
 import { PlanillaStateBadge } from './components.tsx';
-import { planillaKeys } from './keys.ts';
 
-const useBackPay = planillaListHook('/api/back-pay');
 const FIELDS = [
   'entityId',
   'resolutionNumber',
@@ -37,10 +32,7 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const options = usePlanillaOptions();
   const entities = options.data?.entities ?? [];
-  const create = useMutation({
-    mutationFn: (body: BackPayCreate) => api<Planilla>('/api/back-pay', { method: 'POST', body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: planillaKeys.all }),
-  });
+  const create = useCreateBackPay();
   const form = useForm<Record<(typeof FIELDS)[number], string>>({
     initialValues: Object.fromEntries(FIELDS.map((f) => [f, f === 'budgetLine' ? '011' : ''])) as Record<
       (typeof FIELDS)[number],
@@ -48,13 +40,16 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
     >,
   });
   const submit = form.onSubmit((v) =>
-    create.mutate({ ...v, entityId: Number(v.entityId) } as BackPayCreate, {
-      onSuccess: (p) => {
-        notifySuccess(t('planillas.backPay.created', { count: p.lineCount }));
-        navigate(`/planilla/vista/${p.id}`);
+    create.mutate(
+      { ...v, entityId: Number(v.entityId) },
+      {
+        onSuccess: (p) => {
+          notifySuccess(t('planillas.backPay.created', { count: p.lineCount }));
+          navigate(`/planilla/vista/${p.id}`);
+        },
+        onError: (err) => showApiError(err, form, FIELDS),
       },
-      onError: (err) => showApiError(err, form, FIELDS),
-    }),
+    ),
   );
   return (
     <form onSubmit={submit} noValidate>
@@ -136,7 +131,7 @@ export function BackPayPage() {
           options: planillaMachine.states.map((s) => ({ value: s, label: t(`planillas.states.${s}`) })),
         },
       ]}
-      useRows={useBackPay as never}
+      useRows={useBackPay}
       emptyText={t('planillas.backPay.empty')}
       onRowClick={(p) => navigate(`/planilla/vista/${p.id}`)}
       actions={

@@ -1,4 +1,3 @@
-import type { PlanillaEmployee } from '@aporta/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
@@ -6,7 +5,7 @@ import { Money, Period } from '../../components/Money.tsx';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePlanillaEmployees } from './api.ts';
+import { type PlanillaEmployee, usePlanillaEmployees } from './api.ts';
 
 /** `/planilla/empleados`: the employees an entity declared over time; one CUI across entities. */
 export function EmployeesPage() {
@@ -49,7 +48,7 @@ export function EmployeesPage() {
       filters={filters}
       columns={columns}
       idAccessor="cui"
-      useRows={usePlanillaEmployees as never}
+      useRows={usePlanillaEmployees}
       emptyText={t('planillas.employees.empty')}
     />
   );

@@ -1,24 +1,20 @@
-import { type Planilla, planillaStates, planillaTypes } from '@aporta/domain';
+import { planillaStates, planillaTypes } from '@aporta/domain';
 import { Button } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { type ListColumn, type ListFilter, ListPage, type ListParams, type ListQueryResult } from '../../components/ListPage.tsx';
+import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFindPlanillas, useReviewQueue, useSearchPlanillas } from './api.ts';
+import { type Planilla, useFindPlanillas, useReviewQueue, useSearchPlanillas } from './api.ts';
 import { PlanillaStateBadge } from './components.tsx';
 
 type Variant = 'list' | 'search' | 'review';
 const listKey: Record<Variant, string> = { list: 'all', search: 'find', review: 'review' };
 
-const hooks: Record<Variant, (q: ListParams) => ListQueryResult<Planilla>> = {
-  list: useFindPlanillas as never,
-  search: useSearchPlanillas as never,
-  review: useReviewQueue as never,
-};
+const hooks = { list: useFindPlanillas, search: useSearchPlanillas, review: useReviewQueue } satisfies Record<Variant, unknown>;
 
 /** The planillas lists: `/planilla/vista` (all in scope), `/contributors/buscar-planillas` (with a CUI), the delegate's queue. */
 function PlanillaList({ variant }: { variant: Variant }) {

@@ -1,13 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import {
-  type AvailableTransition,
-  formatPeriod,
-  formatRate,
-  movements,
-  type Planilla,
-  type PlanillaLine,
-  type PlanillaLineInput,
-} from '@aporta/domain';
+import { type AvailableTransition, formatPeriod, formatRate, movements } from '@aporta/domain';
 import {
   ActionIcon,
   Alert,
@@ -43,7 +35,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { TransitionHistory } from '../../components/TransitionHistory.tsx';
 import { ErrorDetails } from '../../components/UploadPageFrame.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, fillPath } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { displayCui, formatDateTime } from '../../lib/format.ts';
@@ -51,6 +43,9 @@ import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   invalidate,
+  type Planilla,
+  type PlanillaLine,
+  type PlanillaLineBody,
   usePlanilla,
   usePlanillaComments,
   usePlanillaComparison,
@@ -83,7 +78,7 @@ function LineForm({ planillaId, line, onClose }: { planillaId: number; line: Pla
     },
   });
   const submit = form.onSubmit((v) => {
-    const body: PlanillaLineInput = {
+    const body: PlanillaLineBody = {
       cui: v.cui,
       fullName: v.fullName,
       budgetLine: v.budgetLine,
@@ -465,7 +460,8 @@ export function PlanillaPage() {
       {() => {
         const p = planilla.data!;
         const reviewing = p.state === 'EN_REVISION' && p.transitions.some((x) => x.to === 'APROBADA');
-        const settings = p.settings?.values as Record<string, { value: unknown; from: string }> | undefined;
+        const settings = p.settings?.values;
+        const subjectLines = settings?.['contributions.subjectBudgetLines']?.value;
         return (
           <Stack>
             <PageHeader
@@ -474,7 +470,11 @@ export function PlanillaPage() {
             >
               <PlanillaStateBadge state={p.state} />
               {can('planillas', 'EXPORT') && (
-                <ExportButtons path={`/api/planillas/${p.id}/export`} query={{}} formats={['xlsx', 'csv', 'pdf']} />
+                <ExportButtons
+                  path={fillPath('/api/planillas/{id}/export', { id: p.id })}
+                  query={{}}
+                  formats={['xlsx', 'csv', 'pdf']}
+                />
               )}
             </PageHeader>
             <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
@@ -514,7 +514,7 @@ export function PlanillaPage() {
                 {t('planillas.page.rates', {
                   employee: formatRate(String(settings['contributions.employeeRate']?.value ?? '0')),
                   employer: formatRate(String(settings['contributions.employerRate']?.value ?? '0')),
-                  lines: ((settings['contributions.subjectBudgetLines']?.value as string[] | undefined) ?? []).join(', '),
+                  lines: Array.isArray(subjectLines) ? subjectLines.join(', ') : '',
                 })}
               </Text>
             )}

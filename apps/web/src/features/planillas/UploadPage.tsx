@@ -1,13 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import {
-  formatPeriod,
-  type ImportRow,
-  type PlanillaType,
-  type PlanillaUpload,
-  periodSchema,
-  planillaTypes,
-  previousPeriod,
-} from '@aporta/domain';
+import { formatPeriod, type PlanillaType, periodSchema, planillaTypes, previousPeriod } from '@aporta/domain';
 import { Alert, Anchor, Button, Card, Group, List, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCopy, IconFilePlus } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
@@ -19,7 +11,7 @@ import { Money, Period } from '../../components/Money.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { UploadPageFrame } from '../../components/UploadPageFrame.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, fillPath } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { displayCui } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -29,6 +21,8 @@ import { useCan } from '../../lib/useCan.ts';
 import { useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
 import {
   invalidate,
+  type PlanillaUpload,
+  type PlanillaUploadRow,
   uploadPlanillaFile,
   useCommitUpload,
   useCreatePlanilla,
@@ -53,7 +47,7 @@ function UploadRows({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
   const rows = usePlanillaUploadRows(id, kind, page);
   return (
     <QueryState query={rows} list>
-      <DataTable<ImportRow>
+      <DataTable<PlanillaUploadRow>
         withTableBorder
         minHeight={120}
         idAccessor="rowNumber"
@@ -186,12 +180,12 @@ export function UploadPage() {
   };
 
   const start = async () => {
-    if (!file || !ready) return;
+    if (!file || !ready || !chosenEntity) return;
     const id = crypto.randomUUID();
     setFailure(null);
     setFraction(0);
     try {
-      const accepted = await uploadPlanillaFile(file, { id, entityId: Number(chosenEntity), period, type }, setFraction);
+      const accepted = await uploadPlanillaFile(file, { id, entityId: chosenEntity, period, type }, setFraction);
       queryClient.setQueryData(planillaKeys.upload(id), accepted);
       setBatchId(id);
     } catch (err) {
@@ -333,7 +327,7 @@ export function UploadPage() {
         current?.status === 'VALIDADO'
           ? {
               batch: current,
-              exceptionsUrl: `/api/planilla-uploads/${current.id}/exceptions`,
+              exceptionsUrl: fillPath('/api/planilla-uploads/{id}/exceptions', { id: current.id }),
               rows: (kind) => <UploadRows id={current.id} kind={kind} />,
               decision: (
                 <>

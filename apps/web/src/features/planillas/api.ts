@@ -1,28 +1,26 @@
-import type {
-  ContributionHistory,
-  EntityContributionHistory,
-  ImportRow,
-  Planilla,
-  PlanillaComment,
-  PlanillaComparison,
-  PlanillaEmployee,
-  PlanillaLine,
-  PlanillaLineInput,
-  PlanillaOverview,
-  PlanillaTransitionRequest,
-  PlanillaType,
-  PlanillaUpload,
-  StateTransitionList,
-} from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQuery } from '@tanstack/react-query';
 import { recordHistoryKeys } from '../../components/RecordHistory.tsx';
-import { api } from '../../lib/api.ts';
+import { type ApiAnswer, type ApiBody, type ApiQuery, api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
 import { uploadFile } from '../../lib/upload.ts';
 import { planillaKeys } from './keys.ts';
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+/** The routes that answer a list of planillas, all with the same query and rows. */
+type PlanillaListPath = '/api/planillas' | '/api/planilla-search' | '/api/planilla-review-queue' | '/api/back-pay';
+/** The query of a planilla list (filters, `q`, `sort`, page). */
+export type PlanillaListQuery = ApiQuery<'/api/planillas'>;
+/** One planilla as the API answers it. */
+export type Planilla = ApiAnswer<'/api/planillas/{id}'>;
+/** One line of a planilla. */
+export type PlanillaLine = ApiAnswer<'/api/planillas/{id}/lines'>['items'][number];
+/** The body that adds or corrects a line. */
+export type PlanillaLineBody = ApiBody<'/api/planillas/{id}/lines', 'post'>;
+/** A planilla upload's batch. */
+export type PlanillaUpload = ApiAnswer<'/api/planilla-uploads/{id}'>;
+/** One row (valid or exception) of an upload. */
+export type PlanillaUploadRow = ApiAnswer<'/api/planilla-uploads/{id}/rows'>['items'][number];
+/** One declared employee (the employees list). */
+export type PlanillaEmployee = ApiAnswer<'/api/planilla-employees'>['items'][number];
 
 /** Everything the planillas screens show (lists, a planilla, its history, the home queues) is fetched again. */
 export const invalidate = () => {
@@ -31,103 +29,119 @@ export const invalidate = () => {
   void queryClient.invalidateQueries({ queryKey: ['home'] });
 };
 
-/** A list of planillas from one of the list routes (`/api/planillas`, `/api/planilla-search`, `/api/planilla-review-queue`). */
-export const planillaListHook = (path: string) => (query: Query) =>
+/** A list of planillas from one of the list routes (`/api/planillas`, `/api/planilla-search`, `/api/planilla-review-queue`, `/api/back-pay`). */
+const planillaListHook = (path: PlanillaListPath) => (query: PlanillaListQuery) =>
   useQuery({
     queryKey: planillaKeys.list(path, query),
-    queryFn: ({ signal }) => api<ListResponse<Planilla>>(path, { query, signal }),
+    queryFn: ({ signal }) => api.get(path, { query, signal }),
     placeholderData: keepPreviousData,
   });
 export const useFindPlanillas = planillaListHook('/api/planillas');
 export const useSearchPlanillas = planillaListHook('/api/planilla-search');
 export const useReviewQueue = planillaListHook('/api/planilla-review-queue');
+export const useBackPay = planillaListHook('/api/back-pay');
+
+/** Command palette: the first planillas whose entity or period match `q`. */
+export const findPlanillasForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/planillas', { query: { q, pageSize: 6 }, signal });
 
 /** A planilla; polled while it is being sent (ENVIANDO), until its submit job ends it. */
 export const usePlanilla = (id: number | null) =>
   useQuery({
     queryKey: planillaKeys.one(id),
-    queryFn: () => api<Planilla>(`/api/planillas/${id}`),
-    enabled: !!id,
+    queryFn: id ? () => api.get('/api/planillas/{id}', { path: { id } }) : skipToken,
     refetchInterval: (q) => (q.state.data?.state === 'ENVIANDO' ? 1000 : false),
   });
 
-export const usePlanillaLines = (id: number, query: Query) =>
+export const usePlanillaLines = (id: number, query: ApiQuery<'/api/planillas/{id}/lines'>) =>
   useQuery({
     queryKey: planillaKeys.lines(id, query),
-    queryFn: ({ signal }) => api<ListResponse<PlanillaLine>>(`/api/planillas/${id}/lines`, { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/planillas/{id}/lines', { path: { id }, query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const usePlanillaHistory = (id: number) =>
-  useQuery({ queryKey: planillaKeys.history(id), queryFn: () => api<StateTransitionList>(`/api/planillas/${id}/history`) });
+  useQuery({ queryKey: planillaKeys.history(id), queryFn: () => api.get('/api/planillas/{id}/history', { path: { id } }) });
 
 export const usePlanillaComments = (id: number) =>
   useQuery({
     queryKey: planillaKeys.comments(id),
-    queryFn: () => api<{ items: PlanillaComment[] }>(`/api/planillas/${id}/comments`),
+    queryFn: () => api.get('/api/planillas/{id}/comments', { path: { id } }),
   });
 
 export const usePlanillaComparison = (id: number, enabled = true) =>
   useQuery({
     queryKey: planillaKeys.comparison(id),
-    queryFn: () => api<PlanillaComparison>(`/api/planillas/${id}/comparison`),
+    queryFn: () => api.get('/api/planillas/{id}/comparison', { path: { id } }),
     enabled,
   });
 
 export const usePlanillaOverview = (period: string | null) =>
   useQuery({
     queryKey: planillaKeys.overview(period),
-    queryFn: () => api<PlanillaOverview>('/api/planillas/overview', { query: { period } }),
+    queryFn: () => api.get('/api/planillas/overview', { query: { period: period ?? undefined } }),
     placeholderData: keepPreviousData,
   });
 
-export const useContributorContributions = (query: { cui: string | null; from?: string | null; to?: string | null }) =>
-  useQuery({
+/** A contributor's months by CUI; nothing is asked before there is a CUI. */
+export const useContributorContributions = (query: { cui: string | null; from?: string; to?: string }) => {
+  const { cui } = query;
+  return useQuery({
     queryKey: planillaKeys.contributorHistory(query),
-    queryFn: () => api<ContributionHistory>('/api/contribution-history/contributor', { query }),
-    enabled: !!query.cui,
+    queryFn: cui ? () => api.get('/api/contribution-history/contributor', { query: { ...query, cui } }) : skipToken,
   });
+};
 
-export const useEntityContributions = (query: { entityId: number | null; from?: string | null; to?: string | null }) =>
-  useQuery({
+/** An entity's months; nothing is asked before an entity is chosen. */
+export const useEntityContributions = (query: { entityId: number | null; from?: string; to?: string }) => {
+  const { entityId } = query;
+  return useQuery({
     queryKey: planillaKeys.entityHistory(query),
-    queryFn: () => api<EntityContributionHistory>('/api/contribution-history/entity', { query }),
-    enabled: !!query.entityId,
+    queryFn: entityId
+      ? () => api.get('/api/contribution-history/entity', { query: { ...query, entityId: String(entityId) } })
+      : skipToken,
   });
+};
 
-export const usePlanillaEmployees = (query: Query) =>
+export const usePlanillaEmployees = (query: ApiQuery<'/api/planilla-employees'>) =>
   useQuery({
     queryKey: planillaKeys.employees(query),
-    queryFn: ({ signal }) => api<ListResponse<PlanillaEmployee>>('/api/planilla-employees', { query, signal }),
+    queryFn: ({ signal }) => api.get('/api/planilla-employees', { query, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const useCreatePlanilla = () =>
   useMutation({
-    mutationFn: (body: { entityId: number; period: string; type: PlanillaType; copyPrevious: boolean }) =>
-      api<Planilla>('/api/planillas', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/planillas', 'post'>) => api.post('/api/planillas', { body }),
     onSuccess: invalidate,
+  });
+
+/** A back-pay resolution and its SALARIOS_CAIDOS planilla. */
+export const useCreateBackPay = () =>
+  useMutation({
+    mutationFn: (body: ApiBody<'/api/back-pay', 'post'>) => api.post('/api/back-pay', { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planillaKeys.all }),
   });
 
 export const useSaveLine = (planillaId: number) =>
   useMutation({
-    mutationFn: ({ lineId, body }: { lineId: number | null; body: PlanillaLineInput }) =>
+    mutationFn: ({ lineId, body }: { lineId: number | null; body: PlanillaLineBody }) =>
       lineId
-        ? api<PlanillaLine>(`/api/planillas/${planillaId}/lines/${lineId}`, { method: 'PUT', body })
-        : api<PlanillaLine>(`/api/planillas/${planillaId}/lines`, { method: 'POST', body }),
+        ? api.put('/api/planillas/{id}/lines/{lineId}', { path: { id: planillaId, lineId }, body })
+        : api.post('/api/planillas/{id}/lines', { path: { id: planillaId }, body }),
     onSuccess: invalidate,
   });
 
 export const useRemoveLine = (planillaId: number) =>
   useMutation({
-    mutationFn: (lineId: number) => api<null>(`/api/planillas/${planillaId}/lines/${lineId}`, { method: 'DELETE' }),
+    mutationFn: (lineId: number) => api.delete('/api/planillas/{id}/lines/{lineId}', { path: { id: planillaId, lineId } }),
     onSuccess: invalidate,
   });
 
 export const useTransitionPlanilla = (planillaId: number) =>
   useMutation({
-    mutationFn: (body: PlanillaTransitionRequest) =>
-      api<Planilla>(`/api/planillas/${planillaId}/transitions`, { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/planillas/{id}/transitions'>) =>
+      api.post('/api/planillas/{id}/transitions', { path: { id: planillaId }, body }),
     onSuccess: invalidate,
   });
 
@@ -138,39 +152,38 @@ export const useTransitionPlanilla = (planillaId: number) =>
 export const usePlanillaUpload = (id: string | null, uploading: boolean) =>
   useQuery({
     queryKey: planillaKeys.upload(id),
-    queryFn: () => api<PlanillaUpload>(`/api/planilla-uploads/${id}`),
-    enabled: !!id && !uploading,
+    queryFn: id && !uploading ? () => api.get('/api/planilla-uploads/{id}', { path: { id } }) : skipToken,
     refetchInterval: (q) => (q.state.data?.status === 'VALIDANDO' || q.state.data?.status === 'CONFIRMANDO' ? 700 : false),
     retry: false,
   });
 
 /** The caller's unfinished planilla uploads (validating, waiting for confirmation, committing, failed). */
 export const useOpenPlanillaUploads = () =>
-  useQuery({ queryKey: planillaKeys.openUploads(), queryFn: () => api<PlanillaUpload[]>('/api/planilla-uploads') });
+  useQuery({ queryKey: planillaKeys.openUploads(), queryFn: () => api.get('/api/planilla-uploads') });
 
 export const usePlanillaUploadRows = (id: string, kind: 'valid' | 'error', page: number) =>
   useQuery({
     queryKey: planillaKeys.uploadRows(id, kind, page),
-    queryFn: () => api<ListResponse<ImportRow>>(`/api/planilla-uploads/${id}/rows`, { query: { kind, page, pageSize: 10 } }),
+    queryFn: () => api.get('/api/planilla-uploads/{id}/rows', { path: { id }, query: { kind, page, pageSize: 10 } }),
     placeholderData: keepPreviousData,
   });
 
 /** Asks for the commit: the batch answers CONFIRMANDO with its job, and is followed until it ends. */
 export const useCommitUpload = () =>
   useMutation({
-    mutationFn: (id: string) => api<PlanillaUpload>(`/api/planilla-uploads/${id}/commit`, { method: 'POST' }),
+    mutationFn: (id: string) => api.post('/api/planilla-uploads/{id}/commit', { path: { id } }),
     onSuccess: (batch) => queryClient.setQueryData(planillaKeys.upload(batch.id), batch),
   });
 
 export const useDiscardUpload = () =>
   useMutation({
-    mutationFn: (id: string) => api<PlanillaUpload>(`/api/planilla-uploads/${id}/discard`, { method: 'POST' }),
+    mutationFn: (id: string) => api.post('/api/planilla-uploads/{id}/discard', { path: { id } }),
     onSuccess: invalidate,
   });
 
 /** Sends a planilla file with its upload progress. */
 export const uploadPlanillaFile = (
   file: File,
-  query: { id: string; entityId: number; period: string; type: PlanillaType },
+  query: ApiQuery<'/api/planilla-uploads', 'post'>,
   onProgress: (fraction: number) => void,
-) => uploadFile<PlanillaUpload>('/api/planilla-uploads', query, file, onProgress);
+) => uploadFile('/api/planilla-uploads', { query, file, onProgress });

@@ -1,7 +1,6 @@
-import { formatPeriod, type Planilla, planillaMachine } from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
-import { api } from '../../lib/api.ts';
+import { formatPeriod, planillaMachine } from '@aporta/domain';
 import type { SearchProvider } from '../../lib/searchProviders.ts';
+import { findPlanillasForPalette } from './api.ts';
 
 // The command palette finds a planilla by entity and period ("mixco 09/2026", "MUNI-0108 2026-09");
 // users without planillas READ get a 403, which the palette leaves out.
@@ -10,7 +9,7 @@ export const planillaSearch: SearchProvider = {
   group: 'planillas.paletteGroup',
   minLength: 3,
   async search(q, { signal }) {
-    const hits = await api<ListResponse<Planilla>>('/api/planillas', { query: { q, pageSize: 6 }, signal });
+    const hits = await findPlanillasForPalette(q, signal);
     return hits.items.map((p) => ({
       id: `planilla-${p.id}`,
       label: `${p.entityName} · ${formatPeriod(p.period)}`,

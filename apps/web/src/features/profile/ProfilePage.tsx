@@ -11,13 +11,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import {
-  useFindOwnSessions,
-  useGetProfile,
-  useRevokeOtherSessions,
-  useRevokeOwnSession,
-  useUpdateProfile,
-} from './useProfile.ts';
+import { useFindOwnSessions, useGetProfile, useRevokeOtherSessions, useRevokeOwnSession, useUpdateProfile } from './api.ts';
 
 /** A short, readable name for a browser's user agent. */
 function deviceOf(userAgent: string | null): string {

@@ -1,43 +1,13 @@
-import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupLog, type RenapLookupResponse } from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
+import { cuiProblem, cuiProblemMessages, normalizeCui, type RenapLookupLog } from '@aporta/domain';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StateBadge } from '../../components/ContributorStateBadge.tsx';
-import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
-import { api } from '../../lib/api.ts';
+import { type ListColumn, type ListFilter, ListPage } from '../../components/ListPage.tsx';
 import { displayCui, formatDate } from '../../lib/format.ts';
-import { queryClient } from '../../lib/query.ts';
-import { renapKeys } from './keys.ts';
-
-export const useRenapLookup = () =>
-  useMutation({
-    mutationFn: (cui: string) => api<RenapLookupResponse>(`/api/renap/${cui}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: renapKeys.lookups() }),
-  });
-
-/**
- * The lookup log with the list's filters: an exact CUI (sent once it has its 13 digits, typed with or
- * without spaces) and a day range; newest first.
- */
-export const useRenapLookups = (params: ListParams) => {
-  const cui = typeof params.cui === 'string' ? normalizeCui(params.cui) : '';
-  const query = {
-    page: params.page,
-    pageSize: params.pageSize,
-    from: params.from,
-    to: params.to,
-    cui: /^\d{13}$/.test(cui) ? cui : undefined,
-  };
-  return useQuery({
-    queryKey: renapKeys.lookupsPage(query),
-    queryFn: () => api<ListResponse<RenapLookupLog>>('/api/renap/lookups', { query }),
-    placeholderData: keepPreviousData,
-  });
-};
+import { useRenapLookup, useRenapLookups } from './api.ts';
 
 export function RenapPage() {
   const { t } = useTranslation();

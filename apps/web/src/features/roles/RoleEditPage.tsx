@@ -11,8 +11,8 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { useCreateRole, useGetRole, useUpdateRole } from './api.ts';
 import { fromGrantMap, type GrantMap, PermissionMatrix, toGrantMap } from './PermissionMatrix.tsx';
-import { useCreateRole, useGetRole, useUpdateRole } from './useRoles.ts';
 
 const headerSchema = roleInputSchema.pick({ name: true, description: true });
 

@@ -1,4 +1,4 @@
-import { ceilingOf, type Grant, grantsBeyond, type RoleRecord } from '@aporta/domain';
+import { ceilingOf, type Grant, grantsBeyond } from '@aporta/domain';
 import { ActionIcon, Button, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { useCurrentUser } from '../../lib/auth.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useDeleteRole, useFindRoles } from './useRoles.ts';
+import { type RoleRow, useDeleteRole, useFindRoles } from './api.ts';
 
 export function RolesPage() {
   const { t } = useTranslation();
@@ -19,10 +19,10 @@ export function RolesPage() {
   const canUpdate = can('roles', 'UPDATE');
   const canDelete = can('roles', 'DELETE');
   // A role granting more than the user holds is shown, never edited or deleted by them (privilege ceiling).
-  const withinCeiling = (r: RoleRecord) => !!me && grantsBeyond(ceilingOf(me).permissions, r.grants as Grant[]).length === 0;
+  const withinCeiling = (r: RoleRow) => !!me && grantsBeyond(ceilingOf(me).permissions, r.grants as Grant[]).length === 0;
   const remove = useDeleteRole();
 
-  const confirmDelete = (r: RoleRecord) =>
+  const confirmDelete = (r: RoleRow) =>
     openConfirm({
       title: t('roles.deleteTitle'),
       children: <Text size="sm">{t('roles.deleteText', { name: r.name })}</Text>,
@@ -32,7 +32,7 @@ export function RolesPage() {
         remove.mutate(r.id, { onSuccess: () => notifySuccess(t('roles.deleted', { name: r.name })), onError: notifyError }),
     });
 
-  const columns: ListColumn<RoleRecord>[] = [
+  const columns: ListColumn<RoleRow>[] = [
     {
       accessor: 'name',
       title: t('roles.name'),
@@ -80,7 +80,7 @@ export function RolesPage() {
   ];
 
   return (
-    <ListPage<RoleRecord>
+    <ListPage<RoleRow>
       title={t('roles.title')}
       defaultSort="name"
       searchLabel={t('roles.search')}

@@ -8,8 +8,8 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { type SettingsBase, useCancelSetting, useSettingHistory } from './api.ts';
 import { SettingValue } from './SettingValue.tsx';
-import { useCancelSetting, useSettingHistory } from './useSettings.ts';
 
 type Status = 'scheduled' | 'current' | 'past' | 'cancelled';
 
@@ -40,7 +40,7 @@ export function HistoryModal({
   setting: SettingOverview | null;
   canUpdate: boolean;
   onClose: () => void;
-  base?: string;
+  base?: SettingsBase;
 }) {
   const { t } = useTranslation();
   const history = useSettingHistory(setting?.key ?? null, base);

@@ -35,8 +35,8 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { useScheduleSetting } from './api.ts';
 import { CalendarPreview } from './CalendarPreview.tsx';
-import { useScheduleSetting } from './useSettings.ts';
 
 type YearlyList = 'fixed' | 'local' | 'halfDays';
 

@@ -7,11 +7,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { type SettingsBase, useSettingsOverview } from './api.ts';
 import { CalendarModal } from './CalendarModal.tsx';
 import { HistoryModal } from './HistoryModal.tsx';
 import { ScheduleModal } from './ScheduleModal.tsx';
 import { SettingValue } from './SettingValue.tsx';
-import { useSettingsOverview } from './useSettings.ts';
 
 /**
  * Administración → Parámetros: every effective-dated setting grouped by topic, with its value in force
@@ -27,7 +27,7 @@ export function SettingsPage({
   /** One topic only (Planillas → Cuotas shows the contributions' settings). */
   topic?: SettingTopic;
   /** The API answering the overview and histories (default `/api/settings`). */
-  base?: string;
+  base?: SettingsBase;
   title?: string;
   description?: string;
 } = {}) {

@@ -107,6 +107,7 @@ export function AutoSignPage() {
                 disabled={!name.trim() || !kind}
                 loading={act.isPending}
                 onClick={() =>
+                  kind &&
                   act.mutate(
                     { kind: 'create', body: { name, documentKind: kind, isActive: true } },
                     {
@@ -160,7 +161,7 @@ export function AutoSignPage() {
                   try {
                     const r = await startBatch({
                       folderId: folderId ? Number(folderId) : undefined,
-                      docType: docType ?? undefined,
+                      docType: documentTypes.find((d) => d === docType),
                       q: q.trim() || undefined,
                     });
                     setJobId(r.jobId);

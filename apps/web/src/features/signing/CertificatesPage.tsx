@@ -17,14 +17,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { api } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDate } from '../../lib/format.ts';
@@ -33,6 +31,7 @@ import { useCan } from '../../lib/useCan.ts';
 import { useListState } from '../../lib/useListState.ts';
 import {
   useCertificateAction,
+  useCertificateHolders,
   useCertificates,
   useIssueCertificate,
   useSignatureImage,
@@ -107,15 +106,7 @@ export function CertificatesPage() {
 
 function IssueModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const users = useQuery({
-    queryKey: ['signing', 'user-options'],
-    queryFn: ({ signal }) =>
-      api<{ items: { id: number; email: string; firstName: string; lastName: string }[] }>('/api/users', {
-        query: { pageSize: 200 },
-        signal,
-      }),
-    enabled: opened,
-  });
+  const users = useCertificateHolders(opened);
   const issue = useIssueCertificate();
   const [userId, setUserId] = useState<string | null>(null);
   const [position, setPosition] = useState('');
@@ -232,7 +223,9 @@ function ActionModal({
         onSubmit={(e) => {
           e.preventDefault();
           act.mutate(
-            { id: acting.cert.id, action: acting.action, body: revoke ? { reason: value } : { passphrase: value } },
+            revoke
+              ? { id: acting.cert.id, action: 'revoke', body: { reason: value } }
+              : { id: acting.cert.id, action: 'renew', body: { passphrase: value } },
             {
               onSuccess: () => {
                 notifySuccess(t(revoke ? 'signing.admin.revoked' : 'signing.admin.renewed'));

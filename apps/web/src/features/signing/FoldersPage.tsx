@@ -24,13 +24,14 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
-  fetchPdf,
+  documentsExportPath,
+  downloadDocument,
+  fetchDocumentPdf,
   useCreateFolder,
   useDeleteLibraryItem,
   useDocumentOptions,
@@ -61,10 +62,9 @@ export function FoldersPage() {
   const [uploadOpen, uploadModal] = useDisclosure(false);
   const [versionOf, setVersionOf] = useState<LibraryDocument | null>(null);
   const preview = async (d: LibraryDocument) => {
-    if (d.contentType !== 'application/pdf')
-      return downloadFile(`/api/library/documents/${d.id}/content`, { download: '1' }).catch(notifyError);
+    if (d.contentType !== 'application/pdf') return downloadDocument(d.id).catch(notifyError);
     try {
-      const { url } = await fetchPdf(`/api/library/documents/${d.id}/content`);
+      const { url } = await fetchDocumentPdf(d.id);
       window.open(url, '_blank', 'noopener');
     } catch (e) {
       notifyError(e);
@@ -108,11 +108,7 @@ export function FoldersPage() {
           <Button size="xs" variant="light" onClick={() => preview(d)}>
             {t('signing.preview')}
           </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            onClick={() => downloadFile(`/api/library/documents/${d.id}/content`, { download: '1' }).catch(notifyError)}
-          >
+          <Button size="xs" variant="subtle" onClick={() => downloadDocument(d.id).catch(notifyError)}>
             {t('signing.download')}
           </Button>
           {can('documents', 'UPDATE') && (
@@ -201,13 +197,7 @@ export function FoldersPage() {
         filters={[{ name: 'docType', label: t('signing.library.type'), kind: 'enum', options: typeOptions }]}
         columns={columns}
         useRows={useFolderDocuments}
-        exportPath={
-          can('documents', 'EXPORT')
-            ? parentId
-              ? `/api/folders/${parentId}/documents/export`
-              : '/api/library/documents/export'
-            : null
-        }
+        exportPath={can('documents', 'EXPORT') ? documentsExportPath(parentId) : null}
         notice={browser}
         emptyText={t('signing.library.empty')}
         actions={

@@ -4,12 +4,18 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { useCurrentUser } from '../../lib/auth.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { fetchPdf, type RequestListKind, useRequestAction, useRequests } from './api.ts';
+import {
+  downloadRequestPdf,
+  fetchRequestPdf,
+  type RequestListKind,
+  requestsExportPath,
+  useRequestAction,
+  useRequests,
+} from './api.ts';
 
 const stateColor = { BORRADOR: 'gray', PENDIENTE: 'yellow', FIRMADO: 'green', RECHAZADO: 'red' } as const;
 const listHooks: Record<RequestListKind, (p: ListParams) => ReturnType<typeof useRequests>> = {
@@ -96,7 +102,7 @@ export function RequestList({
       searchLabel={t('signing.search')}
       columns={columns}
       useRows={listHooks[kind]}
-      exportPath={exportResource && can(exportResource, 'EXPORT') ? `/api/signing/requests/${kind}/export` : null}
+      exportPath={exportResource && can(exportResource, 'EXPORT') ? requestsExportPath(kind) : null}
       notice={notice}
       emptyText={t('signing.lists.empty')}
       onRowClick={setOpen}
@@ -154,7 +160,7 @@ function RequestDrawer({
     setReason('');
     if (!request) return;
     let url = '';
-    fetchPdf(`/api/signing/requests/${request.id}/pdf`)
+    fetchRequestPdf(request.id)
       .then((p) => {
         url = p.url;
         setPdf(p);
@@ -196,10 +202,7 @@ function RequestDrawer({
           )}
         </Box>
         <Group>
-          <Button
-            variant="default"
-            onClick={() => downloadFile(`/api/signing/requests/${request.id}/pdf`, { download: '1' }).catch(notifyError)}
-          >
+          <Button variant="default" onClick={() => downloadRequestPdf(request.id).catch(notifyError)}>
             {t('signing.download')}
           </Button>
           {request.state === 'BORRADOR' && request.createdById === me && (

@@ -1,76 +1,57 @@
-import type { ErrorBody } from '@aporta/domain';
-import type { ListResponse } from '@aporta/domain/list';
-import type {
-  DocumentOptions,
-  Folder,
-  LibraryDocument,
-  SigningCertificate,
-  SigningRequest,
-  SigningSettings,
-  VerificationReport,
-} from '@aporta/domain/signing';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, buildUrl } from '../../lib/api.ts';
-import { getToken } from '../../lib/session.ts';
+import { type ApiAnswer, type ApiBody, type ApiPath, type ApiQuery, api, apiUrl } from '../../lib/api.ts';
+import { downloadFile, fileUrl } from '../../lib/download.ts';
+import { uploadFile } from '../../lib/upload.ts';
 import { signingKeys } from './keys.ts';
 
-type Params = Record<string, string | number | boolean | null | undefined>;
+/** One automatic-sealing rule. */
+type Rule = ApiAnswer<'/api/signing/rules'>['items'][number];
 
-/** A multipart POST (a file and text fields) with the session's token; errors as ApiError. */
-export async function postForm<T>(path: string, fields: Record<string, string | undefined>, file?: File | null): Promise<T> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
-  if (file) form.append('file', file);
-  const token = getToken();
-  let res: Response;
-  try {
-    res = await fetch(path, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.');
-  }
-  const body = (await res.json().catch(() => null)) as (T & ErrorBody) | null;
-  if (!res.ok) {
-    const e = body?.error;
-    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
-  }
-  return body as T;
-}
+/** The text fields of a multipart upload (the file goes apart); an absent value is not sent. */
+type FormFields = Record<string, string | undefined>;
 
 /** A PDF of the API as an object URL for the browser's viewer, with the SHA-256 the server reports. */
-export async function fetchPdf(path: string): Promise<{ url: string; sha256: string | null }> {
-  const token = getToken();
-  const res = await fetch(buildUrl(path), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error;
-    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
-  }
-  return { url: URL.createObjectURL(await res.blob()), sha256: res.headers.get('x-document-sha256') };
+async function fetchPdf(url: string): Promise<{ url: string; sha256: string | null }> {
+  const file = await fileUrl(url);
+  return { url: file.url, sha256: file.headers.get('x-document-sha256') };
 }
 
 const invalidate = (client: ReturnType<typeof useQueryClient>) => () => client.invalidateQueries({ queryKey: signingKeys.all });
 
 // ---------------------------------------------------------------- certificates
-export const useCertificates = (params: Params) =>
+export const useCertificates = (query: ApiQuery<'/api/signing/certificates'>) =>
   useQuery({
-    queryKey: signingKeys.certificates(params),
-    queryFn: ({ signal }) => api<ListResponse<SigningCertificate>>('/api/signing/certificates', { query: params, signal }),
+    queryKey: signingKeys.certificates(query),
+    queryFn: ({ signal }) => api.get('/api/signing/certificates', { query, signal }),
     placeholderData: keepPreviousData,
+  });
+
+/** The users a certificate can be issued to (the first 200), asked for only while the dialog is open. */
+export const useCertificateHolders = (enabled: boolean) =>
+  useQuery({
+    queryKey: signingKeys.userOptions(),
+    queryFn: ({ signal }) => api.get('/api/users', { query: { pageSize: 200 }, signal }),
+    enabled,
   });
 
 export function useIssueCertificate() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { userId: number; position: string; years: number; passphrase: string }) =>
-      api<SigningCertificate>('/api/signing/certificates', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/signing/certificates'>) => api.post('/api/signing/certificates', { body }),
     onSuccess: invalidate(client),
   });
 }
 
+export type CertificateAction =
+  | { id: number; action: 'revoke'; body: ApiBody<'/api/signing/certificates/{id}/revoke'> }
+  | { id: number; action: 'renew'; body: ApiBody<'/api/signing/certificates/{id}/renew'> };
 export function useCertificateAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, body }: { id: number; action: 'revoke' | 'renew'; body: object }) =>
-      api<SigningCertificate>(`/api/signing/certificates/${id}/${action}`, { method: 'POST', body }),
+    mutationFn: (a: CertificateAction) =>
+      a.action === 'revoke'
+        ? api.post('/api/signing/certificates/{id}/revoke', { path: { id: a.id }, body: a.body })
+        : api.post('/api/signing/certificates/{id}/renew', { path: { id: a.id }, body: a.body }),
     onSuccess: invalidate(client),
   });
 }
@@ -78,14 +59,13 @@ export function useCertificateAction() {
 export const useSigningSettings = () =>
   useQuery({
     queryKey: signingKeys.settings(),
-    queryFn: ({ signal }) => api<SigningSettings>('/api/signing/settings', { signal }),
+    queryFn: ({ signal }) => api.get('/api/signing/settings', { signal }),
   });
 
 export function useUpdateSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { showName: boolean; showPosition: boolean; showDate: boolean; timestampUrl: string | null }) =>
-      api<SigningSettings>('/api/signing/settings', { method: 'PUT', body }),
+    mutationFn: (body: ApiBody<'/api/signing/settings', 'put'>) => api.put('/api/signing/settings', { body }),
     onSuccess: invalidate(client),
   });
 }
@@ -94,7 +74,7 @@ export function useUploadSeal() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ file, password }: { file: File; password: string }) =>
-      postForm<SigningSettings>('/api/signing/seal', { password }, file),
+      uploadFile('/api/signing/seal', { fields: { password }, file }),
     onSuccess: invalidate(client),
   });
 }
@@ -103,9 +83,7 @@ export function useSignatureImage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (file: File | null) =>
-      file
-        ? postForm<SigningSettings>('/api/signing/settings/image', {}, file)
-        : api<SigningSettings>('/api/signing/settings/image', { method: 'DELETE' }),
+      file ? uploadFile('/api/signing/settings/image', { file }) : api.delete('/api/signing/settings/image'),
     onSuccess: invalidate(client),
   });
 }
@@ -114,93 +92,112 @@ export function useSignatureImage() {
 export const useSignerOptions = () =>
   useQuery({
     queryKey: signingKeys.signers(),
-    queryFn: ({ signal }) => api<{ items: { id: number; name: string; email: string }[] }>('/api/signing/signers', { signal }),
+    queryFn: ({ signal }) => api.get('/api/signing/signers', { signal }),
   });
 
 export function useCreateRequest() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ fields, file }: { fields: Record<string, string | undefined>; file: File | null }) =>
-      postForm<SigningRequest>('/api/signing/requests', fields, file),
+    mutationFn: ({ fields, file }: { fields: FormFields; file: File | null }) =>
+      uploadFile('/api/signing/requests', { fields, file }),
     onSuccess: invalidate(client),
   });
 }
 
 export type RequestListKind = 'pending' | 'signed' | 'rejected' | 'sent';
-export const useRequests = (kind: RequestListKind, params: Params) =>
+const requestLists = {
+  pending: '/api/signing/requests/pending',
+  signed: '/api/signing/requests/signed',
+  rejected: '/api/signing/requests/rejected',
+  sent: '/api/signing/requests/sent',
+} as const satisfies Record<RequestListKind, ApiPath>;
+
+export const useRequests = (kind: RequestListKind, query: ApiQuery<'/api/signing/requests/pending'>) =>
   useQuery({
-    queryKey: signingKeys.requests(kind, params),
-    queryFn: ({ signal }) => api<ListResponse<SigningRequest>>(`/api/signing/requests/${kind}`, { query: params, signal }),
+    queryKey: signingKeys.requests(kind, query),
+    queryFn: ({ signal }) => api.get(requestLists[kind], { query, signal }),
     placeholderData: keepPreviousData,
   });
+
+/** The export of a list of requests, for the lists that have one. */
+export const requestsExportPath = (kind: RequestListKind): ApiPath | null =>
+  kind === 'signed'
+    ? '/api/signing/requests/signed/export'
+    : kind === 'rejected'
+      ? '/api/signing/requests/rejected/export'
+      : null;
 
 /** How many documents wait for the user's signature (the menu's count), refreshed every 30 s. */
 export const usePendingCount = (enabled: boolean) =>
   useQuery({
     queryKey: signingKeys.count(),
-    queryFn: ({ signal }) => api<{ pending: number }>('/api/signing/requests/count', { signal }),
+    queryFn: ({ signal }) => api.get('/api/signing/requests/count', { signal }),
     enabled,
     refetchInterval: 30_000,
   });
 
+export type RequestAction =
+  | { id: number; action: 'sign'; body: ApiBody<'/api/signing/requests/{id}/sign'> }
+  | { id: number; action: 'reject'; body: ApiBody<'/api/signing/requests/{id}/reject'> }
+  | { id: number; action: 'send' };
 export function useRequestAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, body }: { id: number; action: 'sign' | 'reject' | 'send'; body?: object }) =>
-      api<SigningRequest>(`/api/signing/requests/${id}/${action}`, { method: 'POST', body }),
+    mutationFn: (a: RequestAction) =>
+      a.action === 'sign'
+        ? api.post('/api/signing/requests/{id}/sign', { path: { id: a.id }, body: a.body })
+        : a.action === 'reject'
+          ? api.post('/api/signing/requests/{id}/reject', { path: { id: a.id }, body: a.body })
+          : api.post('/api/signing/requests/{id}/send', { path: { id: a.id } }),
     onSuccess: invalidate(client),
   });
 }
 
-export const verifyPdf = (file: File) => postForm<VerificationReport>('/api/signing/verify', {}, file);
+/** A request's PDF in its current state, for the viewer, with its SHA-256 (what the signer signs). */
+export const fetchRequestPdf = (id: number) => fetchPdf(apiUrl('/api/signing/requests/{id}/pdf', { path: { id } }));
+
+export const downloadRequestPdf = (id: number) =>
+  downloadFile(apiUrl('/api/signing/requests/{id}/pdf', { path: { id }, query: { download: '1' } }));
+
+export const verifyPdf = (file: File) => uploadFile('/api/signing/verify', { file });
 
 // ---------------------------------------------------------------- automatic signing
-export interface Rule {
-  id: number;
-  name: string;
-  documentKind: string;
-  isActive: boolean;
-  createdAt: string;
-}
 export const useRules = () =>
   useQuery({
     queryKey: signingKeys.rules(),
-    queryFn: ({ signal }) => api<{ items: Rule[]; kinds: { kind: string; label: string }[] }>('/api/signing/rules', { signal }),
+    queryFn: ({ signal }) => api.get('/api/signing/rules', { signal }),
   });
 
+export type RuleAction =
+  | { kind: 'create'; body: ApiBody<'/api/signing/rules'> }
+  | { kind: 'toggle'; id: number; isActive: boolean }
+  | { kind: 'delete'; id: number };
 export function useRuleAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (
-      a: { kind: 'create'; body: object } | { kind: 'toggle'; id: number; isActive: boolean } | { kind: 'delete'; id: number },
-    ): Promise<Rule | undefined> =>
+    mutationFn: (a: RuleAction): Promise<Rule | undefined> =>
       a.kind === 'create'
-        ? api<Rule>('/api/signing/rules', { method: 'POST', body: a.body })
+        ? api.post('/api/signing/rules', { body: a.body })
         : a.kind === 'toggle'
-          ? api<Rule>(`/api/signing/rules/${a.id}`, { method: 'PUT', body: { isActive: a.isActive } })
-          : api<undefined>(`/api/signing/rules/${a.id}`, { method: 'DELETE' }),
+          ? api.put('/api/signing/rules/{id}', { path: { id: a.id }, body: { isActive: a.isActive } })
+          : api.delete('/api/signing/rules/{id}', { path: { id: a.id } }),
     onSuccess: invalidate(client),
   });
 }
 
-export const startBatch = (body: { folderId?: number; docType?: string; q?: string }) =>
-  api<{ jobId: number; total: number }>('/api/signing/batch', { method: 'POST', body });
+export const startBatch = (body: ApiBody<'/api/signing/batch'>) => api.post('/api/signing/batch', { body });
 
 // ---------------------------------------------------------------- library
 export const useFolders = (parentId: number | null) =>
   useQuery({
     queryKey: signingKeys.folders(parentId),
-    queryFn: ({ signal }) =>
-      api<{ items: Folder[]; path: { id: number; name: string }[] }>('/api/folders', {
-        query: { parentId: parentId ?? undefined },
-        signal,
-      }),
+    queryFn: ({ signal }) => api.get('/api/folders', { query: { parentId: parentId ?? undefined }, signal }),
   });
 
 export const useDocumentOptions = (enabled = true) =>
   useQuery({
     queryKey: signingKeys.documentOptions(),
-    queryFn: ({ signal }) => api<DocumentOptions>('/api/folders/options', { signal }),
+    queryFn: ({ signal }) => api.get('/api/folders/options', { signal }),
     enabled,
     staleTime: 5 * 60_000,
   });
@@ -209,7 +206,9 @@ export function useDeleteLibraryItem() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, id }: { kind: 'folder' | 'document'; id: number }) =>
-      api<undefined>(kind === 'folder' ? `/api/folders/${id}` : `/api/library/documents/${id}`, { method: 'DELETE' }),
+      kind === 'folder'
+        ? api.delete('/api/folders/{id}', { path: { id } })
+        : api.delete('/api/library/documents/{id}', { path: { id } }),
     onSuccess: invalidate(client),
   });
 }
@@ -218,7 +217,7 @@ export function useUploadVersion() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, file, note }: { id: number; file: File; note?: string }) =>
-      postForm<LibraryDocument>(`/api/library/documents/${id}/versions`, { note }, file),
+      uploadFile('/api/library/documents/{id}/versions', { path: { id }, fields: { note }, file }),
     onSuccess: invalidate(client),
   });
 }
@@ -226,16 +225,15 @@ export function useUploadVersion() {
 export function useCreateFolder() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string; parentId: number | null; entityId: number | null }) =>
-      api<Folder>('/api/folders', { method: 'POST', body }),
+    mutationFn: (body: ApiBody<'/api/folders'>) => api.post('/api/folders', { body }),
     onSuccess: invalidate(client),
   });
 }
 
-export const useDocuments = (params: Params, enabled = true) =>
+export const useDocuments = (query: ApiQuery<'/api/library/documents'>, enabled = true) =>
   useQuery({
-    queryKey: signingKeys.documents(params),
-    queryFn: ({ signal }) => api<ListResponse<LibraryDocument>>('/api/library/documents', { query: params, signal }),
+    queryKey: signingKeys.documents(query),
+    queryFn: ({ signal }) => api.get('/api/library/documents', { query, signal }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -243,8 +241,17 @@ export const useDocuments = (params: Params, enabled = true) =>
 export function useUploadDocument() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ fields, file }: { fields: Record<string, string | undefined>; file: File }) =>
-      postForm<LibraryDocument>('/api/library/documents', fields, file),
+    mutationFn: ({ fields, file }: { fields: FormFields; file: File }) => uploadFile('/api/library/documents', { fields, file }),
     onSuccess: invalidate(client),
   });
 }
+
+/** A document's content: PDFs open in the browser's viewer, as an object URL. */
+export const fetchDocumentPdf = (id: number) => fetchPdf(apiUrl('/api/library/documents/{id}/content', { path: { id } }));
+
+export const downloadDocument = (id: number) =>
+  downloadFile(apiUrl('/api/library/documents/{id}/content', { path: { id }, query: { download: '1' } }));
+
+/** The export of the documents of the folder open, or of every one in reach at the start. */
+export const documentsExportPath = (folderId: number | null) =>
+  folderId ? apiUrl('/api/folders/{id}/documents/export', { path: { id: folderId } }) : apiUrl('/api/library/documents/export');

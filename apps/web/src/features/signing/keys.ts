@@ -11,4 +11,5 @@ export const signingKeys = {
   folders: (parentId: number | null) => [...signingKeys.all, 'folders', parentId] as const,
   documentOptions: () => [...signingKeys.all, 'document-options'] as const,
   documents: (params: unknown) => [...signingKeys.all, 'documents', params] as const,
+  userOptions: () => [...signingKeys.all, 'user-options'] as const,
 };

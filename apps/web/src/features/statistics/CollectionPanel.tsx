@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Money } from '../../components/Money.tsx';
 import { MoneyByMonth } from '../../components/MoneyByMonth.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { useCollectionStats } from './useCollectionStats.ts';
+import { useCollectionStats } from './api.ts';
 
 /**
  * The statistics page's collection panels: per month, what the approved planillas declared, what the

@@ -2,18 +2,12 @@ import '@mantine/charts/styles.css';
 import type { StatisticsPanel } from '@aporta/domain';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Card, ColorSwatch, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState.tsx';
-import { api } from '../../lib/api.ts';
+import { useStatistics } from './api.ts';
 import { CollectionPanels } from './CollectionPanel.tsx';
-import { statisticsKeys } from './keys.ts';
 
 const palette = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'lime.7', 'pink.6', 'indigo.6', 'yellow.7', 'red.6'];
-
-export function useStatistics() {
-  return useQuery({ queryKey: statisticsKeys.all, queryFn: () => api<StatisticsPanel[]>('/api/statistics') });
-}
 
 /** /administrative/statistics: every panel the server offers this user, rendered by its kind. */
 export function StatisticsPage() {

@@ -1,4 +1,3 @@
-import type { Cart } from '@aporta/domain';
 import { ActionIcon, Button, Card, Divider, Group, Indicator, Menu, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { IconShoppingCart, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +9,7 @@ import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCart, useRemoveFromCart, useSetCartQty } from './api.ts';
+import { type Cart, useCart, useRemoveFromCart, useSetCartQty } from './api.ts';
 
 /** The cart's totals (computed by the server, exactly, with the spec's tax, shipping and discount). */
 function Totals({ cart }: { cart: Cart }) {

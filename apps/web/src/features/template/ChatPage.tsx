@@ -22,10 +22,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { downloadFile } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import {
+  downloadAttachment,
   useBookmark,
   useBookmarks,
   useChatStream,
@@ -68,7 +68,10 @@ export function ChatPage() {
           defaultValue="online"
           allowDeselect={false}
           w={160}
-          onChange={(v) => v && setPresence.mutate(v, { onError: notifyError })}
+          onChange={(v) => {
+            const status = presenceStatuses.find((s) => s === v);
+            if (status) setPresence.mutate(status, { onError: notifyError });
+          }}
           data-testid="presence-select"
         />
       </PageHeader>
@@ -293,7 +296,7 @@ function Bubble({ m }: { m: ChatMessage }) {
           {m.body}
         </Text>
         {m.attachment && (
-          <Anchor size="xs" onClick={() => void downloadFile(`/api/chat/messages/${m.id}/attachment`).catch(notifyError)}>
+          <Anchor size="xs" onClick={() => void downloadAttachment(m.id).catch(notifyError)}>
             <IconPaperclip size={12} /> {m.attachment.name} ({Math.ceil(m.attachment.size / 1024)} KB)
           </Anchor>
         )}

@@ -23,7 +23,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { StatCard } from '../../components/StatCard.tsx';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { formatDate, formatMoneyDecimal } from '../../lib/format.ts';
-import { type Summary, useSlice, useSummary } from './api.ts';
+import { type Summary, useBrowsers, useDeals, useRecentCourses, useSummary, useTasks } from './api.ts';
 
 const num = (decimal: string) => Number(decimal);
 
@@ -37,8 +37,8 @@ const cols = { base: 1, xs: 2, lg: 4 };
 /** CRM dashboard: leads, deals and tasks, figures from the tables; the newest deals and the next tasks. */
 export function CrmDashboard() {
   const { t } = useTranslation();
-  const deals = useSlice<{ id: number; title: string; subtitle: string | null; price: string; img: string | null }>('deal');
-  const tasks = useSlice<{ id: number; title: string; content: string | null; date: string }>('tasks');
+  const deals = useDeals();
+  const tasks = useTasks();
   return (
     <Stack>
       <PageHeader title={t('menu.tplCrmDashboard')} />
@@ -77,7 +77,7 @@ export function CrmDashboard() {
                 {deals.data?.map((d) => (
                   <Group key={d.id} justify="space-between" wrap="nowrap">
                     <Group wrap="nowrap" gap="sm">
-                      <PlaceholderAvatar src={d.img} name={d.title} size={32} />
+                      <PlaceholderAvatar src={d.img} name={d.title ?? ''} size={32} />
                       <div>
                         <Text size="sm" fw={600}>
                           {d.title}
@@ -111,7 +111,7 @@ export function CrmDashboard() {
                         {task.content}
                       </Text>
                     </div>
-                    <Badge variant="light">{formatDate(task.date as string)}</Badge>
+                    <Badge variant="light">{formatDate(task.date)}</Badge>
                   </Group>
                 ))}
               </Stack>
@@ -166,13 +166,7 @@ export function SalesPage() {
 /** Learning dashboard: courses, students, instructors and subscriptions, and the recent courses. */
 export function LearningDashboard() {
   const { t } = useTranslation();
-  const recent = useSlice<{
-    id: number;
-    name: string;
-    img: string | null;
-    students: number;
-    labels: Record<string, string | null>;
-  }>('recentcourse');
+  const recent = useRecentCourses();
   return (
     <Stack>
       <PageHeader title={t('menu.tplLearningDashboard')} />
@@ -213,7 +207,7 @@ export function LearningDashboard() {
                   <Table.Tr key={c.id}>
                     <Table.Td>
                       <Group gap="sm" wrap="nowrap">
-                        <PlaceholderAvatar src={c.img} name={c.name} size={28} />
+                        <PlaceholderAvatar src={c.img} name={c.name ?? ''} size={28} />
                         {c.name}
                       </Group>
                     </Table.Td>
@@ -277,8 +271,9 @@ export function EarningsPage() {
   );
 }
 
-const ticketColors: Record<string, string> = { New: 'cyan', Open: 'blue', Pending: 'yellow', Close: 'gray' };
-const ticketLabels: Record<string, string> = { New: 'Nuevo', Open: 'Abierto', Pending: 'Pendiente', Close: 'Cerrado' };
+/** The ticket states in the order of their cards, and each card's colour. */
+const ticketOrder = ['New', 'Open', 'Pending', 'Close'] as const;
+const ticketColors = { New: 'cyan', Open: 'blue', Pending: 'yellow', Close: 'gray' } as const;
 
 /** Support tickets: how many in each state, and the tickets. */
 export function TicketsPage() {
@@ -288,7 +283,7 @@ export function TicketsPage() {
       <WithSummary>
         {(s) => (
           <SimpleGrid cols={cols}>
-            {Object.keys(ticketLabels).map((k) => (
+            {ticketOrder.map((k) => (
               <StatCard
                 key={k}
                 title={t(`tpl.ticket${k}`)}
@@ -340,7 +335,7 @@ export function InvoicesPage() {
 /** Top pages and browser statistics: the browsers' shares as cards, and both lists. */
 export function TopPagesPage() {
   const { t } = useTranslation();
-  const browsers = useSlice<{ id: number; browser: string; click: number; rate: number; img: string | null }>('browser');
+  const browsers = useBrowsers();
   return (
     <Stack>
       <PageHeader title={t('menu.tplTopPages')} />
@@ -350,10 +345,10 @@ export function TopPagesPage() {
             {browsers.data?.map((b) => (
               <StatCard
                 key={b.id}
-                title={b.browser}
-                value={b.rate}
+                title={b.browser ?? ''}
+                value={b.rate ?? 0}
                 decimals={COUNT_UP_DECIMALS}
-                icon={<PlaceholderAvatar src={b.img} name={b.browser} size={32} />}
+                icon={<PlaceholderAvatar src={b.img} name={b.browser ?? ''} size={32} />}
                 color="gray"
                 note={
                   <Group gap={4}>

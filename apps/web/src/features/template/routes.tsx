@@ -1,5 +1,6 @@
 import type { CollectionRecord } from '@aporta/domain';
 import type { RouteObject } from 'react-router';
+import type { ListOptions } from '../../components/collections/CollectionListPage.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 
 /**
@@ -7,13 +8,12 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
  * catalogue engine (one definition per collection), plus the dashboards, the cart and the chat. Every
  * screen needs the permission `plantilla` (RequirePermission), as its menu entry does.
  */
-type ListProps = { title?: string; fixedFilters?: Record<string, string>; grid?: boolean; bulkDeletePath?: string };
 type Extra = 'product' | 'invoice' | 'seller';
 
 const guard = (element: React.ReactNode) => <RequirePermission resource="plantilla">{element}</RequirePermission>;
 
 const list =
-  (collection: string, basePath: string, props: ListProps = {}): RouteObject['lazy'] =>
+  (collection: string, basePath: string, props: ListOptions = {}): RouteObject['lazy'] =>
   async () => {
     const { CollectionListPage } = await import('../../components/collections/CollectionListPage.tsx');
     return { element: guard(<CollectionListPage collection={collection} basePath={basePath} {...props} />) };
@@ -38,7 +38,7 @@ const page =
   };
 
 /** One list screen and its record screen (`…/:id`, `…/new`). */
-const screens = (path: string, collection: string, props: ListProps = {}, extra?: Extra, recordBase = path): RouteObject[] => [
+const screens = (path: string, collection: string, props: ListOptions = {}, extra?: Extra, recordBase = path): RouteObject[] => [
   { path: path.slice(1), lazy: list(collection, recordBase, props) },
   { path: `${recordBase.slice(1)}/:id`, lazy: record(collection, recordBase, extra) },
 ];

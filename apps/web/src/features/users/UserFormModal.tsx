@@ -1,4 +1,4 @@
-import { type UserInput, type UserRecord, userInputSchema } from '@aporta/domain';
+import { userInputSchema } from '@aporta/domain';
 import { Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -8,7 +8,7 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useCreateUser, useUpdateUser, useUserOptions } from './useUsers.ts';
+import { type UserBody, type UserRow, useCreateUser, useUpdateUser, useUserOptions } from './api.ts';
 
 interface FormValues {
   email: string;
@@ -19,7 +19,7 @@ interface FormValues {
   institutionIds: string[];
 }
 
-const toInput = (v: FormValues): UserInput => ({
+const toInput = (v: FormValues): UserBody => ({
   ...v,
   roleIds: v.roleIds.map(Number),
   institutionIds: v.institutionIds.map(Number),
@@ -34,7 +34,7 @@ export function UserFormModal({
   onCreated,
 }: {
   opened: boolean;
-  user: UserRecord | null;
+  user: UserRow | null;
   onClose: () => void;
   onCreated: (email: string, password: string) => void;
 }) {

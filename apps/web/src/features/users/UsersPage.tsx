@@ -1,4 +1,4 @@
-import { fullNameOf, type UserRecord } from '@aporta/domain';
+import { fullNameOf } from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Menu, Text, VisuallyHidden } from '@mantine/core';
 import { IconDots, IconKey, IconLogout, IconPencil, IconPlus, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -8,16 +8,28 @@ import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
-import { UserFormModal } from './UserFormModal.tsx';
 import {
-  isManageable,
+  type UserOptions,
+  type UserRow,
   useFindUsers,
   useResetUserPassword,
   useRevokeUserSessions,
   useSetUserActive,
   useUserOptions,
-} from './useUsers.ts';
+} from './api.ts';
+import { OneTimePasswordModal } from './OneTimePasswordModal.tsx';
+import { UserFormModal } from './UserFormModal.tsx';
+
+/**
+ * True when the current user may act on `u` at all: every role and institution it holds is one they may
+ * assign (a super-administrator account or a stronger one is not), the same rule the server applies.
+ */
+function isManageable(u: UserRow, options: UserOptions | undefined): boolean {
+  if (!options) return false;
+  const roles = new Set(options.roles.filter((r) => r.assignable).map((r) => r.id));
+  const insts = new Set(options.institutions.filter((i) => i.assignable).map((i) => i.id));
+  return u.roles.every((r) => roles.has(r.id)) && u.institutions.every((i) => insts.has(i.id));
+}
 
 export function UsersPage() {
   const { t } = useTranslation();
@@ -26,11 +38,11 @@ export function UsersPage() {
   const setActive = useSetUserActive();
   const reset = useResetUserPassword();
   const revoke = useRevokeUserSessions();
-  const [editing, setEditing] = useState<UserRecord | null | undefined>(undefined);
+  const [editing, setEditing] = useState<UserRow | null | undefined>(undefined);
   const [otp, setOtp] = useState<{ email: string; password: string } | null>(null);
   const canUpdate = can('users', 'UPDATE');
 
-  const confirmActive = (u: UserRecord) =>
+  const confirmActive = (u: UserRow) =>
     openConfirm({
       title: u.isActive ? t('users.deactivateTitle') : t('users.activateTitle'),
       children: <Text size="sm">{t(u.isActive ? 'users.deactivateText' : 'users.activateText', { name: fullNameOf(u) })}</Text>,
@@ -46,7 +58,7 @@ export function UsersPage() {
         ),
     });
 
-  const confirmReset = (u: UserRecord) =>
+  const confirmReset = (u: UserRow) =>
     openConfirm({
       title: t('users.resetTitle'),
       children: <Text size="sm">{t('users.resetText', { name: fullNameOf(u) })}</Text>,
@@ -55,7 +67,7 @@ export function UsersPage() {
         reset.mutate(u.id, { onSuccess: (res) => setOtp({ email: u.email, password: res.password }), onError: notifyError }),
     });
 
-  const confirmRevoke = (u: UserRecord) =>
+  const confirmRevoke = (u: UserRow) =>
     openConfirm({
       title: t('users.revokeTitle'),
       children: <Text size="sm">{t('users.revokeText', { name: fullNameOf(u) })}</Text>,
@@ -95,7 +107,7 @@ export function UsersPage() {
     },
   ];
 
-  const columns: ListColumn<UserRecord>[] = [
+  const columns: ListColumn<UserRow>[] = [
     {
       accessor: 'lastName',
       title: t('users.name'),
@@ -190,7 +202,7 @@ export function UsersPage() {
   ];
 
   return (
-    <ListPage<UserRecord>
+    <ListPage<UserRow>
       title={t('users.title')}
       defaultSort="email"
       searchLabel={t('users.search')}

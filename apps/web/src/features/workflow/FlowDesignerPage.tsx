@@ -1,4 +1,5 @@
 import '@xyflow/react/dist/style.css';
+import type { ErrorDetail } from '@aporta/domain';
 import {
   conditionOps,
   type FlowDefinition,
@@ -102,7 +103,7 @@ function Designer({ id }: { id: number | null }) {
   const [formId, setFormId] = useState<number | null>(flow.data?.formId ?? null);
   const [def, setDef] = useState<FlowDefinition>(() => latest?.definition ?? emptyDef(t));
   const [sel, setSel] = useState<Selection>(null);
-  const [problems, setProblems] = useState<{ path: string; message: string }[] | null>(null);
+  const [problems, setProblems] = useState<ErrorDetail[] | null>(null);
   const [newState, setNewState] = useState('');
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@aporta/domain';
 import {
   compileForm,
   FORM_DEFINITION_FORMAT,
@@ -119,7 +120,7 @@ export function FormBuilderPage() {
   const [selected, setSelected] = useState<number | null>(draft.fields.length ? 0 : null);
   const [preview, setPreview] = useState<Record<string, unknown>>({});
   const [importError, setImportError] = useState<string | null>(null);
-  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
+  const [serverErrors, setServerErrors] = useState<ErrorDetail[]>([]);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const signedIn = !!getToken();
   const can = useCan();

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@aporta/domain';
 import { formErrorMessage } from '@aporta/domain/workflow';
 import { Button, FileInput, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import RjsfForm from '@rjsf/mantine';
@@ -302,7 +303,7 @@ export function FormRenderer({
   submitLabel?: string;
   busy?: boolean;
   /** Errors the server answered, by field path (`data.cui`). */
-  extraErrors?: { path: string; message: string }[];
+  extraErrors?: ErrorDetail[];
 }) {
   const { t } = useTranslation();
   const { title: _title, ...shown } = schema;

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@aporta/domain';
 import { Alert, Card, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +19,7 @@ export function NewRequestPage() {
   const [flowId, setFlowId] = useState<string | null>(null);
   const [entityId, setEntityId] = useState<string | null>(null);
   const [data, setData] = useState<Record<string, unknown>>({});
-  const [errors, setErrors] = useState<{ path: string; message: string }[]>([]);
+  const [errors, setErrors] = useState<ErrorDetail[]>([]);
   return (
     <Stack gap="md">
       <PageHeader title={t('workflow.newRequest.title')} description={t('workflow.newRequest.description')} />

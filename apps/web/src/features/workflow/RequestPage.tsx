@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '@aporta/domain';
 import type { SigRequestDetail } from '@aporta/domain/workflow';
 import { Alert, Anchor, Button, Card, FileButton, Grid, Group, Modal, Stack, Text, Textarea, Timeline } from '@mantine/core';
 import { IconArrowRight, IconMessage, IconPaperclip } from '@tabler/icons-react';
@@ -7,9 +8,15 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { downloadFile } from '../../lib/download.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { useAttachToRequest, useCommentRequest, useRequest, useTransitionRequest, useUpdateRequest } from './api.ts';
+import {
+  downloadRequestDocument,
+  useAttachToRequest,
+  useCommentRequest,
+  useRequest,
+  useTransitionRequest,
+  useUpdateRequest,
+} from './api.ts';
 import { day, moment, RequestStateBadge } from './components.tsx';
 import { FormRenderer } from './FormRenderer.tsx';
 
@@ -29,7 +36,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [data, setData] = useState<Record<string, unknown>>(r.data);
-  const [errors, setErrors] = useState<{ path: string; message: string }[]>([]);
+  const [errors, setErrors] = useState<ErrorDetail[]>([]);
   const [acting, setActing] = useState<SigRequestDetail['transitions'][number] | null>(null);
   const [comment, setComment] = useState('');
   const [note, setNote] = useState('');
@@ -37,7 +44,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
   const move = useTransitionRequest(r.id);
   const commentOn = useCommentRequest(r.id);
   const attach = useAttachToRequest(r.id);
-  const download = (documentId: number) => downloadFile(`/api/sig/items/${r.id}/documents/${documentId}`).catch(notifyError);
+  const download = (documentId: number) => downloadRequestDocument(r.id, documentId).catch(notifyError);
   const apiErrors = (err: unknown) => {
     if (err instanceof ApiError) setErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
     notifyError(err);

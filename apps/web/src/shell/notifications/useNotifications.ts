@@ -1,7 +1,5 @@
-import type { NotificationIds, NotificationList, notificationActionResultSchema } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api } from '../../lib/api.ts';
+import { type ApiBody, api } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 
@@ -14,16 +12,17 @@ export const notificationKeys = {
 export function useFindNotifications() {
   return useQuery({
     queryKey: notificationKeys.all,
-    queryFn: () => api<NotificationList>('/api/notifications', { query: { limit: 50 } }),
+    queryFn: () => api.get('/api/notifications', { query: { limit: 50 } }),
     refetchInterval: 60_000,
   });
 }
 
-type ActionResult = z.infer<typeof notificationActionResultSchema>;
+/** Which notifications an action applies to: some by id, or all of them. */
+type Selection = ApiBody<'/api/notifications/read'>;
 
 export function useMarkNotificationsRead() {
   return useMutation({
-    mutationFn: (selection: NotificationIds) => api<ActionResult>('/api/notifications/read', { method: 'POST', body: selection }),
+    mutationFn: (selection: Selection) => api.post('/api/notifications/read', { body: selection }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
     onError: notifyError,
   });
@@ -31,10 +30,10 @@ export function useMarkNotificationsRead() {
 
 export function useDeleteNotifications() {
   return useMutation({
-    mutationFn: (selection: NotificationIds) =>
+    mutationFn: (selection: Selection) =>
       'ids' in selection && selection.ids.length === 1
-        ? api<ActionResult>(`/api/notifications/${selection.ids[0]}`, { method: 'DELETE' })
-        : api<ActionResult>('/api/notifications/delete', { method: 'POST', body: selection }),
+        ? api.delete('/api/notifications/{id}', { path: { id: selection.ids[0] } })
+        : api.post('/api/notifications/delete', { body: selection }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
     onError: notifyError,
   });

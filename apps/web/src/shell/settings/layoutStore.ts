@@ -15,7 +15,6 @@ import { getToken } from '../../lib/session.ts';
  * computer); localStorage mirrors them so the first paint already has the right theme and layout.
  */
 export const LAYOUT_STORAGE_KEY = 'layout-settings';
-const SETTINGS_URL = '/api/user-settings/layout';
 
 interface State {
   settings: LayoutSettings;
@@ -57,7 +56,7 @@ function saveToServer(settings: LayoutSettings) {
   if (!getToken()) return;
   // Several quick clicks make one request.
   saveTimer = setTimeout(() => {
-    api(SETTINGS_URL, { method: 'PUT', body: settings }).catch(() => undefined);
+    api.put('/api/user-settings/layout', { body: settings }).catch(() => undefined);
   }, 250);
 }
 
@@ -101,7 +100,7 @@ export const layoutStore = {
   /** Loads the signed-in user's settings from the server (their copy wins over the local mirror). */
   async load(): Promise<void> {
     if (!getToken()) return;
-    const remote = await api<unknown>(SETTINGS_URL).catch(() => null);
+    const remote = await api.get('/api/user-settings/layout').catch(() => null);
     if (remote) commit(parseLayoutSettings(remote), { save: false });
   },
 };

@@ -1,17 +1,17 @@
-import type { Profile, ProfileUpdate, RevokedSessions, SessionInfo } from '@aporta/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { type ApiBody, api } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
-import { authKeys, profileKeys } from '../../lib/queryKeys.ts';
+import { authKeys } from '../../lib/queryKeys.ts';
 import { storeUser } from '../../lib/session.ts';
+import { profileKeys } from './keys.ts';
 
 export function useGetProfile() {
-  return useQuery({ queryKey: profileKeys.all, queryFn: () => api<Profile>('/api/profile') });
+  return useQuery({ queryKey: profileKeys.all, queryFn: () => api.get('/api/profile') });
 }
 
 export function useUpdateProfile() {
   return useMutation({
-    mutationFn: (body: ProfileUpdate) => api<Profile>('/api/profile', { method: 'PUT', body }),
+    mutationFn: (body: ApiBody<'/api/profile', 'put'>) => api.put('/api/profile', { body }),
     onSuccess: ({ roles: _r, lastLoginAt: _l, createdAt: _c, ...user }) => {
       storeUser(user);
       queryClient.setQueryData(authKeys.me(), user);
@@ -21,21 +21,21 @@ export function useUpdateProfile() {
 }
 
 export function useFindOwnSessions() {
-  return useQuery({ queryKey: profileKeys.sessions(), queryFn: () => api<SessionInfo[]>('/api/profile/sessions') });
+  return useQuery({ queryKey: profileKeys.sessions(), queryFn: () => api.get('/api/profile/sessions') });
 }
 
 const refreshSessions = () => queryClient.invalidateQueries({ queryKey: profileKeys.sessions() });
 
 export function useRevokeOwnSession() {
   return useMutation({
-    mutationFn: (id: number) => api<void>(`/api/profile/sessions/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => api.delete('/api/profile/sessions/{id}', { path: { id } }),
     onSuccess: refreshSessions,
   });
 }
 
 export function useRevokeOtherSessions() {
   return useMutation({
-    mutationFn: () => api<RevokedSessions>('/api/profile/sessions/revoke-others', { method: 'POST' }),
+    mutationFn: () => api.post('/api/profile/sessions/revoke-others'),
     onSuccess: refreshSessions,
   });
 }
