@@ -143,12 +143,14 @@ for (let i = 0; lines.length < 10_001; i++)
   lines.push(
     `${today},${paymentReference({ ownerId: 9_999_999, period: periodOf(i), kind: 'PATRONAL', sequence: (i % 999) + 1 })},10.00`,
   );
+const banks = (await app.inject({ method: 'GET', url: '/api/bank-files/banks', headers })).json();
+const banrural = banks.find((b) => b.code === 'BANRURAL');
 const [file] = await time('archivo bancario de 10 000 filas conciliado', () =>
   app.inject({
     method: 'POST',
     url: '/api/bank-files',
     headers,
-    payload: { bank: 'Banrural', office: 'CENTRAL', content: lines.join('\n'), fileName: 'bench.csv' },
+    payload: { bankId: banrural.id, office: 'CENTRAL', content: lines.join('\n'), fileName: 'bench.csv' },
   }),
 );
 const f = file.json();

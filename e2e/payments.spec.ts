@@ -120,7 +120,9 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   ].join('\n');
   await page.goto('/planilla/pagos-planillas');
   await page.getByRole('tab', { name: 'Archivos del banco' }).click();
-  await page.getByRole('textbox', { name: 'Banco', exact: true }).fill('Banrural');
+  // The bank is one of the «Bancos» catalogue, found by typing part of its name.
+  await page.getByRole('combobox', { name: 'Banco', exact: true }).fill('Rural');
+  await page.getByRole('option', { name: 'Banco de Desarrollo Rural, S. A.' }).click();
   await page.locator('input[type=file]').setInputFiles({ name: 'banrural.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('button', { name: 'Importar y conciliar' }).click();
   await expect(page.getByTestId('bank-file-summary')).toContainText('1 sin coincidencia');

@@ -174,6 +174,12 @@ describe('architecture: each planted violation is caught', () => {
       rule: 'web-contract',
     },
     {
+      name: 'a form not validated by a domain schema',
+      file: 'apps/web/src/features/agreements/ExtraForm.tsx',
+      text: "import { useForm } from '@mantine/form';\nexport const useExtra = () => useForm({ initialValues: { note: '' } });",
+      rule: 'web-contract',
+    },
+    {
       name: 'a feature’s api.ts declares an answer shape',
       file: 'apps/web/src/features/agreements/api.ts',
       text: 'export type AgreementRow = { id: number; debtor: string };',

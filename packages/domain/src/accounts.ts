@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { currentUserSchema, emailSchema } from './auth.ts';
 import { idSchema, idTextSchema } from './fields.ts';
-import { exportFormatSchema, listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 import { type MenuItem, menuTree } from './menu.ts';
 import {
   type Action,
@@ -110,9 +110,7 @@ export const userListQuerySchema = listQuerySchema.extend({
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
 /** The export of users: the list's filters plus the file format. */
-export const userExportQuerySchema = userListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const userExportQuerySchema = exportQueryOf(userListQuerySchema);
 export type UserExportQuery = z.infer<typeof userExportQuerySchema>;
 
 export const refSchema = z.object({ id: z.number().int(), name: z.string() });
@@ -214,9 +212,7 @@ export type RoleRecord = z.infer<typeof roleSchema>;
 export const roleListQuerySchema = listQuerySchema;
 
 /** The export of roles: the list's filters plus the file format. */
-export const roleExportQuerySchema = roleListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const roleExportQuerySchema = exportQueryOf(roleListQuerySchema);
 export type RoleExportQuery = z.infer<typeof roleExportQuerySchema>;
 
 // ---------------------------------------------------------------- institutions
@@ -290,9 +286,7 @@ export const institutionOptionsSchema = z.object({
 export type InstitutionOptions = z.infer<typeof institutionOptionsSchema>;
 
 /** The export of institutions: the list's filters plus the file format. */
-export const institutionExportQuerySchema = institutionListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const institutionExportQuerySchema = exportQueryOf(institutionListQuerySchema);
 export type InstitutionExportQuery = z.infer<typeof institutionExportQuerySchema>;
 
 // ---------------------------------------------------------------- permission matrix

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, idTextSchema, intTextSchema } from './fields.ts';
-import { exportFormatSchema, listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 
 /** One row of the audit log as the API answers it. */
 export const auditEntrySchema = z.object({
@@ -32,9 +32,7 @@ export const auditQuerySchema = listQuerySchema.extend({
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** The export of an audit view: the list's filters plus the file format. */
-export const auditExportQuerySchema = auditQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const auditExportQuerySchema = exportQueryOf(auditQuerySchema);
 
 /** Distinct entity types and actions present in a view, for its filter selects. */
 export const auditFacetsSchema = z.object({ entityTypes: z.array(z.string()), actions: z.array(z.string()) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cuiSchema, idTextSchema, intTextSchema, MAX_ID, nitSchema as sharedNitSchema } from './fields.ts';
-import { exportFormatSchema, listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 import type { MenuItem } from './menu.ts';
 import { type AmountOptions, moneyDecimalSchema, moneyInputSchema } from './money.ts';
 import type { Action } from './permissions.ts';
@@ -758,10 +758,7 @@ const collectionFiltersOf = (def: CollectionDefinition) =>
 export const collectionListQuerySchemaOf = (def: CollectionDefinition) => listQuerySchema.extend(collectionFiltersOf(def));
 
 /** The export of a collection: the list's filters plus the file format. */
-export const collectionExportQuerySchemaOf = (def: CollectionDefinition) =>
-  collectionListQuerySchemaOf(def)
-    .omit({ page: true, pageSize: true, after: true, before: true })
-    .extend({ format: exportFormatSchema.default('xlsx') });
+export const collectionExportQuerySchemaOf = (def: CollectionDefinition) => exportQueryOf(collectionListQuerySchemaOf(def));
 
 /** Params of a reference field's options. */
 export const referenceFieldParamsSchema = z.object({ field: z.string().max(60) });

@@ -9,7 +9,7 @@ import {
   importBatchSchema,
   importIssueSchema,
 } from './imports.ts';
-import { exportFormatSchema, listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 import { type AmountOptions, centsToDecimal, MAX_MONTHLY_AMOUNT_CENTS, parseAmount } from './money.ts';
 import { parseCellDate } from './parse.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
@@ -176,9 +176,7 @@ export const contributorListQuerySchema = listQuerySchema.extend({
 export type ContributorListQuery = z.infer<typeof contributorListQuerySchema>;
 
 /** The export of contributors: the list's filters plus the file format. */
-export const contributorExportQuerySchema = contributorListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const contributorExportQuerySchema = exportQueryOf(contributorListQuerySchema);
 export type ContributorExportQuery = z.infer<typeof contributorExportQuerySchema>;
 
 /** What saving a contributor answers: the record, RENAP's warnings and the CUI request it opened. */

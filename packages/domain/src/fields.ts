@@ -55,7 +55,7 @@ export function isCalendarDate(iso: string): boolean {
 /** `YYYY-MM-DD`, a real calendar day between 1900-01-01 and 2100-12-31: every date in query and body. */
 export const dateSchema = z
   .string({ error: 'Fecha no válida (aaaa-mm-dd).' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).', abort: true })
   .refine(isCalendarDate, { error: `La fecha no existe o está fuera del rango ${MIN_DATE} a ${MAX_DATE}.` });
 
 /**

@@ -33,6 +33,15 @@ export const exportFormatSchema = z.enum(['xlsx', 'csv']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /**
+ * The query of a list's export: the list's filters and sort without its paging (page, pageSize, after,
+ * before), plus the file format (xlsx by default). One definition for every list that exports.
+ */
+export function exportQueryOf<S extends z.core.$ZodShape>(list: z.ZodObject<S>) {
+  const { page: _page, pageSize: _pageSize, after: _after, before: _before, ...filters } = list.shape;
+  return z.object({ ...filters, format: exportFormatSchema.default('xlsx') });
+}
+
+/**
  * How a list's `total` was obtained (docs/decisions.md, issue 11): `exact`; `atLeast` — the count stopped
  * at COUNT_CAP ("más de 10 000"); `estimate` — the planner's estimate of an unfiltered large table
  * ("≈ 1 000 000").

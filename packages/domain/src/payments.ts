@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { z } from 'zod';
 import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
-import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, periodSchema, textSchema } from './fields.ts';
+import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, MAX_ID, periodSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import {
   allocate,
@@ -528,9 +528,16 @@ export const bankRowStateLabels: Record<BankRowState, string> = {
   ERROR: 'Con error',
 };
 
+const bankIdMessage = 'Elija el banco.';
+
 export const bankFileCreateSchema = z
   .object({
-    bank: bankSchema,
+    /** A bank of the «Bancos» catalogue, active; the file keeps its name as it is at import time. */
+    bankId: z
+      .number({ error: bankIdMessage })
+      .int({ error: bankIdMessage })
+      .positive({ error: bankIdMessage })
+      .max(MAX_ID, { error: bankIdMessage }),
     office: officeSchema,
     /** The CSV text: a header `fecha,referencia,monto` then one row per deposit. */
     content: z.string({ error: 'Adjunte el archivo del banco.' }).min(1, { error: 'El archivo está vacío.' }).max(5_000_000),
@@ -541,6 +548,8 @@ export type BankFileCreate = z.infer<typeof bankFileCreateSchema>;
 
 export const bankFileSchema = z.object({
   id: z.number().int(),
+  /** The catalogue's bank (null for files imported before the catalogue); `bank` is its name at import time. */
+  bankId: z.number().int().nullable(),
   bank: z.string(),
   office: z.string(),
   fileName: z.string(),
@@ -558,6 +567,11 @@ export const bankFileSchema = z.object({
   createdByEmail: z.string().nullable(),
 });
 export type BankFile = z.infer<typeof bankFileSchema>;
+
+/** An active bank of the catalogue, as the bank-file screen offers it (readable with the bank-file permission). */
+export const bankOptionSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export type BankOption = z.infer<typeof bankOptionSchema>;
+export const bankOptionListSchema = z.array(bankOptionSchema);
 
 export const bankFileRowSchema = z.object({
   id: z.number().int(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { actingDateSchema, actingDayOfPeriodSchema, actingPeriodSchema } from './acting-dates.ts';
 import { amountSchema } from './contributors.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, periodSchema, textSchema } from './fields.ts';
-import { exportFormatSchema, listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 import { type Cents, MAX_MONTHLY_AMOUNT_CENTS, parseRate, type Rate } from './money.ts';
 import { daysBetween, daysInMonth, periodEnd, periodStart } from './periods.ts';
 import { addDays, type SettingsSnapshot } from './settings.ts';
@@ -413,9 +413,7 @@ export const pensionListQuerySchema = listQuerySchema.extend({
   contributorId: idTextSchema.optional(),
 });
 export type PensionListQuery = z.infer<typeof pensionListQuerySchema>;
-export const pensionExportQuerySchema = pensionListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const pensionExportQuerySchema = exportQueryOf(pensionListQuerySchema);
 
 // ─── Survival checks ────────────────────────────────────────────────────────────────────────────────
 

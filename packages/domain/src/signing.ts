@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cuiSchema, intTextSchema } from './fields.ts';
-import { exportFormatSchema, listQuerySchema, listResponse } from './list.ts';
+import { exportQueryOf, listQuerySchema, listResponse } from './list.ts';
 import { defineMachine } from './state-machine.ts';
 
 /**
@@ -99,9 +99,7 @@ export const documentListQuerySchema = listQuerySchema.extend({
   contributorId: intTextSchema({ min: 1 }).optional(),
 });
 export const documentListSchema = listResponse(documentSchema);
-export const documentExportQuerySchema = documentListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const documentExportQuerySchema = exportQueryOf(documentListQuerySchema);
 export type DocumentExportQuery = z.infer<typeof documentExportQuerySchema>;
 
 /** The choices of the library's forms: the municipal entities within the caller's `documents` scope. */
@@ -294,9 +292,7 @@ export const signingRequestSchema = z.object({
 export type SigningRequest = z.infer<typeof signingRequestSchema>;
 export const signingRequestListSchema = listResponse(signingRequestSchema);
 export const signingListQuerySchema = listQuerySchema;
-export const signingExportQuerySchema = signingListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: exportFormatSchema.default('xlsx') });
+export const signingExportQuerySchema = exportQueryOf(signingListQuerySchema);
 
 /** Multipart fields of /firmaDoc/upload: the signers' user ids in order, comma separated. */
 export const signingUploadMetaSchema = z.object({

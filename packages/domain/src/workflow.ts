@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
 import { dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, textSchema } from './fields.ts';
-import { listQuerySchema } from './list.ts';
+import { exportQueryOf, listQuerySchema } from './list.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
 
 /**
@@ -791,9 +791,7 @@ export const sigRequestListQuerySchema = listQuerySchema.extend({
   open: boolText,
 });
 export type SigRequestListQuery = z.infer<typeof sigRequestListQuerySchema>;
-export const sigRequestExportQuerySchema = sigRequestListQuerySchema
-  .omit({ page: true, pageSize: true, after: true, before: true })
-  .extend({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
+export const sigRequestExportQuerySchema = exportQueryOf(sigRequestListQuerySchema);
 
 export const sigCountsSchema = z.object({
   items: z.array(

@@ -897,7 +897,10 @@ function paymentCases(): Record<string, Case> {
     },
     'GET /api/bank-files': { check: allOnly('GET', '/api/bank-files') },
     'POST /api/bank-files': {
-      check: allOnly('POST', '/api/bank-files', { bank: 'Banrural', office: OFFICE, content: 'fecha,referencia,monto\n' }),
+      check: allOnly('POST', '/api/bank-files', { bankId: 1, office: OFFICE, content: 'fecha,referencia,monto\n' }),
+    },
+    'GET /api/bank-files/banks': {
+      exempt: 'the active banks of the «Bancos» catalogue a bank file may name: reference data, not entity rows',
     },
     'GET /api/bank-files/:id': { check: allOnly('GET', '/api/bank-files/1') },
     'GET /api/bank-files/:id/rows': { check: allOnly('GET', '/api/bank-files/1/rows') },

@@ -247,6 +247,13 @@ export function checkArchitecture(
         /(?:^|[^\w.$])api\.(?:get|post|put|patch|delete)\(/.test(f.text)
       )
         add(f, 'web-contract', 'una pantalla llama a la API por su cuenta: las llamadas de un módulo viven en su api.ts');
+      // A form is validated in the browser by the domain schema its route validates the body with.
+      if (/(?:^|[^\w.$])useForm\s*[<(]/.test(f.text) && !/(?:^|[^\w$])(?:zod4Resolver|safeParse)\(/.test(f.text))
+        add(
+          f,
+          'web-contract',
+          'un formulario (useForm) sin zod4Resolver ni safeParse: se valida con el esquema del dominio que usa la ruta',
+        );
       for (const m of f.text.matchAll(/type\s+(\w+)\s*=\s*Record<string,\s*string\s*\|\s*number/g))
         if (f.rel !== 'lib/api.ts')
           add(f, 'web-contract', `declara una consulta suelta ${m[1]}: la consulta es la de la ruta (ApiQuery)`);

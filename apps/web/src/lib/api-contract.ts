@@ -31369,6 +31369,60 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/bank-files/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bancos activos del catálogo que puede nombrar un archivo bancario, por nombre */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BankOptionList"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bank-files/{id}": {
         parameters: {
             query?: never;
@@ -49498,7 +49552,7 @@ export type components = {
             monthlySalary: string | number;
         };
         BankFileCreateInput: {
-            bank: string;
+            bankId: number;
             office: string;
             content: string;
             /** @default banco.csv */
@@ -49519,6 +49573,7 @@ export type components = {
         };
         BankFileInput: {
             id: number;
+            bankId: number | null;
             bank: string;
             office: string;
             fileName: string;
@@ -49532,6 +49587,12 @@ export type components = {
             applyJobId: number | null;
             createdAt: string;
             createdByEmail: string | null;
+        };
+        BankOptionListInput: components["schemas"]["BankOptionInput"][];
+        BankOptionInput: {
+            id: number;
+            code: string;
+            name: string;
         };
         BankRowResolveInput: {
             /** @enum {string} */
@@ -52020,11 +52081,8 @@ export type components = {
             waiting?: "true" | "false";
             /** @enum {string} */
             open?: "true" | "false";
-            /**
-             * @default xlsx
-             * @enum {string}
-             */
-            format: "xlsx" | "csv";
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormatInput"];
         };
         SigRequestListQueryInput: {
             page?: string | number;
@@ -54154,7 +54212,7 @@ export type components = {
             monthlySalary: string | number;
         };
         BankFileCreate: {
-            bank: string;
+            bankId: number;
             office: string;
             content: string;
             /** @default banco.csv */
@@ -54175,6 +54233,7 @@ export type components = {
         };
         BankFile: {
             id: number;
+            bankId: number | null;
             bank: string;
             office: string;
             fileName: string;
@@ -54188,6 +54247,12 @@ export type components = {
             applyJobId: number | null;
             createdAt: string;
             createdByEmail: string | null;
+        };
+        BankOptionList: components["schemas"]["BankOption"][];
+        BankOption: {
+            id: number;
+            code: string;
+            name: string;
         };
         BankRowResolve: {
             /** @enum {string} */
@@ -56687,11 +56752,8 @@ export type components = {
             waiting?: "true" | "false";
             /** @enum {string} */
             open?: "true" | "false";
-            /**
-             * @default xlsx
-             * @enum {string}
-             */
-            format: "xlsx" | "csv";
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormat"];
         };
         SigRequestListQuery: {
             /** @default 1 */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money } from '../columns.ts';
-import { municipalEntities } from './catalogs.ts';
+import { banks, municipalEntities } from './catalogs.ts';
 import { contributors } from './contributors.ts';
 import { planillas } from './planillas.ts';
 import { users } from './platform.ts';
@@ -199,6 +199,9 @@ export const receipts = pgTable(
 /** A bank file imported for matching, and its rows (the unmatched wait for a person). */
 export const bankFiles = pgTable('bank_files', {
   id: serial().primaryKey(),
+  /** The bank of the catalogue (null for files imported before it existed). */
+  bankId: integer().references(() => banks.id),
+  /** The bank's name when the file was imported: the history keeps it whatever the catalogue later says. */
   bank: text().notNull(),
   office: text().notNull(),
   fileName: text().notNull(),

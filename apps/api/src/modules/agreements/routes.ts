@@ -11,7 +11,7 @@ import {
   agreementSimulationSchema,
   agreementStateLabels,
   agreementVoidSchema,
-  exportFormatSchema,
+  exportQueryOf,
   formatDay,
   idParamsSchema,
   jobStartedSchema,
@@ -74,9 +74,7 @@ export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los convenios filtrados (xlsx o csv)',
-        querystring: agreementListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(agreementListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

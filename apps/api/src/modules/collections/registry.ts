@@ -234,7 +234,7 @@ export interface Referrer {
 }
 
 /** Spanish names of tables outside the registry that reference catalogues. */
-const tableLabels: Record<string, string> = { institutions: 'Instituciones' };
+const tableLabels: Record<string, string> = { institutions: 'Instituciones', bank_files: 'Archivos bancarios' };
 
 let referrersCache: Map<string, Referrer[]> | null = null;
 

@@ -13,7 +13,7 @@ import {
   contributorSearchResultSchema,
   contributorUpdateSchema,
   cuiParamsSchema,
-  exportFormatSchema,
+  exportQueryOf,
   idParamsSchema,
   jobStartedSchema,
   listResponse,
@@ -93,9 +93,7 @@ export const contributorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['contributors'],
         summary: 'Exportar afiliados en segundo plano (proceso con avance; el archivo se descarga del proceso)',
-        querystring: contributorListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(contributorListQuerySchema),
         response: { 202: jobStartedSchema, ...errorResponses(400, 401, 403) },
       },
     },

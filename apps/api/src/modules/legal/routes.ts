@@ -1,5 +1,5 @@
 import {
-  exportFormatSchema,
+  exportQueryOf,
   formatDay,
   idParamsSchema,
   type LegalCaseListItem,
@@ -73,9 +73,7 @@ export const legalRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los expedientes filtrados (xlsx o csv)',
-        querystring: legalCaseListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(legalCaseListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

@@ -16,6 +16,7 @@ import { bankFileRows, bankFiles, jobs, paymentOrders, users } from '../../db/sc
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { listPage, type Page } from '../../platform/list.ts';
+import { activeBank } from './banks.ts';
 import { balanceSql, interestRates } from './orders.ts';
 import { registerPayment } from './payments.ts';
 
@@ -29,10 +30,11 @@ const rowKey = (r: { reference: string; payDate: string | null }) => `banco-${r.
  * reference names an open order and the amount equals its balance on the deposit date → CONCILIADA (its
  * payment is registered by a job, one transaction per row); no such order → SIN_COINCIDENCIA; another
  * amount → MONTO_DIFERENTE. The unmatched wait for a person (resolveBankRow). A file with a bad header is
- * refused whole.
+ * refused whole. The bank is an active one of the catalogue; the file keeps its name as of the import.
  */
 export async function importBankFile(ctx: RequestContext, input: BankFileCreate): Promise<BankFile> {
   assertAllScope(ctx);
+  const bank = await activeBank(ctx.db, input.bankId);
   const parsed = parseBankCsv(input.content, (s) => parseAmount(s, { allowNegative: true }));
   if (parsed.headerProblem)
     throw new AppError('VALIDATION', parsed.headerProblem, [{ path: 'content', message: parsed.headerProblem }]);
@@ -49,7 +51,8 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
     const [f] = await tx
       .insert(bankFiles)
       .values({
-        bank: input.bank,
+        bankId: bank.id,
+        bank: bank.name,
         office: input.office,
         fileName: input.fileName,
         rowCount: parsed.rows.length,
@@ -81,7 +84,7 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
         action: 'CREATE',
         entityType: 'bank-file',
         entityId: f.id,
-        after: { banco: input.bank, archivo: input.fileName, filas: parsed.rows.length },
+        after: { banco: bank.name, archivo: input.fileName, filas: parsed.rows.length },
       },
       tx,
     );
@@ -310,7 +313,7 @@ export async function getBankFile(ctx: RequestContext, input: { id: number }): P
   assertAllScope(ctx);
   const [f] = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
-      select f.id, f.bank, f.office, f.file_name, f.row_count, f.created_at, u.email,
+      select f.id, f.bank_id, f.bank, f.office, f.file_name, f.row_count, f.created_at, u.email,
         count(*) filter (where b.state = 'CONCILIADA')::int as matched,
         count(*) filter (where b.state = 'SIN_COINCIDENCIA')::int as unmatched,
         count(*) filter (where b.state = 'MONTO_DIFERENTE')::int as mismatched,
@@ -324,6 +327,7 @@ export async function getBankFile(ctx: RequestContext, input: { id: number }): P
   if (!f) throw new AppError('NOT_FOUND', 'El archivo no existe.');
   return {
     id: Number(f.id),
+    bankId: f.bank_id == null ? null : Number(f.bank_id),
     bank: String(f.bank),
     office: String(f.office),
     fileName: String(f.file_name),

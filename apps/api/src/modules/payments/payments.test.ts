@@ -10,7 +10,7 @@ import {
 } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contributors, paymentOrders, payments, receipts, settingValues } from '../../db/schema/index.ts';
+import { banks, contributors, paymentOrders, payments, receipts, settingValues } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
 
@@ -380,8 +380,15 @@ describe('interest as of a date', () => {
   });
 });
 
+/** The seeded «Bancos» catalogue's Banrural (a bank file names a bank of the catalogue). */
+async function banrural() {
+  const [b] = await t.database.db.select().from(banks).where(eq(banks.code, 'BANRURAL'));
+  return b;
+}
+
 describe('bank file', () => {
   it('matches by reference, lists unmatched and mismatched rows, refuses duplicates in the file, and a person resolves a row', async () => {
+    const bank = await banrural();
     const pid = await approvedPlanilla(fx.entityA.id, previousPeriod(previousPeriod(last)));
     await dueIn(pid);
     const [lab, pat] = await ordersOf(pid);
@@ -393,13 +400,14 @@ describe('bank file', () => {
       `${today},${pat.reference},5.00`,
     ].join('\n');
     const r = await req(admin.token, 'POST', '/api/bank-files', {
-      bank: 'Banrural',
+      bankId: bank.id,
       office: OFFICE,
       content: csv,
       fileName: 'banrural.csv',
     });
     expect(r.statusCode, r.body).toBe(201);
-    expect(r.json()).toMatchObject({ rows: 3, matched: 1, unmatched: 1, mismatched: 1 });
+    // The file names the catalogue's bank and keeps its name as of the import.
+    expect(r.json()).toMatchObject({ bankId: bank.id, bank: bank.name, rows: 3, matched: 1, unmatched: 1, mismatched: 1 });
     const fileId = r.json().id;
     // The job registers the matched row's payment.
     const deadline = Date.now() + 30_000;
@@ -427,7 +435,7 @@ describe('bank file', () => {
     // The same file again: nothing counts twice.
     const paymentsBefore = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(payments))[0].n;
     const dup = await req(admin.token, 'POST', '/api/bank-files', {
-      bank: 'Banrural',
+      bankId: bank.id,
       office: OFFICE,
       content: `fecha,referencia,monto\n${today},${lab.reference},700.00\n${today},${lab.reference},700.00`,
       fileName: 'dup.csv',
@@ -437,9 +445,74 @@ describe('bank file', () => {
     expect(rows[0].message).toContain('repetida');
     expect((await t.database.db.select({ n: sql<number>`count(*)::int` }).from(payments))[0].n).toBe(paymentsBefore);
     expect(
-      (await req(admin.token, 'POST', '/api/bank-files', { bank: 'X', office: OFFICE, content: 'a,b\n1,2' })).statusCode,
+      (await req(admin.token, 'POST', '/api/bank-files', { bankId: bank.id, office: OFFICE, content: 'a,b\n1,2' })).statusCode,
     ).toBe(400);
     expect((await req(operator.token, 'GET', '/api/bank-files')).statusCode).toBe(403);
+  });
+
+  it('refuses a file without a bank, or naming an unknown or inactive one (400 on bankId); a file keeps the name it had; a bank in use is not deleted', async () => {
+    const db = t.database.db;
+    const [closed] = await db
+      .insert(banks)
+      .values({ code: 'CERRADO-PAGOS', name: 'Banco Cerrado, S. A.', isActive: false })
+      .returning();
+    const content = `fecha,referencia,monto\n${today},${paymentReference({ ownerId: 9_999_998, period: '2026-01', kind: 'LABORAL', sequence: 1 })},1.00`;
+    for (const [body, message] of [
+      [{ office: OFFICE, content }, 'Elija el banco.'],
+      [{ bank: 'Banrural', office: OFFICE, content }, null],
+      [{ bankId: 0, office: OFFICE, content }, 'Elija el banco.'],
+      [{ bankId: 2_000_000_000, office: OFFICE, content }, 'El banco no existe o está inactivo.'],
+      [{ bankId: closed.id, office: OFFICE, content }, 'El banco no existe o está inactivo.'],
+    ] as const) {
+      const r = await req(admin.token, 'POST', '/api/bank-files', body);
+      expect(r.statusCode, r.body).toBe(400);
+      const details: { path: string; message: string }[] = r.json().error.details ?? [];
+      if (message) expect(details, r.body).toContainEqual({ path: 'bankId', message });
+      else
+        expect(
+          details.map((d) => d.path),
+          r.body,
+        ).toContain('bankId');
+    }
+    // Renamed after the import: the file keeps the name it was imported under.
+    const [open] = await db.insert(banks).values({ code: 'RENOMBRADO-PAGOS', name: 'Banco Antiguo, S. A.' }).returning();
+    const f = await req(admin.token, 'POST', '/api/bank-files', { bankId: open.id, office: OFFICE, content });
+    expect(f.statusCode, f.body).toBe(201);
+    await db.update(banks).set({ name: 'Banco Nuevo, S. A.' }).where(eq(banks.id, open.id));
+    expect((await req(admin.token, 'GET', `/api/bank-files/${f.json().id}`)).json()).toMatchObject({
+      bankId: open.id,
+      bank: 'Banco Antiguo, S. A.',
+    });
+    // A bank a file names is not deleted from the catalogue: the refusal names the bank files.
+    const del = await t.request({ method: 'DELETE', url: `/api/collections/banks/${open.id}`, token: admin.token });
+    expect(del.statusCode, del.body).toBe(409);
+    expect(del.json().error.message).toContain('1 registro de «Archivos bancarios»');
+  });
+
+  it('offers the active banks of the catalogue by name to whoever reads bank files, even without the catalogue', async () => {
+    const db = t.database.db;
+    const [inactive] = await db
+      .insert(banks)
+      .values({ code: 'INACTIVO-OPC', name: 'AAA Banco Inactivo', isActive: false })
+      .returning();
+    const treasurer = await t.createUser({ grants: g('ALL', [['planilla-payments', ['READ']]]) });
+    expect((await req(treasurer.token, 'GET', '/api/collections/banks')).statusCode).toBe(403);
+    const r = await req(treasurer.token, 'GET', '/api/bank-files/banks');
+    expect(r.statusCode, r.body).toBe(200);
+    const options: { id: number; code: string; name: string }[] = r.json();
+    // Every active bank and only those, in the database's order of names.
+    const active = await db
+      .select({ id: banks.id, code: banks.code, name: banks.name })
+      .from(banks)
+      .where(eq(banks.isActive, true))
+      .orderBy(banks.name, banks.id);
+    expect(options).toEqual(active);
+    expect(options.length).toBeGreaterThanOrEqual(16);
+    expect(options.map((o) => o.id)).not.toContain(inactive.id);
+    expect(options.find((o) => o.code === 'BANRURAL')).toMatchObject({ name: 'Banco de Desarrollo Rural, S. A.' });
+    // Without the bank-file permission: no options.
+    const stranger = await t.createUser({ grants: g('ALL', [['receipts-7b', ['READ']]]) });
+    expect((await req(stranger.token, 'GET', '/api/bank-files/banks')).statusCode).toBe(403);
   });
 });
 

@@ -1,8 +1,9 @@
-/** The routes of bank files: importing one, its rows, resolving a row, applying again what was not applied. */
+/** Bank-file routes: the banks a file may name, importing one, its rows, resolving a row, applying again what was not applied. */
 import {
   bankFileCreateSchema,
   bankFileRowSchema,
   bankFileSchema,
+  bankOptionListSchema,
   bankRowResolveSchema,
   bankRowStates,
   idParamsSchema,
@@ -14,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../platform/http.ts';
 import { findBankFileRows, findBankFiles, getBankFile, importBankFile, resolveBankRow, retryBankFile } from './bank-files.ts';
+import { findBankOptions } from './banks.ts';
 
 const tags = ['pagos'];
 
@@ -34,6 +36,19 @@ export const bankFileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       return findBankFiles(request.ctx, request.query);
     },
+  );
+
+  app.get(
+    '/api/bank-files/banks',
+    {
+      config: { access: { resource: 'planilla-payments', action: 'READ' } },
+      schema: {
+        tags,
+        summary: 'Bancos activos del catálogo que puede nombrar un archivo bancario, por nombre',
+        response: { 200: bankOptionListSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => findBankOptions(request.ctx),
   );
 
   app.post(

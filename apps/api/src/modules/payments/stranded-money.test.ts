@@ -1,7 +1,7 @@
 import { addDays, guatemalaToday, paymentReference, periodOf } from '@aporta/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankFileRows, bankFiles, jobs, paymentOrders, payments, receiptRanges } from '../../db/schema/index.ts';
+import { bankFileRows, bankFiles, banks, jobs, paymentOrders, payments, receiptRanges } from '../../db/schema/index.ts';
 import { JobWorker, jobMessages, recoverJobs } from '../../platform/jobs.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { attachUserToEntity, contributorFixtures } from '../contributors/fixtures.ts';
@@ -23,9 +23,12 @@ let worker: JobWorker | null = null;
 const today = guatemalaToday();
 const OFFICE = 'TESORERIA-STRANDED';
 let sequence = 0;
+/** The bank the files name: the seeded catalogue's Banrural. */
+let bank: { id: number; name: string };
 
 beforeAll(async () => {
   t = await createTestApp();
+  [bank] = await t.database.db.select({ id: banks.id, name: banks.name }).from(banks).where(eq(banks.code, 'BANRURAL'));
   admin = await t.createUser({ system: true });
   fx = await contributorFixtures(t.database.db);
   cashier = await t.createUser({
@@ -84,7 +87,7 @@ const importFile = (orders: { reference: string }[]) =>
     method: 'POST',
     url: '/api/bank-files',
     token: admin.token,
-    payload: { bank: 'Banrural', office: OFFICE, content: csvOf(orders), fileName: `deposits-${sequence}.csv` },
+    payload: { bankId: bank.id, office: OFFICE, content: csvOf(orders), fileName: `deposits-${sequence}.csv` },
   });
 
 const applyJobsOf = (fileId: number) =>
@@ -293,7 +296,8 @@ describe('bank file apply job: never leaves money stranded', () => {
         idempotencyKey: key,
         bankReference: key,
         orderIds: [order.id],
-        bank: 'Banrural',
+        // The payment the job registers names the file's bank as the catalogue called it.
+        bank: bank.name,
         office: OFFICE,
         payDate: today,
         amount: '100.00',

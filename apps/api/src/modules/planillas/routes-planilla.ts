@@ -15,30 +15,16 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { reportPdfFor, sendPdf } from '../../platform/downloads.ts';
-import { type ExportColumn, sendExport } from '../../platform/export.ts';
+import { sendPdf } from '../../platform/downloads.ts';
+import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { fileDocument } from '../documents/filing.ts';
 import { transitionPlanilla } from './lifecycle.ts';
 import { planillaLineBatches } from './lines.ts';
-import { getPlanilla, planillaTitle } from './queries.ts';
+import { getPlanilla } from './queries.ts';
+import { lineExportColumns, planillaFileName, planillaPdf } from './report.ts';
 import { comparePlanilla, findPlanillaComments, findPlanillaHistory } from './review.ts';
 
 const tags = ['planillas'];
-const lineExportColumns: ExportColumn<PlanillaLine>[] = [
-  { header: 'Línea', value: (l) => l.rowNumber },
-  { header: 'CUI', value: (l) => l.cui, width: 16 },
-  { header: 'Nombre', value: (l) => l.fullName, width: 36 },
-  { header: 'Renglón', value: (l) => l.budgetLineCode },
-  { header: 'Salario', value: (l) => l.salary ?? l.salaryText ?? '', money: true },
-  { header: 'Días', value: (l) => l.daysWorked ?? '' },
-  { header: 'Movimiento', value: (l) => (l.movement ? `${l.movement} ${l.movementDate ?? ''}` : '') },
-  { header: 'Sujeto a cuota', value: (l) => (l.subject ? 'Sí' : 'No') },
-  { header: 'Cuota laboral', value: (l) => l.employeeAmount, money: true },
-  { header: 'Cuota patronal', value: (l) => l.employerAmount, money: true },
-  { header: 'Errores', value: (l) => l.errors.map((e) => e.message).join(' '), width: 40 },
-  { header: 'Advertencias', value: (l) => l.warnings.map((e) => e.message).join(' '), width: 40 },
-];
 
 export const planillaOneRoutes: FastifyPluginAsyncZod = async (app) => {
   // ─── One planilla ───
@@ -70,7 +56,7 @@ export const planillaOneRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const p = await getPlanilla(request.ctx, { id: request.params.id });
-      const name = `planilla-${p.entityCode}-${p.period}`;
+      const name = planillaFileName(p);
       if (request.query.format !== 'pdf') {
         return sendExport(reply, {
           format: request.query.format,
@@ -80,60 +66,9 @@ export const planillaOneRoutes: FastifyPluginAsyncZod = async (app) => {
           batches: planillaLineBatches(request.ctx, p.id),
         });
       }
-      const rows: (string | number | { cents: bigint })[][] = [];
-      for await (const batch of planillaLineBatches(request.ctx, p.id)) {
-        for (const l of batch) {
-          rows.push([
-            l.rowNumber,
-            formatCui(l.cui),
-            l.fullName,
-            l.budgetLineCode,
-            l.salary ? { cents: decimalToCents(l.salary) } : (l.salaryText ?? ''),
-            { cents: decimalToCents(l.employeeAmount) },
-            { cents: decimalToCents(l.employerAmount) },
-          ]);
-        }
-      }
-      const doc = await reportPdfFor(
-        request,
-        {
-          kind: 'planilla',
-          title: `Planilla ${planillaTitle(p)}`,
-          filters: [
-            { label: 'Entidad', value: `${p.entityCode} ${p.entityName}` },
-            { label: 'Período', value: formatPeriod(p.period) },
-            { label: 'Estado', value: planillaMachine.stateLabels[p.state] },
-          ],
-          orientation: 'landscape',
-          tables: [
-            {
-              headers: ['Línea', 'CUI', 'Nombre', 'Renglón', 'Salario', 'Cuota laboral', 'Cuota patronal'],
-              rows,
-              numeric: [0, 4, 5, 6],
-              totals: [
-                '',
-                '',
-                `${p.lineCount} empleados`,
-                '',
-                { cents: decimalToCents(p.totalSalary) },
-                { cents: decimalToCents(p.totalEmployee) },
-                { cents: decimalToCents(p.totalEmployer) },
-              ],
-            },
-          ],
-        },
-        app.config.APP_TITLE,
+      const doc = await planillaPdf(request, app.files, p, app.config.APP_TITLE, (err) =>
+        request.log.error({ err }, 'the planilla PDF could not be filed in Documentos'),
       );
-      // A copy goes to the entity's folder in Documentos (a new version when the planilla was filed before).
-      await fileDocument(request.ctx, app.files, {
-        folder: ['Planillas'],
-        entityId: p.entityId,
-        title: `Planilla ${planillaTitle(p)}`,
-        docType: 'PLANILLA',
-        sourceType: 'planilla',
-        sourceId: p.id,
-        file: { bytes: new Uint8Array(doc.pdf), filename: `${name}.pdf` },
-      }).catch((err) => request.log.error({ err }, 'the planilla PDF could not be filed in Documentos'));
       return sendPdf(reply, doc, name);
     },
   );

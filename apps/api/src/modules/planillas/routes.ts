@@ -2,7 +2,7 @@
 // registration of the module's other route files and home queues.
 import {
   backPayCreateSchema,
-  exportFormatSchema,
+  exportQueryOf,
   formatPeriod,
   listResponse,
   type Planilla,
@@ -108,9 +108,7 @@ export const planillaRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar la lista de planillas (xlsx o csv) con los filtros de la lista',
-        querystring: planillaListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(planillaListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

@@ -1,7 +1,8 @@
-import { addDays, guatemalaToday } from '@aporta/domain';
+import { addDays, agreementRestructureSchema, guatemalaToday } from '@aporta/domain';
 import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -13,6 +14,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { ScheduleTable } from '../../components/ScheduleTable.tsx';
+import type { ApiBody } from '../../lib/api.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -21,6 +23,15 @@ import { downloadAgreementPdf, useAgreement, useRestructure, useVoidAgreement } 
 import { AgreementStateBadge, OrdersTable } from './components.tsx';
 
 const day = (iso: string | null) => formatIsoDate(iso) || '—';
+
+type RestructureValues = { downPayment: string; instalments: number | string; firstDueDate: string };
+
+/** The new terms as the API takes them (and as its schema checks them here). */
+const toRestructure = (v: RestructureValues): ApiBody<'/api/payment-agreements/{id}/restructure'> => ({
+  downPayment: v.downPayment,
+  instalments: Number(v.instalments),
+  firstDueDate: v.firstDueDate,
+});
 
 /** `/planilla/convenios-pago/:id`: debt, schedule (each instalment an order to pay), consolidated orders, PDF, restructure, void. */
 export function AgreementPage() {
@@ -33,8 +44,9 @@ export function AgreementPage() {
   const [restructuring, setRestructuring] = useState(false);
   const voidIt = useVoidAgreement(id);
   const restructure = useRestructure(id);
-  const form = useForm<{ downPayment: string; instalments: number | string; firstDueDate: string }>({
+  const form = useForm<RestructureValues>({
     initialValues: { downPayment: '', instalments: 12, firstDueDate: addDays(guatemalaToday(), 30) },
+    validate: (values) => zod4Resolver(agreementRestructureSchema)(toRestructure(values)),
   });
   return (
     <QueryState query={q} notFound={<Text>{t('agreements.notFound')}</Text>}>
@@ -127,8 +139,7 @@ export function AgreementPage() {
           <Modal opened={restructuring} onClose={() => setRestructuring(false)} title={t('agreements.restructure')} centered>
             <form
               onSubmit={form.onSubmit((v) => {
-                const body = { downPayment: v.downPayment, instalments: Number(v.instalments), firstDueDate: v.firstDueDate };
-                restructure.mutate(body, {
+                restructure.mutate(toRestructure(v), {
                   onSuccess: () => {
                     setRestructuring(false);
                     notifySuccess(t('agreements.restructured'));

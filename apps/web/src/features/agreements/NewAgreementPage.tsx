@@ -1,7 +1,8 @@
-import { addDays, guatemalaToday } from '@aporta/domain';
+import { addDays, agreementCreateSchema, guatemalaToday } from '@aporta/domain';
 import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalculator, IconCheck } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -22,6 +23,16 @@ import { OrdersTable } from './components.tsx';
 
 const FIELDS = ['downPayment', 'instalments', 'firstDueDate', 'orderIds'] as const;
 
+type TermsValues = { downPayment: string; instalments: number | string; firstDueDate: string };
+
+/** The entity's terms as the API takes them, to simulate or create (and as its schema checks them here). */
+const toTerms = (entityId: number, v: TermsValues): AgreementTerms => ({
+  entityId,
+  downPayment: v.downPayment,
+  instalments: Number(v.instalments),
+  firstDueDate: v.firstDueDate,
+});
+
 /**
  * `/planilla/convenios-pago/nuevo`: choose an entity, see its overdue orders with interest to today and
  * the administrative charge, simulate the down payment and instalments within the limits in force, see
@@ -38,8 +49,10 @@ export function NewAgreementPage() {
   const simulate = useSimulate();
   const create = useCreateAgreement();
   const [sim, setSim] = useState<AgreementSimulation | null>(null);
-  const form = useForm({
-    initialValues: { downPayment: '', instalments: 12 as number | string, firstDueDate: addDays(guatemalaToday(), 30) },
+  const form = useForm<TermsValues>({
+    initialValues: { downPayment: '', instalments: 12, firstDueDate: addDays(guatemalaToday(), 30) },
+    // Without an entity there are no terms to check (nor buttons to use them).
+    validate: (values) => (entityId ? zod4Resolver(agreementCreateSchema)(toTerms(entityId, values)) : {}),
   });
   const d = debt.data;
   // A new entity's debt: the down payment starts at its minimum and the old simulation goes.
@@ -50,19 +63,14 @@ export function NewAgreementPage() {
     form.setFieldValue('downPayment', d.minDownPayment);
     setSim(null);
   }
-  const body = (): AgreementTerms | null =>
-    entityId
-      ? {
-          entityId,
-          downPayment: form.values.downPayment,
-          instalments: Number(form.values.instalments),
-          firstDueDate: form.values.firstDueDate,
-        }
-      : null;
+  const body = (): AgreementTerms | null => (entityId ? toTerms(entityId, form.values) : null);
   const run = () => {
     const b = body();
     if (!b) return;
-    form.clearErrors();
+    if (form.validate().hasErrors) {
+      setSim(null);
+      return;
+    }
     simulate.mutate(b, {
       onSuccess: setSim,
       onError: (err) => {
@@ -73,7 +81,7 @@ export function NewAgreementPage() {
   };
   const confirmCreate = () => {
     const b = body();
-    if (!b || !sim) return;
+    if (!b || !sim || form.validate().hasErrors) return;
     openConfirm({
       title: t('agreements.create'),
       children: <Text size="sm">{t('agreements.createConfirm', { count: sim.instalments, entity: d?.entityName ?? '' })}</Text>,

@@ -47,7 +47,7 @@ export function InstitutionFormModal({
   const form = useForm<FormValues>({
     mode: 'controlled',
     initialValues: empty,
-    validate: (values) => zod4Resolver(institutionInputSchema)(toInput(values) as never),
+    validate: (values) => zod4Resolver(institutionInputSchema)(toInput(values)),
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when another institution is opened.

@@ -1,4 +1,10 @@
-import { guatemalaToday, legalActionKinds, legalStages } from '@aporta/domain';
+import {
+  guatemalaToday,
+  legalActionCreateSchema,
+  legalActionKinds,
+  legalDeadlineCreateSchema,
+  legalStages,
+} from '@aporta/domain';
 import {
   Anchor,
   Button,
@@ -16,6 +22,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconUpload } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -52,8 +59,12 @@ export function CasePage() {
   const done = useMarkDeadlineDone(id);
   const actionForm = useForm<{ actionDate: string; kind: (typeof legalActionKinds)[number]; description: string }>({
     initialValues: { actionDate: guatemalaToday(), kind: 'NOTIFICACION', description: '' },
+    validate: zod4Resolver(legalActionCreateSchema),
   });
-  const deadlineForm = useForm({ initialValues: { dueDate: '', description: '' } });
+  const deadlineForm = useForm({
+    initialValues: { dueDate: '', description: '' },
+    validate: zod4Resolver(legalDeadlineCreateSchema),
+  });
   const [uploading, setUploading] = useState(false);
   return (
     <QueryState query={q} notFound={<Text>{t('legal.notFound')}</Text>}>

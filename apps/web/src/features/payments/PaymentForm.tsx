@@ -1,6 +1,7 @@
-import { centsToDecimal, decimalToCents, formatPaymentReference, guatemalaToday } from '@aporta/domain';
+import { centsToDecimal, decimalToCents, formatPaymentReference, guatemalaToday, paymentCreateSchema } from '@aporta/domain';
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
@@ -9,8 +10,22 @@ import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { type NewPayment, ownerQuery, type PaymentResult, useOffices, useOrderList, useRegisterPayment } from './api.ts';
 import { newIdempotencyKey } from './components.tsx';
+import { onListFields } from './form-validation.ts';
 
 const FIELDS = ['orderIds', 'bank', 'payDate', 'bankReference', 'amount', 'office'] as const;
+
+type PaymentValues = { orderIds: string[]; bank: string; payDate: string; bankReference: string; amount: string; office: string };
+
+/** The payment as the API takes it, under the form's idempotency key (and as its schema checks it here). */
+const toPayment = (v: PaymentValues, idempotencyKey: string): NewPayment => ({
+  idempotencyKey,
+  orderIds: v.orderIds.map(Number),
+  bank: v.bank,
+  payDate: v.payDate,
+  bankReference: v.bankReference,
+  amount: v.amount,
+  office: v.office,
+});
 
 /**
  * Registers a payment: the open orders of one owner (an entity or a contributor) to choose from, bank,
@@ -36,7 +51,7 @@ export function PaymentForm({
   const register = useRegisterPayment();
   const [key, setKey] = useState(newIdempotencyKey);
   const [result, setResult] = useState<PaymentResult | null>(null);
-  const form = useForm({
+  const form = useForm<PaymentValues>({
     initialValues: {
       orderIds: preselected.map(String),
       bank: '',
@@ -45,6 +60,7 @@ export function PaymentForm({
       amount: '',
       office: '',
     },
+    validate: (values) => onListFields(zod4Resolver(paymentCreateSchema)(toPayment(values, key)), ['orderIds']),
   });
   useEffect(() => {
     const first = offices.data?.items[0]?.office;
@@ -54,16 +70,7 @@ export function PaymentForm({
   const balance = chosen.reduce((s, o) => s + decimalToCents(o.balance), 0n);
 
   const submit = form.onSubmit((v) => {
-    const body: NewPayment = {
-      idempotencyKey: key,
-      orderIds: v.orderIds.map(Number),
-      bank: v.bank,
-      payDate: v.payDate,
-      bankReference: v.bankReference,
-      amount: v.amount,
-      office: v.office,
-    };
-    register.mutate(body, {
+    register.mutate(toPayment(v, key), {
       onSuccess: (r) => {
         setResult(r);
         setKey(newIdempotencyKey());

@@ -12,7 +12,6 @@ import {
   Stack,
   Tabs,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
@@ -37,6 +36,7 @@ import {
   type PaymentRow,
   useBankFile,
   useBankFiles,
+  useBankOptions,
   useOffices,
   useOrderList,
   usePayments,
@@ -353,8 +353,9 @@ function BankFiles() {
   const { t } = useTranslation();
   const can = useCan();
   const offices = useOffices();
+  const banks = useBankOptions();
   const [file, setFile] = useState<File | null>(null);
-  const [bank, setBank] = useState('');
+  const [bankId, setBankId] = useState<string | null>(null);
   const [office, setOffice] = useState<string | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
   const upload = useUploadBankFile();
@@ -374,7 +375,16 @@ function BankFiles() {
             {t('payments.bank.importHelp')}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label={t('payments.fields.bank')} value={bank} onChange={(e) => setBank(e.currentTarget.value)} required />
+            <Select
+              label={t('payments.fields.bank')}
+              placeholder={t('payments.bank.choosePlaceholder')}
+              data={(banks.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
+              value={bankId}
+              onChange={setBankId}
+              searchable
+              nothingFoundMessage={banks.isFetching ? t('common.loading') : t('payments.bank.noBanks')}
+              required
+            />
             <Select
               label={t('payments.fields.office')}
               data={(offices.data?.items ?? []).map((o) => o.office)}
@@ -393,12 +403,12 @@ function BankFiles() {
           </SimpleGrid>
           <Group justify="flex-end" mt="sm">
             <Button
-              disabled={!file || !bank || !chosenOffice}
+              disabled={!file || !bankId || !chosenOffice}
               loading={upload.isPending}
               onClick={async () => {
                 const content = await file!.text();
                 upload.mutate(
-                  { bank, office: chosenOffice!, content, fileName: file!.name },
+                  { bankId: Number(bankId), office: chosenOffice!, content, fileName: file!.name },
                   {
                     onSuccess: (r) => {
                       notifySuccess(t('payments.bank.imported'));

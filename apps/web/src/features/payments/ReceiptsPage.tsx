@@ -1,4 +1,4 @@
-import { formatDay, receiptStates } from '@aporta/domain';
+import { formatDay, receiptRangeCreateSchema, receiptStates } from '@aporta/domain';
 import {
   Badge,
   Button,
@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf, IconFileTypeXls, IconPlus } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
@@ -23,6 +24,7 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
+import type { ApiBody } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -142,23 +144,40 @@ export function ReceiptsPage() {
   );
 }
 
+type RangeValues = {
+  office: string;
+  series: string;
+  firstNumber: number | string;
+  lastNumber: number | string;
+  authorizationRef: string;
+  authorizationDate: string;
+};
+
+/** An empty number box is no number: the schema names it in the words the server uses ("escriba un número entero"). */
+const rangeNumber = (n: number | string) => (n === '' ? Number.NaN : Number(n));
+
+/** The range as the API takes it (and as its schema checks it here). */
+const toRange = (v: RangeValues): ApiBody<'/api/receipt-ranges'> => ({
+  ...v,
+  office: v.office.trim().toUpperCase(),
+  series: v.series.trim().toUpperCase(),
+  firstNumber: rangeNumber(v.firstNumber),
+  lastNumber: rangeNumber(v.lastNumber),
+});
+
 function RangeForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const create = useCreateRange();
-  const form = useForm({
+  const form = useForm<RangeValues>({
     initialValues: {
       office: 'CENTRAL',
       series: '',
-      firstNumber: '' as number | string,
-      lastNumber: '' as number | string,
+      firstNumber: '',
+      lastNumber: '',
       authorizationRef: '',
       authorizationDate: '',
     },
-    // The range's numbers go as numbers: an empty box is named here, in the words the server uses.
-    validate: {
-      firstNumber: (n) => (n === '' ? 'Número inicial: escriba un número entero.' : null),
-      lastNumber: (n) => (n === '' ? 'Número final: escriba un número entero.' : null),
-    },
+    validate: (values) => zod4Resolver(receiptRangeCreateSchema)(toRange(values)),
   });
   const fields = ['office', 'series', 'firstNumber', 'lastNumber', 'authorizationRef', 'authorizationDate'];
   return (
@@ -173,22 +192,13 @@ function RangeForm({ onClose }: { onClose: () => void }) {
       <form
         noValidate
         onSubmit={form.onSubmit((v) =>
-          create.mutate(
-            {
-              ...v,
-              office: v.office.trim().toUpperCase(),
-              series: v.series.trim().toUpperCase(),
-              firstNumber: Number(v.firstNumber),
-              lastNumber: Number(v.lastNumber),
+          create.mutate(toRange(v), {
+            onSuccess: () => {
+              notifySuccess(t('payments.ranges.created'));
+              onClose();
             },
-            {
-              onSuccess: () => {
-                notifySuccess(t('payments.ranges.created'));
-                onClose();
-              },
-              onError: (e) => showApiError(e, form, fields, { notify: 'always' }),
-            },
-          ),
+            onError: (e) => showApiError(e, form, fields, { notify: 'always' }),
+          }),
         )}
       >
         <Stack>

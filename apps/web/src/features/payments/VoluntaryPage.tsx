@@ -1,6 +1,7 @@
-import { formatPaymentReference, guatemalaToday, periodOf, previousPeriod } from '@aporta/domain';
+import { formatPaymentReference, guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
 import { Anchor, Button, Card, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
@@ -10,6 +11,7 @@ import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { type OrderRow, useCreateVoluntaryOrder, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
+import { onListFields } from './form-validation.ts';
 
 /** The last 24 months, newest first, for the months a voluntary payment covers. */
 function recentPeriods(): string[] {
@@ -24,7 +26,10 @@ function VoluntaryForm() {
   const navigate = useNavigate();
   const limits = useVoluntaryLimits();
   const create = useCreateVoluntaryOrder();
-  const form = useForm({ initialValues: { cui: '', periods: [] as string[], salary: '' } });
+  const form = useForm({
+    initialValues: { cui: '', periods: [] as string[], salary: '' },
+    validate: (values) => onListFields(zod4Resolver(voluntaryOrderCreateSchema)(values), ['periods']),
+  });
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="xs">

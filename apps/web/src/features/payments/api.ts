@@ -196,6 +196,13 @@ export const useCreateVoluntaryOrder = () =>
 
 // ── Bank files ──
 
+/** The active banks of the «Bancos» catalogue a bank file may name, by name. */
+export const useBankOptions = () =>
+  useQuery({
+    queryKey: paymentKeys.banks(),
+    queryFn: ({ signal }) => api.get('/api/bank-files/banks', { signal }),
+  });
+
 export const useBankFile = (id: number) =>
   useQuery({
     queryKey: paymentKeys.bankFile(id),

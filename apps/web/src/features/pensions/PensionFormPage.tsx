@@ -1,10 +1,13 @@
 import {
+  type BeneficiaryInput,
   formatCui,
   type PensionDetail,
+  type PensionInput,
   type PensionType,
   pensionInputSchema,
   pensionTypeLabels,
   pensionTypes,
+  pensionUpdateSchema,
   type Relationship,
   relationshipLabels,
   relationships,
@@ -23,7 +26,7 @@ import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { type PensionBody, useCreatePension, usePension, useUpdatePension } from './api.ts';
+import { type PensionBody, type PensionUpdate, useCreatePension, usePension, useUpdatePension } from './api.ts';
 
 type BeneficiaryValues = {
   key: string;
@@ -45,12 +48,43 @@ type FormValues = {
   beneficiaries: BeneficiaryValues[];
 };
 
-const schemaErrors = zod4Resolver(pensionInputSchema);
+/** A beneficiary as the schema reads it while being typed: the relationship may still be unchosen. */
+type BeneficiaryDraft = Omit<BeneficiaryInput, 'relationship'> & { relationship: Relationship | null };
+/** The pension as the schema reads it while being typed: the type may still be unchosen. */
+type PensionDraft = Omit<PensionInput, 'type' | 'beneficiaries'> & {
+  type: PensionType | null;
+  beneficiaries: BeneficiaryDraft[];
+};
+
+const beneficiaryDrafts = (v: FormValues): BeneficiaryDraft[] =>
+  v.beneficiaries.map(({ key: _key, ...b }) => ({ ...b, studyCertificateUntil: b.studyCertificateUntil || null }));
+const toDraft = (v: FormValues): PensionDraft => ({
+  cui: v.cui,
+  type: v.type,
+  resolutionNumber: v.resolutionNumber,
+  resolutionDate: v.resolutionDate,
+  startDate: v.startDate,
+  monthlyAmount: v.monthlyAmount,
+  bankAccount: v.bankAccount,
+  beneficiaries: beneficiaryDrafts(v),
+});
+/** What an edit sends (the other fields are locked), as the schema reads it. */
+const toUpdateDraft = (v: FormValues): Omit<PensionUpdate, 'beneficiaries'> & { beneficiaries: BeneficiaryDraft[] } => ({
+  resolutionNumber: v.resolutionNumber,
+  bankAccount: v.bankAccount,
+  beneficiaries: beneficiaryDrafts(v),
+});
+
+const createErrors = zod4Resolver(pensionInputSchema);
+const updateErrors = zod4Resolver(pensionUpdateSchema);
 const requiredDates = { resolutionDate: 'la fecha de resolución', startDate: 'la fecha de inicio' } as const;
 
-/** The domain schema's messages, with "Ingrese…/Seleccione…" for what is still empty (not "no válido"). */
-function validateForm(values: FormValues) {
-  const errors = schemaErrors(values as never);
+/**
+ * The domain schema's messages (the create's, or the edit's for an existing pension), with
+ * "Ingrese…/Seleccione…" for what is still empty (not "no válido").
+ */
+function validateForm(values: FormValues, editing: boolean) {
+  const errors = editing ? updateErrors(toUpdateDraft(values)) : createErrors(toDraft(values));
   for (const [field, label] of Object.entries(requiredDates))
     if (!values[field as keyof typeof requiredDates]) errors[field] = `Ingrese ${label}.`;
   if (!values.type) errors.type = 'Seleccione el tipo de pensión.';
@@ -133,7 +167,7 @@ export function PensionFormPage() {
   const form = useForm<FormValues>({
     mode: 'controlled',
     initialValues: empty,
-    validate: validateForm,
+    validate: (values) => validateForm(values, !!id),
     validateInputOnChange: ['cui', 'monthlyAmount', 'bankAccount'],
   });
 

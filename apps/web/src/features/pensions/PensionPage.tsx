@@ -1,5 +1,6 @@
 import {
   type AvailableTransition,
+  amountChangeInputSchema,
   formatPeriod,
   type PensionDetail,
   payrollLineKindLabels,
@@ -29,6 +30,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEdit, IconFileText, IconHeartbeat, IconId, IconPlus } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -46,6 +48,7 @@ import { displayCui, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
+  type AmountChange,
   downloadSurvivalLetter,
   useChangeAmount,
   usePension,
@@ -378,14 +381,24 @@ interface AmountValues {
   reason: string;
 }
 
+const toAmountChange = (v: AmountValues): AmountChange => ({
+  monthlyAmount: v.monthlyAmount,
+  effectiveFrom: v.effectiveFrom,
+  reason: v.reason,
+});
+
 function Amounts({ p }: { p: PensionDetail }) {
   const { t } = useTranslation();
   const can = useCan();
   const [open, setOpen] = useState(false);
   const change = useChangeAmount(p.id);
-  const form = useForm<AmountValues>({ initialValues: { monthlyAmount: '', effectiveFrom: '', reason: '' } });
+  const form = useForm<AmountValues>({
+    initialValues: { monthlyAmount: '', effectiveFrom: '', reason: '' },
+    // The first message of a field: an empty date is "no válida", not "fuera del rango".
+    validate: (values) => zod4Resolver(amountChangeInputSchema, { errorPriority: 'first' })(toAmountChange(values)),
+  });
   const submit = form.onSubmit((v) =>
-    change.mutate(v, {
+    change.mutate(toAmountChange(v), {
       onSuccess: () => {
         notifySuccess(t('pensions.amounts.saved'));
         form.reset();

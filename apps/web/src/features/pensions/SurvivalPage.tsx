@@ -1,7 +1,15 @@
-import { notAfterToday, pensionTypeLabels, reviewStateLabels, reviewStates, survivalMethodLabels } from '@aporta/domain';
+import {
+  notAfterToday,
+  pensionTypeLabels,
+  reviewDecisionSchema,
+  reviewStateLabels,
+  reviewStates,
+  survivalMethodLabels,
+} from '@aporta/domain';
 import { ActionIcon, Badge, Button, Group, Modal, Select, Stack, Tabs, Text, Textarea, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileText, IconGavel, IconHeartbeat, IconId, IconPlayerPlay } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -287,9 +295,12 @@ function DecideModal({ review, onClose }: { review: ReviewRow | null; onClose: (
   const decide = useDecideReview();
   const form = useForm<{ decision: 'CONFIRMADA' | 'DESCARTADA' | null; resolution: string }>({
     initialValues: { decision: null, resolution: '' },
-    validate: {
-      decision: (v) => (v ? null : t('pensions.reviews.decisionRequired')),
-      resolution: (v) => (v.trim().length >= 5 ? null : t('pensions.reviews.resolutionRequired')),
+    validate: (values) => {
+      const errors = zod4Resolver(reviewDecisionSchema)(values);
+      // The schema's own rules, said in the user's language.
+      if (!values.decision) errors.decision = t('pensions.reviews.decisionRequired');
+      if (values.resolution.trim().length < 5) errors.resolution = t('pensions.reviews.resolutionRequired');
+      return errors;
     },
   });
   const close = () => {

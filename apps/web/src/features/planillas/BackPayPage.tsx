@@ -1,13 +1,15 @@
-import { planillaMachine } from '@aporta/domain';
+import { backPayCreateSchema, planillaMachine } from '@aporta/domain';
 import { Button, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import type { ApiBody } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
@@ -26,6 +28,10 @@ const FIELDS = [
   'toPeriod',
   'monthlySalary',
 ] as const;
+type FormValues = Record<(typeof FIELDS)[number], string>;
+
+/** The resolution as the API takes it: the entity chosen is an id. */
+const toBody = (v: FormValues): ApiBody<'/api/back-pay'> => ({ ...v, entityId: Number(v.entityId) });
 
 function BackPayForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -33,23 +39,19 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
   const options = usePlanillaOptions();
   const entities = options.data?.entities ?? [];
   const create = useCreateBackPay();
-  const form = useForm<Record<(typeof FIELDS)[number], string>>({
-    initialValues: Object.fromEntries(FIELDS.map((f) => [f, f === 'budgetLine' ? '011' : ''])) as Record<
-      (typeof FIELDS)[number],
-      string
-    >,
+  const form = useForm<FormValues>({
+    initialValues: Object.fromEntries(FIELDS.map((f) => [f, f === 'budgetLine' ? '011' : ''])) as FormValues,
+    // The first message of a field: an empty date or month is "no válido", not "fuera del rango".
+    validate: (values) => zod4Resolver(backPayCreateSchema, { errorPriority: 'first' })(toBody(values)),
   });
   const submit = form.onSubmit((v) =>
-    create.mutate(
-      { ...v, entityId: Number(v.entityId) },
-      {
-        onSuccess: (p) => {
-          notifySuccess(t('planillas.backPay.created', { count: p.lineCount }));
-          navigate(`/planilla/vista/${p.id}`);
-        },
-        onError: (err) => showApiError(err, form, FIELDS),
+    create.mutate(toBody(v), {
+      onSuccess: (p) => {
+        notifySuccess(t('planillas.backPay.created', { count: p.lineCount }));
+        navigate(`/planilla/vista/${p.id}`);
       },
-    ),
+      onError: (err) => showApiError(err, form, FIELDS),
+    }),
   );
   return (
     <form onSubmit={submit} noValidate>

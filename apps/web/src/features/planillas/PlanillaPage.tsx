@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import { type AvailableTransition, formatPeriod, formatRate, movements } from '@aporta/domain';
+import { type AvailableTransition, formatPeriod, formatRate, movements, planillaLineInputSchema } from '@aporta/domain';
 import {
   ActionIcon,
   Alert,
@@ -23,6 +23,7 @@ import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEdit, IconMessageCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -61,12 +62,24 @@ import { LineIssues, PlanillaStateBadge } from './components.tsx';
 const MISSING_SHOWN = 10;
 
 const LINE_FIELDS = ['cui', 'fullName', 'budgetLine', 'salary', 'days', 'movement', 'movementDate'] as const;
+type LineValues = Record<(typeof LINE_FIELDS)[number], string>;
+
+/** The line as the API takes it: an empty optional field is null. */
+const toLineBody = (v: LineValues): PlanillaLineBody => ({
+  cui: v.cui,
+  fullName: v.fullName,
+  budgetLine: v.budgetLine,
+  salary: v.salary,
+  days: v.days || null,
+  movement: v.movement || null,
+  movementDate: v.movementDate || null,
+});
 
 /** Add or correct one line; the server refuses a bad line naming each field, shown on the field. */
 function LineForm({ planillaId, line, onClose }: { planillaId: number; line: PlanillaLine | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveLine(planillaId);
-  const form = useForm<Record<(typeof LINE_FIELDS)[number], string>>({
+  const form = useForm<LineValues>({
     initialValues: {
       cui: line?.cui ?? '',
       fullName: line?.fullName ?? '',
@@ -76,19 +89,11 @@ function LineForm({ planillaId, line, onClose }: { planillaId: number; line: Pla
       movement: line?.movement ?? '',
       movementDate: line?.movementDate ?? '',
     },
+    validate: (values) => zod4Resolver(planillaLineInputSchema)(toLineBody(values)),
   });
   const submit = form.onSubmit((v) => {
-    const body: PlanillaLineBody = {
-      cui: v.cui,
-      fullName: v.fullName,
-      budgetLine: v.budgetLine,
-      salary: v.salary,
-      days: v.days || null,
-      movement: v.movement || null,
-      movementDate: v.movementDate || null,
-    };
     save.mutate(
-      { lineId: line?.id ?? null, body },
+      { lineId: line?.id ?? null, body: toLineBody(v) },
       {
         onSuccess: () => {
           notifySuccess(line ? t('planillas.lines.saved') : t('planillas.lines.added'));

@@ -1,6 +1,7 @@
-import type { SettingKey, SettingOverview, SettingValueEntry } from '@aporta/domain/settings';
+import { cancelSettingSchema, type SettingKey, type SettingOverview, type SettingValueEntry } from '@aporta/domain/settings';
 import { Badge, Button, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
@@ -139,7 +140,12 @@ function CancelModal({ setting, entry, onClose }: { setting: SettingOverview; en
   const form = useForm({
     mode: 'controlled',
     initialValues: { reason: '' },
-    validate: { reason: (v) => (v.trim().length < 5 ? t('settings.history.reasonRequired') : null) },
+    validate: (values) => {
+      const errors = zod4Resolver(cancelSettingSchema)(values);
+      // The schema's minimum, said in the user's language.
+      if (values.reason.trim().length < 5) errors.reason = t('settings.history.reasonRequired');
+      return errors;
+    },
   });
   const submit = form.onSubmit((values) =>
     cancel.mutate(

@@ -46,7 +46,7 @@ export function UserFormModal({
   const form = useForm<FormValues>({
     mode: 'controlled',
     initialValues: { email: '', firstName: '', lastName: '', isActive: true, roleIds: [], institutionIds: [] },
-    validate: (values) => zod4Resolver(userInputSchema)(toInput(values) as never),
+    validate: (values) => zod4Resolver(userInputSchema)(toInput(values)),
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when another user is opened.

@@ -50,7 +50,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { getToken } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useForm, useSaveForm } from './api.ts';
+import { useFormDefinition, useSaveForm } from './api.ts';
 import { FormRenderer } from './FormRenderer.tsx';
 
 /**
@@ -124,7 +124,7 @@ export function FormBuilderPage() {
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const signedIn = !!getToken();
   const can = useCan();
-  const existing = useForm(signedIn ? editId : null);
+  const existing = useFormDefinition(signedIn ? editId : null);
   const save = useSaveForm();
 
   useEffect(() => {

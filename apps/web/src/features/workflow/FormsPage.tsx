@@ -9,7 +9,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useForm, useForms, useFormVersionAction } from './api.ts';
+import { useFormDefinition, useForms, useFormVersionAction } from './api.ts';
 import { day, moment, VersionBadge } from './components.tsx';
 import { FormRenderer } from './FormRenderer.tsx';
 
@@ -69,7 +69,7 @@ export function FormsPage() {
 function FormVersionsModal({ id, onClose }: { id: number; onClose: () => void }) {
   const { t } = useTranslation();
   const can = useCan();
-  const form = useForm(id);
+  const form = useFormDefinition(id);
   const action = useFormVersionAction();
   const [preview, setPreview] = useState<FormVersion | null>(null);
   const run = (version: number, kind: 'publish' | 'retire') =>

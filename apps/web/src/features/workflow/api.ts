@@ -26,7 +26,7 @@ export const useForms = (query: ApiQuery<'/api/wf/forms'>) =>
     placeholderData: keepPreviousData,
   });
 
-export const useForm = (id: number | null) =>
+export const useFormDefinition = (id: number | null) =>
   useQuery({
     queryKey: workflowKeys.form(id ?? 0),
     queryFn: () => api.get('/api/wf/forms/{id}', { path: { id: id ?? 0 } }),

@@ -1,0 +1,2 @@
+ALTER TABLE "bank_files" ADD COLUMN "bank_id" integer;--> statement-breakpoint
+ALTER TABLE "bank_files" ADD CONSTRAINT "bank_files_bank_id_banks_id_fk" FOREIGN KEY ("bank_id") REFERENCES "public"."banks"("id") ON DELETE no action ON UPDATE no action;
