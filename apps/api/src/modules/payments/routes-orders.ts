@@ -1,6 +1,6 @@
 /** The routes of payment orders: the list as of a date, its totals and export, one order, its PDF, voiding. */
 import {
-  exportFormatSchema,
+  exportQueryOf,
   formatDay,
   formatPaymentReference,
   formatPeriod,
@@ -76,9 +76,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar las órdenes de pago filtradas (xlsx o csv)',
-        querystring: paymentOrderListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(paymentOrderListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

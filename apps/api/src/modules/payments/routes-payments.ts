@@ -1,6 +1,6 @@
 /** The routes of payments: the list and its export, one payment, registering, reversing, a new receipt, the offices. */
 import {
-  exportFormatSchema,
+  exportQueryOf,
   formatDay,
   idParamsSchema,
   listResponse,
@@ -55,9 +55,7 @@ export const paymentRecordRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los pagos filtrados (xlsx o csv)',
-        querystring: paymentListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(paymentListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },

@@ -2,7 +2,7 @@
 import {
   corteQuerySchema,
   corteSchema,
-  exportFormatSchema,
+  exportQueryOf,
   idParamsSchema,
   listResponse,
   orderVoidSchema,
@@ -69,9 +69,7 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Exportar los recibos filtrados (xlsx o csv)',
-        querystring: receiptListQuerySchema
-          .omit({ page: true, pageSize: true, after: true, before: true })
-          .extend({ format: exportFormatSchema.default('xlsx') }),
+        querystring: exportQueryOf(receiptListQuerySchema),
         response: { ...errorResponses(400, 401, 403) },
       },
     },
