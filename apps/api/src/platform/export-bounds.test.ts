@@ -6,6 +6,7 @@ import { legalCases } from '../db/schema/index.ts';
 import { contributorFixtures } from '../modules/contributors/fixtures.ts';
 import { seedRoles } from '../seed/accounts.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { routeTable } from '../test/openapi.ts';
 import { registerErrorHandling } from './errors.ts';
 import { sendExport } from './export.ts';
 
@@ -45,7 +46,7 @@ type OpenApi = { paths: Record<string, Record<string, { parameters?: Param[] }>>
 
 /** The export and report routes, with their query parameters. */
 async function exportRoutes(): Promise<{ path: string; query: Param[] }[]> {
-  const doc = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json() as OpenApi;
+  const doc = routeTable<OpenApi>(t.app);
   return Object.entries(doc.paths)
     .filter(([, ops]) => ops.get)
     .map(([path, ops]) => ({ path, query: (ops.get.parameters ?? []).filter((p) => p.in === 'query') }))

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { routeTable } from '../test/openapi.ts';
 import { FAIR_SHARE_RETRY_AFTER_SECONDS } from './load.ts';
 
 /**
@@ -41,7 +42,7 @@ const routeUrl = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '1');
 
 function fileRoutes(): string[] {
-  const spec = t.app.swagger() as Spec;
+  const spec = routeTable<Spec>(t.app);
   const out: string[] = [];
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {

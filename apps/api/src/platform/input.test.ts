@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
+import { routeTable } from '../test/openapi.ts';
 
 /**
  * Input at the platform, walked over the route table so a new route is covered without touching this
@@ -97,7 +98,7 @@ describe('control characters', () => {
   });
 
   it('refuses a control character anywhere in a JSON body, naming the field; tab and new lines pass', async () => {
-    const doc = t.app.swagger() as unknown as { paths: Record<string, Record<string, { requestBody?: { content?: object } }>> };
+    const doc = routeTable(t.app) as { paths: Record<string, Record<string, { requestBody?: { content?: object } }>> };
     const jsonBodies = routes().filter((r) => {
       const op = doc.paths[r.url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[r.method.toLowerCase()];
       return op?.requestBody?.content && 'application/json' in op.requestBody.content;
@@ -137,7 +138,7 @@ describe('nesting', () => {
     timeout: 120_000,
   }, async () => {
     // It overflowed the recursive control-character guard: a 500 on all of them.
-    const doc = t.app.swagger() as unknown as { paths: Record<string, Record<string, { requestBody?: { content?: object } }>> };
+    const doc = routeTable(t.app) as { paths: Record<string, Record<string, { requestBody?: { content?: object } }>> };
     const jsonBodies = t.app.routeTable.filter((r) => {
       const op = doc.paths[r.url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[r.method.toLowerCase()];
       return op?.requestBody?.content && 'application/json' in op.requestBody.content;
@@ -174,7 +175,7 @@ describe('nesting', () => {
 describe('search text', () => {
   const lists = () =>
     routes().filter((r) => {
-      const doc = t.app.swagger() as unknown as OpenApi;
+      const doc = routeTable(t.app) as OpenApi;
       const op = doc.paths[r.url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[r.method.toLowerCase()];
       return r.method === 'GET' && !r.url.includes(':') && op?.parameters?.some((p) => p.in === 'query' && p.name === 'q');
     });
@@ -226,7 +227,7 @@ describe('exports', () => {
   // Every streamed export takes the list's sort (the contributor reports are fixed aggregates without one).
   const exports = () =>
     routes().filter((r) => {
-      const op = (t.app.swagger() as unknown as OpenApi).paths[r.url]?.get;
+      const op = (routeTable(t.app) as OpenApi).paths[r.url]?.get;
       return r.method === 'GET' && /\/export$/.test(r.url) && op?.parameters?.some((p) => p.in === 'query' && p.name === 'sort');
     });
 
