@@ -262,6 +262,49 @@ export const signingRequestMachine = defineMachine({
   ],
 });
 export const signerStates = ['ESPERA', 'PENDIENTE', 'FIRMADO', 'RECHAZADO'] as const;
+export type SignerState = (typeof signerStates)[number];
+
+/**
+ * One signer's turn in a request: waiting, then pending when the one before signs (or the request is sent),
+ * then signed or rejected. Only the application moves it (signing.ts, alongside the request's own machine);
+ * the request's events are its history.
+ */
+export const signerMachine = defineMachine({
+  entityType: 'signing_signer',
+  label: 'El turno de firma',
+  states: signerStates,
+  stateLabels: { ESPERA: 'En espera', PENDIENTE: 'Pendiente', FIRMADO: 'Firmado', RECHAZADO: 'Rechazado' },
+  initial: 'ESPERA',
+  transitions: [
+    {
+      key: 'SIGNER_TURN',
+      from: 'ESPERA',
+      to: 'PENDIENTE',
+      label: 'Turno de firmar',
+      permission: { resource: 'signing-pending', action: 'SIGN' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'SIGNER_SIGN',
+      from: 'PENDIENTE',
+      to: 'FIRMADO',
+      label: 'Firmar',
+      permission: { resource: 'signing-pending', action: 'SIGN' },
+      commentRequired: false,
+      system: true,
+    },
+    {
+      key: 'SIGNER_REJECT',
+      from: 'PENDIENTE',
+      to: 'RECHAZADO',
+      label: 'Rechazar',
+      permission: { resource: 'signing-pending', action: 'SIGN' },
+      commentRequired: true,
+      system: true,
+    },
+  ],
+});
 
 export const signerSchema = z.object({
   position: z.number().int(),

@@ -1,8 +1,11 @@
 import {
   AppError,
+  findTransition,
+  type SignerState,
   type SigningRequest,
   type SigningRequestState,
   type SigningUploadMeta,
+  signerMachine,
   signingRequestMachine,
 } from '@aporta/domain';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -149,12 +152,8 @@ export async function sendSigningRequest(ctx: RequestContext, id: number): Promi
   if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', 'El documento ya fue enviado.');
   await ctx.db.transaction(async (tx) => {
     await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', 'El documento ya fue enviado.');
-    const [first] = await tx
-      .update(signingSigners)
-      .set({ state: 'PENDIENTE' })
-      .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, 1)))
-      .returning();
-    await sendTo(tx, ctx, id, first.userId, req.title, req.currentSha256);
+    const first = await moveSigner(tx, id, 1, 'ESPERA', 'PENDIENTE', 'El documento ya fue enviado.');
+    if (first) await sendTo(tx, ctx, id, first.userId, req.title, req.currentSha256);
   });
   return getSigningRequest(ctx, id);
 }
@@ -189,6 +188,35 @@ export async function moveRequest(
     if (err instanceof AppError && err.code === 'CONFLICT' && err.message === RACE_MESSAGE) throw new AppError('CONFLICT', race);
     throw err;
   }
+}
+
+/**
+ * Moves one signer of request `id` (by position) from `from` to `to`, a transition `signerMachine` declares,
+ * only if the signer is still in `from`; answers the moved signer, or undefined when there is no signer at
+ * that position (after the last one). A signer no longer in `from` is a race: CONFLICT with `race`.
+ */
+export async function moveSigner(
+  tx: Db,
+  id: number,
+  position: number,
+  from: SignerState,
+  to: SignerState,
+  race: string,
+  set: Omit<Partial<typeof signingSigners.$inferInsert>, 'state'> = {},
+) {
+  if (!findTransition(signerMachine, from, to)) throw new Error(`signerMachine: no hay transición ${from} → ${to}`);
+  const [moved] = await tx
+    .update(signingSigners)
+    .set({ ...set, state: to })
+    .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, position), eq(signingSigners.state, from)))
+    .returning();
+  if (moved) return moved;
+  const [exists] = await tx
+    .select({ state: signingSigners.state })
+    .from(signingSigners)
+    .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, position)));
+  if (exists) throw new AppError('CONFLICT', race);
+  return undefined;
 }
 
 export async function event(

@@ -15,7 +15,11 @@ import { notifyUsers } from '../notifications/service.ts';
 import { caMaterial, sealSigner, unb64 } from './authority.ts';
 import type { SigningDeps } from './deps.ts';
 import { getSigningRequest, involvedRequest } from './lists.ts';
-import { event, moveRequest } from './requests.ts';
+import { event, moveRequest, moveSigner } from './requests.ts';
+
+/** Another signature or a rejection got there first. */
+const RACE = 'El documento cambió mientras firmaba: vuelva a abrirlo.';
+
 import { appearanceMaker, appearanceReason, sealAppearance, timestampUrlOf } from './settings.ts';
 
 /**
@@ -134,10 +138,7 @@ export async function signRequest(
       )
       .returning({ id: signingRequests.id });
     if (!moved.length) throw new AppError('CONFLICT', 'El documento cambió mientras firmaba: vuelva a abrirlo.');
-    await tx
-      .update(signingSigners)
-      .set({ state: 'FIRMADO', actedAt: new Date(), certificateId: cert.id })
-      .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, me.position)));
+    await moveSigner(tx, id, me.position, 'PENDIENTE', 'FIRMADO', RACE, { actedAt: new Date(), certificateId: cert.id });
     await tx.update(signingCertificates).set({ failedAttempts: 0, lockedUntil: null }).where(eq(signingCertificates.id, cert.id));
     await event(tx, ctx, id, 'FIRMADO', { hashBefore: req.currentSha256, hashAfter: after });
     if (completion)
@@ -146,11 +147,7 @@ export async function signRequest(
         hashAfter: completion.sha256,
         detail: 'Constancia de firmas anexada y sellada por la institución',
       });
-    const [next] = await tx
-      .update(signingSigners)
-      .set({ state: 'PENDIENTE' })
-      .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, me.position + 1)))
-      .returning();
+    const next = await moveSigner(tx, id, me.position + 1, 'ESPERA', 'PENDIENTE', RACE);
     if (next) {
       await notifyUsers({
         db: tx,
@@ -258,10 +255,7 @@ export async function rejectRequest(ctx: RequestContext, id: number, reason: str
       comment: reason,
       set: () => ({ completedAt: new Date() }),
     });
-    await tx
-      .update(signingSigners)
-      .set({ state: 'RECHAZADO', actedAt: new Date(), reason })
-      .where(and(eq(signingSigners.requestId, id), eq(signingSigners.position, me.position)));
+    await moveSigner(tx, id, me.position, 'PENDIENTE', 'RECHAZADO', RACE, { actedAt: new Date(), reason });
     await event(tx, ctx, id, 'RECHAZADO', { hashBefore: req.currentSha256, detail: reason });
     await notifyUsers({
       db: tx,
