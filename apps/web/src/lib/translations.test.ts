@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collectLocales } from '../../i18n-plugin.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './i18n.ts';
+import { spanishCopies } from './locale-copies.ts';
 
 /**
  * Every `locales` folder of the web app must carry all eight languages, each with every key that any
@@ -70,6 +71,14 @@ describe('translations', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it('no value of another language is still the Spanish text, but for the reviewed words and names (locale-copies.ts)', () => {
+    const found = spanishCopies(srcDir, LANGUAGES);
+    const copies = Object.values(found).flatMap(({ copies }) => copies.map((c) => `${c.file} ${c.key}: ${c.value}`));
+    expect(copies).toEqual([]);
+    // The reviewed list stays short: words the same in both languages and names, never whole sentences.
+    for (const [lang, { values }] of Object.entries(found)) expect(values, lang).toBeGreaterThan(2000);
+  });
 
   it('merge into one file per language without a key defined twice', () => {
     const merged = collectLocales(srcDir);
