@@ -60,7 +60,10 @@ describe('dates', () => {
 
   it('a date that is not aaaa-mm-dd says so, once, not that it is out of range', () => {
     for (const bad of ['', '2026-1-01', 'ayer']) {
-      expect(dateSchema.safeParse(bad).error?.issues.map((i) => i.message), bad).toEqual(['Fecha no válida (aaaa-mm-dd).']);
+      expect(
+        dateSchema.safeParse(bad).error?.issues.map((i) => i.message),
+        bad,
+      ).toEqual(['Fecha no válida (aaaa-mm-dd).']);
     }
     expect(dateSchema.safeParse('2026-02-30').error?.issues.map((i) => i.message)).toEqual([
       'La fecha no existe o está fuera del rango 1900-01-01 a 2100-12-31.',

@@ -1,14 +1,9 @@
 // Routes of one planilla: reading it, its PDF or spreadsheet, its history, comments and comparison, and its
 // transitions.
 import {
-  decimalToCents,
-  formatCui,
-  formatPeriod,
   idParamsSchema,
-  type PlanillaLine,
   planillaCommentListSchema,
   planillaComparisonSchema,
-  planillaMachine,
   planillaSchema,
   planillaTransitionSchema,
   stateTransitionListSchema,
