@@ -266,8 +266,8 @@ export type SignerState = (typeof signerStates)[number];
 
 /**
  * One signer's turn in a request: waiting, then pending when the one before signs (or the request is sent),
- * then signed or rejected. Only the application moves it (signing.ts, alongside the request's own machine);
- * the request's events are its history.
+ * then signed or rejected. Only the application moves it (`moveSigner` in apps/api modules/signing/requests.ts,
+ * alongside the request's own machine); the request's events are its history.
  */
 export const signerMachine = defineMachine({
   entityType: 'signing_signer',
