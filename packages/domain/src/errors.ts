@@ -31,8 +31,20 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** One problem with one field or row; `path` names it the way the form or file does. */
-export const errorDetailSchema = z.object({ path: z.string(), message: z.string(), row: z.number().optional() });
+/** A message's parameters (messages.ts): the values its placeholders take. */
+export const messageParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/**
+ * One problem with one field or row; `path` names it the way the form or file does. `message` is the
+ * Spanish text; `key` and `params` let the web say it in the user's language (messages.ts).
+ */
+export const errorDetailSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  row: z.number().optional(),
+  key: z.string().optional(),
+  params: messageParamsSchema.optional(),
+});
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** The error shape every route declares for its 4xx/5xx answers. */
@@ -40,23 +52,46 @@ export const errorBodySchema = z.object({
   error: z.object({
     code: z.enum(Object.keys(errorCatalogue) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
+    key: z.string().optional(),
+    params: messageParamsSchema.optional(),
     details: z.array(errorDetailSchema).optional(),
   }),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
+/** A message as messages.ts makes it (declared here too, so errors.ts does not import the catalogue). */
+interface KeyedMessage {
+  readonly key: string;
+  readonly params?: Record<string, string | number>;
+  readonly text: string;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: ErrorDetail[];
+  /** The message's key and parameters (messages.ts); the error handler finds one for a fixed text. */
+  readonly key?: string;
+  readonly params?: Record<string, string | number>;
 
-  /** `cause`: the underlying error, logged by the server and never sent to the client. */
-  constructor(code: ErrorCode, message?: string, details?: ErrorDetail[], options?: { cause?: unknown }) {
-    super(message ?? errorCatalogue[code].message, options);
+  /**
+   * `message`: a keyed message (`msg('planillas.notFound')`), or none for the code's own.
+   * `cause`: the underlying error, logged by the server and never sent to the client.
+   */
+  constructor(
+    code: ErrorCode,
+    message?: KeyedMessage | string,
+    details?: ErrorDetail[],
+    options?: { cause?: unknown },
+  ) {
+    const keyed = typeof message === 'object' ? message : undefined;
+    super(typeof message === 'object' ? message.text : (message ?? errorCatalogue[code].message), options);
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;
     this.details = details;
+    this.key = keyed ? keyed.key : message === undefined ? `errors.${code}` : undefined;
+    this.params = keyed?.params;
   }
 }
 

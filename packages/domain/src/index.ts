@@ -33,3 +33,4 @@ export * from './signing.ts';
 export * from './state-machine.ts';
 export * from './template.ts';
 export * from './workflow.ts';
+export * from './messages.ts';

@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue } from '@aporta/domain';
+import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue, keyOfText, type Message } from '@aporta/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { toAppError } from './db-errors.ts';
@@ -7,9 +7,50 @@ import { RETRY_AFTER_SECONDS } from './load.ts';
 /** The error shape every route declares for its 4xx/5xx answers (the domain's, named in the contract). */
 export { errorBodySchema } from '@aporta/domain';
 
-export const errorBody = (code: ErrorCode, message?: string, details?: ErrorDetail[]): ErrorBody => ({
-  error: { code, message: message ?? errorCatalogue[code].message, ...(details?.length ? { details } : {}) },
-});
+/**
+ * The one error body. Every message in it carries its key (messages.ts) when it has one: given as a
+ * keyed message, as the code's own text (`errors.<CODE>`), or found for a fixed Spanish text (a
+ * schema's or a domain rule's message). The web translates by key; the text is the Spanish fallback.
+ */
+export function errorBody(
+  code: ErrorCode,
+  message?: string | Message,
+  details?: ErrorDetail[],
+  keyed?: { key?: string; params?: Record<string, string | number> },
+): ErrorBody {
+  const text = typeof message === 'object' ? message.text : (message ?? errorCatalogue[code].message);
+  const key =
+    typeof message === 'object' ? message.key : (keyed?.key ?? (message === undefined ? `errors.${code}` : keyOfText(text)));
+  const params = typeof message === 'object' ? message.params : keyed?.params;
+  return {
+    error: {
+      code,
+      message: text,
+      ...(key ? { key } : {}),
+      ...(params ? { params } : {}),
+      ...(details?.length ? { details: details.map(keyedDetail) } : {}),
+    },
+  };
+}
+
+function keyedDetail(d: ErrorDetail): ErrorDetail {
+  if (d.key) return d;
+  const key = keyOfText(d.message);
+  return key ? { ...d, key } : d;
+}
+
+/** The scalar facts of a schema issue (no input value): what the web needs to say it with zod's locales. */
+function zodIssueParams(code: string, params: Record<string, unknown> | undefined): Record<string, string | number> {
+  const out: Record<string, string | number> = { code };
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (k === 'input' || k === 'issue') continue;
+    if (typeof v === 'string' || typeof v === 'number') out[k] = v;
+    else if (typeof v === 'bigint') out[k] = String(v);
+    else if (typeof v === 'boolean') out[k] = v ? 1 : 0;
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) out[k] = v.join('|');
+  }
+  return out;
+}
 
 /** Fastify's own error codes for client mistakes, mapped onto the catalogue. */
 const fastifyCodes: Record<string, ErrorCode> = {
@@ -38,7 +79,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (known.cause) request.log.warn({ err: known.cause, code: known.code }, 'underlying error of an answered failure');
       // Saturated (platform/load.ts): the client is told when to try again.
       if (known.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return reply.status(known.status).send(errorBody(known.code, known.message, known.details));
+      return reply
+        .status(known.status)
+        .send(errorBody(known.code, known.message, known.details, { key: known.key, params: known.params }));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const prefix = where[err.validationContext ?? 'body'] ?? '';
@@ -47,7 +90,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
           v.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
           (v.params?.issue as { path?: string[] })?.path?.join('.') ||
           '';
-        return { path: [prefix, field].filter(Boolean).join('.') || '(raíz)', message: v.message ?? 'Valor no válido.' };
+        const path = [prefix, field].filter(Boolean).join('.') || '(raíz)';
+        const message = v.message ?? 'Valor no válido.';
+        // A schema's own message is a catalogue text (keyed by errorBody); zod's built-in ones are keyed
+        // `zod.<code>` with the issue's facts, which the web words with zod's locale of its language.
+        if (keyOfText(message)) return { path, message };
+        return { path, message, key: `zod.${v.keyword}`, params: zodIssueParams(v.keyword, v.params as Record<string, unknown>) };
       });
       return reply.status(400).send(errorBody('VALIDATION', undefined, details));
     }

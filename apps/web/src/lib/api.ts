@@ -9,11 +9,26 @@ export class ApiError extends Error {
     readonly code: ErrorCode | 'NETWORK',
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** The message's key and parameters (domain messages.ts); lib/server-messages.ts words them. */
+    readonly keyed: { key?: string; params?: Record<string, string | number> } = {},
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
+
+/** The refusal an error body describes (with its key and parameters); a body that is not one, by status. */
+export function apiErrorOf(status: number, body: unknown): ApiError {
+  const e = (body as ErrorBody | undefined)?.error;
+  return new ApiError(status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${status}`, e?.details ?? [], {
+    key: e?.key ?? (e ? undefined : 'errors.INTERNAL'),
+    params: e?.params,
+  });
+}
+
+/** The server could not be reached (lib/server-messages words it in the user's language). */
+export const networkError = (): ApiError =>
+  new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.', [], { key: 'platform.network' });
 
 const LOGIN_URL = '/api/auth/login';
 
@@ -141,16 +156,13 @@ async function call<T>(method: string, template: string, options?: object): Prom
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.');
+    throw networkError();
   }
   if (res.status === 401 && path !== LOGIN_URL) onUnauthorized();
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   const data = text ? safeJson(text) : undefined;
-  if (!res.ok) {
-    const e = (data as ErrorBody | undefined)?.error;
-    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
-  }
+  if (!res.ok) throw apiErrorOf(res.status, data);
   return data as T;
 }
 

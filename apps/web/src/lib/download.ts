@@ -1,5 +1,4 @@
-import type { ErrorBody } from '@aporta/domain';
-import { ApiError, buildUrl, type QueryRecord } from './api.ts';
+import { apiErrorOf, buildUrl, type QueryRecord } from './api.ts';
 import { getToken } from './session.ts';
 
 /**
@@ -25,10 +24,7 @@ export async function downloadFile(path: string, query?: QueryRecord): Promise<v
 async function fetchFile(url: string): Promise<Response> {
   const token = getToken();
   const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error;
-    throw new ApiError(res.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${res.status}`, e?.details ?? []);
-  }
+  if (!res.ok) throw apiErrorOf(res.status, await res.json().catch(() => null));
   return res;
 }
 

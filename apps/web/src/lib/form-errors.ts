@@ -1,5 +1,6 @@
 import { ApiError } from './api.ts';
 import { notifyError, notifyUnplacedError } from './notify.ts';
+import { messageText } from './server-messages.ts';
 
 interface FormLike {
   setFieldError: (path: string, message: string) => void;
@@ -26,7 +27,7 @@ export function showApiError(
 ): void {
   if (form && err instanceof ApiError && err.details.length > 0) {
     const placed = err.details.filter((d) => fields.includes(d.path));
-    for (const d of placed) form.setFieldError(d.path, d.message);
+    for (const d of placed) form.setFieldError(d.path, messageText(d));
     const unplaced = err.details.filter((d) => !fields.includes(d.path));
     if (unplaced.length === 0 && notify === 'unplaced') return;
     if (unplaced.length === 0 && notify === 'non-validation' && err.code === 'VALIDATION') return;

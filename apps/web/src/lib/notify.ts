@@ -2,6 +2,7 @@ import type { ErrorDetail } from '@aporta/domain';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { ApiError } from './api.ts';
+import { messageText } from './server-messages.ts';
 
 /**
  * Where toasts appear (main.tsx mounts <Notifications {...notificationsProps} />): bottom centre, clear
@@ -17,6 +18,9 @@ export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message, closeButtonProps: closeButtonProps() });
 }
 
+/** A refusal's own message in the user's language (the server's Spanish text when no key is known). */
+export const apiErrorText = (err: ApiError): string => messageText({ message: err.message, ...err.keyed });
+
 /** How many of an error's details a toast lists (the rest are summed up as "…"). */
 const MAX_LISTED_DETAILS = 5;
 
@@ -27,11 +31,12 @@ const MAX_LISTED_DETAILS = 5;
  */
 export function errorToast(err: unknown, details?: readonly ErrorDetail[]): { title?: string; message: string } {
   if (!(err instanceof ApiError)) return { message: i18n.t('common.unexpectedError') };
-  const lines = [...new Set((details ?? err.details).map((d) => d.message))].filter((m) => m && m !== err.message);
-  if (lines.length === 0) return { message: err.message };
+  const title = apiErrorText(err);
+  const lines = [...new Set((details ?? err.details).map(messageText))].filter((m) => m && m !== title);
+  if (lines.length === 0) return { message: title };
   const listed = lines.slice(0, MAX_LISTED_DETAILS);
   if (lines.length > MAX_LISTED_DETAILS) listed.push('…');
-  return { title: err.message, message: listed.join('\n') };
+  return { title, message: listed.join('\n') };
 }
 
 const showError = (toast: { title?: string; message: string }) =>

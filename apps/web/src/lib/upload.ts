@@ -1,5 +1,4 @@
-import type { ErrorBody } from '@aporta/domain';
-import { type ApiAnswer, ApiError, type ApiPath, buildUrl, fillPath, type QueryRecord } from './api.ts';
+import { type ApiAnswer, type ApiPath, apiErrorOf, buildUrl, fillPath, networkError, type QueryRecord } from './api.ts';
 import { getToken } from './session.ts';
 
 /** A multipart upload: the route's `{param}`s, its query, text fields besides the file, and progress. */
@@ -32,10 +31,9 @@ export function uploadFile<P extends ApiPath<'post'>>(route: P, options: UploadO
         body = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(body as ApiAnswer<P, 'post'>);
-      const e = (body as ErrorBody | undefined)?.error;
-      reject(new ApiError(xhr.status, e?.code ?? 'INTERNAL', e?.message ?? `Error ${xhr.status}`, e?.details ?? []));
+      reject(apiErrorOf(xhr.status, body));
     };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'No se pudo conectar con el servidor. Revise su conexión.'));
+    xhr.onerror = () => reject(networkError());
     const form = new FormData();
     for (const [k, v] of Object.entries(options.fields ?? {})) if (v !== undefined) form.append(k, v);
     if (options.file) form.append('file', options.file);

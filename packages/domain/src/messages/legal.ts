@@ -1,0 +1,6 @@
+/**
+ * Spanish texts of the legal messages the server sends, by key (see ../messages.ts). A key never
+ * changes meaning; a text may be reworded (the web's translations of the key are then reviewed).
+ */
+export const legalMessages = {
+} as const;
