@@ -64,7 +64,7 @@ test('read-only, refused and admin users each see only what they may do', async 
   await signIn(page);
   const queues = main.getByTestId('home-queues');
   await expect(queues.getByTestId('queue-cui-approvals-pending')).toContainText('Aprobaciones de CUI pendientes');
-  await expect(queues.getByTestId('queue-contributor-imports-waiting')).toContainText(/\d+ pendientes/);
+  await expect(queues.getByTestId('queue-contributor-imports-waiting')).toContainText(/\d+ pendientes?/);
   await expectAccessible(page);
   await queues.getByTestId('queue-cui-approvals-pending').click();
   await expect(page).toHaveURL(/\/contributors\/cui-approval$/);

@@ -2,7 +2,7 @@
  * Counts the messages the server sends that still carry their Spanish text instead of a key
  * (packages/domain/src/messages.ts): `new AppError(CODE, '…')` or with a template, a detail or result
  * `message: '…'`, and a schema's `{ error: '…' }` / `{ message: '…' }`. Prints each place and the total
- * per file; `npm run -s i18n:unkeyed [folder]` → the last line is the total, 0 when every message is keyed.
+ * per file (config.ts is left out: its messages are the operator's, at start-up, in the log); `npm run -s i18n:unkeyed [folder]` → the last line is the total, 0 when every message is keyed.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +14,12 @@ function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
     if (statSync(p).isDirectory()) return n === 'node_modules' || n === 'messages' || n === 'test' ? [] : files(p);
-    return /\.ts$/.test(n) && !['errors.ts', 'messages.ts'].includes(n) && !/\.test\.ts$/.test(n) && !/(^|\/)(contract|cli|scripts)\//.test(relative(root, p)) ? [p] : [];
+    return /\.ts$/.test(n) &&
+      !['errors.ts', 'messages.ts', 'config.ts'].includes(n) &&
+      !/\.test\.ts$/.test(n) &&
+      !/(^|\/)(contract|cli|scripts)\//.test(relative(root, p))
+      ? [p]
+      : [];
   });
 }
 
@@ -33,11 +38,11 @@ for (const base of roots) {
       for (const m of src.matchAll(re)) {
         n++;
         const line = src.slice(0, m.index).split('\n').length;
-        if (process.env.VERBOSE) console.log(`${relative(root, file)}:${line} ${what}`);
+        if (process.env.VERBOSE) process.stdout.write(`${relative(root, file)}:${line} ${what}\n`);
       }
     }
-    if (n) console.log(`${String(n).padStart(4)} ${relative(root, file)}`);
+    if (n) process.stdout.write(`${String(n).padStart(4)} ${relative(root, file)}\n`);
     total += n;
   }
 }
-console.log(total);
+process.stdout.write(`${total}\n`);

@@ -180,6 +180,18 @@ describe('architecture: each planted violation is caught', () => {
       rule: 'web-contract',
     },
     {
+      name: 'a screen shows a server message as it arrived (Spanish on an English screen)',
+      file: 'apps/web/src/features/agreements/Extra.tsx',
+      text: 'export const Failure = ({ err }: { err: Error }) => <p>{err.message}</p>;',
+      rule: 'web-messages',
+    },
+    {
+      name: 'a form validated by the resolver that does not translate',
+      file: 'apps/web/src/features/agreements/ExtraForm.tsx',
+      text: "import { zod4Resolver } from 'mantine-form-zod-resolver';\nexport const v = zod4Resolver;",
+      rule: 'web-messages',
+    },
+    {
       name: 'a feature’s api.ts declares an answer shape',
       file: 'apps/web/src/features/agreements/api.ts',
       text: 'export type AgreementRow = { id: number; debtor: string };',

@@ -3,6 +3,7 @@ import { currentUserSchema, emailSchema } from './auth.ts';
 import { idSchema, idTextSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
 import { type MenuItem, menuTree } from './menu.ts';
+import { type Message, msg, text, textWith } from './messages.ts';
 import {
   type Action,
   actions,
@@ -26,33 +27,37 @@ export const PASSWORD_MAX_LENGTH = 200;
  * sentence naming the broken rule, or null when the password is acceptable.
  */
 export function passwordProblem(password: string, opts: { email?: string | null; minLength?: number } = {}): string | null {
+  return passwordProblemMessage(password, opts)?.text ?? null;
+}
+
+/** The password rule's refusal as a keyed message (messages.ts), or null when the password is acceptable. */
+export function passwordProblemMessage(
+  password: string,
+  opts: { email?: string | null; minLength?: number } = {},
+): Message | null {
   const min = opts.minLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
-  if (password.length < min) return `La contraseña debe tener al menos ${min} caracteres.`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.`;
+  if (password.length < min) return msg('accounts.passwordTooShort', { min });
+  if (password.length > PASSWORD_MAX_LENGTH) return msg('accounts.passwordTooLong');
   const email = opts.email?.trim().toLowerCase();
   if (email) {
     const lower = password.toLowerCase();
     const local = email.split('@')[0] ?? '';
-    if (lower === email) return 'La contraseña no puede ser igual al correo electrónico.';
+    if (lower === email) return msg('accounts.passwordIsEmail');
     // Very short local parts ("a@…") would forbid too much; three characters is where it starts to matter.
-    if (local.length >= 3 && lower.includes(local)) return 'La contraseña no puede contener el nombre de usuario del correo.';
+    if (local.length >= 3 && lower.includes(local)) return msg('accounts.passwordContainsEmailName');
   }
   return null;
 }
 
-const personName = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: `Ingrese ${label}.` })
-    .max(100, { error: `${label[0].toUpperCase()}${label.slice(1)} no puede tener más de 100 caracteres.` });
+const personName = (required: string, tooLong: string) =>
+  z.string().trim().min(1, { error: required }).max(100, { error: tooLong });
 
-export const firstNameSchema = personName('el nombre');
-export const lastNameSchema = personName('el apellido');
+export const firstNameSchema = personName(text('accounts.nameRequired'), text('accounts.nameTooLong'));
+export const lastNameSchema = personName(text('accounts.lastNameRequired'), text('accounts.lastNameTooLong'));
 export const passwordInputSchema = z
   .string()
-  .min(1, { error: 'Ingrese la contraseña.' })
-  .max(PASSWORD_MAX_LENGTH, { error: `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.` });
+  .min(1, { error: text('accounts.passwordRequired') })
+  .max(PASSWORD_MAX_LENGTH, { error: text('accounts.passwordTooLong') });
 
 const idList = z.array(idSchema).max(100);
 const uniqueIds = (ids: number[]) => new Set(ids).size === ids.length;
@@ -69,7 +74,10 @@ export const registerSchema = z.object({
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1, { error: 'Ingrese su contraseña actual.' }).max(PASSWORD_MAX_LENGTH),
+  currentPassword: z
+    .string()
+    .min(1, { error: text('accounts.currentPasswordRequired') })
+    .max(PASSWORD_MAX_LENGTH),
   newPassword: passwordInputSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
@@ -96,9 +104,9 @@ export const userInputSchema = z.object({
   firstName: firstNameSchema,
   lastName: lastNameSchema,
   isActive: z.boolean().default(true),
-  roleIds: idList.default([]).refine(uniqueIds, { error: 'Un rol está repetido.' }),
+  roleIds: idList.default([]).refine(uniqueIds, { error: text('accounts.roleRepeated') }),
   /** Ordered: the first institution is the one the shell shows. */
-  institutionIds: idList.default([]).refine(uniqueIds, { error: 'Una institución está repetida.' }),
+  institutionIds: idList.default([]).refine(uniqueIds, { error: text('accounts.institutionRepeated') }),
 });
 export type UserInput = z.infer<typeof userInputSchema>;
 
@@ -172,17 +180,25 @@ export const grantsSchema = z
     grants.forEach((g, i) => {
       const allowed = resources[g.resource] as readonly Action[];
       if (!allowed.includes(g.action)) {
-        ctx.addIssue({ code: 'custom', path: [i, 'action'], message: `La acción ${g.action} no existe para ${g.resource}.` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'action'],
+          message: textWith('accounts.grantActionUnknown', { action: g.action, resource: g.resource }),
+        });
       }
       if (!validScopes(g.resource).includes(g.scope)) {
         ctx.addIssue({
           code: 'custom',
           path: [i, 'scope'],
-          message: `El alcance ${g.scope} no es válido para ${g.resource}: admite ${validScopes(g.resource).join(', ')}.`,
+          message: textWith('accounts.grantScopeInvalid', {
+            scope: g.scope,
+            resource: g.resource,
+            scopes: validScopes(g.resource).join(', '),
+          }),
         });
       }
       const key = `${g.resource}:${g.action}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `El permiso ${key} está repetido.` });
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: textWith('accounts.grantRepeated', { grant: key }) });
       seen.add(key);
     });
   });
@@ -191,9 +207,13 @@ export const roleInputSchema = z.object({
   name: z
     .string()
     .trim()
-    .min(1, { error: 'Ingrese el nombre del rol.' })
-    .max(100, { error: 'El nombre no puede tener más de 100 caracteres.' }),
-  description: z.string().trim().max(500, { error: 'La descripción no puede tener más de 500 caracteres.' }).default(''),
+    .min(1, { error: text('accounts.roleNameRequired') })
+    .max(100, { error: text('accounts.nameTooLong') }),
+  description: z
+    .string()
+    .trim()
+    .max(500, { error: text('accounts.descriptionTooLong') })
+    .default(''),
   grants: grantsSchema.default([]),
 });
 export type RoleInput = z.infer<typeof roleInputSchema>;
@@ -227,33 +247,33 @@ export const institutionInputSchema = z
       .string()
       .trim()
       .toUpperCase()
-      .min(1, { error: 'Ingrese el código.' })
-      .max(30, { error: 'El código no puede tener más de 30 caracteres.' })
-      .regex(/^[A-Z0-9_-]+$/, { error: 'El código solo admite letras, números, guion y guion bajo.' }),
+      .min(1, { error: text('accounts.codeRequired') })
+      .max(30, { error: text('accounts.codeTooLong') })
+      .regex(/^[A-Z0-9_-]+$/, { error: text('accounts.codeInvalid') }),
     name: z
       .string()
       .trim()
-      .min(1, { error: 'Ingrese el nombre.' })
-      .max(200, { error: 'El nombre no puede tener más de 200 caracteres.' }),
+      .min(1, { error: text('accounts.nameRequired') })
+      .max(200, { error: text('accounts.institutionNameTooLong') }),
     /** SISTEMA exists once and is created by the seed; administrators create the other two kinds. */
     kind: z.enum(['INSTITUCION', 'ENTIDAD']),
     entityId: idSchema.nullable().default(null),
     isActive: z.boolean().default(true),
-    roleIds: idList.default([]).refine(uniqueIds, { error: 'Un rol está repetido.' }),
+    roleIds: idList.default([]).refine(uniqueIds, { error: text('accounts.roleRepeated') }),
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'ENTIDAD' && v.entityId == null) {
       ctx.addIssue({
         code: 'custom',
         path: ['entityId'],
-        message: 'Una institución de tipo entidad debe indicar su entidad municipal.',
+        message: text('accounts.entityRequired'),
       });
     }
     if (v.kind !== 'ENTIDAD' && v.entityId != null) {
       ctx.addIssue({
         code: 'custom',
         path: ['entityId'],
-        message: 'Solo las instituciones de tipo entidad tienen entidad municipal.',
+        message: text('accounts.entityOnlyForEntities'),
       });
     }
   });

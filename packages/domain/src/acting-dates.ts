@@ -1,5 +1,6 @@
 import { dateSchema, periodSchema } from './fields.ts';
-import { addMonths, formatDay, formatPeriod, periodOf } from './periods.ts';
+import { textWith } from './messages.ts';
+import { addMonths, periodOf } from './periods.ts';
 import { guatemalaToday } from './settings.ts';
 
 /**
@@ -12,11 +13,11 @@ import { guatemalaToday } from './settings.ts';
 
 /** The message for a day after today, naming the field (`label`: "La fecha de pago"). */
 export const futureDateMessage = (label: string, today: string = guatemalaToday()): string =>
-  `${label} no puede ser futura: hoy es ${formatDay(today)}.`;
+  textWith('platform.futureDateNamed', { label, today });
 
 /** The message for a month after the last one allowed, naming the field (`label`: "El período"). */
 export const futurePeriodMessage = (label: string, last: string): string =>
-  `${label} no puede ser posterior a ${formatPeriod(last)}.`;
+  textWith('platform.futurePeriodNamed', { label, last });
 
 /** True when `iso` is not after today in Guatemala. */
 export const notAfterToday = (iso: string, today: string = guatemalaToday()): boolean => iso <= today;

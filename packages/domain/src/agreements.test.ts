@@ -103,19 +103,34 @@ describe('terms refused, naming the field', () => {
     expect(termsProblems({ ...base, debt: 0n }, limits)[0].path).toBe('orderIds');
     // A debt below the configured minimum is refused whatever the terms, naming the minimum.
     expect(termsProblems(base, { ...limits, minDebt: base.debt + 1n })).toEqual([
-      { path: 'orderIds', message: expect.stringMatching(/menor que el mínimo para un convenio \(Q [\d,]+\.\d\d\)/) },
+      {
+        path: 'orderIds',
+        message: 'La deuda (Q 1,000.00) es menor que el mínimo para un convenio (Q 1,000.01): páguela de una vez.',
+        key: 'agreements.debtBelowMinimum',
+        params: { debt: '100000', min: '100001' },
+      },
     ]);
     expect(termsProblems(base, { ...limits, minDebt: base.debt })).toEqual([]);
   });
   it('a down payment below the minimum, or the whole debt', () => {
     expect(termsProblems({ ...base, downPayment: 9_999n }, limits)).toEqual([
-      { path: 'downPayment', message: 'El enganche no puede ser menor que el mínimo: Q 100.00.' },
+      {
+        path: 'downPayment',
+        message: 'El enganche no puede ser menor que el mínimo: Q 100.00.',
+        key: 'agreements.downPaymentBelowMinimum',
+        params: { min: '10000' },
+      },
     ]);
     expect(termsProblems({ ...base, downPayment: 100_000n }, limits)[0].path).toBe('downPayment');
   });
   it('more instalments than allowed', () => {
     expect(termsProblems({ ...base, instalments: 37 }, limits)).toEqual([
-      { path: 'instalments', message: 'Número de cuotas: el máximo vigente es 36.' },
+      {
+        path: 'instalments',
+        message: 'Número de cuotas: el máximo vigente es 36.',
+        key: 'agreements.instalmentsAboveMaximum',
+        params: { max: 36 },
+      },
     ]);
     expect(termsProblems({ ...base, instalments: 0 }, limits)[0].path).toBe('instalments');
   });
@@ -123,6 +138,14 @@ describe('terms refused, naming the field', () => {
     expect(termsProblems({ ...base, firstDueDate: '2026-03-01' }, limits)[0].path).toBe('firstDueDate');
     expect(termsProblems({ ...base, firstDueDate: '2026-03-10' }, limits)[0].path).toBe('firstDueDate');
     expect(termsProblems({ ...base, firstDueDate: '2026-06-09' }, limits)[0].path).toBe('firstDueDate');
+    expect(termsProblems({ ...base, firstDueDate: '2026-06-09' }, limits)).toEqual([
+      {
+        path: 'firstDueDate',
+        message: 'La primera cuota debe vencer a más tardar 90 días después del convenio (08/06/2026).',
+        key: 'agreements.firstDueTooLate',
+        params: { days: 90, latest: '2026-06-08' },
+      },
+    ]);
   });
   it('the request schema refuses a non-integer count and repeated orders', () => {
     const body = { entityId: 1, downPayment: '100.00', instalments: 2.5, firstDueDate: '2026-04-10' };

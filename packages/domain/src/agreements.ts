@@ -2,19 +2,18 @@ import { z } from 'zod';
 import { actingDateSchema } from './acting-dates.ts';
 import { dateSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
+import { detail, type MessageParams, msg, text } from './messages.ts';
 import {
   allocateByRatios,
   allocateLastAbsorbs,
   applyRate,
   type Cents,
-  centsToDecimal,
-  formatMoney,
   moneyDecimalSchema,
   moneyInputSchema,
   type Rate,
 } from './money.ts';
 import { orderShownStateSchema } from './payments.ts';
-import { daysInMonth, formatDay } from './periods.ts';
+import { daysInMonth } from './periods.ts';
 import { addDays, type BusinessCalendar, nextBusinessDay } from './settings.ts';
 import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 
@@ -30,7 +29,7 @@ import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 // ─── States ─────────────────────────────────────────────────────────────────────────────────────────
 
 export const agreementStates = ['VIGENTE', 'CUMPLIDO', 'INCUMPLIDO', 'ANULADO'] as const;
-export const agreementStateSchema = z.enum(agreementStates, { error: 'Estado de convenio no válido.' });
+export const agreementStateSchema = z.enum(agreementStates, { error: text('agreements.stateInvalid') });
 export type AgreementState = z.infer<typeof agreementStateSchema>;
 export const agreementStateLabels: Record<AgreementState, string> = {
   VIGENTE: 'Vigente',
@@ -142,10 +141,12 @@ export interface AgreementLimits {
   minDebt: Cents;
 }
 
-/** One problem with the terms, naming the field (Spanish). */
+/** One problem with the terms, naming the field: a keyed detail (messages.ts), Spanish text in `message`. */
 export interface TermsProblem {
   path: 'downPayment' | 'instalments' | 'firstDueDate' | 'orderIds';
   message: string;
+  key: string;
+  params?: MessageParams;
 }
 
 /**
@@ -156,37 +157,34 @@ export interface TermsProblem {
  */
 export function termsProblems(t: AgreementTerms, limits: AgreementLimits): TermsProblem[] {
   const out: TermsProblem[] = [];
-  if (t.debt <= 0n) return [{ path: 'orderIds', message: 'La entidad no tiene órdenes vencidas que convenir.' }];
+  if (t.debt <= 0n) return [{ path: 'orderIds', ...detail(msg('agreements.noOverdueOrders')) }];
   if (t.debt < limits.minDebt) {
-    return [
-      {
-        path: 'orderIds',
-        message: `La deuda (${formatMoney(t.debt)}) es menor que el mínimo para un convenio (${formatMoney(limits.minDebt)}): páguela de una vez.`,
-      },
-    ];
+    return [{ path: 'orderIds', ...detail(msg('agreements.debtBelowMinimum', { debt: t.debt, min: limits.minDebt })) }];
   }
   const min = minimumDownPayment(t.debt, limits.downPaymentRate);
   if (t.downPayment < min) {
-    out.push({ path: 'downPayment', message: `El enganche no puede ser menor que el mínimo: Q ${centsToDecimal(min)}.` });
+    out.push({ path: 'downPayment', ...detail(msg('agreements.downPaymentBelowMinimum', { min })) });
   } else if (t.downPayment >= t.debt) {
-    out.push({ path: 'downPayment', message: 'El enganche debe ser menor que la deuda (el resto se paga en cuotas).' });
+    out.push({ path: 'downPayment', ...detail(msg('agreements.downPaymentNotBelowDebt')) });
   }
   if (!Number.isSafeInteger(t.instalments) || t.instalments < 1) {
-    out.push({ path: 'instalments', message: 'Número de cuotas: al menos 1.' });
+    out.push({ path: 'instalments', ...detail(msg('agreements.instalmentsAtLeastOne')) });
   } else if (t.instalments > limits.maxInstalments) {
-    out.push({ path: 'instalments', message: `Número de cuotas: el máximo vigente es ${limits.maxInstalments}.` });
+    out.push({ path: 'instalments', ...detail(msg('agreements.instalmentsAboveMaximum', { max: limits.maxInstalments })) });
   } else if (t.downPayment < t.debt) {
     const parts = allocateLastAbsorbs(t.debt - t.downPayment, t.instalments);
     if (parts.some((p) => p <= 0n)) {
-      out.push({ path: 'instalments', message: 'Número de cuotas: el saldo no alcanza para tantas cuotas.' });
+      out.push({ path: 'instalments', ...detail(msg('agreements.instalmentsExceedBalance')) });
     }
   }
   if (!isCalendarDate(t.firstDueDate) || t.firstDueDate <= t.agreementDate) {
-    out.push({ path: 'firstDueDate', message: 'La primera cuota debe vencer después de la fecha del convenio.' });
+    out.push({ path: 'firstDueDate', ...detail(msg('agreements.firstDueNotAfterAgreement')) });
   } else if (t.firstDueDate > addDays(t.agreementDate, MAX_FIRST_DUE_DAYS)) {
     out.push({
       path: 'firstDueDate',
-      message: `La primera cuota debe vencer a más tardar ${MAX_FIRST_DUE_DAYS} días después del convenio (${formatDay(addDays(t.agreementDate, MAX_FIRST_DUE_DAYS))}).`,
+      ...detail(
+        msg('agreements.firstDueTooLate', { days: MAX_FIRST_DUE_DAYS, latest: addDays(t.agreementDate, MAX_FIRST_DUE_DAYS) }),
+      ),
     });
   }
   return out;
@@ -271,10 +269,10 @@ export const overdueInstalments = (lines: readonly { dueDate: string; paid: bool
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
 
 const instalmentsSchema = z
-  .number({ error: 'Número de cuotas: escriba un número entero.' })
-  .int({ error: 'Número de cuotas: escriba un número entero.' })
-  .min(1, { error: 'Número de cuotas: al menos 1.' })
-  .max(600, { error: 'Número de cuotas: demasiadas.' });
+  .number({ error: text('agreements.instalmentsNotInteger') })
+  .int({ error: text('agreements.instalmentsNotInteger') })
+  .min(1, { error: text('agreements.instalmentsAtLeastOne') })
+  .max(600, { error: text('agreements.instalmentsTooMany') });
 
 const termsShape = {
   downPayment: moneyInputSchema('El enganche'),
@@ -283,10 +281,10 @@ const termsShape = {
 };
 
 const orderIdsSchema = z
-  .array(idSchema, { error: 'Elija las órdenes que se convienen.' })
-  .min(1, { error: 'Elija al menos una orden.' })
-  .max(1000, { error: 'Un convenio cubre hasta 1000 órdenes.' })
-  .refine((v) => new Set(v).size === v.length, { error: 'Hay órdenes repetidas.' });
+  .array(idSchema, { error: text('agreements.orderIdsRequired') })
+  .min(1, { error: text('agreements.orderIdsEmpty') })
+  .max(1000, { error: text('agreements.orderIdsTooMany') })
+  .refine((v) => new Set(v).size === v.length, { error: text('agreements.orderIdsRepeated') });
 
 /** Simulating or creating an agreement: the entity, optionally which of its overdue orders (all by default), and the terms. */
 export const agreementCreateSchema = z
@@ -401,7 +399,7 @@ export type AgreementListItem = z.infer<typeof agreementListItemSchema>;
 export const agreementListQuerySchema = listQuerySchema.extend({
   entityId: z
     .string()
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('agreements.entityInvalid') })
     .transform(Number)
     .optional(),
   state: agreementStateSchema.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateSchema, idTextSchema, intTextSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
+import { text } from './messages.ts';
 
 /** One row of the audit log as the API answers it. */
 export const auditEntrySchema = z.object({
@@ -63,8 +64,8 @@ export type RecordHistoryEntry = z.infer<typeof recordHistoryEntrySchema>;
 
 /** Path of the per-record history: the record's entity type as the audit log writes it, and its id. */
 export const recordHistoryParamsSchema = z.object({
-  entityType: z.string().regex(/^[a-z][a-z0-9_-]{0,59}$/, { error: 'Tipo de registro no válido.' }),
-  entityId: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, { error: 'Registro no válido.' }),
+  entityType: z.string().regex(/^[a-z][a-z0-9_-]{0,59}$/, { error: text('accounts.auditEntityTypeInvalid') }),
+  entityId: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, { error: text('accounts.auditEntityIdInvalid') }),
 });
 
 /** Page of a record's history (newest first). */

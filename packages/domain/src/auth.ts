@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import { text } from './messages.ts';
 import { scopeSchema } from './permissions.ts';
 
 export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: 'Correo electrónico no válido.' }));
+  .pipe(z.email({ error: text('accounts.emailInvalid') }));
 
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, { error: 'Ingrese su contraseña.' }).max(200),
+  password: z
+    .string()
+    .min(1, { error: text('accounts.loginPasswordRequired') })
+    .max(200),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 

@@ -276,7 +276,7 @@ describe('what the setting holds (issue 25)', () => {
       'extraordinary.0.legalBasis: Escriba la base legal (decreto o acuerdo que lo declara).',
     );
     expect(bad({ ...cal, extraordinary: [decree, decree] })?.[0]).toBe(
-      'extraordinary.1.date: La fecha 2027-01-14 está repetida en los días extraordinarios.',
+      'extraordinary.1.date: La fecha 14/01/2027 está repetida en los días extraordinarios.',
     );
     expect(bad({ ...cal, fixed: [{ day: '02-30', name: 'x' }] })?.[0]).toBe('fixed.0.day: Ese día no existe.');
     const many = Array.from({ length: 31 }, (_, i) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, isCalendarDate } from './fields.ts';
+import { text, textWith } from './messages.ts';
 
 /**
  * The business-day calendar of DOMAIN.md "Business days", for every year.
@@ -79,21 +80,21 @@ export const HOLY_WEEK_BASIS = 'Código de Trabajo, artículo 127';
 
 /** `MM-DD`, a day that exists in some year (29 February included). */
 const monthDaySchema = z
-  .string({ error: 'Día no válido (mm-dd).' })
-  .regex(/^\d{2}-\d{2}$/, { error: 'Día no válido (mm-dd).' })
-  .refine((v) => isCalendarDate(`2024-${v}`), { error: 'Ese día no existe.' });
+  .string({ error: text('platform.calendarDayInvalid') })
+  .regex(/^\d{2}-\d{2}$/, { error: text('platform.calendarDayInvalid') })
+  .refine((v) => isCalendarDate(`2024-${v}`), { error: text('platform.calendarDayNotExists') });
 
 const holidayName = z
-  .string({ error: 'Escriba el nombre del feriado.' })
+  .string({ error: text('platform.holidayNameRequired') })
   .trim()
-  .min(1, { error: 'Escriba el nombre del feriado.' })
-  .max(80, { error: 'El nombre del feriado admite 80 caracteres.' });
+  .min(1, { error: text('platform.holidayNameRequired') })
+  .max(80, { error: text('platform.holidayNameTooLong') });
 
 const legalBasis = z
-  .string({ error: 'Escriba la base legal (decreto o acuerdo que lo declara).' })
+  .string({ error: text('platform.legalBasisRequired') })
   .trim()
-  .min(3, { error: 'Escriba la base legal (decreto o acuerdo que lo declara).' })
-  .max(200, { error: 'La base legal admite 200 caracteres.' });
+  .min(3, { error: text('platform.legalBasisRequired') })
+  .max(200, { error: text('platform.legalBasisTooLong') });
 
 const yearlyDay = z.object({ day: monthDaySchema, name: holidayName });
 
@@ -103,11 +104,11 @@ const yearlyDay = z.object({ day: monthDaySchema, name: holidayName });
  */
 const MAX_EXTRAORDINARY_PER_YEAR = 30;
 
-/** The lists of the value, as a person names them in a message. */
-const listLabels = {
-  fixed: 'feriados nacionales de fecha fija',
-  halfDays: 'medios días',
-  local: 'feriado local',
+/** Why 30 June is refused in each list of the value (the list named as a person names it). */
+const armyDayRefusal = {
+  fixed: 'platform.armyDayInFixed',
+  halfDays: 'platform.armyDayInHalfDays',
+  local: 'platform.armyDayInLocal',
 } as const;
 
 /**
@@ -120,11 +121,13 @@ const listLabels = {
  */
 export const businessCalendarSchema = z
   .object({
-    fixed: z.array(yearlyDay, { error: 'Indique los feriados nacionales de fecha fija.' }).max(30),
-    halfDays: z.array(yearlyDay, { error: 'Indique los medios días.' }).max(10),
-    local: z.array(yearlyDay, { error: 'Indique el feriado local.' }).max(5),
+    fixed: z.array(yearlyDay, { error: text('platform.calendarFixedRequired') }).max(30),
+    halfDays: z.array(yearlyDay, { error: text('platform.calendarHalfDaysRequired') }).max(10),
+    local: z.array(yearlyDay, { error: text('platform.calendarLocalRequired') }).max(5),
     extraordinary: z
-      .array(z.object({ date: dateSchema, name: holidayName, legalBasis }), { error: 'Indique los días extraordinarios.' })
+      .array(z.object({ date: dateSchema, name: holidayName, legalBasis }), {
+        error: text('platform.calendarExtraordinaryRequired'),
+      })
       .max(500),
   })
   .superRefine((c, ctx) => {
@@ -135,11 +138,15 @@ export const businessCalendarSchema = z
           ctx.addIssue({
             code: 'custom',
             path: [list, i, 'day'],
-            message: `El 30 de junio no se ingresa en ${listLabels[list]}: se calcula cada año según el ${ARMY_DAY_BASIS}.`,
+            message: text(armyDayRefusal[list]),
           });
         }
         if (seen.has(h.day)) {
-          ctx.addIssue({ code: 'custom', path: [list, i, 'day'], message: `El día ${h.day} está repetido en el calendario.` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [list, i, 'day'],
+            message: textWith('platform.calendarDayRepeated', { day: h.day }),
+          });
         }
         seen.add(h.day);
       });
@@ -154,14 +161,15 @@ export const businessCalendarSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['extraordinary', i, 'date'],
-          message: `Hay más de ${MAX_EXTRAORDINARY_PER_YEAR} días extraordinarios en ${year}.`,
+          // The catalogue's text says MAX_EXTRAORDINARY_PER_YEAR (30).
+          message: textWith('platform.calendarTooManyExtraordinary', { year }),
         });
       }
       if (dates.has(h.date)) {
         ctx.addIssue({
           code: 'custom',
           path: ['extraordinary', i, 'date'],
-          message: `La fecha ${h.date} está repetida en los días extraordinarios.`,
+          message: textWith('platform.calendarDateRepeated', { date: h.date }),
         });
       }
       dates.add(h.date);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cuiSchema, idTextSchema, intTextSchema, MAX_ID, nitSchema as sharedNitSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
 import type { MenuItem } from './menu.ts';
+import { text as messageText, textWith } from './messages.ts';
 import { type AmountOptions, moneyDecimalSchema, moneyInputSchema } from './money.ts';
 import type { Action } from './permissions.ts';
 
@@ -192,13 +193,13 @@ export function fieldMetaOf(collection: string, name: string, schema: z.ZodType)
 
 export type FieldExtra = Omit<CatalogFieldAnnotation, 'label' | 'type' | 'maxLength'>;
 
-const required = (label: string) => ({ error: `${label}: campo obligatorio.` });
+const required = (label: string) => ({ error: textWith('catalogs.fieldRequired', { label }) });
 const textRule = (label: string, max: number) =>
   z
     .string(required(label))
     .trim()
     .min(1, required(label))
-    .max(max, { error: `${label}: máximo ${max} caracteres.` });
+    .max(max, { error: textWith('catalogs.fieldMaxLength', { label, max }) });
 /** Required text of at most `max` characters. */
 const text = (label: string, max: number, extra: FieldExtra = {}) =>
   catalogField(textRule(label, max), { label, type: 'text', maxLength: max, ...extra });
@@ -208,7 +209,7 @@ const optionalText = (label: string, max: number, extra: FieldExtra = {}) =>
     z
       .string()
       .trim()
-      .max(max, { error: `${label}: máximo ${max} caracteres.` })
+      .max(max, { error: textWith('catalogs.fieldMaxLength', { label, max }) })
       .transform((v) => (v === '' ? null : v))
       .nullable()
       .optional(),
@@ -219,7 +220,7 @@ const code = (label: string, max: number, extra: FieldExtra = {}) =>
   catalogField(
     textRule(label, max)
       .toUpperCase()
-      .regex(/^[A-Z0-9_-]+$/, { error: `${label}: solo letras, dígitos, guion y guion bajo.` }),
+      .regex(/^[A-Z0-9_-]+$/, { error: textWith('catalogs.fieldCodeCharacters', { label }) }),
     { label, type: 'text', maxLength: max, ...extra },
   );
 /** Digits only, exactly as many as `pattern` says (territory and budget codes). */
@@ -232,10 +233,10 @@ const digitCode = (label: string, pattern: RegExp, message: string, max: number,
   });
 const refRule = (label: string) =>
   z
-    .number({ error: `${label}: seleccione un valor.` })
+    .number({ error: textWith('catalogs.fieldSelectValue', { label }) })
     .int()
-    .positive({ error: `${label}: seleccione un valor.` })
-    .max(MAX_ID, { error: `${label}: seleccione un valor.` });
+    .positive({ error: textWith('catalogs.fieldSelectValue', { label }) })
+    .max(MAX_ID, { error: textWith('catalogs.fieldSelectValue', { label }) });
 /** A reference to a row of `collection` (or `users`), shown by its `displayField`. */
 const ref = (label: string, collection: string, displayField: string, extra: FieldExtra = {}) =>
   catalogField(refRule(label), { label, type: 'reference', reference: { collection, displayField }, ...extra });
@@ -249,7 +250,14 @@ const optionalRef = (label: string, collection: string, displayField: string, ex
 /** The active flag: true unless said otherwise. */
 const active = (label: string) => catalogField(z.boolean().default(true), { label });
 const sortOrder = () =>
-  catalogField(z.number({ error: 'Orden: debe ser un número.' }).int().min(0).max(999), { label: 'Orden', filterable: false });
+  catalogField(
+    z
+      .number({ error: messageText('catalogs.sortOrderNotNumber') })
+      .int()
+      .min(0)
+      .max(999),
+    { label: 'Orden', filterable: false },
+  );
 const phone = (label: string, extra: FieldExtra = {}) =>
   catalogField(
     z
@@ -258,7 +266,7 @@ const phone = (label: string, extra: FieldExtra = {}) =>
       .transform((v) => (v === '' ? null : v))
       .nullable()
       .optional()
-      .refine((v) => v == null || /^[0-9 +()-]{8,20}$/.test(v), { error: `${label}: use de 8 a 20 dígitos.` }),
+      .refine((v) => v == null || /^[0-9 +()-]{8,20}$/.test(v), { error: textWith('catalogs.fieldPhoneDigits', { label }) }),
     { label, type: 'text', maxLength: 20, ...extra },
   );
 const email = (label: string, extra: FieldExtra = {}) =>
@@ -270,7 +278,7 @@ const email = (label: string, extra: FieldExtra = {}) =>
       .transform((v) => (v === '' ? null : v))
       .nullable()
       .optional()
-      .refine((v) => v == null || z.email().safeParse(v).success, { error: 'Correo electrónico no válido.' }),
+      .refine((v) => v == null || z.email().safeParse(v).success, { error: messageText('accounts.emailInvalid') }),
     { label, type: 'text', maxLength: 200, ...extra },
   );
 /** Optional NIT through the shared field schema (fields.ts): stored without dash, e.g. `576937K`. */
@@ -328,7 +336,7 @@ export const paymentAgreementStatusCodes = ['VIGENTE', 'CUMPLIDO', 'INCUMPLIDO',
 const statusFields = (codes: readonly [string, ...string[]]) => ({
   code: catalogField(z.enum(codes), { label: 'Código', unique: true, readOnly: true, searchable: true }),
   label: text('Etiqueta', 60, { searchable: true }),
-  color: catalogField(z.enum(statusColors, { error: 'Color: elija uno de la lista.' }), { label: 'Color' }),
+  color: catalogField(z.enum(statusColors, { error: messageText('catalogs.colorNotInList') }), { label: 'Color' }),
   sortOrder: sortOrder(),
 });
 
@@ -419,7 +427,7 @@ export const collectionDefinitions = {
     menu: { group: 'administrativeGroup', position: 60 },
     systemOnlyWrites: true,
     shape: {
-      code: digitCode('Código', /^\d{2}$/, 'Código: dos dígitos (01–22).', 2, { unique: true, searchable: true }),
+      code: digitCode('Código', /^\d{2}$/, messageText('catalogs.departmentCodeInvalid'), 2, { unique: true, searchable: true }),
       name: text('Nombre', 120, { searchable: true }),
       regionId: optionalRef('Región', 'regions', 'name'),
     },
@@ -432,7 +440,7 @@ export const collectionDefinitions = {
     menu: { group: 'administrativeGroup', position: 40 },
     systemOnlyWrites: true,
     shape: {
-      code: digitCode('Código', /^\d{4}$/, 'Código: cuatro dígitos (departamento y municipio).', 4, {
+      code: digitCode('Código', /^\d{4}$/, messageText('catalogs.municipalityCodeInvalid'), 4, {
         unique: true,
         searchable: true,
       }),
@@ -528,9 +536,9 @@ export const collectionDefinitions = {
     defaultSort: 'code',
     menu: { group: 'administrativeGroup', position: 110 },
     shape: {
-      code: digitCode('Código', /^\d{3}$/, 'Código: tres dígitos (p. ej. 011).', 3, { unique: true, searchable: true }),
+      code: digitCode('Código', /^\d{3}$/, messageText('catalogs.budgetLineCodeInvalid'), 3, { unique: true, searchable: true }),
       name: text('Nombre', 200, { searchable: true }),
-      isSubjectToContribution: catalogField(z.boolean({ error: 'Afecto a cuota: indique sí o no.' }), {
+      isSubjectToContribution: catalogField(z.boolean({ error: messageText('catalogs.subjectToContributionRequired') }), {
         label: 'Afecto a cuota',
       }),
       isActive: active('Activo'),
@@ -768,7 +776,7 @@ export const referenceOptionsQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
   ids: z
     .string()
-    .regex(/^\d+(,\d+)*$/, { error: 'Lista de identificadores separados por comas.' })
+    .regex(/^\d+(,\d+)*$/, { error: messageText('catalogs.idListInvalid') })
     .transform((s) => s.split(',').slice(0, 100))
     .pipe(z.array(z.string().pipe(idTextSchema)))
     .optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParamsSchema, idSchema } from './fields.ts';
+import { text } from './messages.ts';
 import { presenceStatuses, type TemplateSliceName, type templateSlices } from './template.ts';
 
 /**
@@ -17,24 +18,27 @@ export const PRESENCE_STALE_SECONDS = 90;
 
 export const chatMessageInputSchema = z.strictObject({
   body: z
-    .string({ error: 'Mensaje: escriba un texto.' })
+    .string({ error: text('settings.chatMessageRequired') })
     .trim()
-    .min(1, { error: 'Mensaje: escriba un texto.' })
-    .max(CHAT_MAX_MESSAGE, { error: `Mensaje: máximo ${CHAT_MAX_MESSAGE} caracteres.` }),
+    .min(1, { error: text('settings.chatMessageRequired') })
+    .max(CHAT_MAX_MESSAGE, { error: text('settings.chatMessageTooLong') }),
 });
 
 export const chatChannelInputSchema = z.strictObject({
   name: z
-    .string({ error: 'Nombre del canal: obligatorio.' })
+    .string({ error: text('settings.channelNameRequired') })
     .trim()
-    .min(2, { error: 'Nombre del canal: al menos 2 caracteres.' })
-    .max(60, { error: 'Nombre del canal: máximo 60 caracteres.' }),
-  memberIds: z.array(idSchema).max(500, { error: 'Miembros: como máximo 500.' }).default([]),
+    .min(2, { error: text('settings.channelNameTooShort') })
+    .max(60, { error: text('settings.channelNameTooLong') }),
+  memberIds: z
+    .array(idSchema)
+    .max(500, { error: text('settings.channelMembersMax') })
+    .default([]),
 });
 
 export const chatDirectInputSchema = z.strictObject({ userId: idSchema });
 export const chatPresenceInputSchema = z.strictObject({
-  status: z.enum(presenceStatuses, { error: 'Estado: en línea, ausente o desconectado.' }),
+  status: z.enum(presenceStatuses, { error: text('settings.presenceInvalid') }),
 });
 /** A conversation's or a message's id in the path: the platform's one id rule (digits, no sign or zeros, int4). */
 export const chatConversationParamsSchema = idParamsSchema;

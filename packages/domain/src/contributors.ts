@@ -10,6 +10,7 @@ import {
   importIssueSchema,
 } from './imports.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
+import { detail, keyOfText, type MessageKey, type MessageParams, msg, text, textWith } from './messages.ts';
 import { type AmountOptions, centsToDecimal, MAX_MONTHLY_AMOUNT_CENTS, parseAmount } from './money.ts';
 import { parseCellDate } from './parse.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
@@ -23,28 +24,34 @@ export const cuiStateSchema = z.enum(cuiStates);
 export type CuiState = z.infer<typeof cuiStateSchema>;
 
 export const sexes = ['M', 'F'] as const;
-export const sexSchema = z.enum(sexes, { error: 'El sexo debe ser M o F.' });
+export const sexSchema = z.enum(sexes, { error: text('contributors.sexInvalid') });
 
 export const maritalStatuses = ['SOLTERO', 'CASADO', 'UNIDO', 'DIVORCIADO', 'VIUDO'] as const;
-export const maritalStatusSchema = z.enum(maritalStatuses, { error: 'Estado civil no válido.' });
+export const maritalStatusSchema = z.enum(maritalStatuses, { error: text('contributors.maritalStatusInvalid') });
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const optionalText = (max: number) =>
+/** The longest texts of the form, each with its catalogue text (a schema's message has no placeholders). */
+const maxLengthTexts = {
+  10: 'contributors.max10Chars',
+  60: 'contributors.max60Chars',
+  200: 'contributors.max200Chars',
+} as const satisfies Record<number, MessageKey>;
+const optionalText = (max: keyof typeof maxLengthTexts) =>
   z.preprocess(
     emptyToNull,
     z
       .string()
       .trim()
-      .max(max, { error: `Máximo ${max} caracteres.` })
+      .max(max, { error: text(maxLengthTexts[max]) })
       .nullable()
       .optional(),
   );
-const name = (label: string) =>
+const name = (required: string) =>
   z
-    .string({ error: `Ingrese ${label}.` })
+    .string({ error: required })
     .trim()
-    .min(1, { error: `Ingrese ${label}.` })
-    .max(60, { error: 'Máximo 60 caracteres.' });
+    .min(1, { error: required })
+    .max(60, { error: text('contributors.max60Chars') });
 
 /** @deprecated `dateSchema` of fields.ts; kept for the forms that still import this name. */
 export const isoDateSchema = dateSchema;
@@ -55,36 +62,47 @@ export function isRealDate(iso: string): boolean {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The texts of an amount field: `required` when no amount is given, `invalid` naming parseAmount's reason. */
+export interface AmountTexts {
+  required: string;
+  invalid: (reason: string) => string;
+}
+
 /**
  * An amount typed in a form or sent in a body (text or JSON number), parsed by THE amount parser
  * (parseAmount): `1,234.50`, `1234.5`, `Q 1,234.50` are accepted; `1.234,50`, `12,34`, `1.234`, more
- * than two decimals are refused with a message naming the field. Kept as the numeric(14,2) text.
+ * than two decimals are refused with a message naming the field (`texts`, from the catalogue). Kept as
+ * the numeric(14,2) text.
  */
-export const amountSchema = (label: string, opts: AmountOptions = {}) =>
-  z.union([z.string(), z.number()], { error: `${label}: escriba un monto.` }).transform((v, ctx) => {
+export const amountSchema = (texts: AmountTexts, opts: AmountOptions = {}) =>
+  z.union([z.string(), z.number()], { error: texts.required }).transform((v, ctx) => {
     const r = parseAmount(v, opts);
     if (!r.ok) {
-      ctx.addIssue({ code: 'custom', message: `${label}: ${r.message}` });
+      ctx.addIssue({ code: 'custom', message: texts.invalid(r.message) });
       return z.NEVER;
     }
     return centsToDecimal(r.cents);
   });
 
 /** The salary of a contributor (form, API body and bulk upload alike). */
-export const moneyTextSchema = amountSchema('Salario', { maxCents: MAX_MONTHLY_AMOUNT_CENTS });
+const salaryTexts: AmountTexts = {
+  required: text('contributors.salaryRequired'),
+  invalid: (reason) => textWith('contributors.salaryInvalid', { reason }),
+};
+export const moneyTextSchema = amountSchema(salaryTexts, { maxCents: MAX_MONTHLY_AMOUNT_CENTS });
 
 /** Fields a person fills on the contributor form; the API and the bulk upload validate the same way. */
 export const contributorInputSchema = z
   .object({
     cui: cuiSchema,
     nit: z.preprocess((v) => v ?? '', nitSchema).optional(),
-    firstName: name('el primer nombre'),
+    firstName: name(text('contributors.firstNameRequired')),
     secondName: optionalText(60),
     thirdName: optionalText(60),
-    firstSurname: name('el primer apellido'),
+    firstSurname: name(text('contributors.firstSurnameRequired')),
     secondSurname: optionalText(60),
     marriedSurname: optionalText(60),
-    birthDate: isoDateSchema.refine((v) => v <= today(), { error: 'La fecha de nacimiento no puede ser futura.' }),
+    birthDate: isoDateSchema.refine((v) => v <= today(), { error: text('contributors.birthDateFuture') }),
     sex: sexSchema,
     maritalStatus: z.preprocess(emptyToNull, maritalStatusSchema.nullable().optional()),
     address: optionalText(200),
@@ -94,7 +112,7 @@ export const contributorInputSchema = z
       z
         .string()
         .trim()
-        .regex(/^\+?[\d\s-]{8,20}$/, { error: 'Teléfono no válido (8 dígitos o más).' })
+        .regex(/^\+?[\d\s-]{8,20}$/, { error: text('contributors.phoneInvalid') })
         .nullable()
         .optional(),
     ),
@@ -104,11 +122,11 @@ export const contributorInputSchema = z
         .string()
         .trim()
         .toLowerCase()
-        .pipe(z.email({ error: 'Correo electrónico no válido.' }))
+        .pipe(z.email({ error: text('contributors.emailInvalid') }))
         .nullable()
         .optional(),
     ),
-    typeId: z.number({ error: 'Seleccione el tipo de afiliado.' }).pipe(idSchema),
+    typeId: z.number({ error: text('contributors.typeRequired') }).pipe(idSchema),
     state: contributorStateSchema.default('ACTIVO'),
     entityId: idSchema.nullable().optional(),
     budgetLineCode: optionalText(10),
@@ -117,7 +135,7 @@ export const contributorInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.hireDate && v.birthDate && v.hireDate < v.birthDate) {
-      ctx.addIssue({ code: 'custom', path: ['hireDate'], message: 'La fecha de ingreso es anterior al nacimiento.' });
+      ctx.addIssue({ code: 'custom', path: ['hireDate'], message: text('contributors.hireBeforeBirth') });
     }
   });
 export type ContributorInput = z.input<typeof contributorInputSchema>;
@@ -411,7 +429,7 @@ export const cuiApprovalMachine = defineMachine({
   states: cuiStates,
   stateLabels: { PENDIENTE: 'Pendiente', APROBADO: 'Aprobado', RECHAZADO: 'Rechazado' },
   initial: 'PENDIENTE',
-  makerMessage: 'No puede aprobar ni rechazar su propia solicitud; debe hacerlo otra persona.',
+  makerMessage: text('contributors.cuiOwnRequest'),
   transitions: [
     {
       key: 'CUI_APPROVE',
@@ -505,7 +523,14 @@ export function validateImportRow(
   numberCells: ReadonlySet<ImportColumnKey> = new Set(),
 ): ImportRowResult {
   const errors: ImportRowError[] = [];
-  const err = (key: ImportColumnKey, message: string) => errors.push({ column: headerOf[key], message });
+  // A problem: its Spanish text and, when it has them, its key and parameters (messages.ts).
+  const err = (key: ImportColumnKey, said: { message: string; key?: string; params?: MessageParams }) =>
+    errors.push({
+      column: headerOf[key],
+      message: said.message,
+      ...(said.key ? { key: said.key } : {}),
+      ...(said.params ? { params: said.params } : {}),
+    });
   const val = (key: ImportColumnKey) => raw[key]?.trim() ?? '';
 
   // A date cell reaches here as text: a real Excel date cell as its ISO day (the reader's job), anything
@@ -514,33 +539,39 @@ export function validateImportRow(
     const v = val(key);
     if (!v) return undefined;
     const r = parseCellDate(v, label);
-    if (!r.ok) err(key, r.message);
+    if (!r.ok) err(key, r);
     return r.ok ? r.iso : null;
   };
-  const code = (key: ImportColumnKey, map: ReadonlyMap<string, number>, label: string): number | null | undefined => {
+  const code = (
+    key: ImportColumnKey,
+    map: ReadonlyMap<string, number>,
+    unknown: 'contributors.municipalityNotInCatalogue' | 'contributors.typeNotInCatalogue' | 'contributors.entityNotInCatalogue',
+  ): number | null | undefined => {
     const v = val(key);
     if (!v) return undefined;
     const id = map.get(v.toUpperCase()) ?? map.get(v);
-    if (id === undefined) err(key, `${label} "${v}" no existe en el catálogo.`);
+    if (id === undefined) err(key, detail(msg(unknown, { code: v })));
     return id ?? null;
   };
 
   const cuiText = val('cui');
-  if (/e\+?\d+$/i.test(cuiText)) err('cui', 'El CUI está en notación científica; dé a la columna formato de texto.');
-  const municipality = code('municipality', cat.municipalities, 'El municipio');
-  const typeId = code('type', cat.types, 'El tipo de afiliado');
-  const entityId = code('entity', cat.entities, 'La entidad');
+  if (/e\+?\d+$/i.test(cuiText)) err('cui', detail(msg('contributors.cuiScientificNotation')));
+  const municipality = code('municipality', cat.municipalities, 'contributors.municipalityNotInCatalogue');
+  const typeId = code('type', cat.types, 'contributors.typeNotInCatalogue');
+  const entityId = code('entity', cat.entities, 'contributors.entityNotInCatalogue');
   if (entityId && cat.allowedEntityIds && !cat.allowedEntityIds.has(entityId)) {
-    err('entity', 'No tiene acceso a esa entidad.');
+    err('entity', detail(msg('contributors.entityNoAccess')));
   }
   const budgetLine = val('budgetLine');
-  if (budgetLine && !cat.budgetLines.has(budgetLine)) err('budgetLine', `El renglón "${budgetLine}" no existe en el catálogo.`);
+  if (budgetLine && !cat.budgetLines.has(budgetLine)) {
+    err('budgetLine', detail(msg('contributors.budgetLineNotInCatalogue', { code: budgetLine })));
+  }
   const birthDate = date('birthDate', 'Fecha de nacimiento');
   const hireDate = date('hireDate', 'Fecha de ingreso');
   const salaryText = val('salary');
   if (salaryText) {
     const r = parseAmount(numberCells.has('salary') ? Number(salaryText) : salaryText);
-    if (!r.ok) err('salary', `Salario: ${r.message}`);
+    if (!r.ok) err('salary', detail(msg('contributors.salaryInvalid', { reason: r.message })));
   }
   const sexText = val('sex').toUpperCase();
   const sex =
@@ -580,11 +611,13 @@ export function validateImportRow(
       already.add(column);
       const message =
         key === 'birthDate' && !val('birthDate')
-          ? 'Falta la fecha de nacimiento.'
+          ? text('contributors.birthDateMissing')
           : key === 'type' && !val('type')
-            ? 'Falta el tipo de afiliado.'
+            ? text('contributors.typeMissing')
             : issue.message;
-      errors.push({ column, message });
+      // A catalogue text carries its key; zod's own texts have none.
+      const messageKey = keyOfText(message);
+      errors.push({ column, message, ...(messageKey ? { key: messageKey } : {}) });
     }
   }
   if (errors.length || !parsed.success) return { ok: false, errors };

@@ -1,3 +1,4 @@
+import { contributorsMessages as texts } from './messages/contributors.ts';
 import { municipalityCodes } from './territory-codes.ts';
 
 /**
@@ -22,13 +23,18 @@ export function cuiCheckDigit(body8: string): number | null {
 
 export type CuiProblem = 'EMPTY' | 'FORMAT' | 'LENGTH' | 'CHECK_DIGIT' | 'DEPARTMENT' | 'MUNICIPALITY';
 
+/**
+ * Why a CUI is refused, as the catalogue's texts (keys `contributors.cui…`: the error handler and the web
+ * find the key of each text). Read from the catalogue file itself, not through messages.ts, which
+ * imports this file (messages.ts → periods.ts → fields.ts → cui.ts).
+ */
 export const cuiProblemMessages: Record<CuiProblem, string> = {
-  EMPTY: 'Ingrese el CUI.',
-  FORMAT: 'El CUI solo puede contener dígitos.',
-  LENGTH: 'El CUI debe tener 13 dígitos.',
-  CHECK_DIGIT: 'El dígito verificador del CUI no es válido.',
-  DEPARTMENT: 'El departamento del CUI (dígitos 10–11) no existe.',
-  MUNICIPALITY: 'El municipio del CUI (dígitos 12–13) no existe en ese departamento.',
+  EMPTY: texts.cuiEmpty,
+  FORMAT: texts.cuiFormat,
+  LENGTH: texts.cuiLength,
+  CHECK_DIGIT: texts.cuiCheckDigit,
+  DEPARTMENT: texts.cuiDepartment,
+  MUNICIPALITY: texts.cuiMunicipality,
 };
 
 /**

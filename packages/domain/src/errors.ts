@@ -78,12 +78,7 @@ export class AppError extends Error {
    * `message`: a keyed message (`msg('planillas.notFound')`), or none for the code's own.
    * `cause`: the underlying error, logged by the server and never sent to the client.
    */
-  constructor(
-    code: ErrorCode,
-    message?: KeyedMessage | string,
-    details?: ErrorDetail[],
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ErrorCode, message?: KeyedMessage | string, details?: ErrorDetail[], options?: { cause?: unknown }) {
     const keyed = typeof message === 'object' ? message : undefined;
     super(typeof message === 'object' ? message.text : (message ?? errorCatalogue[code].message), options);
     this.name = 'AppError';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { workflowMessages as texts } from './messages/workflow.ts';
+import { textWith } from './messages.ts';
 import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 
 /**
@@ -12,7 +14,13 @@ import { nitProblem, nitProblemMessages, normalizeNit } from './nit.ts';
 /** Largest value of a Postgres `integer` (int4) column: every id of the database is one. */
 export const MAX_ID = 2_147_483_647;
 
-const idMessage = 'Identificador no válido: un número entero positivo.';
+/*
+ * Texts from the catalogue (messages/workflow.ts). A text with values (a label, a bound) is made with
+ * textWith, which remembers its key and parameters so the error handler sends them (messages.ts is a leaf
+ * of the domain: importing it here makes no cycle).
+ */
+
+const idMessage = texts.idInvalid;
 
 /** An id in a JSON body: an integer 1..2^31-1. */
 export const idSchema = z
@@ -54,9 +62,10 @@ export function isCalendarDate(iso: string): boolean {
 
 /** `YYYY-MM-DD`, a real calendar day between 1900-01-01 and 2100-12-31: every date in query and body. */
 export const dateSchema = z
-  .string({ error: 'Fecha no válida (aaaa-mm-dd).' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (aaaa-mm-dd).', abort: true })
-  .refine(isCalendarDate, { error: `La fecha no existe o está fuera del rango ${MIN_DATE} a ${MAX_DATE}.` });
+  .string({ error: texts.dateInvalid })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: texts.dateInvalid, abort: true })
+  // The text names MIN_DATE and MAX_DATE (a schema's message is a fixed text).
+  .refine(isCalendarDate, { error: texts.dateOutOfRange });
 
 /**
  * C0 control characters and DEL, which no text field accepts (Postgres refuses NUL in text with an
@@ -74,11 +83,12 @@ export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F
  * an optional minus sign when `min` is negative, within `min..max` (int4 at most).
  */
 export const intTextSchema = ({ min = -MAX_ID, max = MAX_ID }: { min?: number; max?: number } = {}) =>
-  z.union([z.string(), z.number()], { error: 'Número entero no válido.' }).transform((v, ctx) => {
+  z.union([z.string(), z.number()], { error: texts.integerInvalid }).transform((v, ctx) => {
     const text = typeof v === 'number' ? String(v) : v;
     const n = Number(text);
     if (!/^-?(0|[1-9]\d{0,9})$/.test(text) || text === '-0' || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `Número entero no válido (de ${min} a ${max}).` });
+      // Its bounds vary by field: not a fixed text, so the server keys it as zod's own (`zod.custom`).
+      ctx.addIssue({ code: 'custom', message: textWith('workflow.integerOutOfRange', { min, max }) });
       return z.NEVER;
     }
     return n;
@@ -86,10 +96,11 @@ export const intTextSchema = ({ min = -MAX_ID, max = MAX_ID }: { min?: number; m
 
 /** A payroll period `AAAA-MM` (year and month), between 1900-01 and 2100-12. */
 export const periodSchema = z
-  .string({ error: 'Período no válido (aaaa-mm).' })
-  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'Período no válido (aaaa-mm).' })
+  .string({ error: texts.periodInvalid })
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: texts.periodInvalid })
   .refine((v) => v >= MIN_DATE.slice(0, 7) && v <= MAX_DATE.slice(0, 7), {
-    error: `El período está fuera del rango ${MIN_DATE.slice(0, 7)} a ${MAX_DATE.slice(0, 7)}.`,
+    // The text names MIN_DATE and MAX_DATE's months.
+    error: texts.periodOutOfRange,
   });
 export type Period = z.infer<typeof periodSchema>;
 
@@ -109,17 +120,22 @@ export const textSchema = ({
   multiline?: boolean;
 }) =>
   z
-    .string({ error: `${label}: escriba un texto.` })
+    .string({ error: textWith('workflow.textNotText', { label }) })
     .trim()
-    .min(min, { error: min <= 1 ? `Ingrese ${label.toLowerCase()}.` : `${label}: mínimo ${min} caracteres.` })
-    .max(max, { error: `${label}: máximo ${max} caracteres.` })
+    .min(min, {
+      error:
+        min <= 1
+          ? textWith('workflow.textRequired', { label: label.toLowerCase() })
+          : textWith('workflow.textMinLength', { label, limit: min }),
+    })
+    .max(max, { error: textWith('workflow.textMaxLength', { label, limit: max }) })
     .refine((v) => !CONTROL_CHARACTERS.test(v) && (multiline || !/[\t\n\r]/.test(v)), {
-      error: `${label}: contiene caracteres no permitidos.`,
+      error: textWith('workflow.textForbiddenCharacters', { label }),
     });
 
 /** The CUI as typed (spaces and dashes allowed), validated and normalised to 13 digits. */
 export const cuiSchema = z
-  .string({ error: 'Ingrese el CUI.' })
+  .string({ error: cuiProblemMessages.EMPTY })
   .transform(normalizeCui)
   .superRefine((v, ctx) => {
     const p = cuiProblem(v);

@@ -30,18 +30,32 @@ describe('age buckets', () => {
 
 describe('solvency ("al día")', () => {
   it('refuses with the reason when an order is overdue, an instalment of an agreement included', () => {
-    expect(solvencyOf({ overdueOrders: 2, overdueAmount: '1,234.50', currentAgreement: 'CP-2026-000001' })).toEqual({
+    expect(solvencyOf({ overdueOrders: 2, overdueAmount: 123_450n, currentAgreement: 'CP-2026-000001' })).toEqual({
       solvent: false,
-      reason: 'La entidad tiene 2 órdenes vencidas por Q 1,234.50: no está al día.',
+      reason: {
+        key: 'financial.notSolventMany',
+        params: { count: 2, amount: '123450' },
+        text: 'La entidad tiene 2 órdenes vencidas por Q 1,234.50: no está al día.',
+      },
+    });
+    expect(solvencyOf({ overdueOrders: 1, overdueAmount: 5_000n, currentAgreement: null }).reason).toEqual({
+      key: 'financial.notSolventOne',
+      params: { amount: '5000' },
+      text: 'La entidad tiene 1 orden vencida por Q 50.00: no está al día.',
     });
   });
   it('is al día with no overdue order, naming a current agreement when there is one', () => {
-    expect(solvencyOf({ overdueOrders: 0, overdueAmount: '0.00', currentAgreement: null }).reason).toBe(
-      'Al día: sin órdenes de pago vencidas.',
-    );
-    expect(solvencyOf({ overdueOrders: 0, overdueAmount: '0.00', currentAgreement: 'CP-2026-000001' })).toMatchObject({
+    expect(solvencyOf({ overdueOrders: 0, overdueAmount: 0n, currentAgreement: null }).reason).toEqual({
+      key: 'financial.solventNoOverdue',
+      text: 'Al día: sin órdenes de pago vencidas.',
+    });
+    expect(solvencyOf({ overdueOrders: 0, overdueAmount: 0n, currentAgreement: 'CP-2026-000001' })).toMatchObject({
       solvent: true,
-      reason: 'Al día: convenio de pago CP-2026-000001 vigente y sin cuotas vencidas.',
+      reason: {
+        key: 'financial.solventWithAgreement',
+        params: { agreement: 'CP-2026-000001' },
+        text: 'Al día: convenio de pago CP-2026-000001 vigente y sin cuotas vencidas.',
+      },
     });
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { agreementInstalmentSchema, agreementStateSchema } from './agreements.ts';
 import { dateSchema, idSchema, idTextSchema, periodSchema } from './fields.ts';
-import { moneyDecimalSchema } from './money.ts';
+import { type Message, msg, text } from './messages.ts';
+import { type Cents, moneyDecimalSchema } from './money.ts';
 
 /**
  * The financial module (issue 14): an entity's account statement as of a date, the arrears ranking by
@@ -33,7 +34,8 @@ export function ageBucketOf(days: number): AgeBucket | null {
 
 export interface SolvencyFacts {
   overdueOrders: number;
-  overdueAmount: string;
+  /** What they owe, in cents. */
+  overdueAmount: Cents;
   /** The agreement in force, if any (its overdue instalments count among the overdue orders). */
   currentAgreement: string | null;
 }
@@ -41,20 +43,23 @@ export interface SolvencyFacts {
 /**
  * Whether an entity is "al día" (DOMAIN: no overdue order, or a current agreement up to date — the
  * consolidated orders are no longer overdue and an overdue instalment is an overdue order), and the
- * reason in Spanish either way.
+ * reason either way (a keyed message, messages.ts; its `text` is the Spanish a certificate prints).
  */
-export function solvencyOf(f: SolvencyFacts): { solvent: boolean; reason: string } {
+export function solvencyOf(f: SolvencyFacts): { solvent: boolean; reason: Message } {
   if (f.overdueOrders > 0) {
     return {
       solvent: false,
-      reason: `La entidad tiene ${f.overdueOrders} ${f.overdueOrders === 1 ? 'orden vencida' : 'órdenes vencidas'} por Q ${f.overdueAmount}: no está al día.`,
+      reason:
+        f.overdueOrders === 1
+          ? msg('financial.notSolventOne', { amount: f.overdueAmount })
+          : msg('financial.notSolventMany', { count: f.overdueOrders, amount: f.overdueAmount }),
     };
   }
   return {
     solvent: true,
     reason: f.currentAgreement
-      ? `Al día: convenio de pago ${f.currentAgreement} vigente y sin cuotas vencidas.`
-      : 'Al día: sin órdenes de pago vencidas.',
+      ? msg('financial.solventWithAgreement', { agreement: f.currentAgreement })
+      : msg('financial.solventNoOverdue'),
   };
 }
 
@@ -116,15 +121,19 @@ export const arrearsQuerySchema = z.object({
   asOf: dateSchema.optional(),
   regionId: z
     .string()
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Región no válida.' })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('financial.regionInvalid') })
     .transform(Number)
     .optional(),
-  q: z.string().trim().max(100, { error: 'La búsqueda admite 100 caracteres.' }).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(100, { error: text('financial.searchTooLong') })
+    .optional(),
   limit: z
     .string()
-    .regex(/^\d{1,4}$/, { error: 'Límite no válido.' })
+    .regex(/^\d{1,4}$/, { error: text('financial.limitInvalid') })
     .transform(Number)
-    .refine((n) => n >= 1 && n <= 5000, { error: 'Límite: de 1 a 5000.' })
+    .refine((n) => n >= 1 && n <= 5000, { error: text('financial.limitOutOfRange') })
     .optional(),
 });
 export type ArrearsQuery = z.infer<typeof arrearsQuerySchema>;
@@ -177,7 +186,7 @@ export const solvencyCertificateListSchema = z.object({ items: z.array(solvencyC
 export const solvencyListQuerySchema = z.object({
   entityId: z
     .string()
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('agreements.entityInvalid') })
     .transform(Number)
     .optional(),
 });
@@ -196,13 +205,13 @@ export const solvencyVerificationSchema = z.object({
 export type SolvencyVerification = z.infer<typeof solvencyVerificationSchema>;
 
 export const solvencyCodeParamsSchema = z.object({
-  code: z.string().max(40, { error: 'El código de verificación tiene 16 caracteres.' }),
+  code: z.string().max(40, { error: text('financial.verificationCodeTooLong') }),
 });
 
 export const dashboardQuerySchema = z
   .object({ from: periodSchema.optional(), to: periodSchema.optional() })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
-    error: 'El período inicial no puede ser posterior al final.',
+    error: text('financial.periodRangeInverted'),
     path: ['to'],
   });
 

@@ -15,14 +15,25 @@ export interface ImportColumn<K extends string = string> {
   aliases?: readonly string[];
 }
 
-/** A problem with one row: the template column it belongs to, the cell (`U5`) when there is one. */
+/**
+ * A problem with one row: the template column it belongs to, the cell (`U5`) when there is one, the
+ * Spanish text and, when it has one, its key and parameters (messages.ts) for the web to translate.
+ */
 export interface ImportIssue {
   column: string;
   cell?: string;
   message: string;
+  key?: string;
+  params?: Record<string, string | number>;
 }
 
-export const importIssueSchema = z.object({ column: z.string(), cell: z.string().optional(), message: z.string() });
+export const importIssueSchema = z.object({
+  column: z.string(),
+  cell: z.string().optional(),
+  message: z.string(),
+  key: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 
 /**
  * Columns the exceptions file adds after the template's (row number, reasons): accepted and ignored on

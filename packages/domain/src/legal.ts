@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actingDateSchema } from './acting-dates.ts';
 import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
+import { text } from './messages.ts';
 import { type Cents, moneyDecimalSchema } from './money.ts';
 import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 
@@ -12,7 +13,7 @@ import { availableTransitionSchema, defineMachine } from './state-machine.ts';
  */
 
 export const legalStages = ['ABIERTO', 'REQUERIMIENTO', 'DEMANDA', 'CONVENIO', 'CERRADO'] as const;
-export const legalStageSchema = z.enum(legalStages, { error: 'Etapa no válida.' });
+export const legalStageSchema = z.enum(legalStages, { error: text('legal.stageInvalid') });
 export type LegalStage = z.infer<typeof legalStageSchema>;
 export const legalStageLabels: Record<LegalStage, string> = {
   ABIERTO: 'Abierto',
@@ -68,7 +69,7 @@ export const legalCaseMachine = defineMachine({
 });
 
 /**
- * Why a case may not move to `to` (null when it may): CONVENIO needs an agreement of the entity in force;
+ * Why a case may not move to `to` (null when it may; a catalogue text, keyed by the error handler): CONVENIO needs an agreement of the entity in force;
  * CERRADO needs what the case covers paid (nothing outstanding now) or an agreement in force or fulfilled.
  */
 export function stageProblem(
@@ -76,10 +77,10 @@ export function stageProblem(
   f: { outstanding: Cents; agreement: 'VIGENTE' | 'CUMPLIDO' | 'INCUMPLIDO' | 'ANULADO' | null },
 ): string | null {
   if (to === 'CONVENIO' && f.agreement !== 'VIGENTE') {
-    return 'La entidad no tiene un convenio de pago vigente: créelo antes de pasar el expediente a convenio.';
+    return text('legal.agreementStageNeedsCurrent');
   }
   if (to === 'CERRADO' && f.outstanding > 0n && f.agreement !== 'VIGENTE' && f.agreement !== 'CUMPLIDO') {
-    return 'Solo se cierra un expediente con la deuda pagada o con un convenio vigente o cumplido.';
+    return text('legal.closeNeedsPaidOrAgreement');
   }
   return null;
 }
@@ -104,7 +105,7 @@ export const legalCaseCreateSchema = z.object({ entityId: idSchema }).strict();
 export const legalActionCreateSchema = z
   .object({
     actionDate: actingDateSchema('La fecha de la actuación'),
-    kind: z.enum(legalActionKinds, { error: 'Tipo de actuación no válido.' }),
+    kind: z.enum(legalActionKinds, { error: text('legal.actionKindInvalid') }),
     description: textSchema({ label: 'La descripción', max: 2000, min: 1, multiline: true }),
   })
   .strict();
@@ -191,7 +192,7 @@ export const legalCaseListQuerySchema = listQuerySchema.extend({
   stage: legalStageSchema.optional(),
   entityId: z
     .string()
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('agreements.entityInvalid') })
     .transform(Number)
     .optional(),
 });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { intTextSchema } from './fields.ts';
+import { text } from './messages.ts';
 
 /** Largest page a list answers; a bigger request is capped to it rather than refused. */
 export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** A list's page cursor: the id of the row the page starts after or ends before (keyset), or `@offset` (a ranked list). */
-export const cursorSchema = z.string().regex(/^@?\d{1,12}$/, { error: 'El cursor de página no es válido.' });
+export const cursorSchema = z.string().regex(/^@?\d{1,12}$/, { error: text('platform.cursorInvalid') });
 
 /**
  * The query every list accepts: `pageSize` (capped at MAX_PAGE_SIZE), `sort` as `field` or `-field`

@@ -1,6 +1,7 @@
-import { formatMoney } from './money.ts';
 import { type MessageKey, type MessageText, serverMessages } from './messages/index.ts';
-import { formatDay, formatPeriod } from './periods.ts';
+
+// A leaf of the domain: money.ts, periods.ts, fields.ts… use msg(), so nothing of theirs is imported here
+// (the Spanish formats below are the same as money.ts formatMoney and periods.ts formatDay/formatPeriod).
 
 /*
  * Messages the server sends (errors, field and row details, warnings) as a stable key and its
@@ -40,6 +41,16 @@ export const messageFormats = ['money', 'date', 'datetime', 'period', 'number'] 
 export type MessageFormat = (typeof messageFormats)[number];
 
 const pad = (n: number) => String(n).padStart(2, '0');
+const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** Integer cents → `Q 1,234.50` (`-Q 1,234.50`), as money.ts formatMoney. */
+function formatMoney(cents: bigint): string {
+  const a = cents < 0n ? -cents : cents;
+  const text = `Q ${group(String(a / 100n))}.${String(a % 100n).padStart(2, '0')}`;
+  return cents < 0n ? `-${text}` : text;
+}
+const formatDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
+const formatPeriod = (period: string) => `${period.slice(5, 7)}/${period.slice(0, 4)}`;
 
 function formatSpanish(value: MessageParam, format: string | undefined): string {
   const text = String(value);
@@ -58,7 +69,9 @@ function formatSpanish(value: MessageParam, format: string | undefined): string 
     case 'period':
       return /^\d{4}-\d{2}$/.test(text) ? formatPeriod(text) : text;
     case 'number':
-      return /^-?\d+(\.\d+)?$/.test(text) ? text.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : text;
+      return /^-?\d+(\.\d+)?$/.test(text)
+        ? group(text.split('.')[0]) + (text.includes('.') ? `.${text.split('.')[1]}` : '')
+        : text;
     default:
       return text;
   }
@@ -80,7 +93,10 @@ export const spanishTextOf = (key: string): string | undefined => (Object.hasOwn
 export function msg<K extends MessageKey>(key: K, ...[params]: ParamsOf<K>): Message {
   const clean = params
     ? (Object.fromEntries(
-        Object.entries(params as Record<string, MessageParam | bigint>).map(([k, v]) => [k, typeof v === 'bigint' ? String(v) : v]),
+        Object.entries(params as Record<string, MessageParam | bigint>).map(([k, v]) => [
+          k,
+          typeof v === 'bigint' ? String(v) : v,
+        ]),
       ) as MessageParams)
     : undefined;
   return { key, ...(clean ? { params: clean } : {}), text: interpolate(flat[key], clean) };
@@ -91,20 +107,47 @@ export const text = <K extends MessageKey>(key: K & (ParamsOf<K> extends [] ? K 
 
 let byText: Map<string, string> | undefined;
 
+/** Texts made by textWith (a schema's message with values): text → its key and parameters. Bounded. */
+const filled = new Map<string, { key: string; params: MessageParams }>();
+const MAX_FILLED = 20_000;
+
 /**
- * The key of a fixed Spanish text (a schema's message, a domain rule's refusal): how a message that
- * reached the error handler as text alone gets its key. Texts are unique in the catalogue (tested).
+ * The Spanish text of a key with values, for a schema's `{ error: … }` built once with its label or bounds
+ * (`textWith('platform.textTooLong', { label: 'Nombre', max: 200 })`): zod carries only the text, so the
+ * text remembers its key and parameters for messageOfText.
+ */
+export function textWith<K extends MessageKey>(key: K, ...params: ParamsOf<K>): string {
+  const m = msg(key, ...params);
+  if (filled.size < MAX_FILLED) filled.set(m.text, { key: m.key, params: m.params ?? {} });
+  return m.text;
+}
+
+/**
+ * The key of a Spanish text that reached the error handler as text alone (a schema's message, a domain
+ * rule's refusal): a fixed catalogue text, or one made by textWith. Two keys may hold the same fixed text;
+ * either is then sent (their translations say the same).
  */
 export function keyOfText(spanish: string): string | undefined {
+  return messageOfText(spanish)?.key;
+}
+
+/** The key and parameters of a Spanish text (see keyOfText). */
+export function messageOfText(spanish: string): { key: string; params?: MessageParams } | undefined {
   if (!byText) {
     byText = new Map();
-    for (const [k, v] of Object.entries(flat)) if (!v.includes('{{')) byText.set(v, k);
+    for (const [k, v] of Object.entries(flat)) if (!v.includes('{{') && !byText.has(v)) byText.set(v, k);
   }
-  return byText.get(spanish);
+  const key = byText.get(spanish);
+  if (key) return { key };
+  const f = filled.get(spanish);
+  return f ? { key: f.key, ...(Object.keys(f.params).length ? { params: f.params } : {}) } : undefined;
 }
 
 export const isMessage = (value: unknown): value is Message =>
-  typeof value === 'object' && value !== null && typeof (value as Message).key === 'string' && typeof (value as Message).text === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Message).key === 'string' &&
+  typeof (value as Message).text === 'string';
 
 /** A field's or row's detail from a message: `{ path, ...detail(msg(…)) }` — text, key and parameters. */
 export const detail = (m: Message): { message: string; key: string; params?: MessageParams } => ({

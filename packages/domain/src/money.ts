@@ -1,5 +1,8 @@
 import Big from 'big.js';
 import { z } from 'zod';
+import { platformMessages } from './messages/platform.ts';
+// messages.ts imports this file (formatMoney): the schemas' fixed texts are read from the catalogue itself.
+import { detail, type Message, type MessageParams, msg } from './messages.ts';
 
 /**
  * Money is integer cents as `bigint` everywhere in code, the decimal text `"1234.56"` in JSON (bigint
@@ -40,9 +43,12 @@ export const MAX_MONTHLY_AMOUNT_CENTS: Cents = 999_999_999n;
  * fits. Checked before any write of a sum, so the person is told why instead of a failed transaction.
  */
 export function totalTooLarge(cents: Cents, label: string): string | null {
-  return abs(cents) > MAX_AMOUNT_CENTS
-    ? `${label} (${formatMoney(cents)}) supera el máximo que el sistema registra (${formatMoney(MAX_AMOUNT_CENTS)}).`
-    : null;
+  return totalTooLargeMessage(cents, label)?.text ?? null;
+}
+
+/** totalTooLarge as a keyed message (messages.ts), for an error or a detail. */
+export function totalTooLargeMessage(cents: Cents, label: string): Message | null {
+  return abs(cents) > MAX_AMOUNT_CENTS ? msg('platform.totalTooLarge', { label, total: cents, max: MAX_AMOUNT_CENTS }) : null;
 }
 
 /**
@@ -54,7 +60,11 @@ export function roundHalfUpCents(value: string): Cents {
   return BigInt(new Dec(value).round(0, HALF_UP).toFixed(0));
 }
 
-export type AmountResult = { ok: true; cents: Cents } | { ok: false; message: string };
+/** A refusal of a parser: the Spanish text, its key and parameters (messages.ts), ready for a detail. */
+export type ParseRefusal = { ok: false; message: string; key: string; params?: MessageParams };
+const refuse = (m: Message): ParseRefusal => ({ ok: false, ...detail(m) });
+
+export type AmountResult = { ok: true; cents: Cents } | ParseRefusal;
 
 export interface AmountOptions {
   /** A minus sign is refused unless the field allows negative amounts. */
@@ -79,8 +89,6 @@ export function numberCellText(n: number): string {
   return Math.abs(shown) < 1 ? shown.toFixed(20).replace(/0+$/, '') : text;
 }
 
-const HINT = 'escriba el monto con punto decimal y coma para los miles, por ejemplo 1,234.50';
-
 /**
  * THE parser for amounts users type or paste (forms, API bodies, spreadsheets): returns integer cents
  * or a Spanish reason. Accepted, as Guatemalans write money: `1234`, `1234.5`, `1,234.50`,
@@ -95,12 +103,12 @@ export function parseAmount(input: string | number, opts: AmountOptions = {}): A
   const max = opts.maxCents ?? MAX_AMOUNT_CENTS;
   let text: string;
   if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return { ok: false, message: 'El monto no es un número.' };
+    if (!Number.isFinite(input)) return refuse(msg('platform.amountNotNumber'));
     text = numberCellText(input);
   } else {
     text = input.replace(/[\s\u00a0\u202f]+$/u, '').replace(/^[\s\u00a0\u202f]+/u, '');
   }
-  if (text === '') return { ok: false, message: 'Ingrese el monto.' };
+  if (text === '') return refuse(msg('platform.amountRequired'));
   let negative = false;
   if (text.startsWith('-')) {
     negative = true;
@@ -116,38 +124,38 @@ export function parseAmount(input: string | number, opts: AmountOptions = {}): A
     const [whole, fraction = ''] = text.replace(/,/g, '').split('.');
     const cents = BigInt(`${whole || '0'}${fraction.padEnd(2, '0')}`);
     if (cents > max) {
-      return { ok: false, message: `El monto "${String(input).trim()}" supera el máximo permitido (${formatMoney(max)}).` };
+      return refuse(msg('platform.amountAboveMax', { value: String(input).trim(), max }));
     }
     if (negative && cents !== 0n && !opts.allowNegative) {
-      return { ok: false, message: `El monto no puede ser negativo: "${String(input).trim()}".` };
+      return refuse(msg('platform.amountNegative', { value: String(input).trim() }));
     }
     return { ok: true, cents: negative && cents !== 0n ? -cents : cents };
   }
   if (typeof input === 'number' && /^\d+\.\d{3,}$/.test(text)) {
-    return { ok: false, message: `El monto ${text} tiene más de dos decimales.` };
+    return refuse(msg('platform.amountCellTooManyDecimals', { value: text }));
   }
-  return { ok: false, message: amountProblem(String(input).trim(), text) };
+  return refuse(amountProblem(String(input).trim(), text));
 }
 
 /** Why a text is not an amount, in words the person who typed it can act on. */
-function amountProblem(shown: string, text: string): string {
-  const quoted = `"${shown}"`;
-  if (/\d[\s\u00a0\u202f]+\d/u.test(text)) return `El monto ${quoted} tiene espacios entre las cifras: ${HINT}.`;
+function amountProblem(shown: string, text: string): Message {
+  const value = { value: shown };
+  if (/\d[\s\u00a0\u202f]+\d/u.test(text)) return msg('platform.amountSpaces', value);
   if (/^[\d.,]+$/.test(text)) {
     const lastComma = text.lastIndexOf(',');
     const lastDot = text.lastIndexOf('.');
     if (lastComma > lastDot) {
-      return `El monto ${quoted} usa coma decimal o tiene la coma de miles mal colocada: ${HINT}.`;
+      return msg('platform.amountDecimalComma', value);
     }
-    if ((text.match(/\./g)?.length ?? 0) > 1) return `El monto ${quoted} tiene varios puntos: ${HINT}.`;
+    if ((text.match(/\./g)?.length ?? 0) > 1) return msg('platform.amountSeveralDots', value);
     const decimals = text.slice(lastDot + 1);
     if (lastDot >= 0 && /^\d{3}$/.test(decimals) && !text.includes(',')) {
-      return `El monto ${quoted} es ambiguo (¿miles o decimales?): ${HINT}.`;
+      return msg('platform.amountAmbiguous', value);
     }
-    if (lastDot >= 0 && decimals.length > 2) return `El monto ${quoted} tiene más de dos decimales.`;
-    return `El monto ${quoted} tiene la coma de miles mal colocada: ${HINT}.`;
+    if (lastDot >= 0 && decimals.length > 2) return msg('platform.amountTooManyDecimals', value);
+    return msg('platform.amountMisplacedComma', value);
   }
-  return `El monto ${quoted} no es un número: ${HINT}.`;
+  return msg('platform.amountNotANumber', value);
 }
 
 /**
@@ -207,26 +215,26 @@ export type Rate = string;
 /** The largest rate numeric(7,4) holds: 999.9999 %. */
 export const MAX_RATE: Rate = '999.9999';
 
-export type RateResult = { ok: true; rate: Rate } | { ok: false; message: string };
+export type RateResult = { ok: true; rate: Rate } | ParseRefusal;
 
 /**
  * THE parser of rates people type: `7`, `7.5`, `7.125`, `7.1250`, with or without `%`. Refused: a
  * decimal comma, more than four decimals, a sign, text, more than numeric(7,4) holds (or `max`).
  */
 export function parseRate(input: string | number, opts: { max?: Rate } = {}): RateResult {
-  const shown = `"${String(input).trim()}"`;
-  if (typeof input === 'number' && !Number.isFinite(input)) return { ok: false, message: 'El porcentaje no es un número.' };
+  const shown = { value: String(input).trim() };
+  if (typeof input === 'number' && !Number.isFinite(input)) return refuse(msg('platform.rateNotNumber'));
   const text = (typeof input === 'number' ? numberCellText(input) : input).trim().replace(/\s*%$/, '');
-  if (text === '') return { ok: false, message: 'Ingrese el porcentaje.' };
-  if (text.startsWith('-')) return { ok: false, message: `El porcentaje no puede ser negativo: ${shown}.` };
+  if (text === '') return refuse(msg('platform.rateRequired'));
+  if (text.startsWith('-')) return refuse(msg('platform.rateNegative', shown));
   if (/^\d*,\d+$/.test(text)) {
-    return { ok: false, message: `El porcentaje ${shown} usa coma decimal: escríbalo con punto, por ejemplo 7.25.` };
+    return refuse(msg('platform.rateDecimalComma', shown));
   }
-  if (/^\d*\.\d{5,}$/.test(text)) return { ok: false, message: `El porcentaje ${shown} tiene más de cuatro decimales.` };
-  if (!/^\d+(?:\.\d{1,4})?$|^\.\d{1,4}$/.test(text)) return { ok: false, message: `El porcentaje ${shown} no es un número.` };
+  if (/^\d*\.\d{5,}$/.test(text)) return refuse(msg('platform.rateTooManyDecimals', shown));
+  if (!/^\d+(?:\.\d{1,4})?$|^\.\d{1,4}$/.test(text)) return refuse(msg('platform.rateNotANumber', shown));
   const value = new Dec(text.startsWith('.') ? `0${text}` : text);
   const max = new Dec(opts.max ?? MAX_RATE);
-  if (value.gt(max)) return { ok: false, message: `El porcentaje ${shown} supera el máximo de ${formatRate(max.toFixed(4))}.` };
+  if (value.gt(max)) return refuse(msg('platform.rateAboveMax', { ...shown, max: formatRate(max.toFixed(4)) }));
   return { ok: true, rate: value.toFixed(4) };
 }
 
@@ -331,7 +339,7 @@ const prefixed = (label: string | undefined, message: string) => (label ? `${lab
  * start with `label` when given, so the message names the field.
  */
 export const moneyInputSchema = (label?: string, opts: AmountOptions = {}) =>
-  z.union([z.string(), z.number()], { error: prefixed(label, 'escriba un monto.') }).transform((v, ctx) => {
+  z.union([z.string(), z.number()], { error: prefixed(label, platformMessages.amountExpected) }).transform((v, ctx) => {
     const r = parseAmount(v, opts);
     if (!r.ok) {
       ctx.addIssue({ code: 'custom', message: prefixed(label, r.message) });
@@ -344,11 +352,11 @@ export const moneyInputSchema = (label?: string, opts: AmountOptions = {}) =>
 export const moneySchema = moneyInputSchema();
 
 /** Money as a response carries it: decimal text with two decimals (`"-1234.05"`). */
-export const moneyDecimalSchema = z.string().regex(/^-?\d{1,12}\.\d{2}$/, { error: 'Monto decimal no válido.' });
+export const moneyDecimalSchema = z.string().regex(/^-?\d{1,12}\.\d{2}$/, { error: platformMessages.amountDecimalInvalid });
 
 /** A rate in an API body or a form (parseRate), answered as its four-decimal text `"7.0000"`. */
 export const rateInputSchema = (label?: string, opts: { max?: Rate } = {}) =>
-  z.union([z.string(), z.number()], { error: prefixed(label, 'escriba un porcentaje.') }).transform((v, ctx) => {
+  z.union([z.string(), z.number()], { error: prefixed(label, platformMessages.rateExpected) }).transform((v, ctx) => {
     const r = parseRate(v, opts);
     if (!r.ok) {
       ctx.addIssue({ code: 'custom', message: prefixed(label, r.message) });
@@ -361,4 +369,4 @@ export const rateInputSchema = (label?: string, opts: { max?: Rate } = {}) =>
 export const rateSchema = rateInputSchema();
 
 /** A rate as a response carries it: `"7.0000"`. */
-export const rateDecimalSchema = z.string().regex(/^\d{1,3}\.\d{4}$/, { error: 'Porcentaje no válido.' });
+export const rateDecimalSchema = z.string().regex(/^\d{1,3}\.\d{4}$/, { error: platformMessages.rateInvalid });

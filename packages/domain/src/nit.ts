@@ -1,3 +1,5 @@
+import { contributorsMessages as texts } from './messages/contributors.ts';
+
 /**
  * NIT (Número de Identificación Tributaria): body digits and a check character. Body digits weighted
  * 2, 3, 4… from the right; c = (11 − sum mod 11) mod 11; c = 10 is written K. Typed as `576937-K` or
@@ -23,10 +25,11 @@ export function nitCheckCharacter(body: string): string {
 
 export type NitProblem = 'EMPTY' | 'FORMAT' | 'CHECK_DIGIT';
 
+/** Why a NIT is refused, as the catalogue's texts (keys `contributors.nit…`; see cuiProblemMessages). */
 export const nitProblemMessages: Record<NitProblem, string> = {
-  EMPTY: 'Ingrese el NIT.',
-  FORMAT: 'El NIT debe tener dígitos y un dígito verificador (0–9 o K), por ejemplo 576937-K.',
-  CHECK_DIGIT: 'El dígito verificador del NIT no es válido.',
+  EMPTY: texts.nitEmpty,
+  FORMAT: texts.nitFormat,
+  CHECK_DIGIT: texts.nitCheckDigit,
 };
 
 export function nitProblem(input: string): NitProblem | null {

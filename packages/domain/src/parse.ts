@@ -3,7 +3,10 @@
  * Amounts: parseAmount in money.ts. Dates: here. Query and body dates of the API have their own schemas.
  */
 
-export type CellDateResult = { ok: true; iso: string } | { ok: false; message: string };
+import { detail, type Message, msg } from './messages.ts';
+import type { ParseRefusal } from './money.ts';
+
+export type CellDateResult = { ok: true; iso: string } | ParseRefusal;
 
 /** The range a date typed in an upload may fall in (birth dates, hire dates). */
 export const CELL_DATE_MIN = '1900-01-01';
@@ -18,8 +21,6 @@ function calendarDay(y: number, m: number, d: number): string | null {
   return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
 }
 
-const HINT = 'escriba dd/mm/aaaa';
-
 /**
  * A date from a spreadsheet cell. A REAL date cell (ExcelJS gives a Date for a date-formatted cell)
  * is that day. Text must be `dd/mm/aaaa` (also `d/m/aaaa`, with `-` or `.`) or ISO `aaaa-mm-dd`, a
@@ -29,31 +30,29 @@ const HINT = 'escriba dd/mm/aaaa';
  * `label` names the field in the message, e.g. "Fecha de nacimiento".
  */
 export function parseCellDate(value: string | number | Date | null | undefined, label = 'Fecha'): CellDateResult {
-  const bad = (shown: string, why = HINT): CellDateResult => ({
-    ok: false,
-    message: `${label} no válida: "${shown}" (${why}).`,
-  });
-  if (value == null) return { ok: false, message: `Falta ${label.toLowerCase()}.` };
+  const refuse = (m: Message): CellDateResult => ({ ok: false, ...detail(m) });
+  const bad = (shown: string) => refuse(msg('platform.cellDateInvalid', { label, value: shown }));
+  const missing = () => refuse(msg('platform.cellDateMissing', { label: label.toLowerCase() }));
+  if (value == null) return missing();
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) return bad('fecha de Excel dañada');
+    if (Number.isNaN(value.getTime())) return refuse(msg('platform.cellDateDamaged', { label }));
     const iso = value.toISOString().slice(0, 10);
-    return inRange(iso) ? { ok: true, iso } : bad(iso, `fuera del rango ${rangeText}`);
+    return inRange(iso) ? { ok: true, iso } : refuse(msg('platform.cellDateOutOfRange', { label, value: iso }));
   }
   const text = String(value).trim();
-  if (text === '') return { ok: false, message: `Falta ${label.toLowerCase()}.` };
+  if (text === '') return missing();
   let iso: string | null = null;
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   if (m) iso = calendarDay(Number(m[1]), Number(m[2]), Number(m[3]));
   else {
     m = /^(\d{1,2})([/.-])(\d{1,2})\2(\d+)$/.exec(text);
     if (!m) return bad(text);
-    if (m[4].length !== 4) return bad(text, 'el año con cuatro cifras: dd/mm/aaaa');
+    if (m[4].length !== 4) return refuse(msg('platform.cellDateTwoDigitYear', { label, value: text }));
     iso = calendarDay(Number(m[4]), Number(m[3]), Number(m[1]));
   }
-  if (!iso) return bad(text, 'esa fecha no existe en el calendario');
-  if (!inRange(iso)) return bad(text, `fuera del rango ${rangeText}`);
+  if (!iso) return refuse(msg('platform.cellDateNotInCalendar', { label, value: text }));
+  if (!inRange(iso)) return refuse(msg('platform.cellDateOutOfRange', { label, value: text }));
   return { ok: true, iso };
 }
 
-const rangeText = '01/01/1900 – 31/12/2099';
 const inRange = (iso: string) => iso >= CELL_DATE_MIN && iso <= CELL_DATE_MAX;

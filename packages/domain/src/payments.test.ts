@@ -169,9 +169,20 @@ describe('bank csv', () => {
     expect(headerProblem).toBeNull();
     expect(rows[0]).toMatchObject({ rowNumber: 2, payDate: '2026-04-10', reference: ref, amount: 123_450n, problems: [] });
     expect(rows[1].payDate).toBe('2026-04-10');
-    expect(rows[1].problems.join(' ')).toContain('repetida');
-    expect(rows[2].problems.join(' ')).toMatch(/Fecha no válida.*dígito verificador.*mayor que cero/);
-    expect(parseBankCsv('a,b\n', (s) => parseAmount(s)).headerProblem).toContain('fecha, referencia y monto');
+    const texts = (i: number) => rows[i].problems.map((p) => p.text).join(' ');
+    expect(texts(1)).toContain('repetida');
+    expect(texts(2)).toMatch(/Fecha no válida.*dígito verificador.*mayor que cero/);
+    expect(rows[1].problems.map((p) => p.key)).toEqual(['payments.bankRowReferenceRepeated']);
+    expect(rows[2].problems.map((p) => p.key)).toEqual([
+      'payments.bankRowDateInvalid',
+      'payments.bankRowCheckDigitsWrong',
+      'payments.amountNotPositive',
+    ]);
+    expect(rows[2].problems[0].params).toEqual({ value: '2026-02-30' });
+    expect(parseBankCsv('a,b\n', (s) => parseAmount(s)).headerProblem).toMatchObject({
+      key: 'payments.bankCsvHeaderMissing',
+      text: expect.stringContaining('fecha, referencia y monto'),
+    });
   });
 });
 

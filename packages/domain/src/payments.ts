@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, isCalendarDate, MAX_ID, periodSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
+import { isMessage, keyOfText, type Message, msg, text } from './messages.ts';
 import {
   allocate,
   allocateByRatios,
@@ -26,7 +27,7 @@ import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 // ─── Payment reference (ISO 7064 MOD 97-10) ──────────────────────────────────────────────────────────
 
 export const orderKinds = ['LABORAL', 'PATRONAL', 'VOLUNTARIO', 'CONVENIO'] as const;
-export const orderKindSchema = z.enum(orderKinds, { error: 'Tipo de orden no válido.' });
+export const orderKindSchema = z.enum(orderKinds, { error: text('payments.orderKindInvalid') });
 export type OrderKind = z.infer<typeof orderKindSchema>;
 export const orderKindLabels: Record<OrderKind, string> = {
   LABORAL: 'Cuota laboral',
@@ -202,7 +203,7 @@ export function allocatePayment(
 export const orderStates = ['EMITIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
 /** What a list shows: `VENCIDA` is EMITIDA past its due date on the day asked (never stored). */
 export const orderShownStates = ['EMITIDA', 'VENCIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
-export const orderShownStateSchema = z.enum(orderShownStates, { error: 'Estado de orden no válido.' });
+export const orderShownStateSchema = z.enum(orderShownStates, { error: text('payments.orderStateInvalid') });
 export type OrderShownState = z.infer<typeof orderShownStateSchema>;
 export const orderStateLabels: Record<OrderShownState, string> = {
   EMITIDA: 'Emitida',
@@ -250,10 +251,11 @@ export const rangeStateLabels: Record<(typeof rangeStates)[number], string> = {
 
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
 
-const idFilter = (label: string) =>
+/** An id in a query string; `error`: the catalogue's text naming it (`text('payments.entityFilterInvalid')`). */
+const idFilter = (error: string) =>
   z
     .string()
-    .regex(/^[1-9]\d{0,8}$/, { error: `${label} no válida.` })
+    .regex(/^[1-9]\d{0,8}$/, { error })
     .transform(Number);
 
 export const paymentOrderSchema = z.object({
@@ -287,15 +289,15 @@ export const paymentOrderSchema = z.object({
 export type PaymentOrder = z.infer<typeof paymentOrderSchema>;
 
 export const paymentOrderListQuerySchema = listQuerySchema.extend({
-  entityId: idFilter('Entidad').optional(),
-  contributorId: idFilter('Afiliado').optional(),
+  entityId: idFilter(text('payments.entityFilterInvalid')).optional(),
+  contributorId: idFilter(text('payments.contributorFilterInvalid')).optional(),
   period: periodSchema.optional(),
   state: orderShownStateSchema.optional(),
   kind: orderKindSchema.optional(),
   /** Overdue at least this many days on `asOf`. */
   minOverdueDays: z
     .string()
-    .regex(/^\d{1,5}$/, { error: 'Días de mora no válidos.' })
+    .regex(/^\d{1,5}$/, { error: text('payments.overdueDaysInvalid') })
     .transform(Number)
     .optional(),
   asOf: dateSchema.optional(),
@@ -379,21 +381,21 @@ export type PaymentResult = z.infer<typeof paymentResultSchema>;
 const bankSchema = textSchema({ label: 'El banco', max: 80, min: 1 });
 const bankReferenceSchema = textSchema({ label: 'La referencia bancaria', max: 60, min: 1 });
 const officeSchema = z
-  .string({ error: 'Indique la oficina emisora.' })
+  .string({ error: text('payments.officeRequired') })
   .trim()
-  .regex(/^[A-Z0-9][A-Z0-9_-]{0,19}$/, { error: 'Oficina emisora no válida (letras mayúsculas, dígitos, guiones; hasta 20).' });
+  .regex(/^[A-Z0-9][A-Z0-9_-]{0,19}$/, { error: text('payments.officeInvalid') });
 
 export const paymentCreateSchema = z
   .object({
     /** Chosen by the client once per submission: a repeat with the same key is answered with the first result. */
     idempotencyKey: z
-      .string({ error: 'Falta la clave de idempotencia.' })
-      .regex(/^[A-Za-z0-9_-]{8,80}$/, { error: 'Clave de idempotencia no válida.' }),
+      .string({ error: text('payments.idempotencyKeyRequired') })
+      .regex(/^[A-Za-z0-9_-]{8,80}$/, { error: text('payments.idempotencyKeyInvalid') }),
     orderIds: z
-      .array(idSchema, { error: 'Elija las órdenes que paga.' })
-      .min(1, { error: 'Elija al menos una orden.' })
-      .max(50, { error: 'Un pago cubre hasta 50 órdenes.' })
-      .refine((v) => new Set(v).size === v.length, { error: 'Hay órdenes repetidas.' }),
+      .array(idSchema, { error: text('payments.orderIdsRequired') })
+      .min(1, { error: text('payments.orderIdsEmpty') })
+      .max(50, { error: text('payments.orderIdsTooMany') })
+      .refine((v) => new Set(v).size === v.length, { error: text('payments.orderIdsRepeated') }),
     bank: bankSchema,
     payDate: actingDateSchema('La fecha de pago'),
     bankReference: bankReferenceSchema,
@@ -407,8 +409,8 @@ export const paymentReverseSchema = z.object({ reason: textSchema({ label: 'El m
 export const receiptVoidSchema = paymentReverseSchema;
 
 export const paymentListQuerySchema = listQuerySchema.extend({
-  entityId: idFilter('Entidad').optional(),
-  contributorId: idFilter('Afiliado').optional(),
+  entityId: idFilter(text('payments.entityFilterInvalid')).optional(),
+  contributorId: idFilter(text('payments.contributorFilterInvalid')).optional(),
   state: z.enum(paymentStates).optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
@@ -416,7 +418,7 @@ export const paymentListQuerySchema = listQuerySchema.extend({
 export type PaymentListQuery = z.infer<typeof paymentListQuerySchema>;
 
 export const receiptListQuerySchema = listQuerySchema.extend({
-  rangeId: idFilter('Rango').optional(),
+  rangeId: idFilter(text('payments.rangeFilterInvalid')).optional(),
   state: z.enum(receiptStates).optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
@@ -425,28 +427,37 @@ export type ReceiptListQuery = z.infer<typeof receiptListQuerySchema>;
 
 // ─── Receipt ranges ─────────────────────────────────────────────────────────────────────────────────
 
-const receiptNumber = (label: string) =>
+/** A receipt number; `errors`: the catalogue's texts naming the field. */
+const receiptNumber = (errors: { notInteger: string; tooSmall: string; tooLarge: string }) =>
   z
-    .number({ error: `${label}: escriba un número entero.` })
-    .int({ error: `${label}: escriba un número entero.` })
-    .min(1, { error: `${label}: mínimo 1.` })
-    .max(999_999_999, { error: `${label}: máximo 999999999.` });
+    .number({ error: errors.notInteger })
+    .int({ error: errors.notInteger })
+    .min(1, { error: errors.tooSmall })
+    .max(999_999_999, { error: errors.tooLarge });
 
 export const receiptRangeCreateSchema = z
   .object({
     office: officeSchema,
     series: z
-      .string({ error: 'Indique la serie.' })
+      .string({ error: text('payments.seriesRequired') })
       .trim()
-      .regex(/^[A-Z0-9-]{1,10}$/, { error: 'Serie no válida (letras mayúsculas, dígitos o guion; hasta 10).' }),
-    firstNumber: receiptNumber('Número inicial'),
-    lastNumber: receiptNumber('Número final'),
+      .regex(/^[A-Z0-9-]{1,10}$/, { error: text('payments.seriesInvalid') }),
+    firstNumber: receiptNumber({
+      notInteger: text('payments.firstNumberNotInteger'),
+      tooSmall: text('payments.firstNumberTooSmall'),
+      tooLarge: text('payments.firstNumberTooLarge'),
+    }),
+    lastNumber: receiptNumber({
+      notInteger: text('payments.lastNumberNotInteger'),
+      tooSmall: text('payments.lastNumberTooSmall'),
+      tooLarge: text('payments.lastNumberTooLarge'),
+    }),
     authorizationRef: textSchema({ label: 'La resolución de autorización', max: 80, min: 1 }),
     authorizationDate: actingDateSchema('La fecha de autorización'),
   })
   .strict()
   .refine((r) => r.lastNumber >= r.firstNumber, {
-    error: 'El número final no puede ser menor que el inicial.',
+    error: text('payments.lastNumberBelowFirst'),
     path: ['lastNumber'],
   });
 export type ReceiptRangeCreate = z.infer<typeof receiptRangeCreateSchema>;
@@ -481,7 +492,7 @@ export const corteQuerySchema = z
     to: dateSchema.optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
-    error: 'La fecha inicial no puede ser posterior a la final.',
+    error: text('payments.corteDatesReversed'),
     path: ['to'],
   });
 
@@ -528,7 +539,7 @@ export const bankRowStateLabels: Record<BankRowState, string> = {
   ERROR: 'Con error',
 };
 
-const bankIdMessage = 'Elija el banco.';
+const bankIdMessage = text('payments.bankRequired');
 
 export const bankFileCreateSchema = z
   .object({
@@ -540,7 +551,10 @@ export const bankFileCreateSchema = z
       .max(MAX_ID, { error: bankIdMessage }),
     office: officeSchema,
     /** The CSV text: a header `fecha,referencia,monto` then one row per deposit. */
-    content: z.string({ error: 'Adjunte el archivo del banco.' }).min(1, { error: 'El archivo está vacío.' }).max(5_000_000),
+    content: z
+      .string({ error: text('payments.bankFileContentRequired') })
+      .min(1, { error: text('payments.bankFileContentEmpty') })
+      .max(5_000_000),
     fileName: z.string().trim().max(200).default('banco.csv'),
   })
   .strict();
@@ -589,17 +603,17 @@ export type BankFileRow = z.infer<typeof bankFileRowSchema>;
 
 export const bankRowResolveSchema = z
   .object({
-    decision: z.enum(['PAGAR', 'DESCARTAR'], { error: 'Elija pagar o descartar.' }),
+    decision: z.enum(['PAGAR', 'DESCARTAR'], { error: text('payments.bankRowDecisionInvalid') }),
     orderIds: z.array(idSchema).max(50).optional(),
     reason: textSchema({ label: 'La nota', max: 500 }).optional(),
   })
   .strict()
   .refine((r) => r.decision === 'DESCARTAR' || (r.orderIds?.length ?? 0) > 0, {
-    error: 'Elija las órdenes a las que se aplica el depósito.',
+    error: text('payments.bankRowOrdersRequired'),
     path: ['orderIds'],
   })
   .refine((r) => r.decision === 'PAGAR' || (r.reason?.length ?? 0) > 0, {
-    error: 'Escriba por qué se descarta.',
+    error: text('payments.bankRowDiscardReasonRequired'),
     path: ['reason'],
   });
 
@@ -608,22 +622,30 @@ export interface BankCsvRow {
   payDate: string | null;
   reference: string;
   amount: Cents | null;
-  problems: string[];
+  /** The row's problems, from the catalogue (a row stores their Spanish texts, joined). */
+  problems: Message[];
 }
+
+/** An amount reader's problem as a message: its own when it gives one, else its text under a passthrough key. */
+const amountProblem = (m: string | Message): Message => {
+  if (isMessage(m)) return m;
+  const key = keyOfText(m);
+  return key ? { key, text: m } : msg('payments.bankRowAmountProblem', { problem: m });
+};
 
 /**
  * Reads a bank's CSV (`fecha,referencia,monto`; `;` also accepted as separator; dates `AAAA-MM-DD` or
- * `DD/MM/AAAA`; amounts as parseAmount reads them). Each row carries its problems in Spanish; a
+ * `DD/MM/AAAA`; amounts as parseAmount reads them). Each row carries its problems as messages; a
  * reference repeated in the file marks every copy (nothing is guessed, nothing is paid twice).
  */
 export function parseBankCsv(
-  text: string,
-  parseAmountText: (s: string) => { ok: true; cents: Cents } | { ok: false; message: string },
+  csv: string,
+  parseAmountText: (s: string) => { ok: true; cents: Cents } | { ok: false; message: string | Message },
 ): {
   rows: BankCsvRow[];
-  headerProblem: string | null;
+  headerProblem: Message | null;
 } {
-  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const lines = csv.replace(/^\ufeff/, '').split(/\r?\n/);
   const header = (lines[0] ?? '').toLowerCase();
   const sep = header.includes(';') ? ';' : ',';
   const cols = header.split(sep).map((h) => h.trim());
@@ -631,31 +653,31 @@ export function parseBankCsv(
   const iRef = cols.indexOf('referencia');
   const iAmount = cols.indexOf('monto');
   if (iDate < 0 || iRef < 0 || iAmount < 0) {
-    return { rows: [], headerProblem: 'La primera línea debe nombrar las columnas fecha, referencia y monto.' };
+    return { rows: [], headerProblem: msg('payments.bankCsvHeaderMissing') };
   }
   const rows: BankCsvRow[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (!lines[i].trim()) continue;
     const cells = splitCsvLine(lines[i], sep);
-    const problems: string[] = [];
+    const problems: Message[] = [];
     const rawDate = (cells[iDate] ?? '').trim();
     const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(rawDate);
     const iso = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : rawDate;
     const payDate = /^\d{4}-\d{2}-\d{2}$/.test(iso) && isCalendarDate(iso) ? iso : null;
-    if (!payDate) problems.push(`Fecha no válida: "${rawDate.slice(0, 20)}".`);
+    if (!payDate) problems.push(msg('payments.bankRowDateInvalid', { value: rawDate.slice(0, 20) }));
     const rawRef = (cells[iRef] ?? '').trim().slice(0, 40);
     const reference = normalizePaymentReference(rawRef);
-    if (!reference) problems.push(`Referencia no válida: "${rawRef}".`);
-    else if (!isValidPaymentReference(reference)) problems.push(`La referencia ${rawRef} no pasa el dígito verificador.`);
+    if (!reference) problems.push(msg('payments.bankRowReferenceInvalid', { value: rawRef }));
+    else if (!isValidPaymentReference(reference)) problems.push(msg('payments.bankRowCheckDigitsWrong', { reference: rawRef }));
     const amt = parseAmountText((cells[iAmount] ?? '').trim().slice(0, 40));
-    if (!amt.ok) problems.push(amt.message);
-    else if (amt.cents <= 0n) problems.push('El monto debe ser mayor que cero.');
+    if (!amt.ok) problems.push(amountProblem(amt.message));
+    else if (amt.cents <= 0n) problems.push(msg('payments.amountNotPositive'));
     rows.push({ rowNumber: i + 1, payDate, reference: reference ?? rawRef, amount: amt.ok ? amt.cents : null, problems });
   }
   const count = new Map<string, number>();
   for (const r of rows) count.set(r.reference, (count.get(r.reference) ?? 0) + 1);
   for (const r of rows) {
-    if ((count.get(r.reference) ?? 0) > 1) r.problems.push(`La referencia ${r.reference} está repetida en el archivo.`);
+    if ((count.get(r.reference) ?? 0) > 1) r.problems.push(msg('payments.bankRowReferenceRepeated', { reference: r.reference }));
   }
   return { rows, headerProblem: null };
 }
@@ -688,10 +710,10 @@ export const voluntaryOrderCreateSchema = z
   .object({
     cui: cuiSchema,
     periods: z
-      .array(actingPeriodSchema('El mes', 0), { error: 'Elija los meses que paga.' })
-      .min(1, { error: 'Elija al menos un mes.' })
-      .max(24, { error: 'Hasta 24 meses por orden.' })
-      .refine((v) => new Set(v).size === v.length, { error: 'Hay meses repetidos.' }),
+      .array(actingPeriodSchema('El mes', 0), { error: text('payments.voluntaryPeriodsRequired') })
+      .min(1, { error: text('payments.voluntaryPeriodsEmpty') })
+      .max(24, { error: text('payments.voluntaryPeriodsTooMany') })
+      .refine((v) => new Set(v).size === v.length, { error: text('payments.voluntaryPeriodsRepeated') }),
     salary: moneyInputSchema('El salario declarado', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
   })
   .strict();

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { actingDateSchema, actingDayOfPeriodSchema, actingPeriodSchema } from './acting-dates.ts';
-import { amountSchema } from './contributors.ts';
+import { type AmountTexts, amountSchema } from './contributors.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, periodSchema, textSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
+import { msg, text, textWith } from './messages.ts';
 import { type Cents, MAX_MONTHLY_AMOUNT_CENTS, parseRate, type Rate } from './money.ts';
 import { daysBetween, daysInMonth, periodEnd, periodStart } from './periods.ts';
 import { addDays, type SettingsSnapshot } from './settings.ts';
@@ -17,7 +18,7 @@ import { availableTransitionSchema, defineMachine, type TransitionRequest, trans
 // ─── Vocabulary ─────────────────────────────────────────────────────────────────────────────────────
 
 export const pensionTypes = ['JUBILACION', 'INVALIDEZ', 'VIUDEZ', 'ORFANDAD'] as const;
-export const pensionTypeSchema = z.enum(pensionTypes, { error: 'Tipo de pensión no válido.' });
+export const pensionTypeSchema = z.enum(pensionTypes, { error: text('pensions.typeInvalid') });
 export type PensionType = z.infer<typeof pensionTypeSchema>;
 export const pensionTypeLabels: Record<PensionType, string> = {
   JUBILACION: 'Jubilación',
@@ -38,7 +39,7 @@ export const pensionStateLabels: Record<PensionState, string> = {
 };
 
 export const relationships = ['CONYUGE', 'HIJO', 'PADRE', 'OTRO'] as const;
-export const relationshipSchema = z.enum(relationships, { error: 'Parentesco no válido.' });
+export const relationshipSchema = z.enum(relationships, { error: text('pensions.relationshipInvalid') });
 export type Relationship = z.infer<typeof relationshipSchema>;
 export const relationshipLabels: Record<Relationship, string> = {
   CONYUGE: 'Cónyuge o conviviente',
@@ -57,7 +58,7 @@ export const suspensionReasonLabels: Record<SuspensionReason, string> = {
 };
 
 export const survivalMethods = ['PRESENCIAL', 'ACTA_NOTARIAL', 'RENAP'] as const;
-export const survivalMethodSchema = z.enum(survivalMethods, { error: 'Forma de presentación no válida.' });
+export const survivalMethodSchema = z.enum(survivalMethods, { error: text('pensions.survivalMethodInvalid') });
 export type SurvivalMethod = z.infer<typeof survivalMethodSchema>;
 export const survivalMethodLabels: Record<SurvivalMethod, string> = {
   PRESENCIAL: 'En persona',
@@ -246,14 +247,14 @@ export const sharesExceed100 = (shares: readonly Rate[]) => sharesTotal(shares) 
 
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
 
-const shareSchema = z.union([z.string(), z.number()], { error: 'Porcentaje: escriba un número.' }).transform((v, ctx) => {
+const shareSchema = z.union([z.string(), z.number()], { error: text('pensions.shareRequired') }).transform((v, ctx) => {
   const r = parseRate(v, { max: '100.0000' });
   if (!r.ok) {
-    ctx.addIssue({ code: 'custom', message: `Porcentaje: ${r.message}` });
+    ctx.addIssue({ code: 'custom', message: textWith('pensions.shareInvalid', { reason: r.message }) });
     return z.NEVER;
   }
   if (r.rate === '0.0000') {
-    ctx.addIssue({ code: 'custom', message: 'Porcentaje: debe ser mayor que cero.' });
+    ctx.addIssue({ code: 'custom', message: text('pensions.shareNotPositive') });
     return z.NEVER;
   }
   return r.rate;
@@ -261,9 +262,14 @@ const shareSchema = z.union([z.string(), z.number()], { error: 'Porcentaje: escr
 
 const personName = textSchema({ label: 'Nombre completo', max: 150, min: 3 });
 const bankAccountSchema = z
-  .string({ error: 'Ingrese la cuenta bancaria.' })
+  .string({ error: text('pensions.bankAccountRequired') })
   .trim()
-  .regex(/^[0-9][0-9-]{4,28}[0-9]$/, { error: 'Cuenta bancaria no válida: solo dígitos y guiones (6 a 30).' });
+  .regex(/^[0-9][0-9-]{4,28}[0-9]$/, { error: text('pensions.bankAccountInvalid') });
+
+const monthlyAmountTexts: AmountTexts = {
+  required: text('pensions.monthlyAmountRequired'),
+  invalid: (reason) => textWith('pensions.monthlyAmountInvalid', { reason }),
+};
 
 export const beneficiaryInputSchema = z.object({
   cui: cuiSchema,
@@ -279,19 +285,18 @@ export type BeneficiaryInput = z.input<typeof beneficiaryInputSchema>;
 /** The beneficiaries of a pension: CUIs not repeated, shares summing at most 100 %. */
 export const beneficiaryListSchema = z
   .array(beneficiaryInputSchema)
-  .max(20, { error: 'Máximo 20 beneficiarios.' })
+  .max(20, { error: text('pensions.tooManyBeneficiaries') })
   .superRefine((list, ctx) => {
     const seen = new Set<string>();
     list.forEach((b, i) => {
-      if (seen.has(b.cui))
-        ctx.addIssue({ code: 'custom', path: [i, 'cui'], message: 'Este CUI ya está entre los beneficiarios.' });
+      if (seen.has(b.cui)) ctx.addIssue({ code: 'custom', path: [i, 'cui'], message: text('pensions.beneficiaryCuiRepeated') });
       seen.add(b.cui);
     });
     if (sharesExceed100(list.map((b) => b.share))) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: 'Los porcentajes de los beneficiarios suman más de 100 %.',
+        message: text('pensions.sharesExceed100'),
       });
     }
   });
@@ -304,16 +309,16 @@ export const pensionInputSchema = z
     resolutionNumber: textSchema({ label: 'Número de resolución', max: 60, min: 1 }),
     resolutionDate: actingDateSchema('La fecha de la resolución'),
     startDate: dateSchema,
-    monthlyAmount: amountSchema('Monto mensual', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
+    monthlyAmount: amountSchema(monthlyAmountTexts, { maxCents: MAX_MONTHLY_AMOUNT_CENTS }),
     bankAccount: bankAccountSchema,
     beneficiaries: beneficiaryListSchema.default([]),
   })
   .superRefine((v, ctx) => {
     if (v.startDate < v.resolutionDate) {
-      ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'El inicio no puede ser anterior a la resolución.' });
+      ctx.addIssue({ code: 'custom', path: ['startDate'], message: text('pensions.startBeforeResolution') });
     }
     if (v.monthlyAmount === '0.00') {
-      ctx.addIssue({ code: 'custom', path: ['monthlyAmount'], message: 'Monto mensual: debe ser mayor que cero.' });
+      ctx.addIssue({ code: 'custom', path: ['monthlyAmount'], message: text('pensions.monthlyAmountNotPositive') });
     }
   });
 export type PensionInput = z.input<typeof pensionInputSchema>;
@@ -326,8 +331,8 @@ export const pensionUpdateSchema = z.object({
 
 /** An effective-dated amount change; earlier amounts are kept. */
 export const amountChangeInputSchema = z.object({
-  monthlyAmount: amountSchema('Monto mensual', { maxCents: MAX_MONTHLY_AMOUNT_CENTS }).refine((v) => v !== '0.00', {
-    error: 'Monto mensual: debe ser mayor que cero.',
+  monthlyAmount: amountSchema(monthlyAmountTexts, { maxCents: MAX_MONTHLY_AMOUNT_CENTS }).refine((v) => v !== '0.00', {
+    error: text('pensions.monthlyAmountNotPositive'),
   }),
   effectiveFrom: dateSchema,
   reason: textSchema({ label: 'Motivo', max: 500, min: 5 }),
@@ -430,7 +435,7 @@ export const survivalCheckInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.method === 'ACTA_NOTARIAL' && !v.attachmentFileId) {
-      ctx.addIssue({ code: 'custom', path: ['attachmentFileId'], message: 'Adjunte el acta notarial.' });
+      ctx.addIssue({ code: 'custom', path: ['attachmentFileId'], message: text('pensions.notarialActRequired') });
     }
   });
 export type SurvivalCheckInput = z.input<typeof survivalCheckInputSchema>;
@@ -510,7 +515,7 @@ export const pensionReviewSchema = z.object({
 export type PensionReview = z.infer<typeof pensionReviewSchema>;
 export const reviewListQuerySchema = listQuerySchema.extend({ state: z.enum(reviewStates).optional() });
 export const reviewDecisionSchema = z.object({
-  decision: z.enum(['CONFIRMADA', 'DESCARTADA'], { error: 'Elija la decisión.' }),
+  decision: z.enum(['CONFIRMADA', 'DESCARTADA'], { error: text('pensions.decisionRequired') }),
   resolution: textSchema({ label: 'Resolución', max: 1000, min: 5, multiline: true }),
 });
 

@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeCui } from './cui.ts';
+import { text } from './messages.ts';
 import { applyRate, type Cents, centsToDecimal } from './money.ts';
 import { allPermissions } from './permissions.ts';
 import {
+  BACK_PAY_MAX_MONTHS,
+  backPayCreateSchema,
   type ContributionRates,
   checkLine,
   contributionGaps,
+  duplicateCuiIssue,
   isFuturePeriod,
   type LineContext,
   lineContribution,
@@ -170,6 +174,8 @@ describe('checkLine: deaths and limits', () => {
           code: 'RENAP_FALLECIDO',
           field: 'cui',
           message: expect.stringMatching(/^RENAP registra el fallecimiento el \d\d\/\d\d\/\d{4}, antes del período 03\/2026/),
+          key: 'planillas.lineRenapDeceasedBeforePeriod',
+          params: { date: before, period: '2026-03' },
         },
       ]);
       expect(c.employee).toBe(0n);
@@ -188,6 +194,8 @@ describe('checkLine: deaths and limits', () => {
         code: 'SALARIO',
         field: 'salary',
         message: 'Salario: El monto "10,000,000.00" supera el máximo permitido (Q 9,999,999.99).',
+        key: 'planillas.lineSalaryInvalid',
+        params: { problem: 'El monto "10,000,000.00" supera el máximo permitido (Q 9,999,999.99).' },
       },
     ]);
     expect(at('99999999999.99').errors[0].code).toBe('SALARIO');
@@ -347,5 +355,61 @@ describe("planilla machine: the submit job's own steps (properties)", () => {
         expect(allowedTransitions(planillaMachine, from, all).some((x) => x.system)).toBe(false);
       }),
     );
+  });
+});
+
+describe('line issues carry their key and parameters (messages.ts)', () => {
+  it('a fixed text, a text with values (formatted the Spanish way) and a CUI problem', () => {
+    expect(line({ fullName: ' ' }).errors).toEqual([
+      { code: 'NOMBRE', field: 'fullName', message: 'Ingrese el nombre del empleado.', key: 'planillas.lineNameRequired' },
+    ]);
+    const changed = checkLine(
+      { cui: CUI, fullName: 'A', budgetLine: '011', salary: '3000.01' },
+      ctx({ previous: new Map([[CUI, 250000n]]) }),
+    );
+    expect(changed.warnings).toEqual([
+      {
+        code: 'CAMBIO_SALARIO',
+        field: 'salary',
+        message: 'El salario cambió más de 20 % (antes Q 2,500.00).',
+        key: 'planillas.lineSalaryChanged',
+        params: { rate: 20, before: '250000' },
+      },
+    ]);
+    expect(line({ movementDate: '15/04/2026' }).errors[0]).toMatchObject({
+      message: 'La fecha del movimiento debe caer en el período 03/2026.',
+      key: 'planillas.lineMovementDateOutsidePeriod',
+      params: { period: '2026-03' },
+    });
+    expect(line({ cui: '123' }).errors[0]).toEqual({
+      code: 'CUI',
+      field: 'cui',
+      message: 'CUI: El CUI debe tener 13 dígitos.',
+      key: 'planillas.lineCuiLength',
+    });
+    expect(duplicateCuiIssue(1234)).toEqual({
+      code: 'CUI_REPETIDO',
+      field: 'cui',
+      message: 'CUI repetido en la planilla (ya está en la línea 1,234).',
+      key: 'planillas.lineCuiRepeated',
+      params: { row: 1234 },
+    });
+  });
+
+  it('a schema message is a catalogue text; the back-pay limit names BACK_PAY_MAX_MONTHS', () => {
+    expect(text('planillas.backPayTooManyMonths')).toContain(` ${BACK_PAY_MAX_MONTHS} `);
+    const r = backPayCreateSchema.safeParse({
+      entityId: 1,
+      resolutionNumber: 'R-1',
+      resolutionDate: '2020-01-01',
+      cui: CUI,
+      fullName: 'Ana',
+      budgetLine: '011',
+      fromPeriod: '2026-03',
+      toPeriod: '2026-01',
+      monthlySalary: '1000',
+    });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.message)).toContain(text('planillas.backPayLastBeforeFirst'));
   });
 });

@@ -1,21 +1,15 @@
 import { z } from 'zod';
 import { actingDateSchema, actingPeriodSchema } from './acting-dates.ts';
 import { foldName } from './contributors.ts';
-import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { type CuiProblem, cuiProblem, normalizeCui } from './cui.ts';
+import { messageParamsSchema } from './errors.ts';
 import { idSchema, periodSchema, textSchema } from './fields.ts';
 import { type ImportColumn, importBatchSchema } from './imports.ts';
 import { listQuerySchema } from './list.ts';
-import {
-  applyRate,
-  type Cents,
-  centsToDecimal,
-  MAX_MONTHLY_AMOUNT_CENTS,
-  moneyDecimalSchema,
-  parseAmount,
-  type Rate,
-} from './money.ts';
+import { detail, type Message, msg, text } from './messages.ts';
+import { applyRate, type Cents, MAX_MONTHLY_AMOUNT_CENTS, moneyDecimalSchema, parseAmount, type Rate } from './money.ts';
 import { parseCellDate } from './parse.ts';
-import { formatDay, formatPeriod, periodCount, periodOf, periodsBetween } from './periods.ts';
+import { periodCount, periodOf, periodsBetween } from './periods.ts';
 import { settingsUsedSchema } from './settings.ts';
 import { availableTransitionSchema, defineMachine, type TransitionRequest, transitionRequestSchemaFor } from './state-machine.ts';
 
@@ -28,7 +22,7 @@ import { availableTransitionSchema, defineMachine, type TransitionRequest, trans
 // ─── Types and states ───────────────────────────────────────────────────────────────────────────────
 
 export const planillaTypes = ['ORDINARIA', 'COMPLEMENTARIA', 'SALARIOS_CAIDOS'] as const;
-export const planillaTypeSchema = z.enum(planillaTypes, { error: 'Tipo de planilla no válido.' });
+export const planillaTypeSchema = z.enum(planillaTypes, { error: text('planillas.typeInvalid') });
 export type PlanillaType = z.infer<typeof planillaTypeSchema>;
 export const planillaTypeLabels: Record<PlanillaType, string> = {
   ORDINARIA: 'Ordinaria',
@@ -47,7 +41,7 @@ export const planillaStates = [
   'PAGADA',
   'ANULADA',
 ] as const;
-export const planillaStateSchema = z.enum(planillaStates, { error: 'Estado de planilla no válido.' });
+export const planillaStateSchema = z.enum(planillaStates, { error: text('planillas.stateInvalid') });
 export type PlanillaState = z.infer<typeof planillaStateSchema>;
 
 /** States the entity may still edit lines in. */
@@ -172,7 +166,7 @@ export const planillaMachine = defineMachine({
       commentRequired: true,
     },
   ],
-  makerMessage: 'No puede aprobar una planilla que usted creó, modificó o envió; debe hacerlo otra persona.',
+  makerMessage: text('planillas.approveNotByMaker'),
 });
 
 // ─── Periods ────────────────────────────────────────────────────────────────────────────────────────
@@ -259,9 +253,32 @@ export const lineIssueCodes = [
 ] as const;
 export type LineIssueCode = (typeof lineIssueCodes)[number];
 
-/** A problem of one line: a blocking error or a warning, with the field it is about. */
-export const lineIssueSchema = z.object({ code: z.enum(lineIssueCodes), field: z.string(), message: z.string() });
+/**
+ * A problem of one line: a blocking error or a warning, with the field it is about. `message` is the
+ * Spanish text; `key` and `params` let the web say it in the user's language (messages.ts). Issues stored
+ * before messages had keys have none.
+ */
+export const lineIssueSchema = z.object({
+  code: z.enum(lineIssueCodes),
+  field: z.string(),
+  message: z.string(),
+  key: z.string().optional(),
+  params: messageParamsSchema.optional(),
+});
 export type LineIssue = z.infer<typeof lineIssueSchema>;
+
+/** A line issue from a catalogue message. */
+const lineIssue = (code: LineIssueCode, field: string, m: Message): LineIssue => ({ code, field, ...detail(m) });
+
+/** A line's CUI problem, by what cuiProblem says. */
+const lineCuiProblems: Record<CuiProblem, Message> = {
+  EMPTY: msg('planillas.lineCuiEmpty'),
+  FORMAT: msg('planillas.lineCuiFormat'),
+  LENGTH: msg('planillas.lineCuiLength'),
+  CHECK_DIGIT: msg('planillas.lineCuiCheckDigit'),
+  DEPARTMENT: msg('planillas.lineCuiDepartment'),
+  MUNICIPALITY: msg('planillas.lineCuiMunicipality'),
+};
 
 export const movements = ['ALTA', 'BAJA'] as const;
 export type Movement = (typeof movements)[number];
@@ -330,25 +347,23 @@ export function checkLine(raw: RawLine, ctx: LineContext): CheckedLine {
   const errors: LineIssue[] = [];
   const warnings: LineIssue[] = [];
   const cui = normalizeCui(String(raw.cui ?? '').trim()).slice(0, 20);
-  const cuiIssue = cui === '' ? 'Ingrese el CUI.' : cuiProblem(cui) ? cuiProblemMessages[cuiProblem(cui)!] : null;
-  if (cuiIssue) errors.push({ code: 'CUI', field: 'cui', message: `CUI: ${cuiIssue}` });
+  const cuiIssue: CuiProblem | null = cui === '' ? 'EMPTY' : cuiProblem(cui);
+  if (cuiIssue) errors.push(lineIssue('CUI', 'cui', lineCuiProblems[cuiIssue]));
 
   const fullName = String(raw.fullName ?? '')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, MAX_NAME + 1);
-  if (!fullName) errors.push({ code: 'NOMBRE', field: 'fullName', message: 'Ingrese el nombre del empleado.' });
+  if (!fullName) errors.push(lineIssue('NOMBRE', 'fullName', msg('planillas.lineNameRequired')));
   else if (fullName.length > MAX_NAME)
-    errors.push({ code: 'NOMBRE', field: 'fullName', message: `Nombre: máximo ${MAX_NAME} caracteres.` });
+    errors.push(lineIssue('NOMBRE', 'fullName', msg('planillas.lineNameTooLong', { max: MAX_NAME })));
 
   const budgetLineCode = String(raw.budgetLine ?? '').trim();
-  if (!budgetLineCode) errors.push({ code: 'RENGLON', field: 'budgetLine', message: 'Ingrese el renglón presupuestario.' });
+  if (!budgetLineCode) errors.push(lineIssue('RENGLON', 'budgetLine', msg('planillas.budgetLineRequired')));
   else if (!ctx.budgetLines.has(budgetLineCode)) {
-    errors.push({
-      code: 'RENGLON',
-      field: 'budgetLine',
-      message: `Renglón presupuestario desconocido: "${budgetLineCode.slice(0, 20)}".`,
-    });
+    errors.push(
+      lineIssue('RENGLON', 'budgetLine', msg('planillas.lineBudgetLineUnknown', { code: budgetLineCode.slice(0, 20) })),
+    );
   }
 
   let salary: Cents | null = null;
@@ -356,22 +371,17 @@ export function checkLine(raw: RawLine, ctx: LineContext): CheckedLine {
   const amount = parseAmount(raw.salary ?? '', { maxCents: MAX_MONTHLY_AMOUNT_CENTS });
   if (!amount.ok) {
     salaryText = String(raw.salary ?? '').slice(0, 40);
-    errors.push({ code: 'SALARIO', field: 'salary', message: `Salario: ${amount.message}` });
+    errors.push(lineIssue('SALARIO', 'salary', msg('planillas.lineSalaryInvalid', { problem: amount.message })));
   } else if (amount.cents <= 0n) {
     salaryText = String(raw.salary ?? '').slice(0, 40);
-    errors.push({ code: 'SALARIO', field: 'salary', message: 'Salario: debe ser mayor que cero.' });
+    errors.push(lineIssue('SALARIO', 'salary', msg('planillas.lineSalaryNotPositive')));
   } else salary = amount.cents;
 
   let daysWorked: number | null = null;
   const daysText = String(raw.days ?? '').trim();
   if (daysText) {
     if (/^\d{1,2}$/.test(daysText) && Number(daysText) <= 31) daysWorked = Number(daysText);
-    else
-      errors.push({
-        code: 'DIAS',
-        field: 'days',
-        message: `Días laborados: "${daysText.slice(0, 10)}" no es un número de 0 a 31.`,
-      });
+    else errors.push(lineIssue('DIAS', 'days', msg('planillas.lineDaysInvalid', { days: daysText.slice(0, 10) })));
   }
 
   let movement: Movement | null = null;
@@ -381,63 +391,58 @@ export function checkLine(raw: RawLine, ctx: LineContext): CheckedLine {
   if (movementText) {
     if ((movements as readonly string[]).includes(movementText)) movement = movementText as Movement;
     else
-      errors.push({
-        code: 'MOVIMIENTO',
-        field: 'movement',
-        message: `Movimiento: escriba ALTA o BAJA, no "${movementText.slice(0, 10)}".`,
-      });
+      errors.push(
+        lineIssue('MOVIMIENTO', 'movement', msg('planillas.lineMovementInvalid', { movement: movementText.slice(0, 10) })),
+      );
   }
   if (dateText) {
     const d = parseCellDate(dateText, 'Fecha del movimiento');
-    if (!d.ok) errors.push({ code: 'MOVIMIENTO', field: 'movementDate', message: d.message });
+    // The parser's own keyed refusal, which names the field (its label).
+    if (!d.ok) errors.push(lineIssue('MOVIMIENTO', 'movementDate', { key: d.key, params: d.params, text: d.message }));
     else if (periodOf(d.iso) !== ctx.period) {
-      errors.push({
-        code: 'MOVIMIENTO',
-        field: 'movementDate',
-        message: `La fecha del movimiento debe caer en el período ${formatPeriod(ctx.period)}.`,
-      });
+      errors.push(
+        lineIssue('MOVIMIENTO', 'movementDate', msg('planillas.lineMovementDateOutsidePeriod', { period: ctx.period })),
+      );
     } else movementDate = d.iso;
   }
-  if (movement && !dateText)
-    errors.push({ code: 'MOVIMIENTO', field: 'movementDate', message: 'Indique la fecha del alta o baja.' });
+  if (movement && !dateText) errors.push(lineIssue('MOVIMIENTO', 'movementDate', msg('planillas.lineMovementDateRequired')));
   if (!movement && dateText && movementDate) {
-    errors.push({ code: 'MOVIMIENTO', field: 'movement', message: 'Indique si la fecha es de un alta o de una baja.' });
+    errors.push(lineIssue('MOVIMIENTO', 'movement', msg('planillas.lineMovementRequired')));
   }
 
   // Warnings: only meaningful for a readable CUI.
   if (!cuiIssue) {
     if (ctx.renap === null) {
-      warnings.push({ code: 'RENAP_DESCONOCIDO', field: 'cui', message: 'El CUI no figura en RENAP.' });
+      warnings.push(lineIssue('RENAP_DESCONOCIDO', 'cui', msg('planillas.lineRenapUnknown')));
     } else if (ctx.renap) {
       if (fullName && foldName(fullName) !== foldName(ctx.renap.fullName)) {
-        warnings.push({ code: 'RENAP_NOMBRE', field: 'fullName', message: `El nombre difiere de RENAP: ${ctx.renap.fullName}.` });
+        warnings.push(lineIssue('RENAP_NOMBRE', 'fullName', msg('planillas.lineRenapNameDiffers', { name: ctx.renap.fullName })));
       }
       // A person dead before the period cannot have worked in it: blocking. The month of death (and a
       // death recorded after the period, for a period declared late) is allowed with a warning.
       if (ctx.renap.deathDate && periodOf(ctx.renap.deathDate) < ctx.period) {
-        errors.push({
-          code: 'RENAP_FALLECIDO',
-          field: 'cui',
-          message: `RENAP registra el fallecimiento el ${formatDay(ctx.renap.deathDate)}, antes del período ${formatPeriod(ctx.period)}: no puede declararse.`,
-        });
+        errors.push(
+          lineIssue(
+            'RENAP_FALLECIDO',
+            'cui',
+            msg('planillas.lineRenapDeceasedBeforePeriod', { date: ctx.renap.deathDate, period: ctx.period }),
+          ),
+        );
       } else if (ctx.renap.deathDate) {
-        warnings.push({
-          code: 'RENAP_FALLECIDO',
-          field: 'cui',
-          message: `RENAP registra el fallecimiento el ${formatDay(ctx.renap.deathDate)}.`,
-        });
+        warnings.push(lineIssue('RENAP_FALLECIDO', 'cui', msg('planillas.lineRenapDeceased', { date: ctx.renap.deathDate })));
       }
     }
     if (ctx.previous) {
       const before = ctx.previous.get(cui);
-      if (before === undefined)
-        warnings.push({ code: 'NUEVO', field: 'cui', message: 'Empleado nuevo: no estaba en el período anterior.' });
+      if (before === undefined) warnings.push(lineIssue('NUEVO', 'cui', msg('planillas.lineNewEmployee')));
       else if (salary != null && salaryChanged(before, salary, ctx.salaryChangeWarningRate)) {
-        warnings.push({
-          code: 'CAMBIO_SALARIO',
-          field: 'salary',
-          message: `El salario cambió más de ${Number(ctx.salaryChangeWarningRate)} % (antes ${centsToDecimal(before)}).`,
-        });
+        warnings.push(
+          lineIssue(
+            'CAMBIO_SALARIO',
+            'salary',
+            msg('planillas.lineSalaryChanged', { rate: Number(ctx.salaryChangeWarningRate), before }),
+          ),
+        );
       }
     }
   }
@@ -476,11 +481,8 @@ export function salaryChanged(before: Cents, now: Cents, rate: Rate): boolean {
 }
 
 /** The blocking error of a line whose CUI repeats an earlier line of the same planilla. */
-export const duplicateCuiIssue = (firstRow: number): LineIssue => ({
-  code: 'CUI_REPETIDO',
-  field: 'cui',
-  message: `CUI repetido en la planilla (ya está en la línea ${firstRow}).`,
-});
+export const duplicateCuiIssue = (firstRow: number): LineIssue =>
+  lineIssue('CUI_REPETIDO', 'cui', msg('planillas.lineCuiRepeated', { row: firstRow }));
 
 // ─── Import template ────────────────────────────────────────────────────────────────────────────────
 
@@ -573,7 +575,7 @@ export const planillaListQuerySchema = listQuerySchema.extend({
   cui: z
     .string()
     .transform((v) => normalizeCui(v))
-    .pipe(z.string().regex(/^\d{13}$/, { error: 'CUI no válido: 13 dígitos.' }))
+    .pipe(z.string().regex(/^\d{13}$/, { error: text('planillas.cuiInvalid') }))
     .optional(),
   /** The delegate's queue: ENVIADA and EN_REVISION, oldest submission first; the entity's drafts (ENVIANDO included). */
   queue: z.enum(['review', 'drafts']).optional(),
@@ -599,8 +601,8 @@ export type PlanillaCreate = z.infer<typeof planillaCreateSchema>;
 /** Upload parameters (multipart fields). */
 export const planillaUploadParamsSchema = z.object({
   entityId: z
-    .string({ error: 'Indique la entidad.' })
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .string({ error: text('planillas.entityRequired') })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('planillas.entityInvalid') })
     .transform(Number),
   period: actingPeriodSchema('El período', 0),
   type: planillaTypeSchema.default('ORDINARIA'),
@@ -618,10 +620,10 @@ export const planillaUploadListSchema = z.array(planillaUploadSchema);
 
 /** A line typed or corrected on screen: refused with every field's reason, never stored with errors. */
 export const planillaLineInputSchema = z.object({
-  cui: z.string({ error: 'Ingrese el CUI.' }).max(40, { error: 'CUI: máximo 40 caracteres.' }),
+  cui: z.string({ error: text('planillas.cuiRequired') }).max(40, { error: text('planillas.cuiTooLong') }),
   fullName: textSchema({ label: 'Nombre', max: MAX_NAME, min: 1 }),
-  budgetLine: z.string({ error: 'Ingrese el renglón presupuestario.' }).max(20),
-  salary: z.union([z.string(), z.number()], { error: 'Salario: escriba un monto.' }),
+  budgetLine: z.string({ error: text('planillas.budgetLineRequired') }).max(20),
+  salary: z.union([z.string(), z.number()], { error: text('planillas.salaryRequired') }),
   days: z
     .union([z.string().max(10), z.number().int()])
     .nullable()
@@ -731,17 +733,17 @@ export type ContributionHistory = z.infer<typeof contributionHistorySchema>;
 
 export const contributionHistoryQuerySchema = z.object({
   cui: z
-    .string({ error: 'Ingrese el CUI.' })
+    .string({ error: text('planillas.cuiRequired') })
     .transform((v) => normalizeCui(v))
-    .pipe(z.string().regex(/^\d{13}$/, { error: 'CUI no válido: 13 dígitos.' })),
+    .pipe(z.string().regex(/^\d{13}$/, { error: text('planillas.cuiInvalid') })),
   from: periodSchema.optional(),
   to: periodSchema.optional(),
 });
 
 export const entityContributionHistoryQuerySchema = z.object({
   entityId: z
-    .string({ error: 'Indique la entidad.' })
-    .regex(/^[1-9]\d{0,8}$/, { error: 'Entidad no válida.' })
+    .string({ error: text('planillas.entityRequired') })
+    .regex(/^[1-9]\d{0,8}$/, { error: text('planillas.entityInvalid') })
     .transform(Number),
   from: periodSchema.optional(),
   to: periodSchema.optional(),
@@ -786,7 +788,7 @@ export const planillaEmployeesQuerySchema = listQuerySchema.extend({
   cui: z
     .string()
     .transform((v) => normalizeCui(v))
-    .pipe(z.string().regex(/^\d{13}$/, { error: 'CUI no válido: 13 dígitos.' }))
+    .pipe(z.string().regex(/^\d{13}$/, { error: text('planillas.cuiInvalid') }))
     .optional(),
 });
 
@@ -811,25 +813,22 @@ export const backPayCreateSchema = z
     entityId: idSchema,
     resolutionNumber: textSchema({ label: 'Número de resolución', max: 60, min: 1 }),
     resolutionDate: actingDateSchema('La fecha de la resolución'),
-    cui: z.string({ error: 'Ingrese el CUI.' }).max(40),
+    cui: z.string({ error: text('planillas.cuiRequired') }).max(40),
     fullName: textSchema({ label: 'Nombre', max: 150, min: 1 }),
-    budgetLine: z.string({ error: 'Ingrese el renglón presupuestario.' }).max(20),
+    budgetLine: z.string({ error: text('planillas.budgetLineRequired') }).max(20),
     fromPeriod: periodSchema,
     toPeriod: actingPeriodSchema('El último mes', 0),
-    monthlySalary: z.union([z.string(), z.number()], { error: 'Salario mensual: escriba un monto.' }),
+    monthlySalary: z.union([z.string(), z.number()], { error: text('planillas.monthlySalaryRequired') }),
   })
   .superRefine((v, ctx) => {
     // zod runs this even when a period failed its own check: count arithmetically, never walk the range.
     const months = periodCount(v.fromPeriod, v.toPeriod);
     if (months === null) return;
     if (months === 0) {
-      ctx.addIssue({ code: 'custom', path: ['toPeriod'], message: 'El último mes no puede ser anterior al primero.' });
+      ctx.addIssue({ code: 'custom', path: ['toPeriod'], message: text('planillas.backPayLastBeforeFirst') });
     } else if (months > BACK_PAY_MAX_MONTHS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['toPeriod'],
-        message: `Una resolución abarca a lo sumo ${BACK_PAY_MAX_MONTHS} meses.`,
-      });
+      // The text names BACK_PAY_MAX_MONTHS (120): a schema's message has no placeholders.
+      ctx.addIssue({ code: 'custom', path: ['toPeriod'], message: text('planillas.backPayTooManyMonths') });
     }
   });
 export type BackPayCreate = z.infer<typeof backPayCreateSchema>;

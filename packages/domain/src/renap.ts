@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { renapResultSchema } from './contributors.ts';
 import { dateSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
+import { text } from './messages.ts';
 
 /** One row of the RENAP lookup log: who asked about which CUI, when, and what the registry answered. */
 export const renapLookupLogSchema = z.object({
@@ -20,7 +21,7 @@ export type RenapLookupLog = z.infer<typeof renapLookupLogSchema>;
 export const renapLookupQuerySchema = listQuerySchema.extend({
   cui: z
     .string()
-    .regex(/^\d{13}$/, { error: 'CUI no válido: 13 dígitos.' })
+    .regex(/^\d{13}$/, { error: text('contributors.cuiThirteenDigits') })
     .optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type BusinessCalendar, businessCalendarSchema, initialBusinessCalendar, nextBusinessDay } from './calendar.ts';
 import { dateSchema, idTextSchema } from './fields.ts';
+import { text, textWith } from './messages.ts';
 import { formatRate, type Rate, rateInputSchema } from './money.ts';
 
 /**
@@ -36,19 +37,19 @@ const percent = rateInputSchema(undefined, { max: '100.0000' });
 
 const whole = (min: number, max: number, unit: string) =>
   z
-    .number({ error: 'Escriba un número entero.' })
-    .int({ error: 'Escriba un número entero.' })
-    .min(min, { error: `El mínimo es ${min}${unit ? ` ${unit}` : ''}.` })
-    .max(max, { error: `El máximo es ${max}${unit ? ` ${unit}` : ''}.` });
+    .number({ error: text('settings.wholeNumber') })
+    .int({ error: text('settings.wholeNumber') })
+    .min(min, { error: unit ? textWith('settings.minimumIsUnit', { min, unit }) : textWith('settings.minimumIs', { min }) })
+    .max(max, { error: unit ? textWith('settings.maximumIsUnit', { max, unit }) : textWith('settings.maximumIs', { max }) });
 
 /** A budget line code: three digits (011, 022, 031…). */
-export const budgetLineCodeSchema = z.string().regex(/^\d{3}$/, { error: 'Cada renglón tiene tres dígitos (por ejemplo 011).' });
+export const budgetLineCodeSchema = z.string().regex(/^\d{3}$/, { error: text('settings.budgetLineCodeDigits') });
 
 const budgetLines = z
-  .array(budgetLineCodeSchema, { error: 'Escriba los renglones presupuestarios.' })
-  .min(1, { error: 'Indique al menos un renglón.' })
+  .array(budgetLineCodeSchema, { error: text('settings.budgetLinesRequired') })
+  .min(1, { error: text('settings.budgetLinesMin') })
   .max(100)
-  .refine((v) => new Set(v).size === v.length, { error: 'Hay renglones repetidos.' })
+  .refine((v) => new Set(v).size === v.length, { error: text('settings.budgetLinesRepeated') })
   .transform((v) => [...v].sort());
 
 /** The business-day calendar (schema, computed rules, functions) is calendar.ts, re-exported here. */
@@ -135,7 +136,7 @@ export const settingDefinitions = {
   'payments.excessPolicy': define({
     topic: 'paymentOrders',
     kind: 'choice',
-    schema: z.enum(excessPaymentPolicies, { error: 'Elija qué hacer con el excedente.' }),
+    schema: z.enum(excessPaymentPolicies, { error: text('settings.excessPolicyRequired') }),
     unit: '',
     label: 'Pago que excede el saldo',
     description: 'Qué ocurre con lo que un pago cubre de más sobre los saldos de las órdenes que nombra.',
@@ -293,7 +294,9 @@ export const settingDefinitions = {
 export type SettingDefinitions = typeof settingDefinitions;
 export type SettingKey = keyof SettingDefinitions;
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
-export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], { error: 'Parámetro desconocido.' });
+export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
+  error: text('settings.settingKeyUnknown'),
+});
 export const isSettingKey = (k: string): k is SettingKey => Object.hasOwn(settingDefinitions, k);
 
 /** The typed value of every setting on one date. */
@@ -329,7 +332,11 @@ export function settingValueSchema(key: SettingKey): z.ZodType<unknown> {
     const r = d.schema.safeParse(v);
     if (r.success) return r.data;
     for (const issue of r.error.issues) {
-      ctx.addIssue({ code: 'custom', message: `${d.label}: ${issue.message}`, path: issue.path as PropertyKey[] });
+      ctx.addIssue({
+        code: 'custom',
+        message: textWith('settings.settingProblem', { setting: d.label, problem: issue.message }),
+        path: issue.path as PropertyKey[],
+      });
     }
     return z.NEVER;
   });
@@ -417,10 +424,10 @@ export type SettingHistory = z.infer<typeof settingHistorySchema>;
 
 const reasonSchema = (label: string) =>
   z
-    .string({ error: `${label}: escriba el motivo.` })
+    .string({ error: textWith('settings.reasonMissing', { label }) })
     .trim()
-    .min(5, { error: `${label}: escriba el motivo (al menos 5 caracteres).` })
-    .max(500, { error: `${label}: máximo 500 caracteres.` });
+    .min(5, { error: textWith('settings.reasonTooShort', { label }) })
+    .max(500, { error: textWith('settings.reasonTooLong', { label }) });
 
 /**
  * Scheduling a value: from a date, with a reason. A date not after today is a retroactive change: it

@@ -14,6 +14,7 @@ import {
   TOPBARS,
   WIDTHS,
 } from './layout-settings.ts';
+import { text } from './messages.ts';
 
 // The layout settings' values, defaults and rules live in layout-settings.ts, free of zod, so the web
 // app's first paint (the sign-in page's theme) reads them without the schema library; the schemas the
@@ -70,7 +71,12 @@ export type NotificationList = z.infer<typeof notificationListSchema>;
 
 /** Mark read or delete: some ids, or all of the user's notifications for `all: true`. */
 export const notificationIdsSchema = z.union([
-  z.object({ ids: z.array(idSchema).min(1, { error: 'Indique al menos una notificación.' }).max(500) }),
+  z.object({
+    ids: z
+      .array(idSchema)
+      .min(1, { error: text('platform.notificationIdsRequired') })
+      .max(500),
+  }),
   z.object({ all: z.literal(true) }),
 ]);
 export type NotificationIds = z.infer<typeof notificationIdsSchema>;
@@ -84,7 +90,7 @@ export const newNotificationSchema = z.object({
   body: z.string().trim().max(2000).default(''),
   link: z
     .string()
-    .regex(/^\/(?!\/)/, { error: 'El enlace debe ser una ruta de la aplicación.' })
+    .regex(/^\/(?!\/)/, { error: text('platform.notificationLinkInvalid') })
     .max(500)
     .nullable()
     .default(null),

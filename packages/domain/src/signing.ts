@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cuiSchema, intTextSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema, listResponse } from './list.ts';
+import { text } from './messages.ts';
 import { defineMachine } from './state-machine.ts';
 
 /**
@@ -8,12 +9,9 @@ import { defineMachine } from './state-machine.ts';
  * flow (firmaDoc) and automatic sealing (firmaAutomatica): the contracts both sides share.
  */
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label}: es obligatorio.` })
-    .trim()
-    .min(1, `${label}: es obligatorio.`)
-    .max(max, `${label}: máximo ${max} caracteres.`);
+/** A required text: `required` when missing or blank, `tooLong` over `max` characters (catalogue texts). */
+const requiredText = (max: number, required: string, tooLong: string) =>
+  z.string({ error: required }).trim().min(1, required).max(max, tooLong);
 
 export const idParamSchema = z.object({ id: intTextSchema({ min: 1 }) });
 
@@ -30,7 +28,7 @@ export const documentTypes = [
   'OFICIO',
   'OTRO',
 ] as const;
-export const documentTypeSchema = z.enum(documentTypes, { error: 'Tipo de documento: elija uno de la lista.' });
+export const documentTypeSchema = z.enum(documentTypes, { error: text('signing.documentTypeInvalid') });
 export const documentTypeLabels: Record<(typeof documentTypes)[number], string> = {
   RESOLUCION: 'Resolución',
   ACUERDO: 'Acuerdo',
@@ -62,7 +60,10 @@ export const folderListSchema = z.object({
 });
 
 export const newFolderSchema = z.object({
-  name: text('Nombre', 120).refine((s) => !/[/\\]/.test(s), 'Nombre: no puede contener / ni \\.'),
+  name: requiredText(120, text('signing.nameRequired'), text('signing.nameTooLong')).refine(
+    (s) => !/[/\\]/.test(s),
+    text('signing.folderNameSlash'),
+  ),
   parentId: z.number().int().positive().nullable().default(null),
   /** Owner unit; null = the institution (only users with an ALL grant see it). A sub-folder takes its parent's. */
   entityId: z.number().int().positive().nullable().default(null),
@@ -113,7 +114,7 @@ export type DocumentOptions = z.infer<typeof documentOptionsSchema>;
 /** Metadata sent with an upload (multipart fields). */
 export const documentMetaSchema = z.object({
   folderId: intTextSchema({ min: 1 }),
-  title: text('Título', 200),
+  title: requiredText(200, text('signing.titleRequired'), text('signing.titleTooLong')),
   docType: documentTypeSchema,
   aboutEntityId: intTextSchema({ min: 1 }).optional(),
   contributorId: intTextSchema({ min: 1 }).optional(),
@@ -159,22 +160,27 @@ export const signingCertificateListSchema = listResponse(signingCertificateSchem
 export const certificateListQuerySchema = listQuerySchema.extend({ state: z.enum(certificateStates).optional() });
 
 export const passphraseSchema = z
-  .string({ error: 'Frase de paso: es obligatoria.' })
-  .min(8, 'Frase de paso: al menos 8 caracteres.')
-  .max(200, 'Frase de paso: máximo 200 caracteres.');
+  .string({ error: text('signing.passphraseRequired') })
+  .min(8, text('signing.passphraseTooShort'))
+  .max(200, text('signing.passphraseTooLong'));
 
 export const issueCertificateSchema = z.object({
-  userId: z.number({ error: 'Usuario: es obligatorio.' }).int().positive(),
-  position: z.string().trim().max(120, 'Cargo: máximo 120 caracteres.').default(''),
+  userId: z
+    .number({ error: text('signing.userRequired') })
+    .int()
+    .positive(),
+  position: z.string().trim().max(120, text('signing.positionTooLong')).default(''),
   /** Years of validity (1–5). */
-  years: z.number().int().min(1, 'Vigencia: entre 1 y 5 años.').max(5, 'Vigencia: entre 1 y 5 años.').default(2),
+  years: z.number().int().min(1, text('signing.validityYears')).max(5, text('signing.validityYears')).default(2),
   /** Set by the user who will sign (typed by them on the administrator's screen, never stored). */
   passphrase: passphraseSchema,
 });
 export type IssueCertificate = z.infer<typeof issueCertificateSchema>;
 
 export const renewCertificateSchema = z.object({ passphrase: passphraseSchema });
-export const revokeCertificateSchema = z.object({ reason: text('Motivo', 500) });
+export const revokeCertificateSchema = z.object({
+  reason: requiredText(500, text('signing.reasonRequired'), text('signing.revokeReasonTooLong')),
+});
 
 export const authoritySchema = z.object({
   kind: z.enum(['ROOT', 'CA', 'SEAL']),
@@ -201,7 +207,7 @@ export const updateSigningSettingsSchema = z.object({
     .string()
     .trim()
     .max(500)
-    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), 'Servidor de sellado de tiempo: debe ser una URL http(s).')
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), text('signing.timestampUrlInvalid'))
     .transform((s) => (s === '' ? null : s))
     .nullable(),
 });
@@ -339,14 +345,14 @@ export const signingExportQuerySchema = exportQueryOf(signingListQuerySchema);
 
 /** Multipart fields of /firmaDoc/upload: the signers' user ids in order, comma separated. */
 export const signingUploadMetaSchema = z.object({
-  title: text('Título', 200),
-  message: z.string().trim().max(2000, 'Mensaje: máximo 2000 caracteres.').default(''),
+  title: requiredText(200, text('signing.titleRequired'), text('signing.titleTooLong')),
+  message: z.string().trim().max(2000, text('signing.messageTooLong')).default(''),
   signers: z
-    .string({ error: 'Firmantes: elija al menos uno.' })
-    .regex(/^\d+(,\d+)*$/, 'Firmantes: elija al menos uno.')
+    .string({ error: text('signing.signersRequired') })
+    .regex(/^\d+(,\d+)*$/, text('signing.signersRequired'))
     .transform((s) => s.split(',').map(Number))
-    .refine((ids) => ids.length <= 10, 'Firmantes: máximo 10.')
-    .refine((ids) => new Set(ids).size === ids.length, 'Firmantes: un usuario aparece dos veces.'),
+    .refine((ids) => ids.length <= 10, text('signing.signersTooMany'))
+    .refine((ids) => new Set(ids).size === ids.length, text('signing.signersRepeated')),
   /** A document of the library instead of a file. */
   documentId: intTextSchema({ min: 1 }).optional(),
   send: z.enum(['true', 'false']).default('true'),
@@ -354,11 +360,16 @@ export const signingUploadMetaSchema = z.object({
 export type SigningUploadMeta = z.infer<typeof signingUploadMetaSchema>;
 
 export const signActionSchema = z.object({
-  passphrase: z.string({ error: 'Frase de paso: es obligatoria.' }).min(1, 'Frase de paso: es obligatoria.').max(200),
+  passphrase: z
+    .string({ error: text('signing.passphraseRequired') })
+    .min(1, text('signing.passphraseRequired'))
+    .max(200),
   /** The SHA-256 of the document as previewed: signing a document that changed since is refused (409). */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'Documento: huella inválida.'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, text('signing.documentHashInvalid')),
 });
-export const rejectActionSchema = z.object({ reason: text('Motivo', 1000) });
+export const rejectActionSchema = z.object({
+  reason: requiredText(1000, text('signing.reasonRequired'), text('signing.rejectReasonTooLong')),
+});
 
 export const signingEventSchema = z.object({
   action: z.string(),
@@ -402,8 +413,8 @@ export const autoSignRuleListSchema = z.object({
   kinds: z.array(z.object({ kind: z.string(), label: z.string() })),
 });
 export const newAutoSignRuleSchema = z.object({
-  name: text('Nombre', 120),
-  documentKind: text('Tipo de documento generado', 80),
+  name: requiredText(120, text('signing.nameRequired'), text('signing.nameTooLong')),
+  documentKind: requiredText(80, text('signing.documentKindRequired'), text('signing.documentKindTooLong')),
   isActive: z.boolean().default(true),
 });
 export const updateAutoSignRuleSchema = z.object({ isActive: z.boolean() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors.ts';
+import { detail, msg, text, textWith } from './messages.ts';
 import { type EffectivePermissions, type Permission, scopeFor } from './permissions.ts';
 
 /**
@@ -91,8 +92,7 @@ export function defineMachine<const S extends string>(def: {
     stateLabels: def.stateLabels,
     initial: def.initial,
     transitions,
-    makerMessage:
-      def.makerMessage ?? 'No puede tomar esta acción sobre un registro que usted mismo hizo; debe hacerlo otra persona.',
+    makerMessage: def.makerMessage ?? text('platform.makerDefault'),
   };
 }
 
@@ -154,7 +154,7 @@ export function checkTransition<S extends string>(
     const label = (s: S) => machine.stateLabels[s] ?? s;
     throw new AppError(
       'CONFLICT',
-      `${machine.label} está en estado «${label(from)}»: la aplicación la pasará a «${label(to)}» por sí misma; no se puede pedir.`,
+      msg('platform.transitionBySystem', { record: machine.label, from: label(from), to: label(to) }),
     );
   }
   if (transition?.system && opts.system) {
@@ -167,18 +167,18 @@ export function checkTransition<S extends string>(
     throw new AppError(
       'CONFLICT',
       isFinalState(machine, from)
-        ? `${machine.label} ya está en estado «${label(from)}» y no admite más cambios.`
-        : `${machine.label} está en estado «${label(from)}»: no puede pasar a «${label(to)}».`,
+        ? msg('platform.transitionFinal', { record: machine.label, from: label(from) })
+        : msg('platform.transitionNotAllowed', { record: machine.label, from: label(from), to: label(to) }),
     );
   }
   if (!scopeFor(opts.permissions, transition.permission.resource, transition.permission.action)) {
-    throw new AppError('FORBIDDEN', `No tiene permiso para «${transition.label}».`);
+    throw new AppError('FORBIDDEN', msg('platform.transitionForbidden', { action: transition.label }));
   }
   if (transition.notByMaker && isMaker(opts)) throw new AppError('FORBIDDEN', machine.makerMessage);
   const comment = opts.comment?.trim() || null;
   if (transition.commentRequired && !comment) {
-    const message = `Indique el motivo: es obligatorio para «${transition.label}».`;
-    throw new AppError('VALIDATION', message, [{ path: 'comment', message }]);
+    const message = msg('platform.transitionCommentRequired', { action: transition.label });
+    throw new AppError('VALIDATION', message, [{ path: 'comment', ...detail(message) }]);
   }
   return { transition, comment };
 }
@@ -190,7 +190,8 @@ const commentSchema = z.preprocess(
   z
     .string()
     .trim()
-    .max(TRANSITION_COMMENT_MAX, `El comentario admite hasta ${TRANSITION_COMMENT_MAX} caracteres.`)
+    // The catalogue's text says TRANSITION_COMMENT_MAX (1000).
+    .max(TRANSITION_COMMENT_MAX, text('platform.transitionCommentTooLong'))
     .nullable()
     .optional(),
 );
@@ -207,7 +208,11 @@ export function transitionRequestSchemaFor<S extends string>(machine: StateMachi
     const needs = machine.transitions.filter((t) => t.to === v.to && !t.system);
     // Required when every way into `to` asks for a comment (the usual case: one way in).
     if (needs.length && needs.every((t) => t.commentRequired) && !v.comment) {
-      ctx.addIssue({ code: 'custom', path: ['comment'], message: `Indique el motivo: es obligatorio para «${needs[0].label}».` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['comment'],
+        message: textWith('platform.transitionCommentRequired', { action: needs[0].label }),
+      });
     }
   });
 }

@@ -11,6 +11,7 @@ import {
   statusColors,
 } from './catalogs.ts';
 import { dateSchema, idSchema } from './fields.ts';
+import { text as messageText, textWith } from './messages.ts';
 import { applyRate, type Cents, centsToDecimal, MAX_AMOUNT_CENTS, moneyDecimalSchema } from './money.ts';
 import { initialsOf } from './people.ts';
 
@@ -40,7 +41,7 @@ const status = <const T extends readonly [string, ...string[]]>(
   colors: Record<T[number], (typeof statusColors)[number]>,
   extra: FieldExtra = {},
 ) =>
-  catalogField(z.enum(values, { error: `${label}: elija un valor de la lista (${values.join(', ')}).` }), {
+  catalogField(z.enum(values, { error: textWith('catalogs.fieldStatusFromList', { label, values: values.join(', ') }) }), {
     label,
     type: 'status',
     optionLabels: labels,
@@ -84,19 +85,19 @@ const optionalDay = (label: string, extra: FieldExtra = {}) =>
 const count = (label: string, max = 1_000_000, extra: FieldExtra = {}) =>
   catalogField(
     z
-      .number({ error: `${label}: debe ser un número entero.` })
-      .int({ error: `${label}: debe ser un número entero.` })
-      .min(0, { error: `${label}: no puede ser negativo.` })
-      .max(max, { error: `${label}: máximo ${max}.` }),
+      .number({ error: textWith('catalogs.fieldWholeNumber', { label }) })
+      .int({ error: textWith('catalogs.fieldWholeNumber', { label }) })
+      .min(0, { error: textWith('catalogs.fieldNotNegative', { label }) })
+      .max(max, { error: textWith('catalogs.fieldMaxValue', { label, max }) }),
     { label, filterable: false, ...extra },
   );
 const rating = (label = 'Calificación') =>
   catalogField(
     z
-      .number({ error: `${label}: un número de 0 a 5.` })
-      .min(0, { error: `${label}: un número de 0 a 5.` })
-      .max(5, { error: `${label}: un número de 0 a 5.` })
-      .multipleOf(0.1, { error: `${label}: un decimal como máximo.` }),
+      .number({ error: textWith('catalogs.fieldRatingRange', { label }) })
+      .min(0, { error: textWith('catalogs.fieldRatingRange', { label }) })
+      .max(5, { error: textWith('catalogs.fieldRatingRange', { label }) })
+      .multipleOf(0.1, { error: textWith('catalogs.fieldOneDecimal', { label }) }),
     { label, filterable: false, decimals: 1 },
   );
 const price = (label: string, extra: FieldExtra = {}) => moneyField(label, {}, extra);
@@ -205,7 +206,7 @@ export const templateCollectionDefinitions = {
       shop: text('Tienda', 120),
       payMethod: catalogField(
         z.enum(['Tarjeta', 'Efectivo', 'Transferencia', 'Contra entrega'], {
-          error: 'Forma de pago: elija un valor de la lista.',
+          error: messageText('settings.paymentMethodNotInList'),
         }),
         { label: 'Forma de pago' },
       ),
@@ -261,7 +262,7 @@ export const templateCollectionDefinitions = {
     defaultSort: 'name',
     shape: {
       name: text('Categoría', 80, { unique: true, searchable: true }),
-      color: catalogField(z.enum(statusColors, { error: 'Color: elija uno de la lista.' }), { label: 'Color' }),
+      color: catalogField(z.enum(statusColors, { error: messageText('catalogs.colorNotInList') }), { label: 'Color' }),
     },
   }),
   instructors: defineCollection({
@@ -319,7 +320,7 @@ export const templateCollectionDefinitions = {
     shape: {
       img: image(),
       title: text('Plan', 120, { searchable: true }),
-      type: catalogField(z.enum(['Mensual', 'Trimestral', 'Anual'], { error: 'Tipo: elija un valor de la lista.' }), {
+      type: catalogField(z.enum(['Mensual', 'Trimestral', 'Anual'], { error: messageText('settings.typeNotInList') }), {
         label: 'Tipo',
       }),
       price: price('Precio'),
@@ -369,7 +370,7 @@ export const templateCollectionDefinitions = {
       img: image(),
       title: text('Propiedad', 160, { searchable: true }),
       type: catalogField(
-        z.enum(['Casa', 'Apartamento', 'Villa', 'Oficina', 'Terreno'], { error: 'Tipo: elija un valor de la lista.' }),
+        z.enum(['Casa', 'Apartamento', 'Villa', 'Oficina', 'Terreno'], { error: messageText('settings.typeNotInList') }),
         { label: 'Tipo' },
       ),
       location: text('Dirección', 160, { searchable: true, inList: false }),
@@ -479,10 +480,10 @@ export const templateCollectionDefinitions = {
       click: count('Visitas', 100_000_000),
       rate: catalogField(
         z
-          .number({ error: 'Porcentaje: un número de 0 a 100.' })
-          .min(0, { error: 'Porcentaje: un número de 0 a 100.' })
-          .max(100, { error: 'Porcentaje: un número de 0 a 100.' })
-          .multipleOf(0.01, { error: 'Porcentaje: dos decimales como máximo.' }),
+          .number({ error: messageText('settings.percentRange') })
+          .min(0, { error: messageText('settings.percentRange') })
+          .max(100, { error: messageText('settings.percentRange') })
+          .multipleOf(0.01, { error: messageText('settings.percentDecimals') }),
         { label: 'Porcentaje', filterable: false, decimals: 2 },
       ),
     },
@@ -606,17 +607,24 @@ export function templateSliceContractOf(def: CollectionDefinition): TemplateSlic
 
 /** DELETE /app/{collection} with a list: the ids, at least one, each a record id. */
 export const sliceDeleteIdsSchema = z
-  .array(z.number({ error: 'Cada identificador debe ser un número entero positivo.' }).int().positive().max(2_147_483_647), {
-    error: 'El cuerpo debe ser la lista de identificadores a eliminar, p. ej. [1, 2].',
-  })
-  .min(1, { error: 'Indique al menos un identificador.' })
-  .max(1000, { error: 'Como máximo 1000 identificadores a la vez.' });
+  .array(
+    z
+      .number({ error: messageText('settings.deleteIdNotInteger') })
+      .int()
+      .positive()
+      .max(2_147_483_647),
+    {
+      error: messageText('settings.deleteIdsBody'),
+    },
+  )
+  .min(1, { error: messageText('settings.deleteIdsMin') })
+  .max(1000, { error: messageText('settings.deleteIdsMax') });
 /** DELETE /app/{seller|courseGrid|customerList}: one id. */
 export const sliceDeleteIdSchema = z
-  .number({ error: 'El cuerpo debe ser el identificador del registro a eliminar, p. ej. 5.' })
-  .int({ error: 'El identificador debe ser un número entero positivo.' })
-  .positive({ error: 'El identificador debe ser un número entero positivo.' })
-  .max(2_147_483_647, { error: 'El identificador debe ser un número entero positivo.' });
+  .number({ error: messageText('settings.deleteIdBody') })
+  .int({ error: messageText('settings.idPositiveInteger') })
+  .positive({ error: messageText('settings.idPositiveInteger') })
+  .max(2_147_483_647, { error: messageText('settings.idPositiveInteger') });
 
 // ─── Cart (spec §2 and §9) ────────────────────────────────────────────────────────────────────────
 
@@ -627,16 +635,16 @@ export const CART_SHIPPING_CENTS: Cents = 6500n;
 export const CART_MAX_QTY = 999;
 
 export const cartQtySchema = z
-  .number({ error: 'Cantidad: debe ser un número entero.' })
-  .int({ error: 'Cantidad: debe ser un número entero.' })
-  .min(1, { error: 'Cantidad: no puede ser menor que 1.' })
-  .max(CART_MAX_QTY, { error: `Cantidad: máximo ${CART_MAX_QTY}.` });
+  .number({ error: messageText('settings.quantityInteger') })
+  .int({ error: messageText('settings.quantityInteger') })
+  .min(1, { error: messageText('settings.quantityMin') })
+  .max(CART_MAX_QTY, { error: messageText('settings.quantityMax') });
 export const cartItemInputSchema = z.strictObject({ qty: cartQtySchema });
 export const cartProductParamsSchema = z.object({
   productId: z.coerce
-    .number({ error: 'Producto: identificador no válido.' })
+    .number({ error: messageText('settings.productIdInvalid') })
     .int()
-    .positive({ error: 'Producto: identificador no válido.' })
+    .positive({ error: messageText('settings.productIdInvalid') })
     .max(2_147_483_647),
 });
 

@@ -144,8 +144,18 @@ describe('formFieldsProblems', () => {
       },
     ];
     expect(formFieldsProblems(fields)).toEqual([
-      { path: 'fields.2.name', message: 'El nombre de campo «cui» está repetido.' },
-      { path: 'fields.3.columns.1.name', message: 'El nombre de campo «nombre» está repetido.' },
+      {
+        path: 'fields.2.name',
+        message: 'El nombre de campo «cui» está repetido.',
+        key: 'workflow.fieldNameRepeated',
+        params: { name: 'cui' },
+      },
+      {
+        path: 'fields.3.columns.1.name',
+        message: 'El nombre de campo «nombre» está repetido.',
+        key: 'workflow.fieldNameRepeated',
+        params: { name: 'nombre' },
+      },
     ]);
   });
 
@@ -159,7 +169,12 @@ describe('formFieldsProblems', () => {
     expect(messages(col('file'))[0]).toBe('Una columna de tabla no puede ser archivo adjunto: «Col».');
     for (const type of columnTypes) expect(formFieldsProblems(col(type))).toEqual([]);
     expect(formFieldsProblems([{ name: 't', label: 'Tabla', type: 'table' }])).toEqual([
-      { path: 'fields.0.columns', message: '«Tabla»: la tabla necesita al menos una columna.' },
+      {
+        path: 'fields.0.columns',
+        message: '«Tabla»: la tabla necesita al menos una columna.',
+        key: 'workflow.tableNeedsColumn',
+        params: { field: 'Tabla' },
+      },
     ]);
   });
 
@@ -228,7 +243,12 @@ describe('formFieldsProblems', () => {
         const copy: FormField = { name: fields[i].name, label: 'Copia', type: 'text' };
         const problems = formFieldsProblems([...fields, copy]);
         expect(problems).toEqual([
-          { path: `fields.${fields.length}.name`, message: `El nombre de campo «${fields[i].name}» está repetido.` },
+          {
+            path: `fields.${fields.length}.name`,
+            message: `El nombre de campo «${fields[i].name}» está repetido.`,
+            key: 'workflow.fieldNameRepeated',
+            params: { name: fields[i].name },
+          },
         ]);
       }),
     );
@@ -621,7 +641,7 @@ describe('flowProblems', () => {
 
   it('a flow without states is refused at once', () => {
     expect(flowProblems({ initial: 'X', states: [], transitions: [] })).toEqual([
-      { path: 'states', message: 'El flujo necesita al menos dos estados.' },
+      { path: 'states', message: 'El flujo necesita al menos dos estados.', key: 'workflow.flowNeedsStates' },
     ]);
   });
 
@@ -631,9 +651,19 @@ describe('flowProblems', () => {
     def.transitions.push(tr('APROBAR', 'OBSERVADA', 'RESUELTA'));
     def.initial = 'NINGUNO';
     expect(flowProblems(def)).toEqual([
-      { path: 'states', message: 'El estado OBSERVADA está repetido.' },
-      { path: 'initial', message: 'Elija el estado inicial entre los estados del flujo.' },
-      { path: 'transitions.3.key', message: 'La transición APROBAR está repetida.' },
+      {
+        path: 'states',
+        message: 'El estado OBSERVADA está repetido.',
+        key: 'workflow.stateRepeated',
+        params: { state: 'OBSERVADA' },
+      },
+      { path: 'initial', message: 'Elija el estado inicial entre los estados del flujo.', key: 'workflow.initialStateMissing' },
+      {
+        path: 'transitions.3.key',
+        message: 'La transición APROBAR está repetida.',
+        key: 'workflow.transitionRepeated',
+        params: { transition: 'APROBAR' },
+      },
     ]);
   });
 
@@ -641,8 +671,18 @@ describe('flowProblems', () => {
     const def = simple();
     def.transitions.push(tr('ARCHIVAR', 'ARCHIVO', 'RESUELTA'), tr('ANULAR', 'RECIBIDA', 'ANULADA'));
     expect(flowProblems(def)).toEqual([
-      { path: 'transitions.3.from', message: '«Archivar» sale de un estado que no existe (ARCHIVO).' },
-      { path: 'transitions.4.to', message: '«Anular» llega a un estado que no existe (ANULADA).' },
+      {
+        path: 'transitions.3.from',
+        message: '«Archivar» sale de un estado que no existe (ARCHIVO).',
+        key: 'workflow.transitionFromMissing',
+        params: { label: 'Archivar', state: 'ARCHIVO' },
+      },
+      {
+        path: 'transitions.4.to',
+        message: '«Anular» llega a un estado que no existe (ANULADA).',
+        key: 'workflow.transitionToMissing',
+        params: { label: 'Anular', state: 'ANULADA' },
+      },
     ]);
   });
 
@@ -668,13 +708,30 @@ describe('flowProblems', () => {
       action: { kind: 'module', module: 'borrar-todo' },
     });
     expect(flowProblems(def, { roleIds: [1], formFields: ['monto'], moduleActions: ['create-pension'] })).toEqual([
-      { path: 'transitions.0.roleId', message: '«Observar»: el rol ya no existe.' },
+      {
+        path: 'transitions.0.roleId',
+        message: '«Observar»: el rol ya no existe.',
+        key: 'workflow.transitionRoleGone',
+        params: { label: 'Observar' },
+      },
       {
         path: 'transitions.0.condition',
         message: '«Observar»: la condición nombra un campo que el formulario no tiene (edad).',
+        key: 'workflow.conditionFieldMissing',
+        params: { label: 'Observar', field: 'edad' },
       },
-      { path: 'transitions.0.condition', message: '«Observar»: la condición necesita un valor.' },
-      { path: 'transitions.2.action', message: '«Aprobar»: la acción de módulo «borrar-todo» no existe.' },
+      {
+        path: 'transitions.0.condition',
+        message: '«Observar»: la condición necesita un valor.',
+        key: 'workflow.conditionNeedsValue',
+        params: { label: 'Observar' },
+      },
+      {
+        path: 'transitions.2.action',
+        message: '«Aprobar»: la acción de módulo «borrar-todo» no existe.',
+        key: 'workflow.moduleActionMissing',
+        params: { label: 'Aprobar', action: 'borrar-todo' },
+      },
     ]);
     // Without the lists, roles and fields are not checked; a module action always is.
     expect(flowProblems(def).map((p) => p.path)).toEqual(['transitions.0.condition', 'transitions.2.action']);
@@ -684,7 +741,11 @@ describe('flowProblems', () => {
     const def = simple();
     def.transitions.push(tr('REABRIR', 'RESUELTA', 'RECIBIDA'));
     expect(flowProblems(def)).toEqual([
-      { path: 'states', message: 'El flujo no tiene estado final: de todo estado sale alguna transición.' },
+      {
+        path: 'states',
+        message: 'El flujo no tiene estado final: de todo estado sale alguna transición.',
+        key: 'workflow.flowNoFinalState',
+      },
     ]);
   });
 
@@ -692,7 +753,12 @@ describe('flowProblems', () => {
     const orphan = simple();
     orphan.states.push({ key: 'ARCHIVADA', label: 'Archivada' });
     expect(flowProblems(orphan)).toEqual([
-      { path: 'states', message: 'El estado «Archivada» no se alcanza desde el estado inicial (huérfano).' },
+      {
+        path: 'states',
+        message: 'El estado «Archivada» no se alcanza desde el estado inicial (huérfano).',
+        key: 'workflow.stateOrphan',
+        params: { state: 'Archivada' },
+      },
     ]);
     const trap = simple();
     trap.states.push({ key: 'A', label: 'Bucle A' }, { key: 'B', label: 'Bucle B' });
@@ -719,12 +785,16 @@ describe('flowProblems', () => {
         expect(flowProblems(withOrphan)).toContainEqual({
           path: 'states',
           message: 'El estado «Huérfano» no se alcanza desde el estado inicial (huérfano).',
+          key: 'workflow.stateOrphan',
+          params: { state: 'Huérfano' },
         });
         const from = def.states[k % def.states.length].key;
         const broken = { ...def, transitions: [...def.transitions, tr('PERDIDA', from, 'NO_EXISTE')] };
         expect(flowProblems(broken)).toContainEqual({
           path: `transitions.${def.transitions.length}.to`,
           message: '«Perdida» llega a un estado que no existe (NO_EXISTE).',
+          key: 'workflow.transitionToMissing',
+          params: { label: 'Perdida', state: 'NO_EXISTE' },
         });
       }),
     );

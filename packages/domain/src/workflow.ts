@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { cuiProblem, cuiProblemMessages, normalizeCui } from './cui.ts';
+import { type CuiProblem, cuiProblem, normalizeCui } from './cui.ts';
 import { dateSchema, idSchema, idTextSchema, intTextSchema, isCalendarDate, textSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
+import { detail, type Message, type MessageKey, msg, text } from './messages.ts';
 import { centsToDecimal, parseAmount } from './money.ts';
 
 /**
@@ -57,16 +58,26 @@ export const FORM_MAX_FIELDS = 200;
 
 const scalar = z.union([z.string().max(200), z.number(), z.boolean()]);
 const optionSchema = z.strictObject({
-  value: z.string().trim().min(1, { error: 'Cada opción necesita un valor.' }).max(100),
-  label: z.string().trim().min(1, { error: 'Cada opción necesita un texto.' }).max(200),
+  value: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.optionValueRequired') })
+    .max(100),
+  label: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.optionLabelRequired') })
+    .max(200),
 });
 
 const baseField = {
-  name: z.string().regex(FIELD_NAME, {
-    error: 'Nombre de campo no válido: empieza con una letra y solo lleva letras, números o _ (hasta 40).',
-  }),
-  label: z.string().trim().min(1, { error: 'Cada campo necesita una etiqueta.' }).max(200),
-  type: z.enum(formFieldTypes, { error: 'Tipo de campo desconocido.' }),
+  name: z.string().regex(FIELD_NAME, { error: text('workflow.fieldNameInvalid') }),
+  label: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.fieldLabelRequired') })
+    .max(200),
+  type: z.enum(formFieldTypes, { error: text('workflow.fieldTypeUnknown') }),
   required: z.boolean().optional(),
   help: z.string().max(500).optional(),
   minLength: z.number().int().min(0).max(10_000).optional(),
@@ -106,59 +117,65 @@ export const formFieldSchema: z.ZodType<FormField> = z.strictObject({
   columns: z.array(columnSchema).max(30).optional(),
 }) as unknown as z.ZodType<FormField>;
 
-/** Problems of a field list, each naming the field (Spanish); empty when the form can be saved. */
-export function formFieldsProblems(fields: readonly FormField[]): { path: string; message: string }[] {
-  const out: { path: string; message: string }[] = [];
-  if (!fields.some((f) => f.type !== 'section'))
-    out.push({ path: 'fields', message: 'El formulario necesita al menos un campo.' });
-  if (fields.length > FORM_MAX_FIELDS)
-    out.push({ path: 'fields', message: `El formulario admite hasta ${FORM_MAX_FIELDS} campos.` });
+/**
+ * A problem of a definition: the part it is about (`fields.0.name`, `transitions.2.to`) and why, as a
+ * keyed message (messages.ts: `message` the Spanish text, `key` and `params` for the user's language).
+ */
+export type DefinitionProblem = { path: string; message: string; key: string; params?: Record<string, string | number> };
+
+const problem = (path: string, m: Message): DefinitionProblem => ({ path, ...detail(m) });
+
+/** The type a table column may not take, and the text that says so. */
+const notAColumn: Partial<Record<FormFieldType, 'columnCannotBeTable' | 'columnCannotBeSection' | 'columnCannotBeFile'>> = {
+  table: 'columnCannotBeTable',
+  section: 'columnCannotBeSection',
+  file: 'columnCannotBeFile',
+};
+
+/** Problems of a field list, each naming the field (keyed messages); empty when the form can be saved. */
+export function formFieldsProblems(fields: readonly FormField[]): DefinitionProblem[] {
+  const out: DefinitionProblem[] = [];
+  if (!fields.some((f) => f.type !== 'section')) out.push(problem('fields', msg('workflow.formNeedsField')));
+  // The text names FORM_MAX_FIELDS (200).
+  if (fields.length > FORM_MAX_FIELDS) out.push(problem('fields', msg('workflow.formTooManyFields')));
   const check = (list: readonly FormField[], prefix: string, inTable: boolean) => {
     const seen = new Set<string>();
     list.forEach((f, i) => {
       const path = `${prefix}${i}`;
-      const who = `«${f.label || f.name}»`;
-      if (seen.has(f.name)) out.push({ path: `${path}.name`, message: `El nombre de campo «${f.name}» está repetido.` });
+      const field = f.label || f.name;
+      if (seen.has(f.name)) out.push(problem(`${path}.name`, msg('workflow.fieldNameRepeated', { name: f.name })));
       seen.add(f.name);
-      if (inTable && ['table', 'section', 'file'].includes(f.type)) {
-        out.push({
-          path: `${path}.type`,
-          message: `Una columna de tabla no puede ser ${formFieldTypeLabels[f.type].toLowerCase()}: ${who}.`,
-        });
-      }
+      const notColumn = inTable ? notAColumn[f.type] : undefined;
+      if (notColumn) out.push(problem(`${path}.type`, msg(`workflow.${notColumn}`, { field })));
       if (f.min != null && f.max != null && f.min > f.max)
-        out.push({ path: `${path}.max`, message: `${who}: el máximo es menor que el mínimo.` });
+        out.push(problem(`${path}.max`, msg('workflow.fieldMaxBelowMin', { field })));
       if (f.minLength != null && f.maxLength != null && f.minLength > f.maxLength) {
-        out.push({ path: `${path}.maxLength`, message: `${who}: la longitud máxima es menor que la mínima.` });
+        out.push(problem(`${path}.maxLength`, msg('workflow.fieldMaxLengthBelowMin', { field })));
       }
       if (f.minRows != null && f.maxRows != null && f.minRows > f.maxRows) {
-        out.push({ path: `${path}.maxRows`, message: `${who}: el máximo de filas es menor que el mínimo.` });
+        out.push(problem(`${path}.maxRows`, msg('workflow.fieldMaxRowsBelowMin', { field })));
       }
       if (f.pattern) {
         try {
           new RegExp(f.pattern, 'u');
         } catch {
-          out.push({ path: `${path}.pattern`, message: `${who}: el patrón no es una expresión regular válida.` });
+          out.push(problem(`${path}.pattern`, msg('workflow.fieldPatternInvalid', { field })));
         }
       }
       if (f.type === 'select') {
-        if (!f.catalog && !f.options?.length)
-          out.push({ path: `${path}.options`, message: `${who}: indique las opciones o un catálogo.` });
+        if (!f.catalog && !f.options?.length) out.push(problem(`${path}.options`, msg('workflow.selectNeedsOptions', { field })));
         const values = (f.options ?? []).map((o) => o.value);
         if (new Set(values).size !== values.length)
-          out.push({ path: `${path}.options`, message: `${who}: hay opciones repetidas.` });
+          out.push(problem(`${path}.options`, msg('workflow.selectOptionsRepeated', { field })));
       }
       if (f.type === 'table') {
-        if (!f.columns?.length) out.push({ path: `${path}.columns`, message: `${who}: la tabla necesita al menos una columna.` });
+        if (!f.columns?.length) out.push(problem(`${path}.columns`, msg('workflow.tableNeedsColumn', { field })));
         else check(f.columns, `${path}.columns.`, true);
       }
       if (f.visibleIf) {
         const earlier = list.slice(0, i).find((o) => o.name === f.visibleIf?.field && o.type !== 'section');
         if (!earlier) {
-          out.push({
-            path: `${path}.visibleIf`,
-            message: `${who}: la condición de visibilidad debe nombrar un campo anterior («${f.visibleIf.field}» no lo es).`,
-          });
+          out.push(problem(`${path}.visibleIf`, msg('workflow.visibleIfNotEarlier', { field, other: f.visibleIf.field })));
         }
       }
     });
@@ -304,53 +321,75 @@ export const formFormats = {
   cui: (v: string) => cuiProblem(normalizeCui(v)) === null,
 };
 
-/** A Spanish message for one ajv error, naming the field by its title. */
-export function formErrorMessage(
+/** The text of each CUI problem after a field's title (cui.ts's problems). */
+const cuiFieldKeys: Record<CuiProblem, Extract<MessageKey, `workflow.fieldCui${string}`>> = {
+  EMPTY: 'workflow.fieldCuiEmpty',
+  FORMAT: 'workflow.fieldCuiFormat',
+  LENGTH: 'workflow.fieldCuiLength',
+  CHECK_DIGIT: 'workflow.fieldCuiCheckDigit',
+  DEPARTMENT: 'workflow.fieldCuiDepartment',
+  MUNICIPALITY: 'workflow.fieldCuiMunicipality',
+};
+
+/** The message (keyed, messages.ts) for one ajv error, naming the field by its title. */
+export function formError(
   e: { keyword: string; params: Record<string, unknown>; message?: string },
   label: string,
   value?: unknown,
-): string {
+): Message {
   const p = e.params;
+  const limit = String(p.limit);
   switch (e.keyword) {
     case 'required':
-      return `${label}: es obligatorio.`;
+      return msg('workflow.fieldRequired', { label });
     case 'type':
-      return `${label}: el valor no es del tipo esperado (${String(p.type)}).`;
+      return msg('workflow.fieldWrongType', { label, type: String(p.type) });
     case 'minLength':
-      return `${label}: mínimo ${String(p.limit)} caracteres.`;
+      return msg('workflow.textMinLength', { label, limit });
     case 'maxLength':
-      return `${label}: máximo ${String(p.limit)} caracteres.`;
+      return msg('workflow.textMaxLength', { label, limit });
     case 'minimum':
-      return `${label}: el mínimo es ${String(p.limit)}.`;
+      return msg('workflow.fieldMinimum', { label, limit });
     case 'maximum':
-      return `${label}: el máximo es ${String(p.limit)}.`;
+      return msg('workflow.fieldMaximum', { label, limit });
     case 'pattern':
-      return `${label}: no tiene el formato esperado.`;
+      return msg('workflow.fieldPattern', { label });
     case 'minItems':
-      return `${label}: al menos ${String(p.limit)} fila(s).`;
+      return msg('workflow.fieldMinRows', { label, limit });
     case 'maxItems':
-      return `${label}: como máximo ${String(p.limit)} filas.`;
+      return msg('workflow.fieldMaxRows', { label, limit });
     case 'oneOf':
     case 'const':
     case 'enum':
-      return `${label}: elija una de las opciones.`;
+      return msg('workflow.fieldChooseOption', { label });
     case 'additionalProperties':
-      return `El campo «${String(p.additionalProperty)}» no pertenece al formulario.`;
+      return msg('workflow.fieldNotInForm', { field: String(p.additionalProperty) });
     case 'format':
       if (p.format === 'money') {
         const r = typeof value === 'string' ? parseAmount(value) : null;
-        return `${label}: ${r && !r.ok ? r.message : 'monto no válido.'}`;
+        return r && !r.ok
+          ? msg('workflow.fieldProblem', { label, problem: r.message })
+          : msg('workflow.fieldMoneyInvalid', { label });
       }
       if (p.format === 'cui') {
         const pr = typeof value === 'string' ? cuiProblem(normalizeCui(value)) : 'FORMAT';
-        return `${label}: ${pr ? cuiProblemMessages[pr] : 'CUI no válido.'}`;
+        return pr ? msg(cuiFieldKeys[pr], { label }) : msg('workflow.fieldCuiInvalid', { label });
       }
-      if (p.format === 'date') return `${label}: fecha no válida (aaaa-mm-dd).`;
-      return `${label}: formato no válido.`;
+      if (p.format === 'date') return msg('workflow.fieldDateInvalid', { label });
+      return msg('workflow.fieldFormatInvalid', { label });
     default:
-      return `${label}: ${e.message ?? 'valor no válido.'}`;
+      return e.message
+        ? msg('workflow.fieldProblem', { label, problem: e.message })
+        : msg('workflow.fieldValueInvalid', { label });
   }
 }
+
+/** The Spanish text for one ajv error, naming the field by its title (`formError`'s text). */
+export const formErrorMessage = (
+  e: { keyword: string; params: Record<string, unknown>; message?: string },
+  label: string,
+  value?: unknown,
+): string => formError(e, label, value).text;
 
 /** The money values of a form's data in their normal decimal form (`1,234.5` → `1234.50`). */
 export function normaliseMoney(fields: readonly FormField[] | null, data: Record<string, unknown>): Record<string, unknown> {
@@ -384,9 +423,14 @@ export const FORM_DEFINITION_FORMAT = 'aporta-formulario';
 /** What the builder exports and imports (a JSON file): the fields plus the compiled schemas, for reading. */
 export const formDefinitionSchema = z.object({
   format: z.literal(FORM_DEFINITION_FORMAT, {
-    error: `No es una definición de formulario de Aporta (format: ${FORM_DEFINITION_FORMAT}).`,
+    // The text names FORM_DEFINITION_FORMAT.
+    error: text('workflow.definitionFormatInvalid'),
   }),
-  title: z.string().trim().min(1, { error: 'La definición no tiene título.' }).max(200),
+  title: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.definitionTitleMissing') })
+    .max(200),
   description: z.string().max(1000).optional(),
   fields: z.array(formFieldSchema).max(FORM_MAX_FIELDS),
   schema: z.record(z.string(), z.unknown()).optional(),
@@ -415,7 +459,7 @@ export const formSaveSchema = z
     uiSchema: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((v, ctx) => {
-    if (!v.fields && !v.schema) ctx.addIssue({ code: 'custom', path: ['fields'], message: 'Indique los campos del formulario.' });
+    if (!v.fields && !v.schema) ctx.addIssue({ code: 'custom', path: ['fields'], message: text('workflow.formFieldsMissing') });
     if (v.fields)
       for (const p of formFieldsProblems(v.fields)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
   });
@@ -457,8 +501,12 @@ export const formVersionParamsSchema = z.object({ id: idTextSchema, version: int
 const STATE_KEY = /^[A-Z][A-Z0-9_]{0,39}$/;
 
 export const flowStateSchema = z.strictObject({
-  key: z.string().regex(STATE_KEY, { error: 'Clave de estado no válida: mayúsculas, números y _ (empieza con letra).' }),
-  label: z.string().trim().min(1, { error: 'Cada estado necesita un nombre.' }).max(80),
+  key: z.string().regex(STATE_KEY, { error: text('workflow.stateKeyInvalid') }),
+  label: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.stateLabelRequired') })
+    .max(80),
   /** The requester may edit the data while the request is in this state (recepción, observada). */
   editable: z.boolean().optional(),
   /** Days to act before the request is overdue; empty takes the setting `sig.slaDays`. */
@@ -479,7 +527,7 @@ export const conditionOpLabels: Record<(typeof conditionOps)[number], string> = 
   filled: 'tiene valor',
 };
 export const conditionSchema = z.strictObject({
-  field: z.string().regex(FIELD_NAME, { error: 'Campo de la condición no válido.' }),
+  field: z.string().regex(FIELD_NAME, { error: text('workflow.conditionFieldInvalid') }),
   op: z.enum(conditionOps),
   value: z.union([z.string().max(200), z.number(), z.boolean()]).optional(),
 });
@@ -500,10 +548,14 @@ export const flowActionSchema = z.strictObject({
 export type FlowAction = z.infer<typeof flowActionSchema>;
 
 export const flowTransitionSchema = z.strictObject({
-  key: z.string().regex(STATE_KEY, { error: 'Clave de transición no válida: mayúsculas, números y _.' }),
+  key: z.string().regex(STATE_KEY, { error: text('workflow.transitionKeyInvalid') }),
   from: z.string().max(40),
   to: z.string().max(40),
-  label: z.string().trim().min(1, { error: 'Cada transición necesita un texto (el del botón).' }).max(80),
+  label: z
+    .string()
+    .trim()
+    .min(1, { error: text('workflow.transitionLabelRequired') })
+    .max(80),
   /** The role that may take it (roles.id); or `requester`: the person who filed the request. */
   roleId: idSchema.nullable().optional(),
   requester: z.boolean().optional(),
@@ -532,51 +584,47 @@ export const isFinalFlowState = (def: FlowDefinition, key: string) => !def.trans
 export function flowProblems(
   def: FlowDefinition,
   opts: { formFields?: readonly string[] | null; moduleActions?: readonly string[]; roleIds?: readonly number[] } = {},
-): { path: string; message: string }[] {
-  const out: { path: string; message: string }[] = [];
+): DefinitionProblem[] {
+  const out: DefinitionProblem[] = [];
   const keys = def.states.map((s) => s.key);
-  const label = (k: string) => def.states.find((s) => s.key === k)?.label ?? k;
-  if (!def.states.length) return [{ path: 'states', message: 'El flujo necesita al menos dos estados.' }];
+  const stateLabel = (k: string) => def.states.find((s) => s.key === k)?.label ?? k;
+  if (!def.states.length) return [problem('states', msg('workflow.flowNeedsStates'))];
   const dup = keys.filter((k, i) => keys.indexOf(k) !== i);
-  for (const k of new Set(dup)) out.push({ path: 'states', message: `El estado ${k} está repetido.` });
-  if (!keys.includes(def.initial)) out.push({ path: 'initial', message: 'Elija el estado inicial entre los estados del flujo.' });
+  for (const k of new Set(dup)) out.push(problem('states', msg('workflow.stateRepeated', { state: k })));
+  if (!keys.includes(def.initial)) out.push(problem('initial', msg('workflow.initialStateMissing')));
   const tkeys = new Set<string>();
   const pairs = new Set<string>();
   def.transitions.forEach((t, i) => {
     const path = `transitions.${i}`;
-    if (tkeys.has(t.key)) out.push({ path: `${path}.key`, message: `La transición ${t.key} está repetida.` });
+    const label = t.label;
+    if (tkeys.has(t.key)) out.push(problem(`${path}.key`, msg('workflow.transitionRepeated', { transition: t.key })));
     tkeys.add(t.key);
     if (!keys.includes(t.from))
-      out.push({ path: `${path}.from`, message: `«${t.label}» sale de un estado que no existe (${t.from}).` });
-    if (!keys.includes(t.to))
-      out.push({ path: `${path}.to`, message: `«${t.label}» llega a un estado que no existe (${t.to}).` });
-    if (t.from === t.to) out.push({ path: `${path}.to`, message: `«${t.label}» va de «${label(t.from)}» a sí mismo.` });
+      out.push(problem(`${path}.from`, msg('workflow.transitionFromMissing', { label, state: t.from })));
+    if (!keys.includes(t.to)) out.push(problem(`${path}.to`, msg('workflow.transitionToMissing', { label, state: t.to })));
+    if (t.from === t.to)
+      out.push(problem(`${path}.to`, msg('workflow.transitionToItself', { label, state: stateLabel(t.from) })));
     const pair = `${t.from}→${t.to}`;
     if (pairs.has(pair))
-      out.push({ path: `${path}.to`, message: `Dos transiciones van de «${label(t.from)}» a «${label(t.to)}».` });
+      out.push(problem(`${path}.to`, msg('workflow.transitionsSamePair', { from: stateLabel(t.from), to: stateLabel(t.to) })));
     pairs.add(pair);
-    if (!t.roleId && !t.requester)
-      out.push({ path: `${path}.roleId`, message: `«${t.label}»: indique el rol que la toma o el solicitante.` });
+    if (!t.roleId && !t.requester) out.push(problem(`${path}.roleId`, msg('workflow.transitionNeedsRole', { label })));
     if (t.roleId && opts.roleIds && !opts.roleIds.includes(t.roleId)) {
-      out.push({ path: `${path}.roleId`, message: `«${t.label}»: el rol ya no existe.` });
+      out.push(problem(`${path}.roleId`, msg('workflow.transitionRoleGone', { label })));
     }
     if (t.condition && opts.formFields && !opts.formFields.includes(t.condition.field)) {
-      out.push({
-        path: `${path}.condition`,
-        message: `«${t.label}»: la condición nombra un campo que el formulario no tiene (${t.condition.field}).`,
-      });
+      out.push(problem(`${path}.condition`, msg('workflow.conditionFieldMissing', { label, field: t.condition.field })));
     }
     if (t.condition && t.condition.op !== 'filled' && t.condition.value === undefined) {
-      out.push({ path: `${path}.condition`, message: `«${t.label}»: la condición necesita un valor.` });
+      out.push(problem(`${path}.condition`, msg('workflow.conditionNeedsValue', { label })));
     }
     if (t.action?.kind === 'module' && !(opts.moduleActions ?? []).includes(t.action.module ?? '')) {
-      out.push({ path: `${path}.action`, message: `«${t.label}»: la acción de módulo «${t.action.module ?? ''}» no existe.` });
+      out.push(problem(`${path}.action`, msg('workflow.moduleActionMissing', { label, action: t.action.module ?? '' })));
     }
   });
   if (out.length) return out;
   const finals = keys.filter((k) => isFinalFlowState(def, k));
-  if (!finals.length)
-    out.push({ path: 'states', message: 'El flujo no tiene estado final: de todo estado sale alguna transición.' });
+  if (!finals.length) out.push(problem('states', msg('workflow.flowNoFinalState')));
   const reach = (from: string[], next: (k: string) => string[]) => {
     const seen = new Set(from);
     const stack = [...from];
@@ -592,14 +640,13 @@ export function flowProblems(
   };
   const forward = reach([def.initial], (k) => def.transitions.filter((t) => t.from === k).map((t) => t.to));
   for (const k of keys) {
-    if (!forward.has(k))
-      out.push({ path: 'states', message: `El estado «${label(k)}» no se alcanza desde el estado inicial (huérfano).` });
+    if (!forward.has(k)) out.push(problem('states', msg('workflow.stateOrphan', { state: stateLabel(k) })));
   }
   if (finals.length) {
     const back = reach(finals, (k) => def.transitions.filter((t) => t.to === k).map((t) => t.from));
     for (const k of keys) {
       if (forward.has(k) && !back.has(k))
-        out.push({ path: 'states', message: `Desde «${label(k)}» no se llega a ningún estado final.` });
+        out.push(problem('states', msg('workflow.stateNoWayToFinal', { state: stateLabel(k) })));
     }
   }
   return out;
@@ -649,8 +696,16 @@ export type FlowSave = z.infer<typeof flowSaveSchema>;
 
 /** POST /api/wf/flows/validate: a flow's definition, checked against its form without saving it. */
 export const flowCheckInputSchema = z.strictObject({ formId: idSchema, definition: flowDefinitionSchema });
-/** A problem of a definition (`flowProblems`, `formFieldsProblems`): the part it is about and why, in Spanish. */
-export const definitionProblemSchema = z.object({ path: z.string(), message: z.string() });
+/**
+ * A problem of a definition (`flowProblems`, `formFieldsProblems`): the part it is about and why, the
+ * Spanish text with its key and parameters (messages.ts) for the user's language.
+ */
+export const definitionProblemSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  key: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 /** The problems a flow's check found: none when it can be published. */
 export const flowProblemsSchema = z.object({ problems: z.array(definitionProblemSchema) });
 
@@ -711,7 +766,12 @@ export const sigRequestUpdateSchema = z.strictObject({
 
 export const sigTransitionSchema = z.strictObject({
   to: z.string().max(40),
-  comment: z.string().trim().max(1000, { error: 'El comentario admite hasta 1000 caracteres.' }).nullable().optional(),
+  comment: z
+    .string()
+    .trim()
+    .max(1000, { error: text('workflow.commentTooLong') })
+    .nullable()
+    .optional(),
   expected: z.string().max(40).optional(),
 });
 export const sigCommentSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '@aporta/domain';
+import { AppError, detail, type ErrorCode, type Message, msg } from '@aporta/domain';
 import { busy } from './load.ts';
 
 /**
@@ -78,8 +78,13 @@ function keyColumnOf(detail: string | undefined): string | null {
   return fieldOf((inner ? inner[1] : m[1]).split(',')[0].trim());
 }
 
-const withDetail = (code: ErrorCode, message: string, path: string | null, cause: unknown) =>
-  new AppError(code, message, path ? [{ path, message }] : undefined, { cause });
+const withDetail = (code: ErrorCode, message: Message | string, path: string | null, cause: unknown) =>
+  new AppError(
+    code,
+    message,
+    path ? [typeof message === 'string' ? { path, message } : { path, ...detail(message) }] : undefined,
+    { cause },
+  );
 
 export interface DbErrorOptions {
   /** Rules for this call only (they win over the registered ones), e.g. a message that depends on scope. */
@@ -111,42 +116,40 @@ export function toAppError(err: unknown, opts: DbErrorOptions = {}): AppError | 
     case '23505':
       return withDetail(
         'DUPLICATE',
-        column
-          ? `Ya existe un registro${subject} con ese valor de «${column}».`
-          : `Ya existe un registro${subject} con ese valor.`,
+        column ? msg('platform.dbDuplicateColumn', { subject, column }) : msg('platform.dbDuplicate', { subject }),
         column,
         err,
       );
     case '23503':
       // On insert or update the referenced row is missing (the caller's mistake); on delete the row is in use.
       if (/is still referenced/.test(db.detail ?? '')) {
-        return new AppError('CONFLICT', `El registro${subject} está relacionado con otros datos.`, undefined, { cause: err });
+        return new AppError('CONFLICT', msg('platform.dbInUse', { subject }), undefined, { cause: err });
       }
       return withDetail(
         'VALIDATION',
-        column ? `«${column}»: el registro relacionado no existe.` : 'Un registro relacionado no existe.',
+        column ? msg('platform.dbReferenceMissingColumn', { column }) : msg('platform.dbReferenceMissing'),
         column,
         err,
       );
     case '23P01':
-      return new AppError('CONFLICT', `El registro${subject} se superpone con otro existente.`, undefined, { cause: err });
+      return new AppError('CONFLICT', msg('platform.dbOverlap', { subject }), undefined, { cause: err });
     case '23514':
-      return withDetail('VALIDATION', `Un valor${subject} no cumple las reglas de los datos.`, column, err);
+      return withDetail('VALIDATION', msg('platform.dbCheck', { subject }), column, err);
     case '23502':
       return withDetail(
         'VALIDATION',
-        column ? `Falta un valor obligatorio: «${column}».` : 'Falta un valor obligatorio.',
+        column ? msg('platform.dbRequiredColumn', { column }) : msg('platform.dbRequired'),
         column,
         err,
       );
     case '22P02':
     case '22007':
     case '22008':
-      return new AppError('VALIDATION', 'Un valor no tiene el formato esperado.', undefined, { cause: err });
+      return new AppError('VALIDATION', msg('platform.dbBadFormat'), undefined, { cause: err });
     case '22003':
-      return new AppError('VALIDATION', 'Un número está fuera del rango permitido.', undefined, { cause: err });
+      return new AppError('VALIDATION', msg('platform.dbNumberOutOfRange'), undefined, { cause: err });
     case '22001':
-      return new AppError('VALIDATION', 'Un texto supera la longitud permitida.', undefined, { cause: err });
+      return new AppError('VALIDATION', msg('platform.dbTextTooLong'), undefined, { cause: err });
     default:
       return null;
   }

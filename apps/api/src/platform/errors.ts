@@ -1,4 +1,13 @@
-import { AppError, type ErrorBody, type ErrorCode, type ErrorDetail, errorCatalogue, keyOfText, type Message } from '@aporta/domain';
+import {
+  AppError,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  errorCatalogue,
+  keyOfText,
+  type Message,
+  messageOfText,
+} from '@aporta/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { toAppError } from './db-errors.ts';
@@ -19,9 +28,9 @@ export function errorBody(
   keyed?: { key?: string; params?: Record<string, string | number> },
 ): ErrorBody {
   const text = typeof message === 'object' ? message.text : (message ?? errorCatalogue[code].message);
-  const key =
-    typeof message === 'object' ? message.key : (keyed?.key ?? (message === undefined ? `errors.${code}` : keyOfText(text)));
-  const params = typeof message === 'object' ? message.params : keyed?.params;
+  const found = typeof message === 'string' && !keyed?.key ? messageOfText(text) : undefined;
+  const key = typeof message === 'object' ? message.key : (keyed?.key ?? (message === undefined ? `errors.${code}` : found?.key));
+  const params = typeof message === 'object' ? message.params : (keyed?.params ?? found?.params);
   return {
     error: {
       code,
@@ -35,8 +44,8 @@ export function errorBody(
 
 function keyedDetail(d: ErrorDetail): ErrorDetail {
   if (d.key) return d;
-  const key = keyOfText(d.message);
-  return key ? { ...d, key } : d;
+  const found = messageOfText(d.message);
+  return found ? { ...d, ...found } : d;
 }
 
 /** The scalar facts of a schema issue (no input value): what the web needs to say it with zod's locales. */

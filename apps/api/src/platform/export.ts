@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { AppError, type ExportFormat } from '@aporta/domain';
+import { AppError, detail, type ExportFormat, msg } from '@aporta/domain';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
 import type { FileStore } from './files.ts';
@@ -220,11 +220,9 @@ async function writeExport<T>(
 
 /** The export passed its row cap: it fails (a download aborted, a job failed with this message), never a short file. */
 const tooManyRows = (max: number) =>
-  new AppError(
-    'VALIDATION',
-    `La exportación supera el máximo de ${max.toLocaleString('es-GT')} filas. Aplique filtros para exportar menos filas.`,
-    [{ path: 'consulta', message: `Más de ${max.toLocaleString('es-GT')} filas.` }],
-  );
+  new AppError('VALIDATION', msg('platform.exportTooManyRows', { max }), [
+    { path: 'consulta', ...detail(msg('platform.exportTooManyRowsDetail', { max })) },
+  ]);
 
 /**
  * A money cell of xlsx. A spreadsheet number is an IEEE double, so this is the one place money becomes a
@@ -246,13 +244,7 @@ let placeWaiters: (() => void)[] = [];
 /** The xlsx worker threads alive now (tests see a cancelled export's worker end). */
 export const liveXlsxWorkers = (): ReadonlySet<Worker> => liveWorkers;
 
-const workerFailed = (cause: unknown) =>
-  new AppError(
-    'INTERNAL',
-    'La exportación a Excel falló: el proceso que escribe el archivo se detuvo de forma inesperada. Intente de nuevo.',
-    undefined,
-    { cause },
-  );
+const workerFailed = (cause: unknown) => new AppError('INTERNAL', msg('platform.exportWorkerFailed'), undefined, { cause });
 
 /**
  * Starts a worker thread writing one xlsx file into `stream` (see xlsx-worker.ts). `rows` resolves once

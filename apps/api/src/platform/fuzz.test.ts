@@ -256,7 +256,7 @@ describe('fuzz: every route of the OpenAPI document', () => {
           if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
           const type = String(res.headers['content-type'] ?? '');
           if (res.statusCode >= 400) {
-            let body: { error?: { code?: unknown; message?: unknown } } = {};
+            let body: ErrorLike = {};
             try {
               body = res.json();
             } catch {
@@ -265,6 +265,7 @@ describe('fuzz: every route of the OpenAPI document', () => {
             if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') {
               failures.push(`${where}: no error shape ${res.body.slice(0, 200)}`);
             }
+            for (const u of unkeyed(body)) failures.push(`${where}: ${u}`);
           }
           if (/json|text/.test(type) || res.statusCode >= 400) {
             const leak = internal.find((re) => re.test(res.body));
@@ -282,6 +283,22 @@ describe('fuzz: every route of the OpenAPI document', () => {
     expect(failures).toEqual([]);
   });
 });
+
+type ErrorLike = {
+  error?: { code?: unknown; message?: unknown; key?: unknown; details?: { path?: string; message?: string; key?: unknown }[] };
+};
+
+/**
+ * Messages sent without a key (issue 27): the web could only show them in Spanish. Every refusal and each
+ * of its details carries the key of its text (domain messages.ts) or `zod.<code>` for zod's own.
+ */
+function unkeyed(body: ErrorLike): string[] {
+  const out: string[] = [];
+  if (body.error && typeof body.error.key !== 'string') out.push(`message without key: ${String(body.error.message)}`);
+  for (const d of body.error?.details ?? [])
+    if (typeof d.key !== 'string') out.push(`detail ${d.path} without key: ${d.message}`);
+  return out;
+}
 
 /** Hostile values for one field of a valid money body: money, periods, dates, counts and types. */
 const moneyHostile: unknown[] = [
@@ -316,10 +333,11 @@ describe('fuzz: the money routes from a valid body, one field made hostile', () 
           const where = `${m.route} ${field}=${JSON.stringify(value)} → ${res.statusCode}`;
           if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
           if (res.statusCode >= 400) {
-            const body = res.json() as { error?: { code?: unknown; message?: unknown } };
+            const body = res.json() as ErrorLike;
             if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') {
               failures.push(`${where}: no error shape ${res.body.slice(0, 200)}`);
             }
+            for (const u of unkeyed(body)) failures.push(`${where}: ${u}`);
             const leak = internal.find((re) => re.test(res.body));
             if (leak) failures.push(`${where}: internal text ${leak} in ${res.body.slice(0, 300)}`);
           }

@@ -1,4 +1,4 @@
-import { AppError, CONTROL_CHARACTERS, type ErrorDetail } from '@aporta/domain';
+import { AppError, CONTROL_CHARACTERS, detail, type ErrorDetail, msg } from '@aporta/domain';
 import type { FastifyInstance } from 'fastify';
 
 const MAX_DETAILS = 20;
@@ -10,7 +10,7 @@ const MAX_DETAILS = 20;
  * recursive walk after it (zod, the audit's JSON, Postgres' jsonb).
  */
 export const MAX_INPUT_DEPTH = 400;
-const DEPTH_MESSAGE = `Los datos anidan demasiados niveles (más de ${MAX_INPUT_DEPTH}).`;
+const DEPTH_MESSAGE = msg('platform.inputTooDeep', { max: MAX_INPUT_DEPTH });
 
 /**
  * Walks a parsed query, params object or JSON body and names every text (value or key) holding a
@@ -25,16 +25,15 @@ export function controlCharacterProblems(value: unknown, prefix: string, out: Er
   while (stack.length && out.length < MAX_DETAILS) {
     const { value: v, path, depth, badKey } = stack.pop() as Pending;
     if (badKey) {
-      out.push({ path, message: 'El nombre del campo contiene caracteres de control.' });
+      out.push({ path, ...detail(msg('platform.fieldNameControlCharacters')) });
     } else if (typeof v === 'string') {
-      if (CONTROL_CHARACTERS.test(v))
-        out.push({ path: path || '(raíz)', message: 'Contiene caracteres de control no permitidos.' });
+      if (CONTROL_CHARACTERS.test(v)) out.push({ path: path || '(raíz)', ...detail(msg('platform.controlCharacters')) });
     } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
       if (depth >= MAX_INPUT_DEPTH) {
         // One message for the nesting is enough: the rest of the input is not walked.
         out.push({
           path: path.length > 200 ? `${path.slice(0, 200)}…` : path || '(raíz)',
-          message: DEPTH_MESSAGE,
+          ...detail(DEPTH_MESSAGE),
         });
         break;
       }
@@ -70,7 +69,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     controlCharacterProblems(request.query, 'consulta', details);
     controlCharacterProblems(request.body, '', details);
     // Nesting too deep is said in the message itself: no field of a form is where it happened.
-    const message = details.some((d) => d.message === DEPTH_MESSAGE) ? DEPTH_MESSAGE : undefined;
+    const message = details.some((d) => d.key === DEPTH_MESSAGE.key) ? DEPTH_MESSAGE : undefined;
     done(details.length ? new AppError('VALIDATION', message, details.slice(0, MAX_DETAILS)) : undefined);
   });
 }

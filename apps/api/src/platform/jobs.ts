@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { AppError, addDays, guatemalaToday, type Permission, type Scope, scopeFor } from '@aporta/domain';
+import { AppError, addDays, guatemalaToday, msg, type Permission, type Scope, scopeFor, text } from '@aporta/domain';
 import { and, asc, count, eq, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
@@ -183,10 +183,10 @@ export type JobRow = typeof jobs.$inferSelect;
 
 /** Spanish messages recorded on a job. */
 export const jobMessages = {
-  interrupted: 'El proceso se interrumpió (el servidor se detuvo o dejó de responder) y se agotaron los reintentos.',
-  unexpected: 'El proceso falló por un error inesperado. Intente de nuevo; si el problema continúa, avise al administrador.',
-  unauthorized: 'No autorizado: el usuario que inició el proceso ya no tiene el permiso necesario.',
-  unknownKind: 'Este tipo de proceso no existe en esta versión de la aplicación.',
+  interrupted: text('platform.jobInterrupted'),
+  unexpected: text('platform.jobUnexpected'),
+  unauthorized: text('platform.jobUnauthorized'),
+  unknownKind: text('platform.jobUnknownKind'),
 } as const;
 
 /**
@@ -594,7 +594,7 @@ export class JobWorker {
     };
     try {
       const def = registry.get(row.kind);
-      if (!def) throw new AppError('BAD_REQUEST', jobMessages.unknownKind);
+      if (!def) throw new AppError('BAD_REQUEST', msg('platform.jobUnknownKind'));
       const ctx = await this.contextFor(row, def);
       const result = await def.run({
         ctx,
@@ -674,12 +674,12 @@ export class JobWorker {
     // The system's own runs (scheduleDaily) act as the system, with every permission and scope ALL.
     if (row.userId == null) return systemContext(this.db);
     const [u] = await this.db.select(userFields).from(users).where(eq(users.id, row.userId));
-    if (!u?.isActive) throw new AppError('FORBIDDEN', jobMessages.unauthorized);
+    if (!u?.isActive) throw new AppError('FORBIDDEN', msg('platform.jobUnauthorized'));
     const user = await loadCurrentUser(this.db, u);
     let scope: Scope | null = row.scope;
     if (def.permission) {
       scope = scopeFor(user.permissions, def.permission.resource, def.permission.action);
-      if (!scope) throw new AppError('FORBIDDEN', jobMessages.unauthorized);
+      if (!scope) throw new AppError('FORBIDDEN', msg('platform.jobUnauthorized'));
     }
     return createContext({ db: this.db, user, actor: { id: user.id, email: user.email, ip: null }, scope });
   }

@@ -1,5 +1,5 @@
 import type { ListQuery, TotalKind } from '@aporta/domain';
-import { AppError, COUNT_CAP } from '@aporta/domain';
+import { AppError, COUNT_CAP, detail, msg } from '@aporta/domain';
 import { type AnyColumn, asc, desc, getTableName, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -33,7 +33,7 @@ function sortColumn(sort: string | undefined, columns: Record<string, AnyColumn>
   const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
   if (!column) {
     throw new AppError('VALIDATION', undefined, [
-      { path: 'consulta.sort', message: `No se puede ordenar por "${field}". Opciones: ${Object.keys(columns).join(', ')}.` },
+      { path: 'consulta.sort', ...detail(msg('platform.sortUnknown', { field, options: Object.keys(columns).join(', ') })) },
     ]);
   }
   return { column, descending, field };

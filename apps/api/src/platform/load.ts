@@ -1,4 +1,4 @@
-import { AppError } from '@aporta/domain';
+import { AppError, type Message, msg, text } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../db/client.ts';
@@ -32,9 +32,9 @@ export const timeouts = {
 
 export const RETRY_AFTER_SECONDS = 2;
 
-export const BUSY_MESSAGE = 'El servidor está atendiendo demasiadas búsquedas. Intente de nuevo en unos segundos.';
+export const BUSY_MESSAGE = text('platform.busy');
 
-export const busy = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', BUSY_MESSAGE, undefined, { cause });
+export const busy = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', msg('platform.busy'), undefined, { cause });
 
 /** A counting semaphore with a bounded, time-limited queue; a refusal is the 503 of `busy()`. */
 export class Gate {
@@ -170,16 +170,13 @@ declare module 'fastify' {
 export const FAIR_SHARE_RETRY_AFTER_SECONDS = 5;
 
 export const fairShareMessages = {
-  heavy: (max: number) =>
-    `Tiene ${max} descargas o reportes generándose a la vez, el máximo por usuario. Espere a que terminen e intente de nuevo.`,
-  streams: (max: number) =>
-    `Tiene ${max} conexiones en vivo abiertas (pestañas o ventanas), el máximo por usuario. Cierre alguna e intente de nuevo.`,
-  jobs: (max: number) =>
-    `Tiene ${max} procesos en espera o en curso, el máximo por usuario. Espere a que terminen o cancele alguno en «Procesos» e intente de nuevo.`,
+  heavy: (max: number) => msg('platform.tooManyDownloads', { max }),
+  streams: (max: number) => msg('platform.tooManyStreams', { max }),
+  jobs: (max: number) => msg('platform.tooManyJobs', { max }),
 } as const;
 
 /** 429 with the share's Spanish message; a route sets `Retry-After` itself (the error handler sets it only on 503). */
-export const overShare = (message: string) => new AppError('RATE_LIMITED', message);
+export const overShare = (message: Message | string) => new AppError('RATE_LIMITED', message);
 
 /**
  * At most `max` of something (requests, streams) per user at once, in this process. Not shared between

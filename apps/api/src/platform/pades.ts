@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify as cryptoVerify } from 'node:crypto';
-import { AppError } from '@aporta/domain';
+import { AppError, msg } from '@aporta/domain';
 import {
   CryptoKeySigner,
   HttpTimestampAuthority,
@@ -39,8 +39,8 @@ export function badPdfError(err: unknown, filename: string): never {
     throw new AppError(
       'VALIDATION',
       err.reason === 'encrypted'
-        ? `El archivo «${filename}» está protegido con contraseña: envíe el PDF sin cifrar.`
-        : `El archivo «${filename}» no es un PDF válido o está dañado.`,
+        ? msg('platform.pdfEncryptedNamed', { file: filename })
+        : msg('platform.pdfInvalidNamed', { file: filename }),
     );
   }
   throw err;
@@ -308,10 +308,7 @@ export async function signPdf(bytes: Uint8Array, signer: Signer, opts: SignPdfOp
     .catch((err: unknown) => {
       // The configured timestamp server failed: nothing was stored, the caller's document is untouched.
       if (err instanceof TimestampError)
-        throw new AppError(
-          'SERVICE_UNAVAILABLE',
-          `El servidor de sellado de tiempo no respondió correctamente: ${err.message}. Intente de nuevo o revise la URL en la configuración de firma.`,
-        );
+        throw new AppError('SERVICE_UNAVAILABLE', msg('platform.timestampFailed', { reason: err.message }));
       throw err;
     });
   const out = result.bytes;

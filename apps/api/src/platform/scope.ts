@@ -1,4 +1,4 @@
-import { AppError, type Scope } from '@aporta/domain';
+import { AppError, msg, type Scope } from '@aporta/domain';
 import { type AnyColumn, and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import {
@@ -72,7 +72,7 @@ export async function scopedEntityOr404(ctx: RequestContext, entityId: number, d
     .select({ id: municipalEntities.id, name: municipalEntities.name, code: municipalEntities.code })
     .from(municipalEntities)
     .where(and(eq(municipalEntities.id, entityId), ctx.inScope(municipalEntities.id)));
-  if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
+  if (!e) throw new AppError('NOT_FOUND', msg('platform.entityNotFound'));
   return e;
 }
 

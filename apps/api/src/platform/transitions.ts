@@ -3,10 +3,13 @@ import {
   type AvailableTransition,
   allowedTransitions,
   checkTransition,
+  detail,
+  msg,
   type Scope,
   type StateMachine,
   type StateTransition,
   type Transition,
+  text,
   toAvailable,
 } from '@aporta/domain';
 import { type AnyColumn, and, asc, eq, type SQL, sql } from 'drizzle-orm';
@@ -19,8 +22,8 @@ import { entityInScope, scopedEntityIdSet } from './scope.ts';
 /** A table whose rows follow a machine: an integer `id` and a text `state`. */
 export type StatefulTable = PgTable & { id: AnyPgColumn; state: AnyPgColumn };
 
-export const RACE_MESSAGE =
-  'El registro cambió de estado mientras lo revisaba (otra persona actuó antes). Vuelva a cargarlo y revise su estado actual.';
+/** The loser's answer when two people act on one record at once (its text, for the callers that compare it). */
+export const RACE_MESSAGE = text('platform.transitionRace');
 
 export interface ApplyTransitionOptions<S extends string, T extends StatefulTable> {
   /** The caller's transaction: the state change, its history row, the audit row and the caller's own work commit together. */
@@ -78,12 +81,14 @@ export async function applyTransition<S extends string, T extends StatefulTable>
   const { tx, machine, table, id, to } = opts;
   const label = (st: S) => machine.stateLabels[st] ?? st;
   if (!machine.states.includes(to)) {
-    throw new AppError('VALIDATION', `Estado de destino desconocido: ${to}.`, [{ path: 'to', message: 'Estado desconocido.' }]);
+    throw new AppError('VALIDATION', msg('platform.transitionTargetUnknown', { to }), [
+      { path: 'to', ...detail(msg('platform.transitionStateUnknown')) },
+    ]);
   }
   const ways = machine.transitions.filter((t) => t.to === to && (opts.system ? t.system : !t.system));
   if (!ways.length) {
-    throw new AppError('VALIDATION', `Ninguna acción lleva a «${label(to)}».`, [
-      { path: 'to', message: 'Estado de destino no válido.' },
+    throw new AppError('VALIDATION', msg('platform.transitionNoWay', { to: label(to) }), [
+      { path: 'to', ...detail(msg('platform.transitionTargetInvalid')) },
     ]);
   }
   // Before anything about the record is revealed (its state included), the user must hold a way in
@@ -93,7 +98,7 @@ export async function applyTransition<S extends string, T extends StatefulTable>
     : [...new Set(ways.map((t) => ctx.scopeFor(t.permission.resource, t.permission.action)))].filter(
         (sc): sc is Scope => sc != null,
       );
-  if (!held.length) throw new AppError('FORBIDDEN', `No tiene permiso para «${ways[0].label}».`);
+  if (!held.length) throw new AppError('FORBIDDEN', msg('platform.transitionForbidden', { action: ways[0].label }));
   const [current] = rowsOf<{ state: S; entity_id: number | null; maker_id: number | null; maker_ids: number[] | null }>(
     await tx.execute(sql`
       select ${table.state} as state,
@@ -102,7 +107,7 @@ export async function applyTransition<S extends string, T extends StatefulTable>
              ${opts.makers ?? sql`null`}::int[] as maker_ids
         from ${table} where ${table.id} = ${id}`),
   );
-  const notFound = new AppError('NOT_FOUND', `${machine.label} no existe o no está dentro de su alcance.`);
+  const notFound = new AppError('NOT_FOUND', msg('platform.transitionRecordNotFound', { record: machine.label }));
   if (!current) throw notFound;
   const entityId = current.entity_id == null ? null : Number(current.entity_id);
   const reached = new Map<Scope, boolean>();
@@ -114,7 +119,7 @@ export async function applyTransition<S extends string, T extends StatefulTable>
   for (const sc of held) if (await inScope(sc)) anyReached = true;
   if (!anyReached) throw notFound;
   const from = current.state;
-  if (opts.expected && opts.expected !== from) throw new AppError('CONFLICT', RACE_MESSAGE);
+  if (opts.expected && opts.expected !== from) throw new AppError('CONFLICT', msg('platform.transitionRace'));
   const { transition, comment } = checkTransition(machine, {
     from,
     to,
@@ -133,7 +138,7 @@ export async function applyTransition<S extends string, T extends StatefulTable>
     .set({ ...opts.set?.({ transition, comment }), state: to } as never)
     .where(and(eq(table.id, id), eq(table.state, from)))
     .returning()) as T['$inferSelect'][];
-  if (!row) throw new AppError('CONFLICT', RACE_MESSAGE);
+  if (!row) throw new AppError('CONFLICT', msg('platform.transitionRace'));
 
   await tx.insert(stateTransitions).values({
     entityType: machine.entityType,

@@ -1,5 +1,5 @@
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
-import { AppError } from '@aporta/domain';
+import { AppError, detail, msg } from '@aporta/domain';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MAX_BLOB_BYTES } from './blobs.ts';
@@ -383,16 +383,16 @@ const typeNames = (types: readonly AcceptedType[]) => types.map((t) => ACCEPTED_
  * ending is that of another accepted type is refused (the file lies about itself). Messages name the file.
  */
 export function checkUpload(bytes: Uint8Array, filename: string, only: readonly AcceptedType[] = DOCUMENT_TYPES): AcceptedType {
-  if (bytes.length === 0) throw new AppError('VALIDATION', `El archivo «${filename}» está vacío.`);
+  if (bytes.length === 0) throw new AppError('VALIDATION', msg('platform.fileEmptyNamed', { file: filename }));
   if (bytes.length > MAX_BLOB_BYTES) {
-    throw new AppError('VALIDATION', `El archivo «${filename}» supera el tamaño máximo de ${MAX_BLOB_BYTES / 1024 / 1024} MB.`);
+    throw new AppError('VALIDATION', msg('platform.fileTooLargeNamed', { file: filename, max: MAX_BLOB_BYTES / 1024 / 1024 }));
   }
   const type = detectType(bytes, filename);
   if (!type || !only.includes(type)) {
     throw new AppError(
       'VALIDATION',
-      `El archivo «${filename}» no es de un tipo aceptado (${typeNames(only)}): su contenido es ${describeContent(bytes)}.`,
-      [{ path: 'file', message: `Tipos aceptados: ${typeNames(only)}.` }],
+      msg('platform.fileTypeNotAccepted', { file: filename, types: typeNames(only), content: describeContent(bytes) }),
+      [{ path: 'file', ...detail(msg('platform.fileTypesAccepted', { types: typeNames(only) })) }],
     );
   }
   const ext = extensionOf(filename);
@@ -400,8 +400,8 @@ export function checkUpload(bytes: Uint8Array, filename: string, only: readonly 
   if (claimed && claimed !== type) {
     throw new AppError(
       'VALIDATION',
-      `El archivo «${filename}» dice ser ${ACCEPTED_TYPES[claimed]} pero su contenido es ${describeContent(bytes)}.`,
-      [{ path: 'file', message: 'El nombre del archivo no corresponde a su contenido.' }],
+      msg('platform.fileClaimsOtherType', { file: filename, claimed: ACCEPTED_TYPES[claimed], content: describeContent(bytes) }),
+      [{ path: 'file', ...detail(msg('platform.fileNameMismatch')) }],
     );
   }
   return type;
@@ -421,14 +421,12 @@ export function assertPassivePdf(bytes: Uint8Array, filename: string) {
   const active = pdfActiveContent(bytes);
   if (!active) return;
   if (active === 'cifrado')
-    throw new AppError('VALIDATION', `El archivo «${filename}» está protegido con contraseña: envíe el PDF sin cifrar.`, [
-      { path: 'file', message: 'PDF cifrado.' },
+    throw new AppError('VALIDATION', msg('platform.pdfEncryptedNamed', { file: filename }), [
+      { path: 'file', ...detail(msg('platform.pdfEncrypted')) },
     ]);
-  throw new AppError(
-    'VALIDATION',
-    `El PDF «${filename}» contiene ${active}, que no se admite en un documento. Imprímalo de nuevo como PDF (sin scripts ni adjuntos) y cárguelo otra vez.`,
-    [{ path: 'file', message: 'PDF con contenido activo.' }],
-  );
+  throw new AppError('VALIDATION', msg('platform.pdfActive', { file: filename, content: active }), [
+    { path: 'file', ...detail(msg('platform.pdfActiveDetail')) },
+  ]);
 }
 
 /** Limits for the multipart plugin of a route that takes one file and a few fields. */
@@ -454,10 +452,9 @@ export async function readUpload<S extends z.ZodType>(
   fields: S,
   opts: { fileRequired?: boolean; accept: readonly AcceptedType[]; maxBytes?: number; keeps?: boolean; fallbackName?: string },
 ): Promise<{ file: UploadedFile | null; fields: z.infer<S> }> {
-  if (!request.isMultipart())
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el archivo como multipart/form-data en el campo "file".');
+  if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.multipartRequired'));
   const maxBytes = opts.maxBytes ?? MAX_BLOB_BYTES;
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `El archivo supera el máximo de ${maxBytes / 1024 / 1024} MB.`);
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', msg('platform.fileTooLarge', { max: maxBytes / 1024 / 1024 }));
   const values: Record<string, string> = {};
   let file: { bytes: Uint8Array; filename: string } | null = null;
   for await (const part of request.parts({ limits: { ...uploadLimits, fileSize: maxBytes } })) {
@@ -473,7 +470,7 @@ export async function readUpload<S extends z.ZodType>(
     }
   }
   if (!file && opts.fileRequired !== false)
-    throw new AppError('VALIDATION', 'No se recibió ningún archivo.', [{ path: 'file', message: 'Elija un archivo.' }]);
+    throw new AppError('VALIDATION', msg('platform.fileMissing'), [{ path: 'file', ...detail(msg('platform.fileChoose')) }]);
   const parsed = fields.safeParse(values);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));

@@ -18,6 +18,12 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  *   literal path, so that the checker (and the reader) sees every dependency.
  */
 
+/**
+ * A message shown as it arrived: an error's (`err.message`, `(q.error as Error).message`), a schema
+ * issue's (`issue.message`, `issues[0].message`) or a detail's in JSX (`{d.message}`).
+ */
+const RAW_MESSAGE = /(?:\b(?:err|error|issue)|\bissues\[\d\]\??|\bi|as Error\))\.message\b|\{\s*\w+\.message\s*\}/g;
+
 export interface Violation {
   rule:
     | 'routes-import'
@@ -30,7 +36,8 @@ export interface Violation {
     | 'specifier'
     | 'dynamic-import'
     | 'seed-place'
-    | 'web-contract';
+    | 'web-contract'
+    | 'web-messages';
   file: string;
   detail: string;
 }
@@ -254,6 +261,17 @@ export function checkArchitecture(
           'web-contract',
           'un formulario (useForm) sin zod4Resolver ni safeParse: se valida con el esquema del dominio que usa la ruta',
         );
+      // A message from the server or a domain schema is said in the user's language (issue 27).
+      if (f.rel !== 'lib/form-validate.ts' && f.packages.includes('mantine-form-zod-resolver'))
+        add(f, 'web-messages', 'valida con mantine-form-zod-resolver directamente: use zod4Resolver de lib/form-validate.ts');
+      for (const m of f.text.matchAll(RAW_MESSAGE)) {
+        const before = f.text.slice(Math.max(0, m.index - 120), m.index);
+        // A JavaScript error's own text (a chunk that failed to load) is matched, never shown.
+        const after = f.text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+        if (/^\s*:\s*String\(/.test(after)) continue;
+        if (!/(?:(?:issueText|messageText)\([\w.?]*|message:\s*|\$|new ApiError\([^()]*)$/.test(before))
+          add(f, 'web-messages', `muestra ${m[0]} tal como llegó: messageText/apiErrorText/issueText lo dicen en el idioma`);
+      }
       for (const m of f.text.matchAll(/type\s+(\w+)\s*=\s*Record<string,\s*string\s*\|\s*number/g))
         if (f.rel !== 'lib/api.ts')
           add(f, 'web-contract', `declara una consulta suelta ${m[1]}: la consulta es la de la ruta (ApiQuery)`);

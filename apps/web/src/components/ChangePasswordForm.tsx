@@ -1,10 +1,10 @@
 import { changePasswordSchema, passwordProblem } from '@aporta/domain/accounts';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../lib/auth.ts';
 import { showApiError } from '../lib/form-errors.ts';
+import { zod4Resolver } from '../lib/form-validate.ts';
 
 /** Current, new and repeated password; the rule is checked here and again on the server. */
 export function ChangePasswordForm({ email, onDone }: { email: string; onDone: () => void }) {

@@ -6,6 +6,7 @@ import type { QueryRecord } from '../lib/api.ts';
 import { downloadFile } from '../lib/download.ts';
 import { type JobPath, startJob } from '../lib/jobs.ts';
 import { notifyError } from '../lib/notify.ts';
+import { SpanishDocumentHint } from './SpanishDocumentHint.tsx';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'pdf';
 
@@ -61,6 +62,7 @@ export function ExportButtons({
           </Button>
         );
       })}
+      <SpanishDocumentHint />
     </Group>
   );
 }

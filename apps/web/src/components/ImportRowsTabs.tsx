@@ -1,8 +1,9 @@
-import { Button, Card, Tabs } from '@mantine/core';
+import { Button, Card, Group, Tabs } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { downloadFile } from '../lib/download.ts';
 import { notifyError } from '../lib/notify.ts';
+import { SpanishDocumentHint } from './SpanishDocumentHint.tsx';
 
 export type ImportRowKind = 'valid' | 'error';
 
@@ -31,14 +32,16 @@ export function ImportRowsTabs({
         </Tabs.List>
         <Tabs.Panel value="error">
           {batch.errorRows > 0 && (
-            <Button
-              mb="sm"
-              variant="light"
-              leftSection={<IconDownload size={16} />}
-              onClick={() => downloadFile(exceptionsUrl).catch(notifyError)}
-            >
-              {labels.downloadErrors}
-            </Button>
+            <Group gap="xs" mb="sm">
+              <Button
+                variant="light"
+                leftSection={<IconDownload size={16} />}
+                onClick={() => downloadFile(exceptionsUrl).catch(notifyError)}
+              >
+                {labels.downloadErrors}
+              </Button>
+              <SpanishDocumentHint />
+            </Group>
           )}
           {rows('error')}
         </Tabs.Panel>

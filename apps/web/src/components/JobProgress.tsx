@@ -9,7 +9,8 @@ import { openConfirm } from '../lib/confirm.ts';
 import { downloadFile } from '../lib/download.ts';
 import { formatNumber } from '../lib/format.ts';
 import { useCancelJob, useJob } from '../lib/jobs.ts';
-import { notifyError } from '../lib/notify.ts';
+import { errorText, notifyError } from '../lib/notify.ts';
+import { SpanishDocumentHint } from './SpanishDocumentHint.tsx';
 
 const stateColors: Record<JobState, string> = {
   QUEUED: 'gray',
@@ -77,9 +78,12 @@ export function JobActions({ job, size = 'sm' }: { job: Job; size?: 'xs' | 'sm' 
         </Button>
       )}
       {job.hasFile && (
-        <Button size={size} leftSection={<IconDownload size={16} />} loading={downloading} onClick={download}>
-          {t('jobs.download')}
-        </Button>
+        <>
+          <Button size={size} leftSection={<IconDownload size={16} />} loading={downloading} onClick={download}>
+            {t('jobs.download')}
+          </Button>
+          <SpanishDocumentHint />
+        </>
       )}
     </Group>
   );
@@ -104,7 +108,7 @@ export function JobProgress({ jobId, onDismiss }: { jobId: number; onDismiss?: (
         closeButtonLabel={t('common.close')}
         mb="md"
       >
-        {gone ? t('jobs.gone') : query.error.message}
+        {gone ? t('jobs.gone') : errorText(query.error)}
         {!gone && (
           <Anchor component="button" ms="xs" onClick={() => query.refetch()}>
             {t('ui.retry')}

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api.ts';
+import { apiErrorText } from '../lib/notify.ts';
 import { NotAuthorizedPage } from './RequirePermission.tsx';
 
 /** The part of a TanStack query result the states need (any useQuery result fits). */
@@ -63,10 +64,10 @@ export function Loading() {
   );
 }
 
-/** A failed load with the server's message (already Spanish) and a retry button. */
+/** A failed load with the server's message (in the user's language) and a retry button. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
-  const message = error instanceof Error ? error.message : '';
+  const message = error instanceof ApiError ? apiErrorText(error) : '';
   return (
     <Alert color="red" icon={<IconAlertTriangle size={20} />} title={t('ui.loadError')} role="alert" data-testid="load-error">
       {message && <Text size="sm">{message}</Text>}

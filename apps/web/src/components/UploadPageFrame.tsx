@@ -5,9 +5,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../lib/api.ts';
 import { downloadFile } from '../lib/download.ts';
-import { notifyError } from '../lib/notify.ts';
+import { apiErrorText, notifyError } from '../lib/notify.ts';
+import { messageText } from '../lib/server-messages.ts';
 import { type ImportRowKind, ImportRowsTabs } from './ImportRowsTabs.tsx';
 import { PageHeader } from './PageHeader.tsx';
+import { SpanishDocumentHint } from './SpanishDocumentHint.tsx';
 
 /**
  * The frame of a bulk-upload screen (contributors, planillas): the header with the template downloads
@@ -77,6 +79,7 @@ export function UploadPageFrame({
             {t(k(format === 'xlsx' ? 'templateXlsx' : 'templateCsv'))}
           </Button>
         ))}
+        <SpanishDocumentHint />
       </PageHeader>
       {top}
       <Card withBorder>
@@ -115,7 +118,7 @@ export function UploadPageFrame({
         {status}
         {failure && (
           <Alert color="red" mt="md" title={t(k('refused'))} data-testid="upload-error">
-            {failure.message}
+            {apiErrorText(failure)}
             <ErrorDetails error={failure} />
           </Alert>
         )}
@@ -144,7 +147,7 @@ export function ErrorDetails({ error, max = 50 }: { error: ApiError; max?: numbe
     <List size="sm" mt="xs">
       {error.details.slice(0, max).map((d) => (
         <List.Item key={`${d.path}-${d.message}`}>
-          {d.path}: {d.message}
+          {d.path}: {messageText(d)}
         </List.Item>
       ))}
     </List>

@@ -50244,6 +50244,10 @@ export type components = {
         DefinitionProblemInput: {
             path: string;
             message: string;
+            key?: string;
+            params?: {
+                [key: string]: string | number;
+            };
         };
         DocumentDetailInput: {
             id: number;
@@ -50374,6 +50378,8 @@ export type components = {
                 /** @enum {string} */
                 code: "VALIDATION" | "BAD_REQUEST" | "MALFORMED_JSON" | "UNAUTHENTICATED" | "SESSION_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_INACTIVE" | "ACCOUNT_LOCKED" | "PASSWORD_CHANGE_REQUIRED" | "NO_DATA_FOUND" | "UNAUTHORISED" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "DUPLICATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
+                key?: string;
+                params?: components["schemas"]["MessageParamsInput"];
                 details?: components["schemas"]["ErrorDetailInput"][];
             };
         };
@@ -50381,6 +50387,8 @@ export type components = {
             path: string;
             message: string;
             row?: number;
+            key?: string;
+            params?: components["schemas"]["MessageParamsInput"];
         };
         /** @enum {string} */
         ExportFormatInput: "xlsx" | "csv";
@@ -50689,6 +50697,10 @@ export type components = {
             column: string;
             cell?: string;
             message: string;
+            key?: string;
+            params?: {
+                [key: string]: string | number;
+            };
         };
         /** @enum {string} */
         ImportPhaseInput: "LECTURA" | "VALIDACION";
@@ -51001,6 +51013,8 @@ export type components = {
             code: "ARCHIVO" | "CUI" | "CUI_REPETIDO" | "NOMBRE" | "RENGLON" | "SALARIO" | "DIAS" | "MOVIMIENTO" | "RENAP_DESCONOCIDO" | "RENAP_NOMBRE" | "RENAP_FALLECIDO" | "CAMBIO_SALARIO" | "NUEVO";
             field: string;
             message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParamsInput"];
         };
         ListQueryInput: {
             page?: string | number;
@@ -51022,6 +51036,9 @@ export type components = {
         };
         /** @enum {string} */
         MaritalStatusInput: "SOLTERO" | "CASADO" | "UNIDO" | "DIVORCIADO" | "VIUDO";
+        MessageParamsInput: {
+            [key: string]: string | number;
+        };
         MoneyDecimalInput: string;
         MoneyInput: string | number;
         MoneyTextInput: string | number;
@@ -54891,6 +54908,10 @@ export type components = {
         DefinitionProblem: {
             path: string;
             message: string;
+            key?: string;
+            params?: {
+                [key: string]: string | number;
+            };
         };
         DocumentDetail: {
             id: number;
@@ -55023,6 +55044,8 @@ export type components = {
                 /** @enum {string} */
                 code: "VALIDATION" | "BAD_REQUEST" | "MALFORMED_JSON" | "UNAUTHENTICATED" | "SESSION_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_INACTIVE" | "ACCOUNT_LOCKED" | "PASSWORD_CHANGE_REQUIRED" | "NO_DATA_FOUND" | "UNAUTHORISED" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "DUPLICATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
+                key?: string;
+                params?: components["schemas"]["MessageParams"];
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
@@ -55030,6 +55053,8 @@ export type components = {
             path: string;
             message: string;
             row?: number;
+            key?: string;
+            params?: components["schemas"]["MessageParams"];
         };
         /** @enum {string} */
         ExportFormat: "xlsx" | "csv";
@@ -55340,6 +55365,10 @@ export type components = {
             column: string;
             cell?: string;
             message: string;
+            key?: string;
+            params?: {
+                [key: string]: string | number;
+            };
         };
         /** @enum {string} */
         ImportPhase: "LECTURA" | "VALIDACION";
@@ -55656,6 +55685,8 @@ export type components = {
             code: "ARCHIVO" | "CUI" | "CUI_REPETIDO" | "NOMBRE" | "RENGLON" | "SALARIO" | "DIAS" | "MOVIMIENTO" | "RENAP_DESCONOCIDO" | "RENAP_NOMBRE" | "RENAP_FALLECIDO" | "CAMBIO_SALARIO" | "NUEVO";
             field: string;
             message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParams"];
         };
         ListQuery: {
             /** @default 1 */
@@ -55678,6 +55709,9 @@ export type components = {
         };
         /** @enum {string} */
         MaritalStatus: "SOLTERO" | "CASADO" | "UNIDO" | "DIVORCIADO" | "VIUDO";
+        MessageParams: {
+            [key: string]: string | number;
+        };
         MoneyDecimal: string;
         Money: unknown;
         MoneyText: unknown;

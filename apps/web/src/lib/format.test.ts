@@ -53,8 +53,8 @@ describe('formats per language', () => {
   });
 
   it('writes money and numbers in the conventions of other languages', () => {
-    expect(formatMoney(123456, 'en')).toBe('GTQ 1,234.56'.replace('GTQ ', 'GTQ\u00a0'));
-    expect(formatMoney(123456, 'gr')).toMatch(/^1\.234,56\s(GTQ|Q)$/);
+    expect(formatMoney(123456, 'en')).toBe('Q\u00a01,234.56');
+    expect(formatMoney(123456, 'gr')).toBe('1.234,56\u00a0Q');
     expect(formatNumber(1234.5, { language: 'es', fractionDigits: 2 })).toBe('1,234.50');
     expect(formatNumber(1234.5, { language: 'fr', fractionDigits: 2 })).toMatch(/^1\s234,50$/);
   });

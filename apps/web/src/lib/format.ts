@@ -73,7 +73,7 @@ export function formatNumber(value: number, opts: { fractionDigits?: number; lan
 }
 
 /**
- * Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format for GTQ otherwise.
+ * Money from integer cents: "Q 1,234.56" in Spanish, the language's currency format with the quetzal's own sign (Q) otherwise.
  * Empty for none. Exact at any size: Intl formats the decimal text, never cents / 100 as a float.
  */
 export function formatMoney(cents: number | bigint | null | undefined, language?: string): string {
@@ -82,7 +82,7 @@ export function formatMoney(cents: number | bigint | null | undefined, language?
   const c = BigInt(cents);
   const l = lang(language);
   if (l === 'es') return formatQuetzales(c);
-  return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'symbol' }).format(
+  return new Intl.NumberFormat(LOCALES[l], { style: 'currency', currency: 'GTQ', currencyDisplay: 'narrowSymbol' }).format(
     centsToDecimal(c) as `${number}`,
   );
 }

@@ -32,6 +32,14 @@ export const LOCALE_OF: Record<Language, string> = {
   ru: 'ru-RU',
 };
 
+/**
+ * The plural forms (CLDR, as i18next chooses them through Intl.PluralRules) each language's counted texts
+ * carry as `key_one`, `key_other`…: Arabic has six, Russian four, Chinese one.
+ */
+export const LANGUAGE_PLURALS: Record<Language, readonly string[]> = Object.fromEntries(
+  Object.entries(LOCALE_OF).map(([l, tag]) => [l, new Intl.PluralRules(tag).resolvedOptions().pluralCategories]),
+) as unknown as Record<Language, readonly string[]>;
+
 /** Any value that is not one of ours (unknown, corrupt) means the default; es-ES and friends their base. */
 export function parseLanguage(value: string | null | undefined): Language {
   const base = (value ?? '').trim().slice(0, 2).toLowerCase();

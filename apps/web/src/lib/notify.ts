@@ -21,6 +21,10 @@ export function notifySuccess(message: string): void {
 /** A refusal's own message in the user's language (the server's Spanish text when no key is known). */
 export const apiErrorText = (err: ApiError): string => messageText({ message: err.message, ...err.keyed });
 
+/** What a failed query or action says on a screen: the API's message in the user's language, or a generic one. */
+export const errorText = (err: unknown): string =>
+  err instanceof ApiError ? apiErrorText(err) : i18n.t('common.unexpectedError');
+
 /** How many of an error's details a toast lists (the rest are summed up as "…"). */
 const MAX_LISTED_DETAILS = 5;
 

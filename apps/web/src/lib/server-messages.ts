@@ -1,8 +1,8 @@
-import { keyOfText, type MessageParams } from '@aporta/domain/messages';
+import { type MessageParams, messageOfText } from '@aporta/domain/messages';
+import { formatPeriod } from '@aporta/domain/periods';
 import i18n from 'i18next';
 import { z } from 'zod';
 import { ar, de, en, es, fr, it, ru, zhCN } from 'zod/locales';
-import { formatPeriod } from '@aporta/domain/periods';
 import { formatDate, formatDateTime, formatMoney, formatNumber } from './format.ts';
 import type { Language } from './i18n.ts';
 
@@ -30,7 +30,7 @@ const zodLocales: Record<Language, () => { localeError: z.core.$ZodErrorMap }> =
   ru,
 };
 
-const lang = (): Language => {
+const currentLang = (): Language => {
   const l = (i18n.language ?? 'es').slice(0, 2);
   return (l in zodLocales ? l : 'es') as Language;
 };
@@ -38,21 +38,23 @@ const lang = (): Language => {
 /** A zod issue the server sent as `zod.<code>` with its facts, worded by zod's locale of the language. */
 function zodIssueText(params: MessageParams): string | undefined {
   const issue: Record<string, unknown> = { ...params };
-  for (const k of ['minimum', 'maximum']) if (typeof issue[k] === 'string' && /^-?\d+$/.test(issue[k] as string)) issue[k] = Number(issue[k]);
+  for (const k of ['minimum', 'maximum'])
+    if (typeof issue[k] === 'string' && /^-?\d+$/.test(issue[k] as string)) issue[k] = Number(issue[k]);
   if (typeof issue.inclusive === 'number') issue.inclusive = issue.inclusive === 1;
   if (typeof issue.values === 'string') issue.values = (issue.values as string).split('|');
   if (typeof issue.keys === 'string') issue.keys = (issue.keys as string).split('|');
-  const out = zodLocales[lang]().localeError(issue as unknown as z.core.$ZodRawIssue);
+  const out = zodLocales[currentLang()]().localeError(issue as unknown as z.core.$ZodRawIssue);
   return typeof out === 'string' ? out : out?.message;
 }
 
 /** The user's-language text of a message the server sent (an error, a field's or a row's detail). */
 export function messageText(said: Said): string {
-  const key = said.key ?? keyOfText(said.message);
-  if (!key) return said.message;
-  if (key.startsWith('zod.')) return (said.params && zodIssueText(said.params)) || said.message;
+  const found = said.key ? { key: said.key, params: said.params } : messageOfText(said.message);
+  if (!found) return said.message;
+  const { key, params } = found;
+  if (key.startsWith('zod.')) return (params && zodIssueText(params)) || said.message;
   const full = `server.${key}`;
-  return i18n.exists(full) ? i18n.t(full, { ...said.params, interpolation: { escapeValue: false } }) : said.message;
+  return i18n.exists(full) ? i18n.t(full, { ...params, interpolation: { escapeValue: false } }) : said.message;
 }
 
 /** A schema issue's message checked in the browser: a catalogue text is translated, zod's own already is. */

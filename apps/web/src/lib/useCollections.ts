@@ -89,7 +89,7 @@ function isUpdateBody(name: EngineCollection, body: Record<string, unknown>): bo
 function refusedBody(name: EngineCollection, method: 'post' | 'patch', body: Record<string, unknown>): ApiError {
   const issues = bodySchemaOf(name, method).safeParse(body).error?.issues ?? [];
   const details = issues.map((i) => ({ path: i.path.join('.') || '(raíz)', message: i.message }));
-  return new ApiError(400, 'VALIDATION', errorCatalogue.VALIDATION.message, details);
+  return new ApiError(400, 'VALIDATION', errorCatalogue.VALIDATION.message, details, { key: 'errors.VALIDATION' });
 }
 
 /** GET /api/collections: the names the user may read. */

@@ -143,7 +143,12 @@ describe('simulating', () => {
       terms(e.id, { downPayment: d.minDownPayment, instalments: 37 }),
     );
     expect(many.statusCode).toBe(400);
-    expect(many.json().error.details[0]).toEqual({ path: 'instalments', message: 'Número de cuotas: el máximo vigente es 36.' });
+    expect(many.json().error.details[0]).toEqual({
+      path: 'instalments',
+      message: 'Número de cuotas: el máximo vigente es 36.',
+      key: 'agreements.instalmentsAboveMaximum',
+      params: { max: 36 },
+    });
 
     const past = await req(
       admin.token,

@@ -13,8 +13,10 @@ import {
   centsToDecimal,
   type DebtShares,
   decimalToCents,
+  detail,
   guatemalaToday,
   minimumDownPayment,
+  msg,
   orderBalance,
   type RateFrom,
   type SettingsAt,
@@ -151,7 +153,8 @@ export async function agreementDebtOf(ctx: RequestContext, input: { entityId: nu
 }
 
 export const refuse = (problems: TermsProblem[]): never => {
-  throw new AppError('VALIDATION', problems[0].message, problems);
+  const [first] = problems;
+  throw new AppError('VALIDATION', { key: first.key, params: first.params, text: first.message }, problems);
 };
 
 /** Picks the orders named (all overdue ones by default); an order named that is not overdue for the entity is refused. */
@@ -160,11 +163,9 @@ function pickOrders(all: AgreementOrder[], orderIds: number[] | undefined): Agre
   const byId = new Map(all.map((o) => [o.orderId, o]));
   const missing = orderIds.filter((id) => !byId.has(id));
   if (missing.length) {
-    throw new AppError(
-      'CONFLICT',
-      `La orden ${missing[0]} no está vencida y pendiente para esta entidad (¿ya está en un convenio?).`,
-      [{ path: 'orderIds', message: 'Órdenes que no están vencidas y pendientes.' }],
-    );
+    throw new AppError('CONFLICT', msg('agreements.orderNotOverdue', { orderId: missing[0] }), [
+      { path: 'orderIds', ...detail(msg('agreements.ordersNotOverdue')) },
+    ]);
   }
   return orderIds.map((id) => byId.get(id) as AgreementOrder);
 }
@@ -272,10 +273,10 @@ export async function createAgreement(ctx: RequestContext, input: AgreementCreat
     const [s, rates] = await Promise.all([settingsAt(tx, today), interestRates(tx)]);
     const current = await currentAgreementId(tx, entity.id);
     if (current) {
-      throw new AppError('CONFLICT', 'La entidad ya tiene un convenio vigente: reestructúrelo o espere a que termine.');
+      throw new AppError('CONFLICT', msg('agreements.entityHasCurrent'));
     }
     const candidates = pickOrders(await overdueOrdersOf(tx, entity.id, today, rates), input.orderIds);
-    if (!candidates.length) refuse([{ path: 'orderIds', message: 'La entidad no tiene órdenes vencidas que convenir.' }]);
+    if (!candidates.length) refuse([{ path: 'orderIds', ...detail(msg('agreements.noOverdueOrders')) }]);
     const locked = await lockOrders(
       tx,
       candidates.map((c) => c.orderId),
@@ -284,7 +285,7 @@ export async function createAgreement(ctx: RequestContext, input: AgreementCreat
     if (gone || locked.length !== candidates.length) {
       throw new AppError(
         'CONFLICT',
-        `La orden ${gone?.reference ?? ''} ya no está pendiente: otro convenio o pago la tomó.`.trim(),
+        gone ? msg('agreements.orderTaken', { reference: gone.reference }) : msg('agreements.orderTakenUnnamed'),
       );
     }
     const balances = lockedBalances(locked, today, rates);

@@ -11,6 +11,7 @@ import {
   centsToDecimal,
   decimalToCents,
   guatemalaToday,
+  msg,
   type RateFrom,
   toAvailable,
 } from '@aporta/domain';
@@ -135,7 +136,7 @@ export async function getAgreement(ctx: RequestContext, input: { id: number; asO
   const asOf = input.asOf ?? guatemalaToday();
   const [rates, s] = await Promise.all([interestRates(ctx.db), settingsAt(ctx.db, asOf)]);
   const [r] = await selectAgreements(ctx.db, rates, asOf).where(and(eq(a.id, input.id), ctx.inScope(a.entityId)));
-  if (!r) throw new AppError('NOT_FOUND', 'El convenio no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('agreements.notFound'));
   const x = orderAsOfSql(ctx.db, rates, asOf);
   const links = rowsOf<{
     role: 'CONSOLIDADA' | 'CUOTA';

@@ -2,13 +2,15 @@
 import {
   type Agreement,
   type AgreementRestructure,
+  type AgreementState,
   AppError,
   agreementMachine,
   agreementSchedule,
-  agreementStateLabels,
   centsToDecimal,
   decimalToCents,
   guatemalaToday,
+  type MessageKey,
+  msg,
   termsProblems,
 } from '@aporta/domain';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -21,13 +23,20 @@ import { settingsAt } from '../settings/service.ts';
 import { issueSchedule, limitsOf, lockedBalances, refuse } from './creation.ts';
 import { a, getAgreement, l } from './queries.ts';
 
+/** Why an agreement in another state than VIGENTE is not restructured, by its state. */
+const notCurrent = {
+  CUMPLIDO: 'agreements.restructureCompleted',
+  INCUMPLIDO: 'agreements.restructureDefaulted',
+  ANULADO: 'agreements.restructureVoided',
+} as const satisfies Record<Exclude<AgreementState, 'VIGENTE'>, MessageKey>;
+
 async function lockAgreement(ctx: RequestContext, tx: Db, id: number) {
   const [row] = await tx
     .select()
     .from(a)
     .where(and(eq(a.id, id), ctx.inScope(a.entityId)))
     .for('update');
-  if (!row) throw new AppError('NOT_FOUND', 'El convenio no existe o no está dentro de su alcance.');
+  if (!row) throw new AppError('NOT_FOUND', msg('agreements.notFound'));
   return row;
 }
 
@@ -57,16 +66,11 @@ export async function restructureAgreement(
   const today = guatemalaToday();
   await ctx.db.transaction(async (tx) => {
     const row = await lockAgreement(ctx, tx, input.id);
-    if (row.state !== 'VIGENTE') {
-      throw new AppError(
-        'CONFLICT',
-        `El convenio está ${agreementStateLabels[row.state].toLowerCase()}: solo se reestructura uno vigente.`,
-      );
-    }
+    if (row.state !== 'VIGENTE') throw new AppError('CONFLICT', msg(notCurrent[row.state]));
     const [s, rates] = await Promise.all([settingsAt(tx, today), interestRates(tx)]);
     const max = s.values['agreements.maxRestructurings'];
     if (row.restructurings >= max) {
-      throw new AppError('CONFLICT', `El convenio ya se reestructuró ${row.restructurings} veces: el límite vigente es ${max}.`);
+      throw new AppError('CONFLICT', msg('agreements.restructureLimitReached', { count: row.restructurings, max }));
     }
     const open = (await liveInstalments(tx, row.id)).filter((o) => o.state === 'EMITIDA');
     const balances = lockedBalances(open, today, rates);
@@ -87,7 +91,7 @@ export async function restructureAgreement(
       firstDueDate: input.firstDueDate,
     };
     const problems = termsProblems(terms, limitsOf(s));
-    if (debt <= 0n) throw new AppError('CONFLICT', 'El convenio no tiene cuotas pendientes que reestructurar.');
+    if (debt <= 0n) throw new AppError('CONFLICT', msg('agreements.nothingToRestructure'));
     if (problems.length) refuse(problems);
     const schedule = agreementSchedule(terms, s.values['calendar.holidays']);
     const now = new Date();
@@ -138,7 +142,7 @@ export async function voidAgreement(ctx: RequestContext, input: { id: number; re
       .innerJoin(paymentOrders, eq(paymentOrders.id, l.orderId))
       .where(and(eq(l.agreementId, row.id), eq(l.role, 'CUOTA')));
     if (instalments.some((x) => decimalToCents(x.paid) > 0n)) {
-      throw new AppError('CONFLICT', 'El convenio tiene pagos registrados: no puede anularse (revierta los pagos primero).');
+      throw new AppError('CONFLICT', msg('agreements.voidWithPayments'));
     }
     await applyTransition(ctx, {
       tx,

@@ -47,7 +47,7 @@ describe('register', () => {
       password: 'maria.perez@muni.gt',
     });
     expect(mail.json().error.details).toEqual([
-      { path: 'password', message: 'La contraseña no puede ser igual al correo electrónico.' },
+      { path: 'password', message: 'La contraseña no puede ser igual al correo electrónico.', key: 'accounts.passwordIsEmail' },
     ]);
   });
 
@@ -103,7 +103,12 @@ describe('change own password', () => {
     expect(wrong.json().error.details[0].path).toBe('currentPassword');
     const weak = await change({ currentPassword: u.password, newPassword: 'corta' });
     expect(weak.json().error.details).toEqual([
-      { path: 'newPassword', message: 'La contraseña debe tener al menos 10 caracteres.' },
+      {
+        path: 'newPassword',
+        message: 'La contraseña debe tener al menos 10 caracteres.',
+        key: 'accounts.passwordTooShort',
+        params: { min: 10 },
+      },
     ]);
     const same = await change({ currentPassword: u.password, newPassword: u.password });
     expect(same.json().error.message).toBe('La nueva contraseña debe ser distinta de la actual.');

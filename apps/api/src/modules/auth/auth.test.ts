@@ -76,6 +76,8 @@ describe('sign-in', () => {
     expect(locked.json().error).toEqual({
       code: 'ACCOUNT_LOCKED',
       message: 'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 minuto(s).',
+      key: 'accounts.accountLockedFor',
+      params: { minutes: 15 },
     });
     // A stranger's failures from another address do not lock the staff member out of theirs.
     expect((await from(u.email, u.password, '10.1.0.2')).statusCode).toBe(200);

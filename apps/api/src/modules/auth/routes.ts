@@ -11,6 +11,7 @@ import {
   testAuthLoginResponseSchema,
   testAuthLoginSchema,
   testAuthVerifyResponseSchema,
+  text,
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../platform/http.ts';
@@ -18,8 +19,7 @@ import { authenticate } from '../../platform/session.ts';
 import { changeOwnPassword, login, logout, register } from './service.ts';
 
 /** The one answer to a registration, whether the e-mail was new or already had an account. */
-export const REGISTERED_MESSAGE =
-  'Si la dirección es válida, la cuenta quedó registrada y pendiente de activación por un administrador. Podrá ingresar cuando la activen.';
+export const REGISTERED_MESSAGE = text('accounts.registered');
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -160,7 +160,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-      if (!m) return reply.status(401).send({ success: false as const, message: 'No hay token' });
+      if (!m) return reply.status(401).send({ success: false as const, message: text('accounts.noToken') });
       try {
         const auth = await authenticate({ db: app.database.priorityDb, policy: app.authPolicy, token: m[1], ip: request.ip });
         return { success: true as const, user: auth.user };

@@ -3,7 +3,9 @@ import {
   AppError,
   type ChangePasswordInput,
   type CurrentUser,
-  passwordProblem,
+  detail,
+  msg,
+  passwordProblemMessage,
   type RegisterInput,
   type Resource,
   SYSTEM_INSTITUTION,
@@ -33,10 +35,7 @@ export const ACCOUNT_FAILURE_FACTOR = 10;
 const ANY_ADDRESS = '*';
 
 const lockedError = (until: Date, now: Date) =>
-  new AppError(
-    'ACCOUNT_LOCKED',
-    `Demasiados intentos fallidos con este correo. Intente de nuevo en ${minutesLeft(until, now)} minuto(s).`,
-  );
+  new AppError('ACCOUNT_LOCKED', msg('accounts.accountLockedFor', { minutes: minutesLeft(until, now) }));
 
 /** The latest lock in force for this e-mail from this address or account-wide, or null. */
 async function activeLock(db: Db, email: string, address: string, now: Date): Promise<Date | null> {
@@ -168,14 +167,12 @@ export async function findUserIdsWithPermission(db: Db, resource: Resource, acti
 
 /** Refuses a password that breaks the policy with a 400 naming the rule on the given field. */
 export function assertPasswordPolicy(password: string, email: string, minLength: number, path = 'password'): void {
-  const problem = passwordProblem(password, { email, minLength });
-  if (problem) throw new AppError('VALIDATION', problem, [{ path, message: problem }]);
+  const problem = passwordProblemMessage(password, { email, minLength });
+  if (problem) throw new AppError('VALIDATION', problem, [{ path, ...detail(problem) }]);
 }
 
 export const duplicateEmail = () =>
-  new AppError('DUPLICATE', 'Ya existe una cuenta con ese correo electrónico.', [
-    { path: 'email', message: 'Ya existe una cuenta con ese correo electrónico.' },
-  ]);
+  new AppError('DUPLICATE', msg('accounts.emailTaken'), [{ path: 'email', ...detail(msg('accounts.emailTaken')) }]);
 
 /**
  * Self-registration. Public (rate-limited per IP). Creates an INACTIVE account without roles or
@@ -192,7 +189,7 @@ export async function register(opts: {
 }): Promise<void> {
   const { db, data } = opts;
   if (!opts.enabled) {
-    throw new AppError('FORBIDDEN', 'El registro de cuentas está deshabilitado. Solicite una cuenta a un administrador.');
+    throw new AppError('FORBIDDEN', msg('accounts.registrationDisabled'));
   }
   assertPasswordPolicy(data.password, data.email, opts.minLength);
   const email = data.email.toLowerCase();
@@ -233,14 +230,14 @@ export async function changeOwnPassword(
   const { data } = input;
   const [row] = await db.select().from(users).where(eq(users.id, ctx.user.id));
   if (!(await verifyPassword(row.passwordHash, data.currentPassword))) {
-    throw new AppError('VALIDATION', 'La contraseña actual no es correcta.', [
-      { path: 'currentPassword', message: 'La contraseña actual no es correcta.' },
+    throw new AppError('VALIDATION', msg('accounts.currentPasswordWrong'), [
+      { path: 'currentPassword', ...detail(msg('accounts.currentPasswordWrong')) },
     ]);
   }
   assertPasswordPolicy(data.newPassword, row.email, input.minLength, 'newPassword');
   if (data.newPassword === data.currentPassword) {
-    throw new AppError('VALIDATION', 'La nueva contraseña debe ser distinta de la actual.', [
-      { path: 'newPassword', message: 'La nueva contraseña debe ser distinta de la actual.' },
+    throw new AppError('VALIDATION', msg('accounts.newPasswordSameAsCurrent'), [
+      { path: 'newPassword', ...detail(msg('accounts.newPasswordSameAsCurrent')) },
     ]);
   }
   const passwordHash = await hashPassword(data.newPassword);

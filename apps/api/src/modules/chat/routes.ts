@@ -17,6 +17,7 @@ import {
   chatPresenceSchema,
   noContentSchema,
   TEMPLATE_RESOURCE,
+  text,
 } from '@aporta/domain';
 import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
@@ -183,7 +184,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
           body: z
             .string()
             .trim()
-            .max(CHAT_MAX_MESSAGE, { error: `Mensaje: máximo ${CHAT_MAX_MESSAGE} caracteres.` })
+            .max(CHAT_MAX_MESSAGE, { error: text('settings.chatMessageTooLong') })
             .default(''),
         }),
         { accept: DOCUMENT_TYPES },

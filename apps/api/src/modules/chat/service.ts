@@ -4,6 +4,8 @@ import {
   type ChatContact,
   type ChatConversation,
   type ChatMessage,
+  detail,
+  msg,
   PRESENCE_STALE_SECONDS,
   type Presence,
 } from '@aporta/domain';
@@ -39,7 +41,7 @@ async function membership(db: Db, conversationId: number, userId: number) {
 /** The conversation if the user is in it; otherwise 404 (never saying whether it exists). */
 async function requireMember(ctx: RequestContext, conversationId: number) {
   const m = await membership(ctx.db, conversationId, ctx.user.id);
-  if (!m) throw new AppError('NOT_FOUND', 'La conversación no existe o usted no es miembro de ella.');
+  if (!m) throw new AppError('NOT_FOUND', msg('settings.conversationNotFound'));
   return m;
 }
 
@@ -191,14 +193,14 @@ const directKey = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 export async function openDirect(ctx: RequestContext, { userId }: { userId: number }): Promise<{ id: number }> {
   const me = ctx.user.id;
   if (userId === me)
-    throw new AppError('VALIDATION', 'No puede abrir una conversación consigo mismo.', [
-      { path: 'userId', message: 'Elija a otra persona.' },
+    throw new AppError('VALIDATION', msg('settings.directWithSelf'), [
+      { path: 'userId', ...detail(msg('settings.chooseAnotherPerson')) },
     ]);
   const [other] = await ctx.db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.isActive, true)));
-  if (!other) throw new AppError('NOT_FOUND', `El usuario ${userId} no existe o no está activo.`);
+  if (!other) throw new AppError('NOT_FOUND', msg('settings.chatUserNotFound', { userId }));
   const key = directKey(me, userId);
   return ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -230,8 +232,9 @@ export async function createChannel(ctx: RequestContext, { name, memberIds: ids 
     .where(and(inArray(users.id, wanted), eq(users.isActive, true)));
   const missing = wanted.filter((id) => !found.some((f) => f.id === id));
   if (missing.length) {
-    throw new AppError('VALIDATION', `Miembros: no existen o no están activos los usuarios ${missing.join(', ')}.`, [
-      { path: 'memberIds', message: `Usuarios no válidos: ${missing.join(', ')}.` },
+    const ids = missing.join(', ');
+    throw new AppError('VALIDATION', msg('settings.membersInvalid', { ids }), [
+      { path: 'memberIds', ...detail(msg('settings.usersInvalid', { ids })) },
     ]);
   }
   return ctx.db.transaction(async (tx) => {
@@ -289,7 +292,7 @@ export async function sendAttachment(
   if (bytes.length > CHAT_MAX_ATTACHMENT_BYTES) {
     throw new AppError(
       'PAYLOAD_TOO_LARGE',
-      `El archivo «${filename}» supera el máximo de ${CHAT_MAX_ATTACHMENT_BYTES / 1024 / 1024} MB del chat.`,
+      msg('settings.chatFileTooLarge', { filename, mb: CHAT_MAX_ATTACHMENT_BYTES / 1024 / 1024 }),
     );
   }
   const type = checkUpload(bytes, filename);
@@ -308,7 +311,7 @@ export async function attachmentOf(ctx: RequestContext, files: FileStore, { id }
     })
     .from(chatMessages)
     .where(eq(chatMessages.id, id));
-  if (!m?.sha256) throw new AppError('NOT_FOUND', 'El mensaje no tiene archivo adjunto.');
+  if (!m?.sha256) throw new AppError('NOT_FOUND', msg('settings.messageHasNoFile'));
   await requireMember(ctx, m.conversationId);
   return { bytes: await getBlob(files, m.sha256), name: m.name ?? 'archivo', type: m.type ?? 'application/octet-stream' };
 }
@@ -331,7 +334,7 @@ export async function setBookmark(ctx: RequestContext, { id, on }: { id: number;
     .select({ conversationId: chatMessages.conversationId })
     .from(chatMessages)
     .where(eq(chatMessages.id, id));
-  if (!m) throw new AppError('NOT_FOUND', `El mensaje ${id} no existe.`);
+  if (!m) throw new AppError('NOT_FOUND', msg('settings.chatMessageNotFound', { id }));
   await requireMember(ctx, m.conversationId);
   if (on) await ctx.db.insert(chatBookmarks).values({ userId: ctx.user.id, messageId: id }).onConflictDoNothing();
   else await ctx.db.delete(chatBookmarks).where(and(eq(chatBookmarks.userId, ctx.user.id), eq(chatBookmarks.messageId, id)));

@@ -236,7 +236,12 @@ describe('generic CRUD', () => {
     });
     expect(missingRef.statusCode).toBe(400);
     expect(missingRef.json().error.details).toEqual([
-      { path: 'municipalityId', message: 'Municipio: el registro 999999 no existe.' },
+      {
+        path: 'municipalityId',
+        message: 'Municipio: el registro 999999 no existe.',
+        key: 'catalogs.referenceNotFound',
+        params: { field: 'Municipio', id: 999999 },
+      },
     ]);
     expect((await get('/api/collections/regions?sort=nope')).statusCode).toBe(400);
     expect((await get('/api/collections/regions/abc')).statusCode).toBe(400);

@@ -2,7 +2,9 @@ import {
   AppError,
   type CollectionRecord,
   type CurrentUser,
+  detail,
   type FieldMeta,
+  msg,
   normalizeNit,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
@@ -29,7 +31,7 @@ export interface FindQuery {
 
 /** The collection called `name`; 404 with a Spanish message when there is none. */
 export function collectionOf(name: string): Collection {
-  if (!isEngineCollection(name)) throw new AppError('NOT_FOUND', `La colección «${name}» no existe.`);
+  if (!isEngineCollection(name)) throw new AppError('NOT_FOUND', msg('catalogs.collectionNotFound', { name }));
   return registry[name];
 }
 
@@ -99,7 +101,7 @@ export function orderOf(c: Collection, sort: string | undefined): SQL[] {
   if (!f && name !== 'id') {
     const choices = ['id', ...c.def.fields.map((x) => x.name)].join(', ');
     throw new AppError('VALIDATION', undefined, [
-      { path: 'consulta.sort', message: `No se puede ordenar por "${name}". Opciones: ${choices}.` },
+      { path: 'consulta.sort', ...detail(msg('catalogs.sortInvalid', { name, choices })) },
     ]);
   }
   const expr = !f ? sql`${c.table.id}` : f.type === 'reference' ? referenceLabel(c, f) : sql`${c.columns[f.name]}`;
@@ -128,6 +130,6 @@ export async function fetchRows(
 /** One record of `c` by id within `scope`; 404 naming the record when there is none. */
 export async function loadOne(db: Db, c: Collection, id: number, scope?: SQL): Promise<CollectionRecord> {
   const [rec] = await fetchRows(db, c, and(eq(c.table.id, id), scope), [asc(c.table.id)], 1, 0);
-  if (!rec) throw new AppError('NOT_FOUND', `No existe el registro ${id} en «${c.def.label}».`);
+  if (!rec) throw new AppError('NOT_FOUND', msg('catalogs.recordNotFound', { id, collection: c.def.label }));
   return rec;
 }

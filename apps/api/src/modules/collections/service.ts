@@ -6,6 +6,7 @@ import {
   type CollectionSummary,
   collectionNames,
   formatNit,
+  msg,
   type ReferenceOption,
 } from '@aporta/domain';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
@@ -136,7 +137,7 @@ export async function referenceOptions(
   const { db } = ctx;
   const c = collectionOf(name);
   const f = c.def.fields.find((x) => x.name === field && x.type === 'reference');
-  if (!f) throw new AppError('NOT_FOUND', `«${c.def.label}» no tiene el campo de referencia «${field}».`);
+  if (!f) throw new AppError('NOT_FOUND', msg('catalogs.referenceFieldNotFound', { collection: c.def.label, field }));
   const target = referenceTarget(f.reference!.collection);
   const conds: (SQL | undefined)[] = [];
   // Entities offered follow the scope the user has on the collection being edited.

@@ -1,4 +1,4 @@
-import { AppError, type CollectionRecord, type CurrentUser, type ErrorDetail } from '@aporta/domain';
+import { AppError, type CollectionRecord, type CurrentUser, detail, type ErrorDetail, msg } from '@aporta/domain';
 import { and, count, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { type RequestContext, routeScope } from '../../platform/context.ts';
@@ -20,7 +20,7 @@ import { columnValue, columnValues } from './values.ts';
 function requireWrite(user: CurrentUser, c: Collection) {
   // Reference data from the official division of the country: only the super administrator edits it.
   if (c.def.systemOnlyWrites && !isSystemUser(user)) {
-    throw new AppError('FORBIDDEN', `«${c.def.label}» son datos de referencia: solo el super administrador puede modificarlos.`);
+    throw new AppError('FORBIDDEN', msg('catalogs.referenceDataSystemOnly', { collection: c.def.label }));
   }
 }
 
@@ -51,12 +51,12 @@ async function checkReferences(ctx: RequestContext, c: Collection, data: Data) {
       .from(target.table as never)
       .where(eq(target.table.id, v as number))
       .limit(1);
-    if (!row) details.push({ path: f.name, message: `${f.label}: el registro ${v} no existe.` });
+    if (!row) details.push({ path: f.name, ...detail(msg('catalogs.referenceNotFound', { field: f.label, id: v as number })) });
     else if (c.entityColumn === c.columns[f.name] && !(await isEntityInScope(ctx, v as number))) {
-      details.push({ path: f.name, message: `${f.label}: la entidad está fuera de su alcance.` });
+      details.push({ path: f.name, ...detail(msg('catalogs.referenceEntityOutOfScope', { field: f.label })) });
     }
   }
-  if (details.length) throw new AppError('VALIDATION', 'Hay referencias que no son válidas.', details);
+  if (details.length) throw new AppError('VALIDATION', msg('catalogs.invalidReferences'), details);
 }
 
 /** 409 naming the field(s) when another row already holds the same unique value(s). */
@@ -85,12 +85,12 @@ function duplicate(c: Collection, group: string[], values: unknown[]) {
   const labels = group.map((g) => c.def.fields.find((f) => f.name === g)?.label ?? g);
   const message =
     group.length === 1
-      ? `Ya existe un registro en «${c.def.label}» con ${labels[0]} «${values[0]}».`
-      : `Ya existe un registro en «${c.def.label}» con la misma combinación de ${labels.join(' y ')}.`;
+      ? msg('catalogs.duplicateValue', { collection: c.def.label, field: labels[0], value: String(values[0]) })
+      : msg('catalogs.duplicateCombination', { collection: c.def.label, fields: labels.join(' y ') });
   return new AppError(
     'DUPLICATE',
     message,
-    group.map((g, i) => ({ path: g, message: `${labels[i]}: valor repetido.` })),
+    group.map((g, i) => ({ path: g, ...detail(msg('catalogs.valueRepeated', { field: labels[i] })) })),
   );
 }
 
@@ -107,11 +107,11 @@ export async function createRecord(ctx: RequestContext, { name, data }: { name: 
   const c = collectionOf(name);
   requireWrite(ctx.user, c);
   if (c.def.canCreateRows === false) {
-    throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos: solo se editan su etiqueta, color y orden.`);
+    throw new AppError('CONFLICT', msg('catalogs.rowsFixed', { collection: c.def.label }));
   }
   // A new entity has no region yet: only a user whose scope is ALL may create one.
   if (c.entityColumn === c.table.id && routeScope(ctx) !== 'ALL') {
-    throw new AppError('FORBIDDEN', 'Solo un usuario con alcance total puede crear entidades.');
+    throw new AppError('FORBIDDEN', msg('catalogs.entityCreateNeedsAllScope'));
   }
   await checkReferences(ctx, c, data);
   await checkUnique(db, c, data, null);
@@ -192,7 +192,7 @@ export async function deleteRecords(ctx: RequestContext, { name, ids }: { name: 
   const c = collectionOf(name);
   requireWrite(ctx.user, c);
   if (c.def.canDeleteRows === false) {
-    throw new AppError('CONFLICT', `Los registros de «${c.def.label}» son fijos del ciclo de vida y no se eliminan.`);
+    throw new AppError('CONFLICT', msg('catalogs.rowsFixedNoDelete', { collection: c.def.label }));
   }
   const befores: CollectionRecord[] = [];
   for (const id of new Set(ids)) {
@@ -231,10 +231,14 @@ async function refuseIfReferenced(db: Db, c: Collection, before: CollectionRecor
     const list = uses.map((u) => `${u.n} ${u.n === 1 ? 'registro' : 'registros'} de «${u.label}»`);
     const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} y ${list.at(-1)}` : list[0];
     const hasActive = c.def.fields.some((f) => f.name === 'isActive');
+    const params = { label: String(before.label), uses: joined };
     throw new AppError(
       'CONFLICT',
-      `No se puede eliminar «${before.label}»: lo usan ${joined}. ${hasActive ? 'Puede desactivarlo en su lugar.' : 'Elimine primero esas referencias.'}`,
-      uses.map((u) => ({ path: u.label, message: `${u.n} ${u.n === 1 ? 'registro' : 'registros'}` })),
+      hasActive ? msg('catalogs.inUseDeactivate', params) : msg('catalogs.inUseRemoveReferences', params),
+      uses.map((u) => ({
+        path: u.label,
+        ...detail(msg(u.n === 1 ? 'catalogs.referrerCountOne' : 'catalogs.referrerCountMany', { count: u.n })),
+      })),
     );
   }
 }

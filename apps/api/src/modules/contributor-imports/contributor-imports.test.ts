@@ -115,7 +115,9 @@ describe('bulk upload', () => {
     const errs = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
     const items = errs.json().items;
     expect(items.map((r: { rowNumber: number }) => r.rowNumber)).toEqual([12, 13, 15]);
-    expect(items[0].errors).toEqual([{ column: 'CUI', cell: 'A12', message: 'El dígito verificador del CUI no es válido.' }]);
+    expect(items[0].errors).toEqual([
+      { column: 'CUI', cell: 'A12', message: 'El dígito verificador del CUI no es válido.', key: 'contributors.cuiCheckDigit' },
+    ]);
     const cols = items[1].errors.map((e: { column: string }) => e.column).sort();
     expect(cols).toEqual(['FECHA_NACIMIENTO', 'NIT', 'SALARIO', 'TIPO']);
     expect(items[2].errors[0].message).toBe('CUI repetido en el archivo (ya está en la fila 14).');
@@ -215,7 +217,12 @@ describe('bulk upload', () => {
       token: clerk.token,
     });
     expect(errs.json().items[0].errors).toEqual([
-      { column: 'SALARIO', cell: 'J3', message: 'La celda contiene una fórmula; pegue solo valores.' },
+      {
+        column: 'SALARIO',
+        cell: 'J3',
+        message: 'La celda contiene una fórmula; pegue solo valores.',
+        key: 'platform.importCellFormula',
+      },
     ]);
     const commit = await commitAndWait(res.json().id, clerk.token);
     expect(commit.json().committedRows).toBe(1);
@@ -351,8 +358,18 @@ describe('scope of a bulk upload (issue 10)', () => {
       token: scoped.token,
     });
     expect(errs.json().items.map((r: { rowNumber: number; errors: unknown[] }) => [r.rowNumber, r.errors])).toEqual([
-      [3, [{ column: 'ENTIDAD', cell: 'H3', message: 'No tiene acceso a esa entidad.' }]],
-      [4, [{ column: 'ENTIDAD', cell: 'H4', message: 'Indique una entidad de su alcance.' }]],
+      [3, [{ column: 'ENTIDAD', cell: 'H3', message: 'No tiene acceso a esa entidad.', key: 'contributors.entityNoAccess' }]],
+      [
+        4,
+        [
+          {
+            column: 'ENTIDAD',
+            cell: 'H4',
+            message: 'Indique una entidad de su alcance.',
+            key: 'contributors.importEntityRequired',
+          },
+        ],
+      ],
       [
         5,
         [
@@ -360,6 +377,7 @@ describe('scope of a bulk upload (issue 10)', () => {
             column: 'CUI',
             cell: 'A5',
             message: 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.',
+            key: 'contributors.cuiOutOfScope',
           },
         ],
       ],
@@ -385,6 +403,21 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     const res = await t.request({ method: 'GET', url: `/api/contributor-imports/${id}/rows?kind=error`, token: clerk.token });
     return res.json().items as { rowNumber: number; errors: { column: string; cell?: string; message: string }[] }[];
   };
+  // A refused salary: the amount parser's reason after the field's name, keyed, the reason as its parameter.
+  const salaryRefusal = (cell: string, reason: RegExp) => ({
+    column: 'SALARIO',
+    cell,
+    message: expect.stringMatching(new RegExp(`^Salario: ${reason.source.slice(1)}`)),
+    key: 'contributors.salaryInvalid',
+    params: { reason: expect.stringMatching(reason) },
+  });
+  const birthDateRefusal = (cell: string, value: string) => ({
+    column: 'FECHA_NACIMIENTO',
+    cell,
+    message: `Fecha de nacimiento no válida: "${value}" (escriba dd/mm/aaaa).`,
+    key: 'platform.cellDateInvalid',
+    params: { label: 'Fecha de nacimiento', value },
+  });
   // header: CUI;NIT;PRIMER_NOMBRE;PRIMER_APELLIDO;FECHA_NACIMIENTO;SEXO;TIPO;ENTIDAD;RENGLON;SALARIO;MUNICIPIO
   const line = (cui: string, birth: string, salary: string, nit = '576937-K') =>
     `${formatCui(cui)};${nit};Ana;López;${birth};F;ACTIVO;${fx.entityA.code};011;${salary};0904`;
@@ -406,11 +439,11 @@ describe('exact amounts, dates and NITs from spreadsheets (issue 9)', () => {
     expect(res.json()).toMatchObject({ validRows: 3, errorRows: 5 });
     const errs = await errorsOf(res.json().id);
     expect(errs.map((r) => [r.rowNumber, r.errors])).toEqual([
-      [5, [{ column: 'SALARIO', cell: 'J5', message: expect.stringMatching(/^Salario: El monto "1\.234,50" usa coma decimal/) }]],
-      [6, [{ column: 'SALARIO', cell: 'J6', message: expect.stringMatching(/^Salario: El monto "12,34" usa coma decimal/) }]],
-      [7, [{ column: 'SALARIO', cell: 'J7', message: expect.stringMatching(/^Salario: El monto "1\.234" es ambiguo/) }]],
-      [8, [{ column: 'FECHA_NACIMIENTO', cell: 'E8', message: 'Fecha de nacimiento no válida: "1980" (escriba dd/mm/aaaa).' }]],
-      [9, [{ column: 'FECHA_NACIMIENTO', cell: 'E9', message: 'Fecha de nacimiento no válida: "31107" (escriba dd/mm/aaaa).' }]],
+      [5, [salaryRefusal('J5', /^El monto "1\.234,50" usa coma decimal/)]],
+      [6, [salaryRefusal('J6', /^El monto "12,34" usa coma decimal/)]],
+      [7, [salaryRefusal('J7', /^El monto "1\.234" es ambiguo/)]],
+      [8, [birthDateRefusal('E8', '1980')]],
+      [9, [birthDateRefusal('E9', '31107')]],
     ]);
     const commit = await commitAndWait(res.json().id, clerk.token);
     expect(commit.json().committedRows).toBe(3);

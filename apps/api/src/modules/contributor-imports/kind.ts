@@ -2,10 +2,12 @@ import {
   AppError,
   type ContributorData,
   contributorSearchName,
+  detail,
   type ImportCatalogues,
   type ImportColumnKey,
   type ImportRowError,
   importColumns,
+  msg,
   validateImportRow,
 } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
@@ -21,7 +23,7 @@ import { defineImportKind } from '../../platform/imports/kind.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
 
 /** Same words as a contributor form's refusal: a CUI held outside the caller's scope is not named. */
-const OUT_OF_SCOPE_CUI = 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.';
+const OUT_OF_SCOPE_CUI = msg('contributors.cuiOutOfScope');
 
 interface Lookups {
   catalogues: ImportCatalogues;
@@ -93,15 +95,12 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
     const errors: ImportRowError[] = [];
     // As in the form: a scoped user never saves a contributor that would leave everyone's scope.
     if (allowed && result.data.entityId == null) {
-      errors.push({ column: 'ENTIDAD', message: 'Indique una entidad de su alcance.' });
+      errors.push({ column: 'ENTIDAD', ...detail(msg('contributors.importEntityRequired')) });
     }
     const taken = existing.get(result.data.cui);
     if (taken) {
       const hidden = allowed && (taken.entityId == null || !allowed.has(taken.entityId));
-      errors.push({
-        column: 'CUI',
-        message: hidden ? OUT_OF_SCOPE_CUI : `Ya existe un afiliado con este CUI (/contributors/${taken.id}).`,
-      });
+      errors.push({ column: 'CUI', ...detail(hidden ? OUT_OF_SCOPE_CUI : msg('contributors.importCuiTaken', { id: taken.id })) });
     }
     if (errors.length) return { key, errors };
     return {
@@ -112,7 +111,7 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
     };
   },
 
-  uniqueKey: { column: 'cui', message: (first) => `CUI repetido en el archivo (ya está en la fila ${first}).` },
+  uniqueKey: { column: 'cui', message: (first) => msg('contributors.importCuiRepeated', { row: first }).text },
 
   // A CUI registered since the validation (the unique index would refuse it mid-insert): nothing is
   // written, and the rows are named.
@@ -125,8 +124,12 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
     if (conflictRows.length) {
       throw new AppError(
         'CONFLICT',
-        'Desde la validación se registraron afiliados con CUIs de este archivo; vuelva a cargarlo. No se guardó ninguna fila.',
-        conflictRows.map((r) => ({ path: 'CUI', row: r.row_number, message: `El CUI ${r.cui} ya existe.` })),
+        msg('contributors.importCuisTakenSinceValidation'),
+        conflictRows.map((r) => ({
+          path: 'CUI',
+          row: r.row_number,
+          ...detail(msg('contributors.importCuiExists', { cui: r.cui })),
+        })),
       );
     }
   },

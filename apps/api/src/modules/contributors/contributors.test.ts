@@ -84,12 +84,16 @@ describe('contributors', () => {
     const details = res.json().error.details;
     expect(details).toEqual(
       expect.arrayContaining([
-        { path: 'cui', message: 'El dígito verificador del CUI no es válido.' },
-        { path: 'nit', message: 'El dígito verificador del NIT no es válido.' },
+        { path: 'cui', message: 'El dígito verificador del CUI no es válido.', key: 'contributors.cuiCheckDigit' },
+        { path: 'nit', message: 'El dígito verificador del NIT no es válido.', key: 'contributors.nitCheckDigit' },
       ]),
     );
     const len = await create(admin.token, body({ cui: '12345678' }));
-    expect(len.json().error.details[0]).toEqual({ path: 'cui', message: 'El CUI debe tener 13 dígitos.' });
+    expect(len.json().error.details[0]).toEqual({
+      path: 'cui',
+      message: 'El CUI debe tener 13 dígitos.',
+      key: 'contributors.cuiLength',
+    });
   });
 
   it('refuses unknown catalogue references with 400', async () => {
@@ -406,9 +410,12 @@ describe('CUI approval (maker-checker)', () => {
       payload: { to: 'RECHAZADO' },
     });
     expect(noReason.statusCode).toBe(400);
+    // The schema's own refusal (state-machine.ts), keyed by the error handler as zod's custom issue.
     expect(noReason.json().error.details[0]).toEqual({
       path: 'comment',
       message: 'Indique el motivo: es obligatorio para «Rechazar».',
+      key: 'zod.custom',
+      params: { code: 'custom' },
     });
     const approve = await t.request({
       method: 'POST',

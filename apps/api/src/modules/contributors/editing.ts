@@ -7,8 +7,14 @@ import {
   type contributorInputSchema,
   contributorSearchName,
   type contributorUpdateSchema,
+  detail,
   type ErrorDetail,
   formatCui,
+  type Message,
+  msg,
+  type RenapComparedField,
+  text,
+  textWith,
 } from '@aporta/domain';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -29,44 +35,47 @@ import { lookupRenap, type RenapOutcome } from '../renap/service.ts';
 
 import { loadInScope, loadOne } from './queries.ts';
 
-const PENDING_CUI_REQUEST = 'Este afiliado ya tiene una solicitud de CUI pendiente; espere a que se resuelva.';
+const PENDING_CUI_REQUEST = msg('contributors.pendingCuiRequest');
+/** A CUI another entity's contributor holds: refused without naming it (same words in the bulk upload). */
+const OUT_OF_SCOPE_CUI = msg('contributors.cuiOutOfScope');
 
+// Constraint rules carry the catalogue's fixed texts; the error handler finds their keys.
 registerConstraintRules({
-  cui_approval_requests_one_open: { path: 'cui', message: PENDING_CUI_REQUEST, code: 'CONFLICT' },
-  contributors_cui_key: { path: 'cui', message: 'Ya existe un afiliado con este CUI.' },
+  cui_approval_requests_one_open: { path: 'cui', message: PENDING_CUI_REQUEST.text, code: 'CONFLICT' },
+  contributors_cui_key: { path: 'cui', message: text('contributors.cuiTaken') },
 });
 
 const searchNameOf = contributorSearchName;
 
 async function checkReferences(db: Db, data: Partial<ContributorData>, allowed: Set<number> | null) {
   const details: ErrorDetail[] = [];
+  const refuse = (path: string, m: Message) => details.push({ path, ...detail(m) });
   const exists = async (table: 'type' | 'entity' | 'municipality' | 'budgetLine') => {
     if (table === 'type' && data.typeId != null) {
       const [r] = await db
         .select({ id: contributorTypes.id, isActive: contributorTypes.isActive })
         .from(contributorTypes)
         .where(eq(contributorTypes.id, data.typeId));
-      if (!r?.isActive) details.push({ path: 'typeId', message: 'El tipo de afiliado no existe o está inactivo.' });
+      if (!r?.isActive) refuse('typeId', msg('contributors.typeNotFound'));
     }
     if (table === 'entity' && data.entityId != null) {
       const [r] = await db
         .select({ id: municipalEntities.id })
         .from(municipalEntities)
         .where(eq(municipalEntities.id, data.entityId));
-      if (!r) details.push({ path: 'entityId', message: 'La entidad no existe.' });
-      else if (allowed && !allowed.has(r.id))
-        details.push({ path: 'entityId', message: 'La entidad no está dentro de su alcance.' });
+      if (!r) refuse('entityId', msg('contributors.entityNotFound'));
+      else if (allowed && !allowed.has(r.id)) refuse('entityId', msg('contributors.entityOutOfScope'));
     }
     if (table === 'municipality' && data.municipalityId != null) {
       const [r] = await db
         .select({ id: municipalities.id })
         .from(municipalities)
         .where(eq(municipalities.id, data.municipalityId));
-      if (!r) details.push({ path: 'municipalityId', message: 'El municipio no existe.' });
+      if (!r) refuse('municipalityId', msg('contributors.municipalityNotFound'));
     }
     if (table === 'budgetLine' && data.budgetLineCode) {
       const [r] = await db.select({ code: budgetLines.code }).from(budgetLines).where(eq(budgetLines.code, data.budgetLineCode));
-      if (!r) details.push({ path: 'budgetLineCode', message: 'El renglón presupuestario no existe.' });
+      if (!r) refuse('budgetLineCode', msg('contributors.budgetLineNotFound'));
     }
   };
   await Promise.all((['type', 'entity', 'municipality', 'budgetLine'] as const).map(exists));
@@ -90,35 +99,39 @@ async function duplicateCui(db: Db, cui: string, allowed: Set<number> | null, ex
     .where(eq(contributors.cui, cui))
     .limit(1);
   if (dup && dup.id !== exceptId && allowed && (dup.entityId == null || !allowed.has(dup.entityId))) {
-    throw new AppError('DUPLICATE', OUT_OF_SCOPE_CUI, [{ path: 'cui', message: OUT_OF_SCOPE_CUI }]);
+    throw new AppError('DUPLICATE', OUT_OF_SCOPE_CUI, [{ path: 'cui', ...detail(OUT_OF_SCOPE_CUI) }]);
   }
   if (dup && dup.id !== exceptId) {
-    throw new AppError('DUPLICATE', `Ya existe un afiliado con el CUI ${formatCui(cui)}.`, [
+    throw new AppError('DUPLICATE', msg('contributors.cuiTakenBy', { cui: formatCui(cui) }), [
       {
         path: 'cui',
-        message: `Ya existe un afiliado con este CUI: ${dup.firstName} ${dup.firstSurname} (/contributors/${dup.id}).`,
+        ...detail(msg('contributors.cuiTakenByNamed', { name: `${dup.firstName} ${dup.firstSurname}`, id: dup.id })),
       },
     ]);
   }
 }
 
-const OUT_OF_SCOPE_CUI = 'Este CUI no se puede registrar. Si cree que es un error, consulte con la administración.';
-
-/** RENAP's verdict on a contributor's data, for the stored "last RENAP check". */
+/**
+ * RENAP's verdict on a contributor's data, for the stored "last RENAP check". The warnings are the
+ * catalogue's texts (the save answer carries them as text: contributorSaveResponseSchema).
+ */
 export function renapVerdict(outcome: RenapOutcome, data: Partial<ContributorData>): { result: string; warnings: string[] } {
   if (outcome.result === 'ENCONTRADO' && outcome.person) {
     const diff = compareWithRenap(data, outcome.person);
-    const warnings = diff.length ? [`Los datos difieren de RENAP en: ${diff.map((f) => fieldLabels[f]).join(', ')}.`] : [];
-    if (outcome.person.deathDate) warnings.push(`RENAP registra el fallecimiento el ${outcome.person.deathDate}.`);
+    const warnings = diff.length
+      ? [textWith('contributors.renapDiffers', { fields: diff.map((f) => fieldLabels[f]).join(', ') })]
+      : [];
+    if (outcome.person.deathDate) warnings.push(textWith('contributors.renapDeath', { date: outcome.person.deathDate }));
     return { result: diff.length ? 'DIFIERE' : 'COINCIDE', warnings };
   }
   return {
     result: outcome.result === 'NO_ENCONTRADO' ? 'NO_ENCONTRADO' : 'SIN_RESPUESTA',
-    warnings: outcome.warning ? [outcome.warning] : [],
+    warnings: outcome.warning ? [outcome.warning.text] : [],
   };
 }
 
-const fieldLabels: Record<string, string> = {
+/** How the RENAP warning names the fields that differ (values of a message: Spanish, as the warning is). */
+const fieldLabels: Record<RenapComparedField, string> = {
   firstName: 'primer nombre',
   secondName: 'segundo nombre',
   thirdName: 'tercer nombre',
@@ -142,7 +155,7 @@ export async function createContributor(
   const { data } = input;
   const allowed = await entityIdsInScope(ctx);
   if (allowed && data.entityId == null) {
-    throw new AppError('VALIDATION', undefined, [{ path: 'entityId', message: 'Seleccione una entidad de su alcance.' }]);
+    throw new AppError('VALIDATION', undefined, [{ path: 'entityId', ...detail(msg('contributors.entityRequired')) }]);
   }
   await checkReferences(db, data, allowed);
   await duplicateCui(db, data.cui, allowed);
@@ -184,7 +197,7 @@ export async function createContributor(
       // A concurrent registration of the same CUI won: a scoped user learns no more than duplicateCui says.
       throw (
         toAppError(err, {
-          constraints: allowed ? { contributors_cui_key: { path: 'cui', message: OUT_OF_SCOPE_CUI } } : undefined,
+          constraints: allowed ? { contributors_cui_key: { path: 'cui', message: OUT_OF_SCOPE_CUI.text } } : undefined,
         }) ?? err
       );
     });
@@ -206,9 +219,7 @@ export async function updateContributor(
   const { cui: newCui, ...fields } = input.data;
   // Without an entity the contributor would leave every scoped user's reach, the editor's included.
   if (allowed && fields.entityId === null) {
-    throw new AppError('VALIDATION', undefined, [
-      { path: 'entityId', message: 'Seleccione una entidad de su alcance: el afiliado no puede quedar sin entidad.' },
-    ]);
+    throw new AppError('VALIDATION', undefined, [{ path: 'entityId', ...detail(msg('contributors.entityCannotBeRemoved')) }]);
   }
   await checkReferences(db, fields, allowed);
   const warnings: string[] = [];
@@ -264,6 +275,6 @@ export async function updateContributor(
     .catch((err) => {
       throw toAppError(err) ?? err;
     });
-  if (cuiChanges) warnings.push('El cambio de CUI quedó pendiente de aprobación por otra persona.');
+  if (cuiChanges) warnings.push(text('contributors.cuiChangePending'));
   return { contributor: await loadOne(db, id), warnings, approvalRequestId };
 }

@@ -4,6 +4,7 @@ import {
   type ContributorListQuery,
   type ContributorSearchResult,
   contributorFullName,
+  msg,
   normalizeCui,
 } from '@aporta/domain';
 import { and, count, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
@@ -187,7 +188,7 @@ export async function loadOne(db: Db, id: number, inScope?: SQL): Promise<Contri
   const [r] = await baseQuery(db)
     .where(and(eq(contributors.id, id), inScope))
     .limit(1);
-  if (!r) throw new AppError('NOT_FOUND', 'El afiliado no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('contributors.notFound'));
   return toContributor(r);
 }
 

@@ -5,8 +5,10 @@ import {
   type CuiState,
   contributorFullName,
   cuiApprovalMachine,
+  detail,
   formatCui,
   type ListQuery,
+  msg,
 } from '@aporta/domain';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -128,7 +130,7 @@ async function loadInScope(ctx: RequestContext, id: number): Promise<CuiApproval
   const [row] = await baseQuery(ctx.db)
     .where(and(eq(cuiApprovalRequests.id, id), ctx.inScope(contributors.entityId)))
     .limit(1);
-  if (!row) throw new AppError('NOT_FOUND', 'La solicitud no existe o no está dentro de su alcance.');
+  if (!row) throw new AppError('NOT_FOUND', msg('contributors.cuiRequestNotFound'));
   return (await toApprovals(ctx, [row]))[0];
 }
 
@@ -154,7 +156,7 @@ export async function reviewCuiApproval(ctx: RequestContext, input: { id: number
     cui: request.proposedCui,
     purpose: 'aprobación de CUI',
   });
-  return { request, renap };
+  return { request, renap: { ...renap, warning: renap.warning?.text ?? null } };
 }
 
 /**
@@ -210,8 +212,8 @@ export async function decideCuiApproval(ctx: RequestContext, input: { id: number
           .from(contributors)
           .where(eq(contributors.cui, updated.proposedCui));
         if (dup && dup.id !== before.id) {
-          throw new AppError('DUPLICATE', `Ya existe otro afiliado con el CUI ${formatCui(updated.proposedCui)}.`, [
-            { path: 'cui', message: `Ya existe otro afiliado con este CUI (/contributors/${dup.id}).` },
+          throw new AppError('DUPLICATE', msg('contributors.otherHasCui', { cui: formatCui(updated.proposedCui) }), [
+            { path: 'cui', ...detail(msg('contributors.otherHasCuiLinked', { id: dup.id })) },
           ]);
         }
       }

@@ -1,4 +1,4 @@
-import { AppError, type documentTypes } from '@aporta/domain';
+import { AppError, detail, type documentTypes, type Message, msg } from '@aporta/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contributors, documents, documentVersions, municipalEntities } from '../../db/schema/index.ts';
@@ -122,8 +122,8 @@ async function concerns(ctx: RequestContext, input: NewDocumentInput) {
         .where(and(eq(municipalEntities.id, aboutEntityId), ctx.inScope(municipalEntities.id)))
     ).length > 0;
   if (!entityFound)
-    throw new AppError('VALIDATION', 'Entidad: no existe o está fuera de su alcance.', [
-      { path: 'aboutEntityId', message: 'La entidad no existe o está fuera de su alcance.' },
+    throw new AppError('VALIDATION', msg('signing.entityOutOfScope'), [
+      { path: 'aboutEntityId', ...detail(msg('signing.entityOutOfScopeDetail')) },
     ]);
   let contributorId = input.contributorId;
   if (contributorId !== undefined || input.contributorCui) {
@@ -137,10 +137,10 @@ async function concerns(ctx: RequestContext, input: NewDocumentInput) {
         ),
       );
     if (!c)
-      throw new AppError('VALIDATION', 'Afiliado: no existe o está fuera de su alcance.', [
+      throw new AppError('VALIDATION', msg('signing.contributorOutOfScope'), [
         {
           path: input.contributorCui ? 'contributorCui' : 'contributorId',
-          message: 'No hay un afiliado con ese CUI a su alcance.',
+          ...detail(msg('signing.contributorOutOfScopeDetail')),
         },
       ]);
     contributorId = c.id;
@@ -157,7 +157,7 @@ export async function appendVersion(
   tx: Db,
   doc: { id: number; currentVersion: number },
   version: Omit<typeof documentVersions.$inferInsert, 'documentId' | 'version'>,
-  raceMessage: string,
+  raceMessage: Message,
 ) {
   const moved = await tx
     .update(documents)
@@ -191,7 +191,7 @@ export async function addVersion(
         note: withSeal(note, content.sealNote),
         createdBy: ctx.user.id,
       },
-      'El documento cambió mientras tanto: vuelva a abrirlo.',
+      msg('signing.documentChangedMeanwhile'),
     );
     await ctx.audit(
       {
@@ -251,7 +251,7 @@ export async function fileDocument(ctx: RequestContext, files: FileStore, input:
       .select({ code: municipalEntities.code, name: municipalEntities.name })
       .from(municipalEntities)
       .where(eq(municipalEntities.id, input.entityId));
-    if (!e) throw new AppError('NOT_FOUND', 'La entidad no existe.');
+    if (!e) throw new AppError('NOT_FOUND', msg('signing.entityNotFound'));
     path = [`${e.code} ${e.name}`, ...input.folder];
   }
   const folderId = await ensureFolderPath(ctx.db, path, input.entityId, ctx.user.id);

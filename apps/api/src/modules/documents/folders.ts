@@ -1,4 +1,4 @@
-import { AppError, type NewFolder } from '@aporta/domain';
+import { AppError, detail, msg, type NewFolder } from '@aporta/domain';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { documentFolders, documents, municipalEntities } from '../../db/schema/index.ts';
@@ -18,7 +18,7 @@ export async function folderRow(ctx: RequestContext, id: number) {
     .select()
     .from(documentFolders)
     .where(and(eq(documentFolders.id, id), folderInScope(ctx)));
-  if (!f) throw new AppError('NOT_FOUND', 'La carpeta no existe.');
+  if (!f) throw new AppError('NOT_FOUND', msg('signing.folderNotFound'));
   return f;
 }
 
@@ -64,11 +64,10 @@ export async function createFolder(ctx: RequestContext, input: NewFolder) {
     const parent = await folderRow(ctx, input.parentId);
     entityId = parent.entityId;
   } else if (entityId === null) {
-    if (routeScope(ctx) !== 'ALL')
-      throw new AppError('FORBIDDEN', 'Solo quien tiene alcance total crea carpetas de la institución.');
+    if (routeScope(ctx) !== 'ALL') throw new AppError('FORBIDDEN', msg('signing.institutionFolderForbidden'));
   } else if (!(await isEntityInScope(ctx, entityId))) {
-    throw new AppError('VALIDATION', 'Unidad: fuera de su alcance.', [
-      { path: 'entityId', message: 'La entidad está fuera de su alcance.' },
+    throw new AppError('VALIDATION', msg('signing.unitOutOfScope'), [
+      { path: 'entityId', ...detail(msg('signing.unitOutOfScopeDetail')) },
     ]);
   }
   const [dup] = await ctx.db
@@ -81,8 +80,8 @@ export async function createFolder(ctx: RequestContext, input: NewFolder) {
       ),
     );
   if (dup)
-    throw new AppError('DUPLICATE', `Ya existe una carpeta «${input.name}» aquí.`, [
-      { path: 'name', message: 'Ya existe una carpeta con ese nombre.' },
+    throw new AppError('DUPLICATE', msg('signing.folderDuplicate', { name: input.name }), [
+      { path: 'name', ...detail(msg('signing.folderDuplicateDetail')) },
     ]);
   const [row] = await ctx.db.transaction(async (tx) => {
     const out = await tx
@@ -117,7 +116,7 @@ export async function deleteFolder(ctx: RequestContext, id: number) {
   const f = await folderRow(ctx, id);
   const [{ n }] = await ctx.db.select({ n: count() }).from(documents).where(eq(documents.folderId, id));
   const [{ m }] = await ctx.db.select({ m: count() }).from(documentFolders).where(eq(documentFolders.parentId, id));
-  if (n > 0 || m > 0) throw new AppError('CONFLICT', 'La carpeta no está vacía: mueva o elimine su contenido primero.');
+  if (n > 0 || m > 0) throw new AppError('CONFLICT', msg('signing.folderNotEmpty'));
   await ctx.db.transaction(async (tx) => {
     await tx.delete(documentFolders).where(eq(documentFolders.id, id));
     await ctx.audit(
@@ -153,7 +152,7 @@ export async function ensureFolderPath(db: Db, path: string[], entityId: number 
       f = await find();
     }
     if (!f) throw new Error(`folder ${name} could not be created`);
-    if (f.entityId !== entityId) throw new AppError('CONFLICT', `La carpeta «${name}» de Documentos pertenece a otra unidad.`);
+    if (f.entityId !== entityId) throw new AppError('CONFLICT', msg('signing.folderOtherUnit', { name }));
     parentId = f.id;
   }
   if (parentId === null) throw new Error('empty folder path');

@@ -1,4 +1,4 @@
-import { AppError, type LibraryDocument } from '@aporta/domain';
+import { AppError, type LibraryDocument, msg } from '@aporta/domain';
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -113,7 +113,7 @@ export async function listDocuments(
 
 export async function getDocument(ctx: RequestContext, id: number) {
   const [r] = await baseQuery(ctx.db).where(and(eq(documents.id, id), docInScope(ctx)));
-  if (!r) throw new AppError('NOT_FOUND', 'El documento no existe.');
+  if (!r) throw new AppError('NOT_FOUND', msg('signing.documentNotFound'));
   const versions = await ctx.db
     .select({ v: documentVersions, by: sql<string | null>`trim(${users.firstName} || ' ' || ${users.lastName})` })
     .from(documentVersions)
@@ -156,7 +156,7 @@ export async function* documentBatches(ctx: RequestContext, f: DocumentFilter & 
 export async function documentContent(ctx: RequestContext, files: FileStore, id: number, version?: number) {
   const doc = await getDocument(ctx, id);
   const v = doc.versions.find((x) => x.version === (version ?? doc.version));
-  if (!v) throw new AppError('NOT_FOUND', 'La versión no existe.');
+  if (!v) throw new AppError('NOT_FOUND', msg('signing.versionNotFound'));
   const [meta] = await ctx.db
     .select({ contentType: documentVersions.contentType })
     .from(documentVersions)

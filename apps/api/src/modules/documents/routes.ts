@@ -15,6 +15,7 @@ import {
   type LibraryDocument,
   newFolderSchema,
   noContentSchema,
+  text,
 } from '@aporta/domain';
 import multipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
@@ -47,7 +48,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Verificar un documento generado por su código (título, fecha, páginas y SHA-256)',
-        params: z.object({ code: z.string().max(40, 'El código de verificación tiene 16 caracteres.') }),
+        params: z.object({ code: z.string().max(40, text('signing.verificationCodeTooLong')) }),
         response: { 200: documentVerificationSchema, ...errorResponses(400, 404, 429) },
       },
     },
@@ -223,7 +224,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { file, fields } = await readUpload(
         request,
-        z.object({ note: z.string().trim().max(200, 'Nota: máximo 200 caracteres.').optional() }),
+        z.object({ note: z.string().trim().max(200, text('signing.noteTooLong')).optional() }),
         { accept: DOCUMENT_TYPES },
       );
       return reply.status(201).send(await addVersion(request.ctx, app.files, request.params.id, file!, fields.note || undefined));

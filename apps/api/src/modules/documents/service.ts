@@ -1,4 +1,4 @@
-import { AppError } from '@aporta/domain';
+import { AppError, msg } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { generatedDocuments } from '../../db/schema/index.ts';
@@ -12,7 +12,7 @@ import { formatVerificationCode, normalizeVerificationCode } from '../../platfor
  */
 export async function verifyDocument(db: Db, input: { code: string }) {
   const code = normalizeVerificationCode(input.code);
-  const unknown = new AppError('NOT_FOUND', 'No existe ningún documento generado con ese código de verificación.');
+  const unknown = new AppError('NOT_FOUND', msg('signing.verificationCodeUnknown'));
   if (!code) throw unknown;
   const [doc] = await db
     .select({

@@ -3,9 +3,11 @@ import {
   addDays,
   formatDay,
   guatemalaToday,
+  msg,
   type SolvencyCertificate,
   type SolvencyStatus,
   type SolvencyVerification,
+  text,
 } from '@aporta/domain';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
@@ -72,22 +74,27 @@ async function voidReasons(db: Db, certs: CertificateRow[]): Promise<Map<number,
   );
   for (const r of rows) {
     if (r.agreement_number) {
-      const what = r.agreement_state === 'INCUMPLIDO' ? 'fue declarado incumplido' : 'fue anulado';
-      const when = r.agreement_ended ? ` el ${formatDay(r.agreement_ended)}` : '';
-      out.set(Number(r.id), `El convenio de pago ${r.agreement_number} en que se basa ${what}${when}.`);
+      const agreement = r.agreement_number;
+      const defaulted = r.agreement_state === 'INCUMPLIDO';
+      const date = r.agreement_ended;
+      const reason = date
+        ? msg(defaulted ? 'financial.basisAgreementDefaultedOn' : 'financial.basisAgreementVoidedOn', { agreement, date })
+        : msg(defaulted ? 'financial.basisAgreementDefaulted' : 'financial.basisAgreementVoided', { agreement });
+      out.set(Number(r.id), reason.text);
     } else if (Number(r.reopened) > 0) {
       const n = Number(r.reopened);
-      out.set(
-        Number(r.id),
-        `Se basa en pagos que ya no están en firme: ${n === 1 ? 'una orden vencida' : `${n} órdenes vencidas`} antes del ${formatDay(r.issued_on)} ${n === 1 ? 'vuelve a estar pendiente' : 'vuelven a estar pendientes'} de pago.`,
-      );
+      const reason =
+        n === 1
+          ? msg('financial.basisPaymentsReopenedOne', { date: r.issued_on })
+          : msg('financial.basisPaymentsReopenedMany', { count: n, date: r.issued_on });
+      out.set(Number(r.id), reason.text);
     }
   }
   return out;
 }
 
 function certState(c: CertificateRow, today: string, voided: Map<number, string>): CertificateState {
-  if (c.revokedAt) return { status: 'REVOCADA', statusReason: 'La institución revocó la constancia.' };
+  if (c.revokedAt) return { status: 'REVOCADA', statusReason: text('financial.certificateRevoked') };
   const reason = voided.get(c.id);
   if (reason) return { status: 'SIN_EFECTO', statusReason: reason };
   if (c.validUntil < today) return { status: 'VENCIDA', statusReason: null };
@@ -120,6 +127,7 @@ export async function issueCertificate(ctx: RequestContext, input: { entityId: n
   const today = guatemalaToday();
   const solvency = await solvencyFacts(ctx.db, entity.id, today);
   if (!solvency.solvent) throw new AppError('CONFLICT', solvency.reason);
+  const basis = solvency.reason.text;
   const s = await settingsAt(ctx.db, today);
   const row = await ctx.db.transaction(async (tx) => {
     const [c] = await tx
@@ -131,7 +139,7 @@ export async function issueCertificate(ctx: RequestContext, input: { entityId: n
         entityCode: entity.code,
         issuedOn: today,
         validUntil: addDays(today, s.values['agreements.solvencyValidityDays']),
-        basis: solvency.reason,
+        basis,
         createdBy: ctx.actor.id,
       })
       .returning();
@@ -140,7 +148,7 @@ export async function issueCertificate(ctx: RequestContext, input: { entityId: n
         action: 'CREATE',
         entityType: 'solvency-certificate',
         entityId: c.id,
-        after: { entidad: entity.name, vigenteHasta: c.validUntil, motivo: solvency.reason },
+        after: { entidad: entity.name, vigenteHasta: c.validUntil, motivo: basis },
         scopeEntityId: entity.id,
       },
       tx,
@@ -167,7 +175,7 @@ export async function getCertificate(ctx: RequestContext, input: { id: number })
     .select()
     .from(solvencyCertificates)
     .where(and(eq(solvencyCertificates.id, input.id), ctx.inScope(solvencyCertificates.entityId)));
-  if (!row) throw new AppError('NOT_FOUND', 'La constancia no existe o no está dentro de su alcance.');
+  if (!row) throw new AppError('NOT_FOUND', msg('financial.certificateNotFound'));
   return (await toCertificates(ctx.db, [row]))[0];
 }
 
@@ -177,7 +185,7 @@ export async function getCertificate(ctx: RequestContext, input: { id: number })
  * certificate itself prints (entity, dates), its status and, when it no longer holds, why.
  */
 export async function verifyCertificate(db: Db, input: { code: string }): Promise<SolvencyVerification> {
-  const unknown = new AppError('NOT_FOUND', 'No existe ninguna constancia de solvencia con ese código.');
+  const unknown = new AppError('NOT_FOUND', msg('financial.verificationCodeUnknown'));
   const code = normalizeVerificationCode(input.code);
   if (!code) throw unknown;
   const [c] = await db.select().from(solvencyCertificates).where(eq(solvencyCertificates.code, code));

@@ -47,7 +47,7 @@ export async function solvencyFacts(db: Db, entityId: number, asOf: string) {
     .where(and(eq(paymentAgreements.entityId, entityId), eq(paymentAgreements.state, 'VIGENTE')));
   return solvencyOf({
     overdueOrders: Number(r.n),
-    overdueAmount: formatAmount(decimalToCents(r.amount)),
+    overdueAmount: decimalToCents(r.amount),
     currentAgreement: cur?.number ?? null,
   });
 }
@@ -147,7 +147,7 @@ export async function statement(ctx: RequestContext, input: { entityId: number; 
     },
     agreements,
     solvent: solvency.solvent,
-    solvencyReason: solvency.reason,
+    solvencyReason: solvency.reason.text,
   };
 }
 

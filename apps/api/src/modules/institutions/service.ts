@@ -2,11 +2,15 @@ import {
   AppError,
   type Ceiling,
   ceilingOf,
+  detail,
   type InstitutionInput,
   type InstitutionListQuery,
   type InstitutionOptions,
   type InstitutionRecord,
+  type Message,
+  msg,
   SYSTEM_INSTITUTION,
+  text,
 } from '@aporta/domain';
 import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -21,7 +25,7 @@ import { assertWithinCeiling, assignableRoleIds, grantsOfRoles } from '../users/
 type Query = InstitutionListQuery;
 
 registerConstraintRules({
-  institutions_code_unique: { path: 'code', message: 'Ya existe una institución con ese código.' },
+  institutions_code_unique: { path: 'code', message: text('accounts.institutionCodeTaken') },
 });
 
 const sortable = {
@@ -115,7 +119,7 @@ export function institutionBatches(ctx: RequestContext, query: Omit<Query, 'page
 
 async function loadInstitution(db: Db, id: number): Promise<InstitutionRecord> {
   const rows = await select(db).where(eq(institutions.id, id));
-  if (!rows[0]) throw new AppError('NOT_FOUND', 'La institución no existe.');
+  if (!rows[0]) throw new AppError('NOT_FOUND', msg('accounts.institutionNotFound'));
   return (await withRoles(db, rows))[0];
 }
 
@@ -125,11 +129,20 @@ export const getInstitution = (ctx: RequestContext, input: { id: number }): Prom
 
 /**
  * Refuses default roles beyond the actor's ceiling: every member of the institution would receive them.
- * `what` names the institution in the message.
+ * `refusal` words the message from the grants' description.
  */
-async function assertRolesWithinCeiling(db: Db, ceiling: Ceiling, roleIds: readonly number[], what: string, path?: string) {
-  assertWithinCeiling(ceiling, await grantsOfRoles(db, roleIds), what, path);
+async function assertRolesWithinCeiling(
+  db: Db,
+  ceiling: Ceiling,
+  roleIds: readonly number[],
+  refusal: (grants: string) => Message,
+  path?: string,
+) {
+  assertWithinCeiling(ceiling, await grantsOfRoles(db, roleIds), refusal, path);
 }
+
+const defaultRolesRefusal = (grants: string) => msg('accounts.institutionGrantsBeyondCeiling', { grants });
+const existingRolesRefusal = (name: string) => (grants: string) => msg('accounts.institutionBeyondCeiling', { name, grants });
 
 /**
  * Roles (with `assignable`: within the actor's ceiling) and municipal entities the institution form
@@ -159,12 +172,11 @@ async function assignableRoles(db: Db, ceiling: Ceiling) {
 }
 
 const duplicateCode = () =>
-  new AppError('DUPLICATE', 'Ya existe una institución con ese código.', [
-    { path: 'code', message: 'Ya existe una institución con ese código.' },
+  new AppError('DUPLICATE', msg('accounts.institutionCodeTaken'), [
+    { path: 'code', ...detail(msg('accounts.institutionCodeTaken')) },
   ]);
 
-const refuseSystem = () =>
-  new AppError('CONFLICT', 'La institución SISTEMA la define el sistema: no se puede modificar, desactivar ni eliminar.');
+const refuseSystem = () => new AppError('CONFLICT', msg('accounts.systemInstitutionFixed'));
 
 async function validate(db: Db, data: InstitutionInput, exceptId?: number) {
   if (data.code === SYSTEM_INSTITUTION) throw duplicateCode();
@@ -180,15 +192,15 @@ async function validate(db: Db, data: InstitutionInput, exceptId?: number) {
       .from(municipalEntities)
       .where(eq(municipalEntities.id, data.entityId));
     if (!e)
-      throw new AppError('VALIDATION', 'La entidad municipal no existe.', [
-        { path: 'entityId', message: 'La entidad municipal no existe.' },
+      throw new AppError('VALIDATION', msg('accounts.entityMissing'), [
+        { path: 'entityId', ...detail(msg('accounts.entityMissing')) },
       ]);
   }
   if (data.roleIds.length) {
     const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, data.roleIds));
     if (found.length !== data.roleIds.length) {
-      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [
-        { path: 'roleIds', message: 'Uno de los roles no existe.' },
+      throw new AppError('VALIDATION', msg('accounts.roleMissing'), [
+        { path: 'roleIds', ...detail(msg('accounts.roleMissing')) },
       ]);
     }
   }
@@ -238,13 +250,7 @@ async function save(ctx: RequestContext, id: number | null, data: InstitutionInp
 
 /** Creates an institution with its default roles. Holders of institutions: CREATE. */
 export async function createInstitution(ctx: RequestContext, data: InstitutionInput): Promise<InstitutionRecord> {
-  await assertRolesWithinCeiling(
-    ctx.db,
-    ceilingOf(ctx.user),
-    data.roleIds,
-    'La institución, por sus roles predeterminados,',
-    'roleIds',
-  );
+  await assertRolesWithinCeiling(ctx.db, ceilingOf(ctx.user), data.roleIds, defaultRolesRefusal, 'roleIds');
   const id = await save(ctx, null, data);
   return loadInstitution(ctx.db, id);
 }
@@ -262,9 +268,9 @@ export async function updateInstitution(
     db,
     ceiling,
     current.roles.map((r) => r.id),
-    `No puede modificar ni eliminar la institución "${current.name}": sus roles predeterminados`,
+    existingRolesRefusal(current.name),
   );
-  await assertRolesWithinCeiling(db, ceiling, input.data.roleIds, 'La institución, por sus roles predeterminados,', 'roleIds');
+  await assertRolesWithinCeiling(db, ceiling, input.data.roleIds, defaultRolesRefusal, 'roleIds');
   await save(ctx, input.id, input.data);
   return loadInstitution(db, input.id);
 }
@@ -280,13 +286,10 @@ export async function deleteInstitution(ctx: RequestContext, input: { id: number
       tx,
       ceilingOf(ctx.user),
       inst.roles.map((r) => r.id),
-      `No puede modificar ni eliminar la institución "${inst.name}": sus roles predeterminados`,
+      existingRolesRefusal(inst.name),
     );
     if (inst.userCount > 0) {
-      throw new AppError(
-        'CONFLICT',
-        `La institución "${inst.name}" tiene ${inst.userCount} usuario(s). Quíteselos o desactívela en lugar de eliminarla.`,
-      );
+      throw new AppError('CONFLICT', msg('accounts.institutionHasUsers', { name: inst.name, count: inst.userCount }));
     }
     await tx.delete(institutions).where(eq(institutions.id, id));
     await ctx.audit(

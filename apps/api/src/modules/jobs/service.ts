@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { AppError, type Job, type JobListQuery } from '@aporta/domain';
+import { AppError, type Job, type JobListQuery, msg } from '@aporta/domain';
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, storedFiles, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -116,7 +116,7 @@ async function visibleJob(ctx: RequestContext, id: number): Promise<{ job: JobRo
     .from(jobs)
     .leftJoin(users, eq(users.id, jobs.userId))
     .where(eq(jobs.id, id));
-  if (!row || !mayRead(ctx, row.job)) throw new AppError('NOT_FOUND', 'El proceso no existe.');
+  if (!row || !mayRead(ctx, row.job)) throw new AppError('NOT_FOUND', msg('platform.jobNotFound'));
   return row;
 }
 
@@ -133,7 +133,7 @@ export async function getJob(ctx: RequestContext, id: number): Promise<Job> {
 export async function cancelJob(ctx: RequestContext, id: number): Promise<Job> {
   const { job, email } = await visibleJob(ctx, id);
   if (job.userId !== ctx.user.id && !mayCancelAny(ctx)) throw new AppError('FORBIDDEN');
-  if (!isActiveState(job.state)) throw new AppError('CONFLICT', 'El proceso ya terminó; no se puede cancelar.');
+  if (!isActiveState(job.state)) throw new AppError('CONFLICT', msg('platform.jobFinished'));
   const updated = await ctx.db.transaction(async (tx) => {
     const row = await requestCancel(tx, id);
     await ctx.audit(
@@ -153,11 +153,10 @@ export async function openJobFile(
 ): Promise<{ body: Readable; size: number; filename: string; contentType: string }> {
   const { job } = await visibleJob(ctx, id);
   const fileId = fileIdOf(job.result);
-  if (job.userId !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien inició el proceso puede descargar su archivo.');
-  if (job.state !== 'DONE' || fileId === null)
-    throw new AppError('NOT_FOUND', 'Este proceso no tiene un archivo para descargar.');
+  if (job.userId !== ctx.user.id) throw new AppError('FORBIDDEN', msg('platform.jobFileNotOwner'));
+  if (job.state !== 'DONE' || fileId === null) throw new AppError('NOT_FOUND', msg('platform.jobNoFile'));
   const [file] = await ctx.db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
-  const gone = () => new AppError('NOT_FOUND', 'El archivo de este proceso ya no está disponible; vuelva a generarlo.');
+  const gone = () => new AppError('NOT_FOUND', msg('platform.jobFileGone'));
   if (!file) throw gone();
   try {
     const { body, size } = await store.get(file.key);

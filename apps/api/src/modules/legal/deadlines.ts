@@ -2,10 +2,12 @@ import {
   AppError,
   addDays,
   DEADLINE_REMINDER_DAYS,
+  detail,
   formatDay,
   guatemalaToday,
   type LegalCase,
   type LegalDeadline,
+  msg,
 } from '@aporta/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
@@ -37,9 +39,8 @@ export async function addDeadline(
   input: { id: number; dueDate: string; description: string },
 ): Promise<LegalCase> {
   if (input.dueDate < guatemalaToday()) {
-    throw new AppError('VALIDATION', 'El plazo no puede vencer en el pasado.', [
-      { path: 'dueDate', message: 'El plazo no puede vencer en el pasado.' },
-    ]);
+    const m = msg('legal.deadlineInPast');
+    throw new AppError('VALIDATION', m, [{ path: 'dueDate', ...detail(m) }]);
   }
   await ctx.db.transaction(async (tx) => {
     const row = await openCaseRow(ctx, tx, input.id);
@@ -78,7 +79,7 @@ export async function completeDeadline(ctx: RequestContext, input: { id: number;
         ),
       )
       .returning();
-    if (!dl) throw new AppError('NOT_FOUND', 'El plazo no existe en este expediente o ya está cumplido.');
+    if (!dl) throw new AppError('NOT_FOUND', msg('legal.deadlineNotFound'));
     await ctx.audit(
       {
         action: 'LEGAL_DEADLINE_DONE',

@@ -1,4 +1,4 @@
-import { AppError, guatemalaToday, type LegalCase } from '@aporta/domain';
+import { AppError, detail, guatemalaToday, type LegalCase, msg } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
 import { legalCaseActions, legalCaseDocuments } from '../../db/schema/index.ts';
@@ -17,9 +17,8 @@ export async function addAction(
   input: { id: number; actionDate: string; kind: string; description: string },
 ): Promise<LegalCase> {
   if (input.actionDate > guatemalaToday()) {
-    throw new AppError('VALIDATION', 'La fecha de la actuación no puede ser futura.', [
-      { path: 'actionDate', message: 'La fecha de la actuación no puede ser futura.' },
-    ]);
+    const m = msg('legal.actionDateFuture');
+    throw new AppError('VALIDATION', m, [{ path: 'actionDate', ...detail(m) }]);
   }
   await ctx.db.transaction(async (tx) => {
     const row = await openCaseRow(ctx, tx, input.id);

@@ -13,6 +13,7 @@ import {
   legalCaseMachine,
   legalCaseNumber,
   legalStageLabels,
+  msg,
   orderKindLabels,
   stageProblem,
   toAvailable,
@@ -45,7 +46,7 @@ import { balanceSql, interestRates } from '../payments/orders.ts';
 
 const c = legalCases;
 const d = (s: string | null | undefined) => centsToDecimal(decimalToCents(s ?? '0'));
-const notFound = () => new AppError('NOT_FOUND', 'El expediente no existe o no está dentro de su alcance.');
+const notFound = () => new AppError('NOT_FOUND', msg('legal.notFound'));
 
 /** What each item of the case owes today: an order's balance, an agreement's live balance. */
 async function itemsNow(db: Db, caseId: number, asOf: string) {
@@ -83,7 +84,7 @@ export async function openCase(ctx: RequestContext, input: { entityId: number })
       .select({ number: c.number })
       .from(c)
       .where(and(eq(c.entityId, entity.id), sql`${c.state} <> 'CERRADO'`));
-    if (open) throw new AppError('CONFLICT', `La entidad ya tiene abierto el expediente ${open.number}.`);
+    if (open) throw new AppError('CONFLICT', msg('legal.alreadyOpen', { number: open.number }));
     const rates = await interestRates(tx);
     const { balance } = balanceSql(rates, today, sql.raw('o'));
     const orders = rowsOf<{ id: number; amount: string }>(
@@ -100,8 +101,7 @@ export async function openCase(ctx: RequestContext, input: { entityId: number })
         from payment_agreements a where a.entity_id = ${entity.id} and a.state in ('VIGENTE', 'INCUMPLIDO') order by a.id`),
     ).filter((a) => decimalToCents(a.amount) > 0n);
     const total = [...orders, ...agreements].reduce((s, x) => s + decimalToCents(x.amount), 0n);
-    if (total <= 0n)
-      throw new AppError('CONFLICT', 'La entidad no tiene deuda vencida ni convenios pendientes: no hay qué cobrar.');
+    if (total <= 0n) throw new AppError('CONFLICT', msg('legal.nothingToCollect'));
     const [row] = await tx
       .insert(c)
       .values({
@@ -324,7 +324,7 @@ export async function transitionCase(
 /** `lockCase`, refusing a closed case: actions, deadlines and documents go only on open ones. */
 export async function openCaseRow(ctx: RequestContext, tx: Db, id: number) {
   const row = await lockCase(ctx, tx, id);
-  if (row.state === 'CERRADO') throw new AppError('CONFLICT', `El expediente ${row.number} está cerrado.`);
+  if (row.state === 'CERRADO') throw new AppError('CONFLICT', msg('legal.caseClosed', { number: row.number }));
   return row;
 }
 

@@ -5,10 +5,13 @@ import {
   type BankFileRow,
   bankRowPendingStates,
   centsToDecimal,
+  detail,
   guatemalaToday,
   type ListQuery,
+  msg,
   parseAmount,
   parseBankCsv,
+  text,
 } from '@aporta/domain';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
@@ -37,15 +40,17 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
   const bank = await activeBank(ctx.db, input.bankId);
   const parsed = parseBankCsv(input.content, (s) => parseAmount(s, { allowNegative: true }));
   if (parsed.headerProblem)
-    throw new AppError('VALIDATION', parsed.headerProblem, [{ path: 'content', message: parsed.headerProblem }]);
+    throw new AppError('VALIDATION', parsed.headerProblem, [{ path: 'content', ...detail(parsed.headerProblem) }]);
   if (!parsed.rows.length)
-    throw new AppError('VALIDATION', 'El archivo no tiene filas de depósitos.', [{ path: 'content', message: 'Sin filas.' }]);
+    throw new AppError('VALIDATION', msg('payments.bankFileNoRows'), [
+      { path: 'content', ...detail(msg('payments.bankFileNoRowsField')) },
+    ]);
   if (parsed.rows.length > 50_000)
-    throw new AppError('VALIDATION', 'El archivo admite hasta 50 000 filas.', [
-      { path: 'content', message: 'Demasiadas filas.' },
+    throw new AppError('VALIDATION', msg('payments.bankFileTooManyRows'), [
+      { path: 'content', ...detail(msg('payments.bankFileTooManyRowsField')) },
     ]);
   const today = guatemalaToday();
-  for (const r of parsed.rows) if (r.payDate && r.payDate > today) r.problems.push('La fecha del depósito es futura.');
+  for (const r of parsed.rows) if (r.payDate && r.payDate > today) r.problems.push(msg('payments.bankRowFutureDate'));
   const rates = await interestRates(ctx.db);
   const fileId = await ctx.db.transaction(async (tx) => {
     const [f] = await tx
@@ -66,7 +71,7 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
       select ${f.id}, t.n, t.d::date, t.ref, t.amt::numeric, case when t.msg is null then 'SIN_COINCIDENCIA' else 'ERROR' end, t.msg
       from unnest(${`{${col((r) => r.rowNumber).join(',')}}`}::int[], ${pgArray(col((r) => r.payDate))}::text[],
         ${pgArray(col((r) => r.reference))}::text[], ${pgArray(col((r) => (r.amount === null ? null : centsToDecimal(r.amount))))}::text[],
-        ${pgArray(col((r) => (r.problems.length ? r.problems.join(' ') : null)))}::text[]) as t(n, d, ref, amt, msg)`);
+        ${pgArray(col((r) => (r.problems.length ? r.problems.map((p) => p.text).join(' ') : null)))}::text[]) as t(n, d, ref, amt, msg)`);
     const balance = rowBalance(rates);
     await tx.execute(sql`
       update ${bankFileRows} b set order_id = o.id, entity_id = o.entity_id,
@@ -77,7 +82,7 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
       where b.file_id = ${f.id} and b.state = 'SIN_COINCIDENCIA' and o.reference = b.reference and o.state = 'EMITIDA'
         and b.pay_date >= o.issue_date ${scopeOf(ctx)}`);
     await tx.execute(sql`
-      update ${bankFileRows} b set message = 'Ninguna orden abierta dentro de su alcance tiene esta referencia.'
+      update ${bankFileRows} b set message = ${text('payments.bankRowNoOpenOrder')}
       where b.file_id = ${f.id} and b.state = 'SIN_COINCIDENCIA' and b.message is null`);
     await ctx.audit(
       {
@@ -96,8 +101,7 @@ export async function importBankFile(ctx: RequestContext, input: BankFileCreate)
 }
 
 /** Bank files hold every entity's deposits: only a grant of scope ALL imports or reads them. */
-const assertAllScope = (ctx: RequestContext) =>
-  requireAllScope(ctx, 'Los archivos bancarios son de la tesorería central (alcance total).');
+const assertAllScope = (ctx: RequestContext) => requireAllScope(ctx, text('payments.bankFilesRequireAllScope'));
 
 const pgArray = (xs: (string | null)[]) =>
   `{${xs.map((x) => (x === null ? 'NULL' : `"${x.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
@@ -115,11 +119,10 @@ function rowBalance(rates: Awaited<ReturnType<typeof interestRates>>): SQL {
 
 /** Why a matched row was left without its payment, kept on the row (NO_APLICADA) for the person who acts on it. */
 export const NOT_APPLIED_MESSAGES = {
-  cancelled: 'El proceso que registraba los pagos se canceló antes de aplicar esta fila. Reintente o resuélvala a mano.',
+  cancelled: text('payments.bankRowApplyCancelled'),
   failed: (reason: string | null) =>
-    `El proceso que registraba los pagos falló${reason ? `: ${reason}` : '.'} Reintente o resuélvala a mano.`.slice(0, 2000),
-  ended:
-    'El proceso que registraba los pagos terminó sin aplicar esta fila (el servidor se detuvo). Reintente o resuélvala a mano.',
+    (reason ? msg('payments.bankRowApplyFailedWithReason', { reason }).text : text('payments.bankRowApplyFailed')).slice(0, 2000),
+  ended: text('payments.bankRowApplyEnded'),
 } as const;
 
 /** A live (queued or running) apply job of file `fileId` (SQL), as `jobs j`. */
@@ -219,14 +222,14 @@ export async function retryBankFile(ctx: RequestContext, input: { id: number }):
   await ctx.db.transaction(async (tx) => {
     // The file's row locked: two retries at once queue one job.
     const [f] = await tx.select({ id: bankFiles.id }).from(bankFiles).where(eq(bankFiles.id, input.id)).for('update');
-    if (!f) throw new AppError('NOT_FOUND', 'El archivo no existe.');
+    if (!f) throw new AppError('NOT_FOUND', msg('payments.bankFileNotFound'));
     const [live] = rowsOf<{ id: number }>(await tx.execute(liveApplyJob(sql`${f.id}`)));
-    if (live) throw new AppError('CONFLICT', 'Los pagos de este archivo ya se están aplicando; espere a que termine el proceso.');
+    if (live) throw new AppError('CONFLICT', msg('payments.bankFileApplying'));
     const [{ n }] = rowsOf<{ n: number }>(
       await tx.execute(sql`select count(*)::int as n from ${bankFileRows} b
         where b.file_id = ${f.id} and b.state in ('CONCILIADA', 'NO_APLICADA') and b.payment_id is null`),
     );
-    if (Number(n) === 0) throw new AppError('CONFLICT', 'Este archivo no tiene filas por aplicar.');
+    if (Number(n) === 0) throw new AppError('CONFLICT', msg('payments.bankFileNothingToApply'));
     await enqueueJob(ctx, applyBankFileJob, { fileId: f.id, retry: true }, { tx });
     await ctx.audit({ action: 'UPDATE', entityType: 'bank-file', entityId: f.id, after: { reintento: Number(n) } }, tx);
   });
@@ -244,18 +247,17 @@ export async function resolveBankRow(
     .select()
     .from(bankFileRows)
     .where(and(eq(bankFileRows.id, input.rowId), eq(bankFileRows.fileId, input.fileId)));
-  if (!f || !r) throw new AppError('NOT_FOUND', 'La fila no existe.');
+  if (!f || !r) throw new AppError('NOT_FOUND', msg('payments.bankRowNotFound'));
   if (!(bankRowPendingStates as readonly string[]).includes(r.state))
     throw new AppError(
       'CONFLICT',
       r.state === 'CONCILIADA' && r.paymentId === null
-        ? 'El pago de esta fila se está registrando; espere a que termine el proceso.'
-        : 'La fila ya está resuelta.',
+        ? msg('payments.bankRowBeingApplied')
+        : msg('payments.bankRowAlreadyResolved'),
     );
   if (r.state === 'NO_APLICADA') {
     const [live] = rowsOf<{ id: number }>(await ctx.db.execute(liveApplyJob(sql`${f.id}`)));
-    if (live)
-      throw new AppError('CONFLICT', 'Los pagos de este archivo se están aplicando de nuevo; espere a que termine el proceso.');
+    if (live) throw new AppError('CONFLICT', msg('payments.bankFileApplyingAgain'));
   }
   if (input.decision === 'DESCARTAR') {
     await ctx.db.transaction(async (tx) => {
@@ -274,7 +276,7 @@ export async function resolveBankRow(
       );
     });
   } else {
-    if (!r.payDate || r.amount === null) throw new AppError('VALIDATION', 'La fila no tiene fecha o monto válidos: descártela.');
+    if (!r.payDate || r.amount === null) throw new AppError('VALIDATION', msg('payments.bankRowWithoutDateOrAmount'));
     const res = await registerPayment(ctx, {
       idempotencyKey: rowKey(r),
       bankReference: rowKey(r),
@@ -324,7 +326,7 @@ export async function getBankFile(ctx: RequestContext, input: { id: number }): P
       from ${bankFiles} f left join ${bankFileRows} b on b.file_id = f.id left join ${users} u on u.id = f.created_by
       where f.id = ${input.id} group by f.id, u.email`),
   );
-  if (!f) throw new AppError('NOT_FOUND', 'El archivo no existe.');
+  if (!f) throw new AppError('NOT_FOUND', msg('payments.bankFileNotFound'));
   return {
     id: Number(f.id),
     bankId: f.bank_id == null ? null : Number(f.bank_id),

@@ -1,4 +1,4 @@
-import { AppError, type BankOption } from '@aporta/domain';
+import { AppError, type BankOption, detail, msg } from '@aporta/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banks } from '../../db/schema/index.ts';
@@ -23,8 +23,8 @@ export async function activeBank(db: Db, id: number): Promise<{ id: number; name
     .from(banks)
     .where(and(eq(banks.id, id), eq(banks.isActive, true)));
   if (!bank) {
-    const message = 'El banco no existe o está inactivo.';
-    throw new AppError('VALIDATION', message, [{ path: 'bankId', message }]);
+    const message = msg('payments.bankNotActive');
+    throw new AppError('VALIDATION', message, [{ path: 'bankId', ...detail(message) }]);
   }
   return bank;
 }

@@ -10,6 +10,7 @@ import {
   formatPaymentReference,
   formatPeriod,
   guatemalaToday,
+  msg,
   type OrderShownState,
   orderKindLabels,
   orderStateLabels,
@@ -216,7 +217,7 @@ export async function getOrder(ctx: RequestContext, input: { id: number; asOf?: 
   const asOf = input.asOf ?? guatemalaToday();
   const rates = await interestRates(ctx.db);
   const [r] = await selectOrders(ctx.db, asOfOf(ctx.db, rates, asOf)).where(and(eq(o.id, input.id), ctx.inScope(o.entityId)));
-  if (!r) throw new AppError('NOT_FOUND', 'La orden de pago no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('payments.orderNotFound'));
   return toOrder(ctx, r, asOf);
 }
 
@@ -228,9 +229,9 @@ export async function voidOrder(ctx: RequestContext, input: { id: number; reason
       .from(o)
       .where(and(eq(o.id, input.id), ctx.inScope(o.entityId)))
       .for('update');
-    if (!cur) throw new AppError('NOT_FOUND', 'La orden de pago no existe o no está dentro de su alcance.');
+    if (!cur) throw new AppError('NOT_FOUND', msg('payments.orderNotFound'));
     if (cur.principalPaid > 0n || cur.interestPaid > 0n) {
-      throw new AppError('CONFLICT', 'La orden tiene pagos registrados: revierta los pagos antes de anularla.');
+      throw new AppError('CONFLICT', msg('payments.orderHasPayments'));
     }
     await applyTransition(ctx, {
       tx,

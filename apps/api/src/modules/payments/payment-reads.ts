@@ -1,5 +1,5 @@
 /** Reading payments: one payment with its allocations and receipt, the list and its export; the receipt rows they share with receipts.ts. */
-import { AppError, type Cents, centsToDecimal, type Payment, type PaymentListQuery, type Receipt } from '@aporta/domain';
+import { AppError, type Cents, centsToDecimal, msg, type Payment, type PaymentListQuery, type Receipt } from '@aporta/domain';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -126,7 +126,7 @@ async function toPayments(db: Db, rows: PaymentRow[]): Promise<Payment[]> {
 
 export async function getPayment(ctx: RequestContext, input: { id: number }): Promise<Payment> {
   const rows = await selectPayments(ctx.db).where(and(eq(payments.id, input.id), ctx.inScope(payments.entityId)));
-  if (!rows.length) throw new AppError('NOT_FOUND', 'El pago no existe o no está dentro de su alcance.');
+  if (!rows.length) throw new AppError('NOT_FOUND', msg('payments.paymentNotFound'));
   return (await toPayments(ctx.db, rows))[0];
 }
 

@@ -263,7 +263,14 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
       expect(mismatch.json().error).toMatchObject({
         code: 'CONFLICT',
         message: expect.stringContaining('La clave de idempotencia ya se usó para un pago con otros datos'),
-        details: [{ path: 'idempotencyKey', message: 'Clave ya usada con otros datos.' }],
+        key: 'payments.idempotencyKeyReusedWithOtherData',
+        details: [
+          {
+            path: 'idempotencyKey',
+            message: 'Clave ya usada con otros datos.',
+            key: 'payments.idempotencyKeyReusedWithOtherDataField',
+          },
+        ],
       });
     }
     expect((await req(operator.token, 'GET', `/api/payment-orders/${patronal.id}`)).json().paid).toBe('100.00');
@@ -457,17 +464,17 @@ describe('bank file', () => {
       .values({ code: 'CERRADO-PAGOS', name: 'Banco Cerrado, S. A.', isActive: false })
       .returning();
     const content = `fecha,referencia,monto\n${today},${paymentReference({ ownerId: 9_999_998, period: '2026-01', kind: 'LABORAL', sequence: 1 })},1.00`;
-    for (const [body, message] of [
-      [{ office: OFFICE, content }, 'Elija el banco.'],
-      [{ bank: 'Banrural', office: OFFICE, content }, null],
-      [{ bankId: 0, office: OFFICE, content }, 'Elija el banco.'],
-      [{ bankId: 2_000_000_000, office: OFFICE, content }, 'El banco no existe o está inactivo.'],
-      [{ bankId: closed.id, office: OFFICE, content }, 'El banco no existe o está inactivo.'],
+    for (const [body, message, key] of [
+      [{ office: OFFICE, content }, 'Elija el banco.', 'payments.bankRequired'],
+      [{ bank: 'Banrural', office: OFFICE, content }, null, null],
+      [{ bankId: 0, office: OFFICE, content }, 'Elija el banco.', 'payments.bankRequired'],
+      [{ bankId: 2_000_000_000, office: OFFICE, content }, 'El banco no existe o está inactivo.', 'payments.bankNotActive'],
+      [{ bankId: closed.id, office: OFFICE, content }, 'El banco no existe o está inactivo.', 'payments.bankNotActive'],
     ] as const) {
       const r = await req(admin.token, 'POST', '/api/bank-files', body);
       expect(r.statusCode, r.body).toBe(400);
-      const details: { path: string; message: string }[] = r.json().error.details ?? [];
-      if (message) expect(details, r.body).toContainEqual({ path: 'bankId', message });
+      const details: { path: string; message: string; key?: string }[] = r.json().error.details ?? [];
+      if (message) expect(details, r.body).toContainEqual({ path: 'bankId', message, key });
       else
         expect(
           details.map((d) => d.path),
@@ -534,6 +541,12 @@ describe('voluntary payments', () => {
     const low = await req(admin.token, 'POST', '/api/voluntary-payments', { cui, periods: [last], salary: '100.00' });
     expect(low.statusCode).toBe(400);
     expect(low.json().error.message).toContain('entre');
+    // Keyed, with the raw limits (integer cents) the web formats in the user's language.
+    expect(low.json().error).toMatchObject({
+      key: 'payments.salaryOutOfLimits',
+      params: { min: expect.stringMatching(/^\d+$/), max: expect.stringMatching(/^\d+$/) },
+      details: [{ path: 'salary', key: 'payments.salaryOutOfLimitsField' }],
+    });
     const r = await req(admin.token, 'POST', '/api/voluntary-payments', { cui, periods: [last], salary: '5000.00' });
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json()).toMatchObject({ kind: 'VOLUNTARIO', contributorId: c.id, principal: '700.00', periods: [last] });

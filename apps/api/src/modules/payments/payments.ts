@@ -7,9 +7,10 @@ import {
   allocatePayment,
   centsToDecimal,
   decimalToCents,
-  formatDay,
-  formatMoney,
+  detail,
   guatemalaToday,
+  type Message,
+  msg,
   orderBalance,
   type Payment,
   type PaymentCreate,
@@ -65,11 +66,9 @@ async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<nu
     r.office === input.office &&
     [...input.orderIds].sort((x, y) => x - y).join(',') === r.orderIds;
   if (r.idempotencyKey === input.idempotencyKey && !sameBody) {
-    throw new AppError(
-      'CONFLICT',
-      'La clave de idempotencia ya se usó para un pago con otros datos: no se registró nada. Si es un pago distinto, vuelva a enviarlo desde el formulario (con una clave nueva).',
-      [{ path: 'idempotencyKey', message: 'Clave ya usada con otros datos.' }],
-    );
+    throw new AppError('CONFLICT', msg('payments.idempotencyKeyReusedWithOtherData'), [
+      { path: 'idempotencyKey', ...detail(msg('payments.idempotencyKeyReusedWithOtherDataField')) },
+    ]);
   }
   return r.id;
 }
@@ -92,14 +91,16 @@ export async function registerPayment(
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
   const today = guatemalaToday();
   if (input.payDate > today) {
-    throw new AppError('VALIDATION', 'La fecha de pago no puede ser futura.', [{ path: 'payDate', message: 'Fecha futura.' }]);
+    throw new AppError('VALIDATION', msg('payments.payDateFuture'), [
+      { path: 'payDate', ...detail(msg('payments.futureDateField')) },
+    ]);
   }
   const amount = decimalToCents(input.amount);
   if (amount <= 0n)
-    throw new AppError('VALIDATION', 'El monto debe ser mayor que cero.', [
-      { path: 'amount', message: 'Debe ser mayor que cero.' },
+    throw new AppError('VALIDATION', msg('payments.amountNotPositive'), [
+      { path: 'amount', ...detail(msg('payments.amountNotPositiveField')) },
     ]);
-  let warnings: string[] = [];
+  let warnings: Message[] = [];
   let id: number;
   try {
     id = await ctx.db.transaction(async (tx) => {
@@ -113,30 +114,33 @@ export async function registerPayment(
       if (visible.length !== orders.length) throw missingOrder();
       const owners = new Set(orders.map((x) => `${x.entityId ?? ''}/${x.entityId ? '' : (x.contributorId ?? '')}`));
       if (owners.size > 1) {
-        throw new AppError('VALIDATION', 'Un pago cubre órdenes de una sola entidad (o de un solo afiliado).', [
-          { path: 'orderIds', message: 'Órdenes de titulares distintos.' },
+        throw new AppError('VALIDATION', msg('payments.ordersOfSeveralOwners'), [
+          { path: 'orderIds', ...detail(msg('payments.ordersOfSeveralOwnersField')) },
         ]);
       }
       for (const x of orders) {
         if (x.state !== 'EMITIDA') {
-          throw new AppError(
-            'CONFLICT',
-            `La orden ${x.reference} está ${x.state === 'PAGADA' ? 'pagada' : x.state === 'CONVENIDA' ? 'en un convenio de pago' : 'anulada'}: no admite pagos.`,
-            [{ path: 'orderIds', message: `Orden ${x.reference} ${x.state.toLowerCase()}.` }],
-          );
+          const reference = { reference: x.reference };
+          const [refusal, field] =
+            x.state === 'PAGADA'
+              ? [msg('payments.orderPaidRefusesPayments', reference), msg('payments.orderPaidField', reference)]
+              : x.state === 'CONVENIDA'
+                ? [msg('payments.orderInAgreementRefusesPayments', reference), msg('payments.orderInAgreementField', reference)]
+                : [msg('payments.orderVoidedRefusesPayments', reference), msg('payments.orderVoidedField', reference)];
+          throw new AppError('CONFLICT', refusal, [{ path: 'orderIds', ...detail(field) }]);
         }
         if (input.payDate < x.issueDate) {
           throw new AppError(
             'VALIDATION',
-            `La fecha de pago (${formatDay(input.payDate)}) es anterior a la emisión de la orden ${x.reference}.`,
-            [{ path: 'payDate', message: 'Anterior a la orden.' }],
+            msg('payments.payDateBeforeIssue', { payDate: input.payDate, reference: x.reference }),
+            [{ path: 'payDate', ...detail(msg('payments.payDateBeforeIssueField')) }],
           );
         }
         if (x.lastPaymentDate && input.payDate < x.lastPaymentDate) {
           throw new AppError(
             'VALIDATION',
-            `La orden ${x.reference} ya tiene un pago del ${formatDay(x.lastPaymentDate)}: un pago nuevo no puede tener fecha anterior.`,
-            [{ path: 'payDate', message: 'Anterior al último pago.' }],
+            msg('payments.payDateBeforeLastPayment', { reference: x.reference, lastPaymentDate: x.lastPaymentDate }),
+            [{ path: 'payDate', ...detail(msg('payments.payDateBeforeLastPaymentField')) }],
           );
         }
       }
@@ -155,8 +159,8 @@ export async function registerPayment(
         const total = amount - excess;
         throw new AppError(
           'VALIDATION',
-          `El monto (${formatMoney(amount)}) excede el saldo de las órdenes al ${formatDay(input.payDate)} (${formatMoney(total)}). Registre como máximo el saldo.`,
-          [{ path: 'amount', message: `Excede el saldo en ${formatMoney(excess)}.` }],
+          msg('payments.amountExceedsBalance', { amount, payDate: input.payDate, balance: total }),
+          [{ path: 'amount', ...detail(msg('payments.amountExceedsBalanceField', { excess })) }],
         );
       }
       const first = orders[0];
@@ -258,22 +262,21 @@ export async function registerPayment(
       // Taken by a payment outside the caller's scope: a bank transaction is paid once across the institution, so
       // it is refused — saying only that the value is taken, never whose payment, entity or amount holds it.
       throw isUniqueViolation(err, 'payments_bank_reference_key')
-        ? new AppError('DUPLICATE', 'La referencia bancaria ya está registrada en otro pago.', [
-            { path: 'bankReference', message: 'Referencia ya registrada.' },
+        ? new AppError('DUPLICATE', msg('payments.bankReferenceTaken'), [
+            { path: 'bankReference', ...detail(msg('payments.bankReferenceTakenField')) },
           ])
-        : new AppError('DUPLICATE', 'La clave de idempotencia ya se usó en otro pago.', [
-            { path: 'idempotencyKey', message: 'Clave ya usada.' },
+        : new AppError('DUPLICATE', msg('payments.idempotencyKeyTaken'), [
+            { path: 'idempotencyKey', ...detail(msg('payments.idempotencyKeyTakenField')) },
           ]);
     }
     throw err;
   }
-  return { payment: await getPayment(ctx, { id }), replayed: false, warnings };
+  // The answer's warnings are texts (its contract): the Spanish of each message.
+  return { payment: await getPayment(ctx, { id }), replayed: false, warnings: warnings.map((w) => w.text) };
 }
 
 const missingOrder = () =>
-  new AppError('NOT_FOUND', 'Una de las órdenes no existe o no está dentro de su alcance.', [
-    { path: 'orderIds', message: 'Orden no encontrada.' },
-  ]);
+  new AppError('NOT_FOUND', msg('payments.orderMissing'), [{ path: 'orderIds', ...detail(msg('payments.orderMissingField')) }]);
 
 /**
  * Reverses a payment with a reason: its receipt is voided (the number stays, with the reason) and each
@@ -288,8 +291,8 @@ export async function reversePayment(ctx: RequestContext, input: { id: number; r
       .from(payments)
       .where(and(eq(payments.id, input.id), ctx.inScope(payments.entityId)))
       .for('update');
-    if (!pay) throw new AppError('NOT_FOUND', 'El pago no existe o no está dentro de su alcance.');
-    if (pay.state === 'REVERTIDO') throw new AppError('CONFLICT', 'El pago ya fue revertido.');
+    if (!pay) throw new AppError('NOT_FOUND', msg('payments.paymentNotFound'));
+    if (pay.state === 'REVERTIDO') throw new AppError('CONFLICT', msg('payments.paymentAlreadyReversed'));
     const allocs = await tx.select().from(paymentAllocations).where(eq(paymentAllocations.paymentId, pay.id));
     const orders = await lockOrders(
       tx,
@@ -301,18 +304,12 @@ export async function reversePayment(ctx: RequestContext, input: { id: number; r
           where pa.order_id = ${a.orderId} and pa.payment_id > ${pay.id} and p.state = 'REGISTRADO' limit 1`),
       );
       if (later) {
-        throw new AppError(
-          'CONFLICT',
-          `La orden tiene un pago posterior (pago ${later.id}): revierta primero los pagos posteriores.`,
-        );
+        throw new AppError('CONFLICT', msg('payments.laterPaymentFirst', { paymentId: Number(later.id) }));
       }
       const x = orders.find((y) => y.id === a.orderId)!;
-      if (x.state === 'ANULADA') throw new AppError('CONFLICT', `La orden ${x.reference} está anulada.`);
+      if (x.state === 'ANULADA') throw new AppError('CONFLICT', msg('payments.orderVoided', { reference: x.reference }));
       if (x.state === 'CONVENIDA') {
-        throw new AppError(
-          'CONFLICT',
-          `La orden ${x.reference} pasó a un convenio de pago: su saldo ya se cobra en el convenio.`,
-        );
+        throw new AppError('CONFLICT', msg('payments.orderMovedToAgreement', { reference: x.reference }));
       }
       await tx
         .update(paymentOrders)

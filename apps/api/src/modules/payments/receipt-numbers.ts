@@ -1,5 +1,5 @@
 /** The numbers of 7-B receipts: the next number of an office's active range, and the warnings as a range runs out. */
-import { AppError, guatemalaToday } from '@aporta/domain';
+import { AppError, guatemalaToday, type Message, msg } from '@aporta/domain';
 import { desc, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { receiptRanges, settingValues } from '../../db/schema/index.ts';
@@ -25,10 +25,7 @@ export async function takeReceiptNumber(tx: Db, office: string) {
       .orderBy(receiptRanges.authorizationDate, receiptRanges.firstNumber, receiptRanges.id)
       .limit(1);
     if (!candidate) {
-      throw new AppError(
-        'CONFLICT',
-        `No hay un rango de recibos 7-B activo con números disponibles para la oficina ${office}; registre el siguiente rango autorizado.`,
-      );
+      throw new AppError('CONFLICT', msg('payments.noActiveRange', { office }));
     }
     const [taken] = rowsOf<{ id: number; series: string; number: number; last_number: number }>(
       await tx.execute(sql`
@@ -46,10 +43,11 @@ export async function takeReceiptNumber(tx: Db, office: string) {
       };
     // Another payment took the last number of that range meanwhile: look again.
   }
-  throw new AppError('CONFLICT', 'No se pudo tomar un número de recibo; intente de nuevo.');
+  throw new AppError('CONFLICT', msg('payments.receiptNumberNotTaken'));
 }
 
-export async function rangeWarnings(tx: Db, office: string, remainingInRange: number, series: string): Promise<string[]> {
+/** The warnings of a payment whose receipt took a number of a range running out (none above the threshold). */
+export async function rangeWarnings(tx: Db, office: string, remainingInRange: number, series: string): Promise<Message[]> {
   const threshold = await rangeWarningThreshold(tx);
   if (remainingInRange > threshold) return [];
   const [others] = rowsOf<{ n: number }>(
@@ -59,8 +57,12 @@ export async function rangeWarnings(tx: Db, office: string, remainingInRange: nu
   const next = Number(others?.n ?? 0);
   return [
     remainingInRange === 0
-      ? `El rango de recibos 7-B serie ${series} se agotó.${next ? ' El siguiente rango autorizado toma su lugar.' : ' Registre el siguiente rango autorizado.'}`
-      : `Quedan ${remainingInRange} formas 7-B en el rango serie ${series} de la oficina ${office}.${next ? '' : ' No hay otro rango autorizado registrado.'}`,
+      ? msg(next ? 'payments.rangeExhaustedNextTakesOver' : 'payments.rangeExhaustedRegisterNext', { series })
+      : msg(next ? 'payments.rangeRunningOut' : 'payments.rangeRunningOutNoOther', {
+          remaining: remainingInRange,
+          series,
+          office,
+        }),
   ];
 }
 

@@ -3,14 +3,17 @@ import {
   type Corte,
   centsToDecimal,
   decimalToCents,
+  detail,
   formatDay,
   formatMoney,
   guatemalaToday,
+  msg,
   type Receipt,
   type ReceiptListQuery,
   type ReceiptRange,
   type ReceiptRangeCreate,
   rangeStateLabels,
+  text,
 } from '@aporta/domain';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
@@ -48,8 +51,7 @@ const toRange = (r: typeof receiptRanges.$inferSelect, threshold: number): Recei
 };
 
 /** Receipt ranges are the institution's forms, not an entity's: only an ALL grant manages or reads them. */
-const requireRangesScope = (ctx: RequestContext) =>
-  requireAllScope(ctx, 'Los rangos de formas 7-B son de toda la institución: requiere alcance total.');
+const requireRangesScope = (ctx: RequestContext) => requireAllScope(ctx, text('payments.rangesRequireAllScope'));
 
 /**
  * Registers an authorised range. Two ranges of one series may not share a number: the check runs with
@@ -58,8 +60,8 @@ const requireRangesScope = (ctx: RequestContext) =>
 export async function createRange(ctx: RequestContext, input: ReceiptRangeCreate): Promise<ReceiptRange> {
   requireRangesScope(ctx);
   if (input.authorizationDate > guatemalaToday()) {
-    throw new AppError('VALIDATION', 'La fecha de autorización no puede ser futura.', [
-      { path: 'authorizationDate', message: 'Fecha futura.' },
+    throw new AppError('VALIDATION', msg('payments.authorizationDateFuture'), [
+      { path: 'authorizationDate', ...detail(msg('payments.futureDateField')) },
     ]);
   }
   const row = await ctx.db.transaction(async (tx) => {
@@ -74,8 +76,13 @@ export async function createRange(ctx: RequestContext, input: ReceiptRangeCreate
     if (overlap) {
       throw new AppError(
         'CONFLICT',
-        `El rango se superpone con el rango ${overlap.firstNumber}–${overlap.lastNumber} de la serie ${overlap.series} (oficina ${overlap.office}).`,
-        [{ path: 'firstNumber', message: 'Números ya autorizados en otro rango de la serie.' }],
+        msg('payments.rangeOverlaps', {
+          first: overlap.firstNumber,
+          last: overlap.lastNumber,
+          series: overlap.series,
+          office: overlap.office,
+        }),
+        [{ path: 'firstNumber', ...detail(msg('payments.rangeOverlapsField')) }],
       );
     }
     const [r] = await tx
@@ -93,9 +100,9 @@ export async function voidRange(ctx: RequestContext, input: { id: number; reason
   requireRangesScope(ctx);
   const row = await ctx.db.transaction(async (tx) => {
     const [r] = await tx.select().from(receiptRanges).where(eq(receiptRanges.id, input.id)).for('update');
-    if (!r) throw new AppError('NOT_FOUND', 'El rango no existe.');
-    if (r.nextNumber !== r.firstNumber) throw new AppError('CONFLICT', 'El rango ya emitió recibos: no se puede anular.');
-    if (r.state === 'ANULADO') throw new AppError('CONFLICT', 'El rango ya está anulado.');
+    if (!r) throw new AppError('NOT_FOUND', msg('payments.rangeNotFound'));
+    if (r.nextNumber !== r.firstNumber) throw new AppError('CONFLICT', msg('payments.rangeAlreadyUsed'));
+    if (r.state === 'ANULADO') throw new AppError('CONFLICT', msg('payments.rangeAlreadyVoided'));
     const [u] = await tx.update(receiptRanges).set({ state: 'ANULADO' }).where(eq(receiptRanges.id, r.id)).returning();
     await ctx.audit(
       {
@@ -207,7 +214,7 @@ export async function* receiptExportBatches(
 
 export async function getReceipt(ctx: RequestContext, input: { id: number }): Promise<Receipt> {
   const [r] = await selectReceipts(ctx.db).where(and(eq(receipts.id, input.id), ctx.inScope(payments.entityId)));
-  if (!r) throw new AppError('NOT_FOUND', 'El recibo no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('payments.receiptNotFound'));
   return toReceipt(r);
 }
 
@@ -220,7 +227,7 @@ export async function voidReceipt(ctx: RequestContext, input: { id: number; reas
       .set({ state: 'ANULADO', voidReason: input.reason, voidedBy: ctx.actor.id, voidedAt: new Date() })
       .where(and(eq(receipts.id, input.id), eq(receipts.state, 'EMITIDO')))
       .returning();
-    if (!u) throw new AppError('CONFLICT', 'El recibo ya está anulado.');
+    if (!u) throw new AppError('CONFLICT', msg('payments.receiptAlreadyVoided'));
     await ctx.audit(
       {
         action: 'VOID',
@@ -237,8 +244,8 @@ export async function voidReceipt(ctx: RequestContext, input: { id: number; reas
 /** A new receipt (the next number) for a registered payment whose receipt was voided. */
 export async function reissueReceipt(ctx: RequestContext, input: { paymentId: number }) {
   const pay = await getPayment(ctx, { id: input.paymentId });
-  if (pay.state !== 'REGISTRADO') throw new AppError('CONFLICT', 'El pago está revertido: no lleva recibo.');
-  if (pay.receipt?.state === 'EMITIDO') throw new AppError('CONFLICT', 'El pago ya tiene un recibo vigente.');
+  if (pay.state !== 'REGISTRADO') throw new AppError('CONFLICT', msg('payments.paymentReversedHasNoReceipt'));
+  if (pay.receipt?.state === 'EMITIDO') throw new AppError('CONFLICT', msg('payments.paymentHasReceipt'));
   await ctx.db.transaction(async (tx) => {
     const n = await takeReceiptNumber(tx, pay.office);
     const [r] = await tx
@@ -300,7 +307,7 @@ export async function receiptDocument(ctx: RequestContext, input: { id: number }
 export async function corteDeFormas(ctx: RequestContext, q: { rangeId: number; from?: string; to?: string }): Promise<Corte> {
   requireRangesScope(ctx);
   const [range] = await ctx.db.select().from(receiptRanges).where(eq(receiptRanges.id, q.rangeId));
-  if (!range) throw new AppError('NOT_FOUND', 'El rango no existe.');
+  if (!range) throw new AppError('NOT_FOUND', msg('payments.rangeNotFound'));
   const span = and(
     eq(receipts.rangeId, range.id),
     q.from ? sql`${receipts.issuedAt} >= ${q.from}::date` : undefined,

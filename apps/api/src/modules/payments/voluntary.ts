@@ -4,15 +4,17 @@ import {
   type CollectionStats,
   centsToDecimal,
   decimalToCents,
-  formatMoney,
+  detail,
   formatPeriod,
   guatemalaToday,
   historyPlanillaStates,
   isFuturePeriod,
+  msg,
   nextBusinessDay,
   orderDueDate,
   type PaymentOrder,
   periodOf,
+  text,
   type VoluntaryOrderCreate,
   voluntaryMonthShares,
 } from '@aporta/domain';
@@ -44,29 +46,35 @@ export async function voluntaryLimits(ctx: RequestContext) {
  */
 export async function createVoluntaryOrder(ctx: RequestContext, input: VoluntaryOrderCreate): Promise<PaymentOrder> {
   // The contributor has no employer, so no entity scope reaches them: the central office issues these.
-  requireAllScope(ctx, 'Los pagos voluntarios son de afiliados sin entidad: requieren alcance total.');
+  requireAllScope(ctx, text('payments.voluntaryRequireAllScope'));
   const [c] = await ctx.db.select().from(contributors).where(eq(contributors.cui, input.cui));
   if (!c)
-    throw new AppError('NOT_FOUND', 'No hay un afiliado con ese CUI.', [{ path: 'cui', message: 'Afiliado no registrado.' }]);
+    throw new AppError('NOT_FOUND', msg('payments.contributorNotFoundByCui'), [
+      { path: 'cui', ...detail(msg('payments.contributorNotFoundByCuiField')) },
+    ]);
   if (c.state === 'FALLECIDO')
-    throw new AppError('CONFLICT', 'El afiliado está registrado como fallecido.', [{ path: 'cui', message: 'Fallecido.' }]);
+    throw new AppError('CONFLICT', msg('payments.contributorDeceased'), [
+      { path: 'cui', ...detail(msg('payments.contributorDeceasedField')) },
+    ]);
   if (c.entityId !== null) {
-    throw new AppError('CONFLICT', 'El afiliado tiene entidad empleadora: sus cuotas se declaran en la planilla de la entidad.', [
-      { path: 'cui', message: 'Tiene patrono.' },
+    throw new AppError('CONFLICT', msg('payments.contributorHasEmployer'), [
+      { path: 'cui', ...detail(msg('payments.contributorHasEmployerField')) },
     ]);
   }
   const today = guatemalaToday();
   const periods = [...input.periods].sort();
   const future = periods.find((p) => isFuturePeriod(p, today));
   if (future)
-    throw new AppError('VALIDATION', `El mes ${formatPeriod(future)} es futuro.`, [{ path: 'periods', message: 'Mes futuro.' }]);
+    throw new AppError('VALIDATION', msg('payments.monthFuture', { period: future }), [
+      { path: 'periods', ...detail(msg('payments.monthFutureField')) },
+    ]);
   const salary = decimalToCents(input.salary);
   const s = await settingsAt(ctx.db, today);
   const min = BigInt(s.values['voluntary.minSalary']) * 100n;
   const max = BigInt(s.values['voluntary.maxSalary']) * 100n;
   if (salary < min || salary > max) {
-    throw new AppError('VALIDATION', `El salario declarado debe estar entre ${formatMoney(min)} y ${formatMoney(max)}.`, [
-      { path: 'salary', message: 'Fuera de los límites.' },
+    throw new AppError('VALIDATION', msg('payments.salaryOutOfLimits', { min, max }), [
+      { path: 'salary', ...detail(msg('payments.salaryOutOfLimitsField')) },
     ]);
   }
   const taken = rowsOf<{ period: string }>(
@@ -78,8 +86,9 @@ export async function createVoluntaryOrder(ctx: RequestContext, input: Voluntary
   );
   if (taken.length) {
     const months = taken.map((t) => formatPeriod(t.period)).join(', ');
-    throw new AppError('CONFLICT', `Ya hay cuotas declaradas u ordenadas para ${months}.`, [
-      { path: 'periods', message: months },
+    // The months as the UI writes them (`04/2026, 05/2026`): the same in every language.
+    throw new AppError('CONFLICT', msg('payments.monthsTaken', { months }), [
+      { path: 'periods', ...detail(msg('payments.monthsTakenField', { months })) },
     ]);
   }
   let principal = 0n;

@@ -1,4 +1,4 @@
-import { AppError, pensionMachine } from '@aporta/domain';
+import { AppError, msg, pensionMachine } from '@aporta/domain';
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { pensionReviews, pensionSuspensions, pensions, renapLookups } from '../../db/schema/index.ts';
@@ -180,8 +180,8 @@ export async function decideReview(
   input: { id: number; decision: 'CONFIRMADA' | 'DESCARTADA'; resolution: string },
 ) {
   const [x] = await reviewsQuery(ctx.db).where(and(eq(pensionReviews.id, input.id), ctx.inScope(pensions.entityId)));
-  if (!x) throw new AppError('NOT_FOUND', 'La revisión no existe o no está dentro de su alcance.');
-  if (x.r.state !== 'ABIERTA') throw new AppError('CONFLICT', 'La revisión ya fue resuelta.');
+  if (!x) throw new AppError('NOT_FOUND', msg('pensions.reviewNotFound'));
+  if (x.r.state !== 'ABIERTA') throw new AppError('CONFLICT', msg('pensions.reviewClosed'));
   const now = today();
   await ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
@@ -190,7 +190,7 @@ export async function decideReview(
       .set({ state: input.decision, resolution: input.resolution, closedAt: new Date(), closedBy: ctx.actor.email })
       .where(and(eq(pensionReviews.id, input.id), eq(pensionReviews.state, 'ABIERTA')))
       .returning();
-    if (!closed) throw new AppError('CONFLICT', 'La revisión ya fue resuelta.');
+    if (!closed) throw new AppError('CONFLICT', msg('pensions.reviewClosed'));
     const [open] = await db
       .select()
       .from(pensionSuspensions)
@@ -245,5 +245,5 @@ export async function checkPensionerInRenap(ctx: RequestContext, input: { pensio
   if (death && p.state !== 'FINALIZADA') {
     reviewOpened = await ctx.db.transaction((tx) => actOnDeath(ctx, tx as unknown as Db, p, death));
   }
-  return { result: outcome.result, deathDate: death, reviewOpened, warning: outcome.warning };
+  return { result: outcome.result, deathDate: death, reviewOpened, warning: outcome.warning?.text ?? null };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError } from '@aporta/domain';
+import { AppError, msg } from '@aporta/domain';
 import { storedFiles } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
@@ -45,7 +45,7 @@ export const renapCheckJob = defineJob<Record<string, never>, { checked: number;
   permission: { resource: 'supervivencia', action: 'APPROVE' },
   maxAttempts: 2,
   async run(job) {
-    if (!jobEnv.adapter) throw new AppError('SERVICE_UNAVAILABLE', 'RENAP no está configurado en este proceso.');
+    if (!jobEnv.adapter) throw new AppError('SERVICE_UNAVAILABLE', msg('pensions.renapNotConfigured'));
     return renapSweep(job.ctx, jobEnv.adapter(job.ctx), (done, total) =>
       job.progress({ done, total, phase: 'Consultando RENAP' }),
     );
@@ -65,7 +65,7 @@ export const survivalLettersJob = defineJob<
     const { ctx, payload } = job;
     await job.progress({ done: 0, total: null, phase: 'Buscando pensionados' });
     const rows = await pensionsToWrite(ctx, payload);
-    if (!rows.length) throw new AppError('CONFLICT', 'No hay pensionados con supervivencia en ese mes.');
+    if (!rows.length) throw new AppError('CONFLICT', msg('pensions.noLettersThisMonth'));
     await job.progress({ done: 0, total: rows.length, phase: 'Preparando las cartas' });
     const { pdf } = await generateReportPdf(ctx, await lettersReport(ctx.db, rows, payload.asOf), {
       fallbackInstitution: jobEnv.appTitle,
@@ -140,7 +140,7 @@ scheduleDaily({
   at: '02:00',
   permission: { resource: 'supervivencia', action: 'APPROVE' },
   run: async (ctx, _day, progress) => {
-    if (!jobEnv.adapter) throw new AppError('SERVICE_UNAVAILABLE', 'RENAP no está configurado en este proceso.');
+    if (!jobEnv.adapter) throw new AppError('SERVICE_UNAVAILABLE', msg('pensions.renapNotConfigured'));
     return renapSweep(ctx, jobEnv.adapter(ctx), (done, total) => progress({ done, total, phase: 'Consultando RENAP' }));
   },
 });

@@ -6,6 +6,7 @@ import {
   AppError,
   centsToDecimal,
   decimalToCents,
+  msg,
   type PayrollLine,
   payrollLineKindLabels,
   pensionTypeLabels,
@@ -33,7 +34,7 @@ export async function findPayrolls(ctx: RequestContext, query: { page: number; p
 async function payrollOf(ctx: RequestContext, period: string) {
   requireAll(ctx);
   const [p] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, period));
-  if (!p) throw new AppError('NOT_FOUND', `No hay planilla de pensiones de ${period}.`);
+  if (!p) throw new AppError('NOT_FOUND', msg('pensions.payrollNotFound', { period }));
   return p;
 }
 

@@ -6,14 +6,16 @@ import {
   AppError,
   centsToDecimal,
   decimalToCents,
-  formatPeriod,
+  detail,
   guatemalaToday,
   monthlyPayable,
+  msg,
   type PensionPayroll,
   type pensionTypes,
   periodEnd,
   periodOf,
   periodStart,
+  text,
 } from '@aporta/domain';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
@@ -23,8 +25,7 @@ import { toAppError } from '../../platform/db-errors.ts';
 import { CLOSED_PAYROLL } from './service.ts';
 
 /** The payroll is the institution's, not an entity's: only an ALL grant generates, closes or reads it. */
-export const requireAll = (ctx: RequestContext) =>
-  requireAllScope(ctx, 'La planilla de pensiones es de toda la institución: requiere alcance total.');
+export const requireAll = (ctx: RequestContext) => requireAllScope(ctx, text('pensions.payrollNeedsAllScope'));
 
 export const toPayroll = (r: typeof pensionPayrolls.$inferSelect): PensionPayroll => ({
   id: r.id,
@@ -66,8 +67,8 @@ export async function requestPayroll(ctx: RequestContext, input: { period: strin
       .from(pensionPayrolls)
       .where(eq(pensionPayrolls.period, input.period));
     if (!draft) {
-      const msg = `Período: una planilla de pensiones nueva es del mes en curso (${formatPeriod(current)}) o del siguiente; ${formatPeriod(input.period)} ya pasó.`;
-      throw new AppError('VALIDATION', msg, [{ path: 'period', message: msg }]);
+      const m = msg('pensions.payrollPeriodPast', { current, period: input.period });
+      throw new AppError('VALIDATION', m, [{ path: 'period', ...detail(m) }]);
     }
   }
   return generatePayroll(ctx, input);
@@ -83,7 +84,7 @@ export async function generatePayroll(
   const last = periodEnd(period);
   const [existing] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, period));
   if (existing?.state === 'CERRADA')
-    throw new AppError('CONFLICT', CLOSED_PAYROLL(period), [{ path: 'period', message: CLOSED_PAYROLL(period) }]);
+    throw new AppError('CONFLICT', CLOSED_PAYROLL(period), [{ path: 'period', ...detail(CLOSED_PAYROLL(period)) }]);
   return ctx.db
     .transaction(async (tx) => {
       const db = tx as unknown as Db;
@@ -241,7 +242,7 @@ export async function generatePayroll(
 export async function closePayroll(ctx: RequestContext, input: { period: string }) {
   requireAll(ctx);
   const [p] = await ctx.db.select().from(pensionPayrolls).where(eq(pensionPayrolls.period, input.period));
-  if (!p) throw new AppError('NOT_FOUND', `No hay planilla de pensiones de ${input.period}; genérela primero.`);
+  if (!p) throw new AppError('NOT_FOUND', msg('pensions.payrollNotGenerated', { period: input.period }));
   if (p.state === 'CERRADA') throw new AppError('CONFLICT', CLOSED_PAYROLL(input.period));
   return ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;

@@ -8,13 +8,15 @@ import {
   amountOn,
   contributorFullName,
   decimalToCents,
+  detail,
+  type Message,
+  msg,
   nextSurvivalDue,
   orphanEndDate,
   type PensionState,
   type PensionType,
   type pensionInputSchema,
   pensionMachine,
-  pensionTypeLabels,
   type pensionUpdateSchema,
   periodOf,
   survivorPensionTypes,
@@ -34,9 +36,20 @@ import type { RequestContext } from '../../platform/context.ts';
 import { toAppError } from '../../platform/db-errors.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { settingsAt } from '../settings/service.ts';
-import { CLOSED_PAYROLL, DUPLICATE_OPEN, getPension, loadPension, today } from './service.ts';
+import { DUPLICATE_OPEN, getPension, loadPension, today } from './service.ts';
 
 type PensionData = z.output<typeof pensionInputSchema>;
+
+/** A refusal naming one field: the message, and the same message as that field's detail. */
+function refuse(code: 'VALIDATION' | 'CONFLICT' | 'DUPLICATE', path: string, m: Message): never {
+  throw new AppError(code, m, [{ path, ...detail(m) }]);
+}
+
+/** Why a CUI cannot hold a survivor pension of each type. */
+const notBeneficiary = {
+  VIUDEZ: 'pensions.holderNotWidowhoodBeneficiary',
+  ORFANDAD: 'pensions.holderNotOrphanhoodBeneficiary',
+} as const;
 type BeneficiaryData = PensionData['beneficiaries'][number];
 
 /** End date of each beneficiary's right: orphans (HIJO) at the end age of the settings. */
@@ -67,10 +80,7 @@ async function holderOf(ctx: RequestContext, cui: string, type: PensionType) {
       .from(contributors)
       .where(and(eq(contributors.cui, cui), inScopeContributor))
       .limit(1);
-    if (!c) {
-      const msg = 'El CUI no corresponde a un afiliado registrado (dentro de su alcance).';
-      throw new AppError('VALIDATION', msg, [{ path: 'cui', message: msg }]);
-    }
+    if (!c) refuse('VALIDATION', 'cui', msg('pensions.holderNotContributor'));
     return {
       contributorId: c.id,
       fullName: contributorFullName(c),
@@ -87,10 +97,7 @@ async function holderOf(ctx: RequestContext, cui: string, type: PensionType) {
     .where(and(eq(pensionBeneficiaries.cui, cui), ctx.inScope(pensions.entityId)))
     .orderBy(desc(pensionBeneficiaries.id))
     .limit(1);
-  if (!b) {
-    const msg = `El CUI no corresponde a un beneficiario registrado en la pensión de un afiliado (dentro de su alcance): una pensión de ${pensionTypeLabels[type].toLowerCase()} se otorga a un beneficiario.`;
-    throw new AppError('VALIDATION', msg, [{ path: 'cui', message: msg }]);
-  }
+  if (!b) refuse('VALIDATION', 'cui', msg(notBeneficiary[type as keyof typeof notBeneficiary]));
   return {
     contributorId: b.contributorId,
     fullName: b.b.fullName,
@@ -109,17 +116,11 @@ export async function createPension(ctx: RequestContext, data: PensionData) {
     .from(pensions)
     .where(and(eq(pensions.cui, data.cui), eq(pensions.type, data.type), sql`${pensions.state} <> 'FINALIZADA'`))
     .limit(1);
-  if (dup) throw new AppError('DUPLICATE', DUPLICATE_OPEN, [{ path: 'type', message: DUPLICATE_OPEN }]);
-  if (data.beneficiaries.some((b) => b.cui === data.cui)) {
-    const msg = 'El pensionado no puede ser su propio beneficiario.';
-    throw new AppError('VALIDATION', msg, [{ path: 'beneficiaries', message: msg }]);
-  }
+  if (dup) refuse('DUPLICATE', 'type', DUPLICATE_OPEN);
+  if (data.beneficiaries.some((b) => b.cui === data.cui)) refuse('VALIDATION', 'beneficiaries', msg('pensions.ownBeneficiary'));
   const s = (await settingsAt(ctx.db, data.startDate)).values;
   const endDate = data.type === 'ORFANDAD' ? orphanEndDate(holder.birthDate, s, holder.studyCertificateUntil) : null;
-  if (endDate && endDate < data.startDate) {
-    const msg = 'El huérfano ya superó la edad de la pensión de orfandad en la fecha de inicio.';
-    throw new AppError('VALIDATION', msg, [{ path: 'startDate', message: msg }]);
-  }
+  if (endDate && endDate < data.startDate) refuse('VALIDATION', 'startDate', msg('pensions.orphanOverAge'));
   const monthly = decimalToCents(data.monthlyAmount);
   const id = await ctx.db
     .transaction(async (tx) => {
@@ -177,12 +178,9 @@ export async function createPension(ctx: RequestContext, data: PensionData) {
 /** Edits the resolution number, bank account or beneficiaries. Callers: passive-classes UPDATE. */
 export async function updatePension(ctx: RequestContext, input: { id: number; data: z.output<typeof pensionUpdateSchema> }) {
   const before = await loadPension(ctx.db, input.id, ctx.inScope(pensions.entityId));
-  if (before.state === 'FINALIZADA') throw new AppError('CONFLICT', 'La pensión está finalizada y no admite cambios.');
+  if (before.state === 'FINALIZADA') throw new AppError('CONFLICT', msg('pensions.pensionEnded'));
   const { beneficiaries, ...fields } = input.data;
-  if (beneficiaries?.some((b) => b.cui === before.cui)) {
-    const msg = 'El pensionado no puede ser su propio beneficiario.';
-    throw new AppError('VALIDATION', msg, [{ path: 'beneficiaries', message: msg }]);
-  }
+  if (beneficiaries?.some((b) => b.cui === before.cui)) refuse('VALIDATION', 'beneficiaries', msg('pensions.ownBeneficiary'));
   await ctx.db
     .transaction(async (tx) => {
       const [row] = await tx
@@ -238,16 +236,10 @@ export async function changePensionAmount(
 ) {
   const p = await loadPension(ctx.db, input.id, ctx.inScope(pensions.entityId));
   const { data } = input;
-  if (p.state === 'FINALIZADA') throw new AppError('CONFLICT', 'La pensión está finalizada y no admite cambios.');
-  if (data.effectiveFrom < p.startDate) {
-    const msg = 'El cambio no puede regir antes del inicio de la pensión.';
-    throw new AppError('VALIDATION', msg, [{ path: 'effectiveFrom', message: msg }]);
-  }
+  if (p.state === 'FINALIZADA') throw new AppError('CONFLICT', msg('pensions.pensionEnded'));
+  if (data.effectiveFrom < p.startDate) refuse('VALIDATION', 'effectiveFrom', msg('pensions.amountChangeBeforeStart'));
   const closed = await closedPayrollFrom(ctx.db, periodOf(data.effectiveFrom));
-  if (closed) {
-    const msg = `${CLOSED_PAYROLL(closed)} El cambio debe regir desde un mes sin planilla cerrada.`;
-    throw new AppError('VALIDATION', msg, [{ path: 'effectiveFrom', message: msg }]);
-  }
+  if (closed) refuse('VALIDATION', 'effectiveFrom', msg('pensions.amountChangeInClosedPayroll', { period: closed }));
   const cents = decimalToCents(data.monthlyAmount);
   await ctx.db
     .transaction(async (tx) => {
@@ -288,10 +280,7 @@ export async function transitionPension(
   ctx: RequestContext,
   input: { id: number; to: PensionState; comment?: string | null; expected?: PensionState },
 ) {
-  if (input.to === 'ACTIVA') {
-    const msg = 'Una pensión suspendida se reactiva al registrar su supervivencia (o al descartar la revisión de fallecimiento).';
-    throw new AppError('CONFLICT', msg, [{ path: 'to', message: msg }]);
-  }
+  if (input.to === 'ACTIVA') refuse('CONFLICT', 'to', msg('pensions.reactivateBySurvival'));
   await ctx.db.transaction(async (tx) => {
     const day = today();
     const applied = await applyTransition(ctx, {

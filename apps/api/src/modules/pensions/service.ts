@@ -8,11 +8,14 @@ import {
   centsToDecimal,
   contributorFullName,
   guatemalaToday,
+  type Message,
+  msg,
   type PensionDetail,
   type PensionListQuery,
   pensionMachine,
   survivalStatus,
   survivalWindow,
+  text,
 } from '@aporta/domain';
 import { and, desc, eq, getTableColumns, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -34,17 +37,17 @@ import { EXPORT_CHUNK_ROWS, type KeysetChunk, keysetBatches, keysetOf, likePatte
 import { availableTransitions, findTransitionHistory } from '../../platform/transitions.ts';
 import { settingsAt } from '../settings/service.ts';
 
-export const DUPLICATE_OPEN = 'Esta persona ya tiene una pensión de ese tipo activa o suspendida.';
-export const CLOSED_PAYROLL = (period: string) =>
-  `La planilla de pensiones de ${period} está cerrada y no se modifica; las correcciones van en el mes siguiente.`;
+export const DUPLICATE_OPEN = msg('pensions.duplicateOpen');
+export const CLOSED_PAYROLL = (period: string): Message => msg('pensions.payrollPeriodClosed', { period });
 
+// Constraint rules carry the catalogue's fixed texts; the error handler finds their keys.
 registerConstraintRules({
-  pensions_one_open_per_type: { path: 'type', message: DUPLICATE_OPEN },
-  pension_amounts_from_key: { path: 'effectiveFrom', message: 'Ya hay un cambio de monto desde esa fecha.' },
-  pension_beneficiaries_cui_key: { path: 'beneficiaries', message: 'Un CUI está repetido entre los beneficiarios.' },
+  pensions_one_open_per_type: { path: 'type', message: DUPLICATE_OPEN.text },
+  pension_amounts_from_key: { path: 'effectiveFrom', message: text('pensions.amountChangeDateTaken') },
+  pension_beneficiaries_cui_key: { path: 'beneficiaries', message: text('pensions.beneficiaryCuiDuplicate') },
   pension_payroll_closed: {
     path: 'period',
-    message: 'La planilla de pensiones está cerrada y no se modifica.',
+    message: text('pensions.payrollClosed'),
     code: 'CONFLICT',
   },
 });
@@ -176,7 +179,7 @@ export async function loadPension(db: Db, id: number, inScope: SQL | undefined):
   const [r] = await pensionQuery(db)
     .where(and(eq(pensions.id, id), inScope))
     .limit(1);
-  if (!r) throw new AppError('NOT_FOUND', 'La pensión no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('pensions.notFound'));
   return toPension(r);
 }
 

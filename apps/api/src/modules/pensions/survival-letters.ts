@@ -1,4 +1,4 @@
-import { AppError, formatCui, pensionTypeLabels, periodEnd, periodOf, periodStart, survivalWindow } from '@aporta/domain';
+import { AppError, formatCui, msg, pensionTypeLabels, periodEnd, periodOf, periodStart, survivalWindow } from '@aporta/domain';
 import { and, eq, gte, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { pensions } from '../../db/schema/index.ts';
@@ -41,8 +41,7 @@ export async function lettersReport(db: Db, rows: ReturnType<typeof toPension>[]
 /** The letter of one pension. Callers: supervivencia EXPORT. */
 export async function oneLetter(ctx: RequestContext, pensionId: number) {
   const p = await loadPension(ctx.db, pensionId, ctx.inScope(pensions.entityId));
-  if (p.state === 'FINALIZADA' || !p.survivalDue)
-    throw new AppError('CONFLICT', 'La pensión está finalizada: no lleva supervivencia.');
+  if (p.state === 'FINALIZADA' || !p.survivalDue) throw new AppError('CONFLICT', msg('pensions.noSurvival'));
   return lettersReport(ctx.db, [p], today());
 }
 

@@ -7,7 +7,10 @@ import { Readable } from 'node:stream';
 import {
   AppError,
   addDays,
+  detail,
   laterDate,
+  type Message,
+  msg,
   nextSurvivalDue,
   pensionMachine,
   type SurvivalCheck,
@@ -55,7 +58,7 @@ export async function storeAttachment(
   input: UploadedFile,
 ): Promise<{ id: number; filename: string; size: number }> {
   const ext = attachmentExtension[input.contentType as (typeof ATTACHMENT_TYPES)[number]];
-  if (!ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El acta debe ser PDF, JPG o PNG.');
+  if (!ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('pensions.attachmentType'));
   const key = `survival/${today().slice(0, 7)}/${randomBytes(12).toString('hex')}.${ext}`;
   const { size } = await files.put(key, Readable.from([Buffer.from(input.bytes)]), { contentType: input.contentType });
   // The name was cleaned where the upload was read (platform/uploads.ts).
@@ -84,26 +87,23 @@ export async function registerSurvivalCheck(
   const { data } = input;
   const p = await loadPension(ctx.db, input.pensionId, ctx.inScope(pensions.entityId));
   const now = today();
-  const fail = (path: string, msg: string): never => {
-    throw new AppError('VALIDATION', msg, [{ path, message: msg }]);
+  const fail = (path: string, m: Message): never => {
+    throw new AppError('VALIDATION', m, [{ path, ...detail(m) }]);
   };
-  if (p.state === 'FINALIZADA') throw new AppError('CONFLICT', 'La pensión está finalizada: no lleva supervivencia.');
-  if (data.checkDate < p.startDate) fail('checkDate', 'La fecha de la supervivencia es anterior al inicio de la pensión.');
+  if (p.state === 'FINALIZADA') throw new AppError('CONFLICT', msg('pensions.noSurvival'));
+  if (data.checkDate < p.startDate) fail('checkDate', msg('pensions.checkBeforeStart'));
   const [review] = await ctx.db
     .select({ id: pensionReviews.id })
     .from(pensionReviews)
     .where(and(eq(pensionReviews.pensionId, p.id), eq(pensionReviews.state, 'ABIERTA')));
   if (review) {
-    throw new AppError(
-      'CONFLICT',
-      'RENAP registra el fallecimiento del pensionado: resuelva primero la revisión abierta antes de registrar la supervivencia.',
-    );
+    throw new AppError('CONFLICT', msg('pensions.openDeathReview'));
   }
   const s = (await settingsAt(ctx.db, data.checkDate)).values;
   const due = p.survivalDue ?? nextSurvivalDue(p.birthDate, p.startDate);
   const opens = addDays(due, -s['survival.windowDaysAfterBirthday']);
   if (data.checkDate < opens) {
-    fail('checkDate', `Aún no corresponde: la supervivencia del cumpleaños ${due} se presenta desde ${opens}.`);
+    fail('checkDate', msg('pensions.checkTooEarly', { due, opens }));
   }
   if (data.attachmentFileId) {
     const [f] = await ctx.db.select().from(storedFiles).where(eq(storedFiles.id, data.attachmentFileId));
@@ -112,7 +112,7 @@ export async function registerSurvivalCheck(
       .from(survivalChecks)
       .where(eq(survivalChecks.attachmentFileId, data.attachmentFileId));
     if (!f || f.userId !== ctx.user.id || !f.key.startsWith('survival/') || used) {
-      fail('attachmentFileId', 'El archivo adjunto no existe o ya se usó; vuelva a adjuntar el acta.');
+      fail('attachmentFileId', msg('pensions.attachmentUnavailable'));
     }
   }
   if (data.method === 'RENAP') {
@@ -123,9 +123,8 @@ export async function registerSurvivalCheck(
       cui: p.cui,
       purpose: 'supervivencia',
     });
-    if (outcome.result !== 'ENCONTRADO') fail('method', outcome.warning ?? 'RENAP no confirmó al pensionado.');
-    if (outcome.person?.deathDate)
-      fail('method', `RENAP registra el fallecimiento el ${outcome.person.deathDate}: no confirma la supervivencia.`);
+    if (outcome.result !== 'ENCONTRADO') fail('method', outcome.warning ?? msg('pensions.renapNotConfirmed'));
+    if (outcome.person?.deathDate) fail('method', msg('pensions.renapDeathNoSurvival', { date: outcome.person.deathDate }));
   }
   const nextDue = nextSurvivalDue(p.birthDate, laterDate(data.checkDate, due));
   const id = await ctx.db.transaction(async (tx) => {
@@ -269,7 +268,7 @@ export async function checkAttachment(ctx: RequestContext, checkId: number) {
     .innerJoin(pensions, eq(pensions.id, survivalChecks.pensionId))
     .innerJoin(storedFiles, eq(storedFiles.id, survivalChecks.attachmentFileId))
     .where(and(eq(survivalChecks.id, checkId), ctx.inScope(pensions.entityId)));
-  if (!r) throw new AppError('NOT_FOUND', 'La supervivencia no existe, no tiene acta adjunta o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('pensions.checkAttachmentNotFound'));
   return r;
 }
 

@@ -1,5 +1,5 @@
 /** What the pensions module lets a workflow do: the action that ends «Solicitud de jubilación». */
-import { AppError, guatemalaToday, pensionInputSchema } from '@aporta/domain';
+import { AppError, guatemalaToday, msg, pensionInputSchema } from '@aporta/domain';
 import { createContext } from '../../platform/context.ts';
 import { registerModuleAction } from '../workflow/actions.ts';
 import { createPension } from './pension-changes.ts';
@@ -26,10 +26,7 @@ export function registerPensionWorkflowActions(): void {
     async run(ctx, request) {
       const scope = ctx.scopeFor('passive-classes', 'CREATE');
       if (!scope) {
-        throw new AppError(
-          'FORBIDDEN',
-          'Para aprobar y crear la pensión necesita además el permiso de crear pensiones (Clases pasivas).',
-        );
+        throw new AppError('FORBIDDEN', msg('pensions.createPensionPermission'));
       }
       const d = request.data;
       const today = guatemalaToday();
@@ -44,7 +41,11 @@ export function registerPensionWorkflowActions(): void {
       });
       if (!parsed.success) {
         const details = parsed.error.issues.map((i) => ({ path: `data.${i.path.join('.')}`, message: i.message }));
-        throw new AppError('VALIDATION', `No se puede crear la pensión: ${details.map((x) => x.message).join(' ')}`, details);
+        throw new AppError(
+          'VALIDATION',
+          msg('pensions.cannotCreatePension', { reasons: details.map((x) => x.message).join(' ') }),
+          details,
+        );
       }
       const pctx = createContext({ db: ctx.db, user: ctx.user, actor: ctx.actor, sessionId: ctx.sessionId, scope });
       const pension = await createPension(pctx, parsed.data);

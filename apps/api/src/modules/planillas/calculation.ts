@@ -7,9 +7,12 @@ import {
   checkLine,
   contributorFullName,
   decimalToCents,
+  detail,
   duplicateCuiIssue,
   isValidCui,
   type LineContext,
+  MAX_AMOUNT_CENTS,
+  msg,
   PLANILLA_SETTING_KEYS,
   type PlanillaState,
   periodStart,
@@ -18,7 +21,6 @@ import {
   type RenapFacts,
   type SettingsAt,
   settingsUsed,
-  totalTooLarge,
 } from '@aporta/domain';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
@@ -268,11 +270,17 @@ export async function recalculateLines(
  * before any write of the totals, so the person reads why instead of a commit failing over and over.
  */
 export function assertStorableTotals(t: { salary: string; employee: string; employer: string }): void {
-  const problem =
-    totalTooLarge(decimalToCents(t.salary), 'El total de salarios de la planilla') ??
-    totalTooLarge(decimalToCents(t.employee), 'El total de cuotas laborales de la planilla') ??
-    totalTooLarge(decimalToCents(t.employer), 'El total de cuotas patronales de la planilla');
-  if (problem) throw new AppError('VALIDATION', problem, [{ path: 'salary', message: problem }]);
+  const totals = [
+    [t.salary, 'planillas.totalSalaryTooLarge'],
+    [t.employee, 'planillas.totalEmployeeTooLarge'],
+    [t.employer, 'planillas.totalEmployerTooLarge'],
+  ] as const;
+  for (const [value, key] of totals) {
+    const total = decimalToCents(value);
+    if ((total < 0n ? -total : total) <= MAX_AMOUNT_CENTS) continue;
+    const problem = msg(key, { total, max: MAX_AMOUNT_CENTS });
+    throw new AppError('VALIDATION', problem, [{ path: 'salary', ...detail(problem) }]);
+  }
 }
 
 /** The same check on the valid rows of an upload (import batch `batchId`), before its commit. */

@@ -3,9 +3,10 @@ import {
   AppError,
   type BackPayCreate,
   checkLine,
-  formatPeriod,
+  detail,
   guatemalaToday,
   isFuturePeriod,
+  msg,
   type Planilla,
   type PlanillaCreate,
   periodOf,
@@ -34,14 +35,13 @@ import { assertCanDeclare } from './rules.ts';
  * period's planilla copied, then calculated. Callers: planillas CREATE.
  */
 export async function createPlanilla(ctx: RequestContext, input: PlanillaCreate): Promise<Planilla> {
-  if (!(await isEntityInScope(ctx, input.entityId)))
-    throw new AppError('FORBIDDEN', 'No puede declarar planillas de esa entidad.');
+  if (!(await isEntityInScope(ctx, input.entityId))) throw new AppError('FORBIDDEN', msg('planillas.entityForbidden'));
   const id = await ctx.db.transaction(async (tx) => {
     await assertCanDeclare(tx, input);
     const prev = input.copyPrevious ? await previousPlanilla(tx, input.entityId, input.period) : null;
     if (input.copyPrevious && !prev) {
-      const message = `La entidad no tiene planilla del período ${formatPeriod(previousPeriod(input.period))} para copiar.`;
-      throw new AppError('CONFLICT', message, [{ path: 'copyPrevious', message }]);
+      const message = msg('planillas.nothingToCopy', { period: previousPeriod(input.period) });
+      throw new AppError('CONFLICT', message, [{ path: 'copyPrevious', ...detail(message) }]);
     }
     const [p] = await tx
       .insert(planillas)
@@ -82,16 +82,17 @@ export async function createPlanilla(ctx: RequestContext, input: PlanillaCreate)
  * approving it puts those months in the contributor's history. Callers: fallen-wages CREATE.
  */
 export async function createBackPay(ctx: RequestContext, input: BackPayCreate): Promise<Planilla> {
-  if (!(await isEntityInScope(ctx, input.entityId)))
-    throw new AppError('FORBIDDEN', 'No puede declarar planillas de esa entidad.');
+  if (!(await isEntityInScope(ctx, input.entityId))) throw new AppError('FORBIDDEN', msg('planillas.entityForbidden'));
   const today = guatemalaToday();
   if (input.resolutionDate > today) {
-    throw new AppError('VALIDATION', 'La fecha de la resolución no puede ser futura.', [
-      { path: 'resolutionDate', message: 'Fecha futura.' },
+    throw new AppError('VALIDATION', msg('planillas.resolutionDateFuture'), [
+      { path: 'resolutionDate', ...detail(msg('planillas.futureDate')) },
     ]);
   }
   if (isFuturePeriod(input.toPeriod, today)) {
-    throw new AppError('VALIDATION', 'Los salarios caídos son de meses pasados.', [{ path: 'toPeriod', message: 'Mes futuro.' }]);
+    throw new AppError('VALIDATION', msg('planillas.backPayFutureMonths'), [
+      { path: 'toPeriod', ...detail(msg('planillas.futureMonth')) },
+    ]);
   }
   const months = periodsBetween(input.fromPeriod, input.toPeriod);
   const id = await ctx.db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ import {
   guatemalaToday,
   historyPlanillaStates,
   type ListQuery,
+  msg,
   type PlanillaEmployee,
   type PlanillaOverview,
   periodOf,
@@ -213,7 +214,7 @@ export async function entityHistory(
     .select({ id: municipalEntities.id, name: municipalEntities.name })
     .from(municipalEntities)
     .where(and(eq(municipalEntities.id, input.entityId), ctx.inScope(municipalEntities.id)));
-  if (!ent) throw new AppError('NOT_FOUND', 'La entidad no existe o no está dentro de su alcance.');
+  if (!ent) throw new AppError('NOT_FOUND', msg('platform.entityNotFound'));
   const rows = rowsOf<{
     period: string;
     n: number;

@@ -5,6 +5,7 @@ import {
   formatPeriod,
   type ImportIssue,
   type LineIssue,
+  msg,
   PLANILLA_SETTING_KEYS,
   type PlanillaImportColumnKey,
   type PlanillaType,
@@ -56,9 +57,12 @@ interface Row {
   warnings: LineIssue[] | null;
 }
 
-const issue = (i: { field: string; message: string }): ImportIssue => ({
+/** A line issue as an upload's row issue (its key and parameters kept). */
+const issue = (i: LineIssue): ImportIssue => ({
   column: planillaColumnHeader(i.field),
   message: i.message,
+  ...(i.key ? { key: i.key } : {}),
+  ...(i.params ? { params: i.params } : {}),
 });
 
 registerPlanillaConstraints();
@@ -78,7 +82,7 @@ export const planillaImportKind = defineImportKind<PlanillaImportColumnKey, Row,
 
   async prepare(ctx, batch) {
     const params = batch.params as UploadParams;
-    if (batch.scopeEntityId == null) throw new AppError('VALIDATION', 'La carga no indica la entidad.');
+    if (batch.scopeEntityId == null) throw new AppError('VALIDATION', msg('planillas.uploadNoEntity'));
     return { basis: await loadBasis(ctx.db, batch.scopeEntityId, params.period), period: params.period };
   },
 
@@ -119,7 +123,7 @@ export const planillaImportKind = defineImportKind<PlanillaImportColumnKey, Row,
     return { key, data, errors: [], warnings: c.warnings.map(issue) };
   },
 
-  uniqueKey: { column: 'cui', message: (first) => `CUI repetido en el archivo (ya está en la fila ${first}).` },
+  uniqueKey: { column: 'cui', message: (first) => msg('planillas.uploadCuiRepeated', { row: first }).text },
 
   // The planilla's totals are the sums of its valid rows: refused before the commit when a numeric(14,2)
   // column cannot keep them (each salary is bounded on its line; a file of many such lines is not).
@@ -164,7 +168,8 @@ export const planillaImportKind = defineImportKind<PlanillaImportColumnKey, Row,
         case when trim(coalesce(r.raw->>'days', '')) ~ '^[0-9]{1,2}$' and (r.raw->>'days')::int <= 31 then trim(r.raw->>'days')::smallint end,
         case when upper(trim(coalesce(r.raw->>'movement', ''))) in ('ALTA', 'BAJA') then upper(trim(r.raw->>'movement')) end,
         case when coalesce(r.raw->>'movementDate', '') ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' then (r.raw->>'movementDate')::date end,
-        (select jsonb_agg(jsonb_build_object('code', 'ARCHIVO', 'field', e->>'column', 'message', e->>'message'))
+        (select jsonb_agg(jsonb_strip_nulls(jsonb_build_object('code', 'ARCHIVO', 'field', e->>'column', 'message', e->>'message',
+            'key', e->'key', 'params', e->'params')))
            from jsonb_array_elements(coalesce(r.errors, '[]'::jsonb)) e),
         true
       from ${importRows} r

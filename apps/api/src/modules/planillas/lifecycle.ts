@@ -1,5 +1,5 @@
 // A planilla's transitions through its machine (submit, review, approve...), with what each step sets off.
-import { AppError, type PlanillaTransitionRequest, planillaMachine, SUBMITTING_STATE } from '@aporta/domain';
+import { AppError, detail, msg, type PlanillaTransitionRequest, planillaMachine, SUBMITTING_STATE } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import {
@@ -81,8 +81,8 @@ export async function transitionPlanilla(ctx: RequestContext, input: { id: numbe
     }
     if (lineComments?.length) {
       if (applied.transition.key !== 'PLANILLA_OBSERVE') {
-        throw new AppError('VALIDATION', 'Las observaciones por línea se hacen al observar la planilla.', [
-          { path: 'lineComments', message: 'Solo al observar.' },
+        throw new AppError('VALIDATION', msg('planillas.lineCommentsOnlyWhenObserving'), [
+          { path: 'lineComments', ...detail(msg('planillas.onlyWhenObserving')) },
         ]);
       }
       for (const lc of lineComments) await assertLineOf(tx, p.id, lc.lineId);

@@ -3,6 +3,8 @@ import {
   AppError,
   checkLine,
   duplicateCuiIssue,
+  type LineIssue,
+  msg,
   type PlanillaLine,
   type PlanillaLineInput,
   type PlanillaLinesQuery,
@@ -128,12 +130,23 @@ export async function* planillaLineBatches(ctx: RequestContext, id: number, q: P
   }
 }
 
-export function refuseLine(errors: { field: string; message: string }[]): never {
-  throw new AppError(
-    'VALIDATION',
-    errors.map((e) => e.message).join(' '),
-    errors.map((e) => ({ path: e.field, message: e.message })),
-  );
+/**
+ * Refuses a line (400) with every field's reason as a keyed detail. One reason is also the error's
+ * message; several are said together in Spanish, keyed as the code's own message (the details word them).
+ */
+export function refuseLine(errors: readonly LineIssue[]): never {
+  const details = errors.map(({ field, message, key, params }) => ({
+    path: field,
+    message,
+    ...(key ? { key } : {}),
+    ...(params ? { params } : {}),
+  }));
+  const [only] = errors;
+  const message =
+    errors.length === 1 && only.key
+      ? { key: only.key, ...(only.params ? { params: only.params } : {}), text: only.message }
+      : { key: 'errors.VALIDATION', text: errors.map((e) => e.message).join(' ') };
+  throw new AppError('VALIDATION', message, details);
 }
 
 async function checkInput(tx: Db, p: typeof planillas.$inferSelect, input: PlanillaLineInput, exceptLineId?: number) {
@@ -203,7 +216,7 @@ async function lockLine(tx: Db, planillaId: number, lineId: number) {
     .from(planillaLines)
     .where(and(eq(planillaLines.id, lineId), eq(planillaLines.planillaId, planillaId)))
     .for('update');
-  if (!l) throw new AppError('NOT_FOUND', 'La línea no existe en esta planilla.');
+  if (!l) throw new AppError('NOT_FOUND', msg('planillas.lineNotFound'));
   return l;
 }
 

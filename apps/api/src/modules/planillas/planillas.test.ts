@@ -449,6 +449,8 @@ describe('planillas: upload through the import pipeline', () => {
     const bad = (
       await t.request({ method: 'GET', url: `/api/planillas/${pid}/lines?issues=errors`, token: operatorB.token })
     ).json().items;
+    // Each issue of an uploaded exception keeps its key (the web words it in the user's language).
+    for (const l of bad) for (const e of l.errors) expect(e.key, JSON.stringify(e)).toMatch(/^[a-z]+\.\w+$/);
     for (const l of bad) {
       const r = await t.request({
         method: 'PUT',
@@ -717,6 +719,7 @@ describe('planillas: submit is a job — ENVIANDO meanwhile, never stuck', () =>
     const res = await transition(op.token, empty, { to: 'ENVIANDO' });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toMatch(/no tiene líneas/);
+    expect(res.json().error.key).toBe('planillas.noLines');
   });
 
   it('while its job waits it is ENVIANDO: no edits, no second submit, no voiding, nobody may ask for the job’s steps', async () => {
@@ -840,6 +843,11 @@ describe('planillas: limits the database can hold, and people RENAP records as d
     expect(res.json().error.message).toMatch(
       /^El total de salarios de la planilla \(Q 1,100,000,002,999.89\) supera el máximo que el sistema registra \(Q 999,999,999,999.99\)\.$/,
     );
+    expect(res.json().error).toMatchObject({
+      key: 'planillas.totalSalaryTooLarge',
+      params: { total: '110000000299989', max: '99999999999999' },
+      details: [{ path: 'salary', key: 'planillas.totalSalaryTooLarge' }],
+    });
     const after = (await t.request({ method: 'GET', url: `/api/planillas/${id}`, token: operatorB.token })).json();
     expect(after).toMatchObject({ lineCount: 0, totalSalary: '0.00' });
     // An upload whose valid rows sum beyond the column is refused when its commit is asked for (409 at once,
@@ -876,6 +884,11 @@ describe('planillas: limits the database can hold, and people RENAP records as d
     const refused = await addLine(operatorB.token, id, line({ cui: deadLong, fullName: 'Ana María López García' }));
     expect(refused.statusCode).toBe(400);
     expect(JSON.stringify(refused.json().error)).toContain('RENAP registra el fallecimiento el 14/03/2015, antes del período');
+    expect(refused.json().error).toMatchObject({
+      key: 'planillas.lineRenapDeceasedBeforePeriod',
+      params: { date: '2015-03-14', period },
+      details: [{ path: 'cui', key: 'planillas.lineRenapDeceasedBeforePeriod' }],
+    });
     const warned = await addLine(operatorB.token, id, line({ cui: deadThisMonth, fullName: 'Ana María López García' }));
     expect(warned.statusCode).toBe(201);
     expect(warned.json().warnings.map((w: { code: string }) => w.code)).toContain('RENAP_FALLECIDO');
@@ -902,6 +915,7 @@ describe('maker-checker reads the audit trail', () => {
     expect(approve.json().error.message).toBe(
       'No puede aprobar una planilla que usted creó, modificó o envió; debe hacerlo otra persona.',
     );
+    expect(approve.json().error.key).toBe('planillas.approveNotByMaker');
     // Someone who neither made nor changed it may approve.
     const checker = await t.createUser({ system: true });
     const ok = await transition(checker.token, id, { to: 'APROBADA' });

@@ -5,6 +5,7 @@ import {
   centsToDecimal,
   editablePlanillaStates,
   formatPeriod,
+  msg,
   type Planilla,
   type PlanillaListQuery,
   planillaMachine,
@@ -26,7 +27,7 @@ const creator = alias(users, 'creator');
 const reviewer = alias(users, 'reviewer');
 export const money = (c: Cents) => centsToDecimal(c);
 
-const notFound = () => new AppError('NOT_FOUND', 'La planilla no existe o no está dentro de su alcance.');
+const notFound = () => new AppError('NOT_FOUND', msg('planillas.notFound'));
 
 const baseQuery = (db: Db) =>
   db

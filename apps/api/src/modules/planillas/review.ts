@@ -1,6 +1,14 @@
 // What a review reads and writes beside the lines: the history of steps, comments, the comparison with the
 // previous period.
-import { AppError, decimalToCents, type PlanillaComment, type PlanillaComparison, planillaMachine } from '@aporta/domain';
+import {
+  AppError,
+  decimalToCents,
+  detail,
+  msg,
+  type PlanillaComment,
+  type PlanillaComparison,
+  planillaMachine,
+} from '@aporta/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { planillaComments, planillaLines, planillas } from '../../db/schema/index.ts';
@@ -66,7 +74,9 @@ export async function assertLineOf(db: Db, planillaId: number, lineId: number) {
     .from(planillaLines)
     .where(and(eq(planillaLines.id, lineId), eq(planillaLines.planillaId, planillaId)));
   if (!l)
-    throw new AppError('VALIDATION', 'La línea no pertenece a esta planilla.', [{ path: 'lineId', message: 'Línea no válida.' }]);
+    throw new AppError('VALIDATION', msg('planillas.lineNotInPlanilla'), [
+      { path: 'lineId', ...detail(msg('planillas.lineInvalid')) },
+    ]);
 }
 
 /** This period beside the previous one: new, missing, salary changes and RENAP warnings. */

@@ -6,6 +6,7 @@ import {
   entityContributionHistoryQuerySchema,
   entityContributionHistorySchema,
   listResponse,
+  msg,
   planillaEmployeeSchema,
   planillaEmployeesQuerySchema,
   settingDefinitions,
@@ -52,7 +53,7 @@ export const planillaHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       if (settingDefinitions[request.params.key].topic !== 'contributions') {
-        throw new AppError('NOT_FOUND', 'Ese parámetro no es una cuota de planilla.');
+        throw new AppError('NOT_FOUND', msg('planillas.notContributionSetting'));
       }
       return settingHistory(request.ctx, { key: request.params.key });
     },

@@ -1,11 +1,13 @@
 import {
   AppError,
+  detail,
   editablePlanillaStates,
-  formatPeriod,
   guatemalaToday,
   isFuturePeriod,
+  msg,
   type PlanillaType,
   planillaMachine,
+  text,
 } from '@aporta/domain';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -13,13 +15,10 @@ import { planillas } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { registerConstraintRules } from '../../platform/db-errors.ts';
 
-const ORDINARY_TAKEN =
-  'Ya existe la planilla ordinaria de esta entidad para ese período; las correcciones van en una planilla complementaria.';
-
 export function registerPlanillaConstraints() {
   registerConstraintRules({
-    planillas_one_ordinary: { path: 'period', message: ORDINARY_TAKEN, code: 'CONFLICT' },
-    planillas_period_check: { path: 'period', message: 'Período no válido (aaaa-mm).' },
+    planillas_one_ordinary: { path: 'period', message: text('planillas.ordinaryTaken'), code: 'CONFLICT' },
+    planillas_period_check: { path: 'period', message: text('planillas.periodInvalid') },
   });
 }
 
@@ -31,8 +30,8 @@ export function registerPlanillaConstraints() {
 export async function assertCanDeclare(db: Db, input: { entityId: number; period: string; type: PlanillaType }) {
   const { entityId, period, type } = input;
   if (isFuturePeriod(period, guatemalaToday())) {
-    const message = `El período ${formatPeriod(period)} aún no ha llegado: no se puede declarar un período futuro.`;
-    throw new AppError('VALIDATION', message, [{ path: 'period', message }]);
+    const message = msg('planillas.periodFuture', { period });
+    throw new AppError('VALIDATION', message, [{ path: 'period', ...detail(message) }]);
   }
   const active = await db
     .select({ id: planillas.id, state: planillas.state })
@@ -46,13 +45,13 @@ export async function assertCanDeclare(db: Db, input: { entityId: number; period
       ),
     );
   if (type === 'ORDINARIA' && active.length) {
-    throw new AppError('CONFLICT', ORDINARY_TAKEN, [
-      { path: 'period', message: `Planilla existente: /planilla/vista/${active[0].id}` },
+    throw new AppError('CONFLICT', msg('planillas.ordinaryTaken'), [
+      { path: 'period', ...detail(msg('planillas.existingPlanilla', { id: active[0].id })) },
     ]);
   }
   if (type === 'COMPLEMENTARIA' && !active.some((p) => p.state === 'APROBADA' || p.state === 'PAGADA')) {
-    const message = 'Una planilla complementaria corrige una ordinaria aprobada: ese período no tiene ninguna aprobada.';
-    throw new AppError('CONFLICT', message, [{ path: 'type', message }]);
+    const message = msg('planillas.complementaryWithoutApproved');
+    throw new AppError('CONFLICT', message, [{ path: 'type', ...detail(message) }]);
   }
 }
 
@@ -62,19 +61,16 @@ export async function assertCanDeclare(db: Db, input: { entityId: number; period
  */
 export async function lockEditable(ctx: RequestContext, tx: Db, id: number) {
   const scope = ctx.scopeFor('planillas', 'UPDATE');
-  if (!scope) throw new AppError('FORBIDDEN', 'No tiene permiso para modificar planillas.');
+  if (!scope) throw new AppError('FORBIDDEN', msg('planillas.updateForbidden'));
   const inScope = scope === 'ALL' ? undefined : ctx.inScope(planillas.entityId);
   const [p] = await tx
     .select()
     .from(planillas)
     .where(and(eq(planillas.id, id), inScope))
     .for('update');
-  if (!p) throw new AppError('NOT_FOUND', 'La planilla no existe o no está dentro de su alcance.');
+  if (!p) throw new AppError('NOT_FOUND', msg('planillas.notFound'));
   if (!editablePlanillaStates.includes(p.state)) {
-    throw new AppError(
-      'CONFLICT',
-      `La planilla está en estado «${planillaMachine.stateLabels[p.state]}»: solo se modifica en borrador u observada.`,
-    );
+    throw new AppError('CONFLICT', msg('planillas.notEditable', { state: planillaMachine.stateLabels[p.state] }));
   }
   return p;
 }

@@ -1,4 +1,4 @@
-import { AppError, centsToDecimal, planillaMachine, SUBMITTING_STATE } from '@aporta/domain';
+import { AppError, centsToDecimal, type ErrorDetail, msg, planillaMachine, SUBMITTING_STATE, text } from '@aporta/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { jobs as jobsTable, planillaLines, planillas } from '../../db/schema/index.ts';
@@ -18,17 +18,17 @@ import { notifyPlanillaStep } from './notify.ts';
  * so a planilla is never left ENVIANDO.
  */
 
+/** Why a submit did not complete, as the planilla keeps it (`submit_message`, the history's comment). */
 export const SUBMIT_MESSAGES = {
-  cancelled: 'El envío se canceló antes de terminar: la planilla volvió a su estado anterior y puede enviarla de nuevo.',
-  interrupted:
-    'El envío no terminó (el servidor se detuvo o falló): la planilla volvió a su estado anterior y puede enviarla de nuevo.',
-  failed:
-    'El envío falló por un error inesperado: la planilla volvió a su estado anterior. Envíela de nuevo; si el problema continúa, avise al administrador.',
+  cancelled: text('planillas.submitCancelled'),
+  interrupted: text('planillas.submitInterrupted'),
+  failed: text('planillas.submitFailed'),
 } as const;
 
 /**
  * Why a planilla cannot be sent as its lines stand (as stored), or null: no lines at all, or (`errors`) a
- * blocking error on any line (409 naming the first 50 lines). The request checks only the first (stored
+ * blocking error on any line (409 naming the first 50 lines: a detail per error, keyed when it was stored
+ * with its key). The request checks only the first (stored
  * errors may be stale — a repeat whose first line was deleted — and only the job's recalculation knows);
  * the job checks both after recalculating.
  */
@@ -47,27 +47,41 @@ export async function submitRefusal(db: Db, planillaId: number, opts: { errors: 
       .limit(50);
     return new AppError(
       'CONFLICT',
-      `La planilla tiene ${e} línea(s) con errores que impiden enviarla; corríjalas o elimínelas.`,
-      bad.map((b) => ({
-        path: `línea ${b.rowNumber}`,
-        row: b.rowNumber,
-        message: (b.errors ?? []).map((x) => x.message).join(' '),
-      })),
+      msg('planillas.linesWithErrors', { count: Number(e) }),
+      bad.flatMap((b) =>
+        (b.errors ?? []).map(
+          (x): ErrorDetail => ({
+            path: `línea ${b.rowNumber}`,
+            row: b.rowNumber,
+            message: x.message,
+            ...(x.key ? { key: x.key } : {}),
+            ...(x.params ? { params: x.params } : {}),
+          }),
+        ),
+      ),
     );
   }
-  if (Number(n) === 0)
-    return new AppError('CONFLICT', 'La planilla no tiene líneas: agregue al menos un empleado antes de enviarla.');
+  if (Number(n) === 0) return new AppError('CONFLICT', msg('planillas.noLines'));
   return null;
 }
 
-/** A refusal as the one line a planilla keeps (`submit_message`): the message and its first lines. */
+/**
+ * A refusal as the one line a planilla keeps (`submit_message`): the message and its first ten fields
+ * or lines, a line's several errors together.
+ */
 const refusalText = (err: AppError) => {
-  const lines = (err.details ?? [])
+  const byPath = new Map<string, string[]>();
+  for (const d of err.details ?? []) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d.message]);
+  const lines = [...byPath]
     .slice(0, 10)
-    .map((d) => `${d.path}: ${d.message}`)
+    .map(([path, messages]) => `${path}: ${messages.join(' ')}`)
     .join('; ');
-  return (lines ? `${err.message} (${lines}${(err.details?.length ?? 0) > 10 ? '; …' : ''})` : err.message).slice(0, 2000);
+  return (lines ? `${err.message} (${lines}${byPath.size > 10 ? '; …' : ''})` : err.message).slice(0, 2000);
 };
+
+/** The refusal said as refusalText, keyed as the refusal itself (its details carry the lines). */
+const refusalMessage = (err: AppError) =>
+  err.key ? { key: err.key, ...(err.params ? { params: err.params } : {}), text: refusalText(err) } : refusalText(err);
 
 /** Queues the submit job of a planilla the caller just moved to ENVIANDO, in that transaction. */
 export async function queueSubmit(ctx: RequestContext, tx: Db, planillaId: number): Promise<number> {
@@ -184,7 +198,7 @@ export async function runSubmit(job: JobRun<SubmitPayload>): Promise<SubmitResul
       return { refusal: null, row: applied.row };
     });
     // Refused: the planilla is back where it was with the list; the job fails with the same reason.
-    if (outcome.refusal) throw new AppError('CONFLICT', refusalText(outcome.refusal), outcome.refusal.details);
+    if (outcome.refusal) throw new AppError('CONFLICT', refusalMessage(outcome.refusal), outcome.refusal.details);
     return { planillaId: id, state: outcome.row?.state ?? null, lines: outcome.row?.lineCount ?? 0 };
   } catch (err) {
     const { signal } = job;

@@ -1,5 +1,5 @@
 // Planillas from a spreadsheet: the upload, its rows and exceptions, committing or discarding it.
-import { AppError, type ImportBatch, type ImportRow, type PlanillaUpload, type PlanillaUploadParams } from '@aporta/domain';
+import { AppError, type ImportBatch, type ImportRow, msg, type PlanillaUpload, type PlanillaUploadParams } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import { planillas } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -27,7 +27,7 @@ export async function uploadPlanilla(
   input: { params: PlanillaUploadParams; fileName: string; path: string; id?: string },
 ): Promise<PlanillaUpload> {
   const { entityId, period, type } = input.params;
-  if (!(await isEntityInScope(ctx, entityId))) throw new AppError('FORBIDDEN', 'No puede declarar planillas de esa entidad.');
+  if (!(await isEntityInScope(ctx, entityId))) throw new AppError('FORBIDDEN', msg('planillas.entityForbidden'));
   const target = type === 'ORDINARIA' ? await editableOrdinary(ctx.db, entityId, period) : null;
   if (!target) await assertCanDeclare(ctx.db, { entityId, period, type });
   const params: UploadParams = { period, type, planillaId: target };

@@ -1,4 +1,4 @@
-import { AppError, type Profile, type ProfileUpdate, type RevokedSessions, type SessionInfo } from '@aporta/domain';
+import { AppError, msg, type Profile, type ProfileUpdate, type RevokedSessions, type SessionInfo } from '@aporta/domain';
 import { asc, eq } from 'drizzle-orm';
 import { roles, userRoles, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -61,7 +61,7 @@ export async function listOwnSessions(ctx: RequestContext): Promise<SessionInfo[
 export async function revokeOwnSession(ctx: RequestContext, input: { id: number }): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     if (!(await revokeSession(tx, { userId: ctx.user.id, sessionId: input.id }))) {
-      throw new AppError('NOT_FOUND', 'La sesión no existe o ya fue cerrada.');
+      throw new AppError('NOT_FOUND', msg('accounts.sessionNotFound'));
     }
     await ctx.audit({ action: 'REVOKE_SESSION', entityType: 'session', entityId: input.id }, tx);
   });

@@ -1,5 +1,7 @@
 import {
   contributorFullName,
+  type Message,
+  msg,
   type RenapLookupLog,
   type RenapLookupQuery,
   type RenapLookupResponse,
@@ -17,12 +19,13 @@ import { type RenapAdapter, RenapUnavailableError } from './adapter.ts';
 export interface RenapOutcome {
   result: RenapResult;
   person: RenapPerson | null;
-  warning: string | null;
+  /** Why the registry gave no confirmation (a catalogue message; answers carry its Spanish text). */
+  warning: Message | null;
 }
 
 /**
  * Looks a CUI up in RENAP and logs the lookup (who, when, which CUI, result). Never throws for an
- * outage: a timeout or an unavailable registry comes back as a Spanish warning, so saving goes on.
+ * outage: a timeout or an unavailable registry comes back as a warning, so saving goes on.
  */
 export async function lookupRenap(opts: {
   db: Db;
@@ -38,16 +41,13 @@ export async function lookupRenap(opts: {
     const person = await adapter.lookup(cui);
     outcome = person
       ? { result: 'ENCONTRADO', person, warning: null }
-      : { result: 'NO_ENCONTRADO', person: null, warning: 'El CUI no está registrado en RENAP.' };
+      : { result: 'NO_ENCONTRADO', person: null, warning: msg('contributors.renapNotFound') };
   } catch (err) {
     const kind = err instanceof RenapUnavailableError ? err.kind : 'NO_DISPONIBLE';
     outcome = {
       result: kind,
       person: null,
-      warning:
-        kind === 'TIEMPO_AGOTADO'
-          ? 'RENAP no respondió a tiempo; no se pudo confirmar el CUI. Puede guardar y verificarlo más tarde.'
-          : 'RENAP no está disponible en este momento; no se pudo confirmar el CUI. Puede guardar y verificarlo más tarde.',
+      warning: kind === 'TIEMPO_AGOTADO' ? msg('contributors.renapTimeout') : msg('contributors.renapUnavailable'),
     };
   }
   await db.insert(renapLookups).values({
@@ -86,6 +86,7 @@ export async function lookupForScreen(
   return {
     cui: input.cui,
     ...outcome,
+    warning: outcome.warning?.text ?? null,
     contributor: c ? { id: c.id, fullName: contributorFullName(c), cuiState: c.cuiState } : null,
   };
 }

@@ -67,7 +67,9 @@ describe('roles', () => {
     await post({ name: 'Repetido' });
     const dup = await post({ name: 'repetido' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().error.details).toEqual([{ path: 'name', message: 'Ya existe un rol con ese nombre.' }]);
+    expect(dup.json().error.details).toEqual([
+      { path: 'name', message: 'Ya existe un rol con ese nombre.', key: 'accounts.roleNameTaken' },
+    ]);
     expect((await post({ name: '  ' })).statusCode).toBe(400);
   });
 

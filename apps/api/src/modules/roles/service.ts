@@ -2,11 +2,14 @@ import {
   AppError,
   type Ceiling,
   ceilingOf,
+  detail,
   type Grant,
   type ListQuery,
+  msg,
   type RoleInput,
   type RoleRecord,
   sortGrants,
+  text,
 } from '@aporta/domain';
 import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -16,7 +19,7 @@ import { registerConstraintRules, rethrowDbError } from '../../platform/db-error
 import { keysetBatches, keysetOf, likePattern, listPage, type Page } from '../../platform/list.ts';
 import { assertWithinCeiling } from '../users/privilege.ts';
 
-registerConstraintRules({ roles_name_unique: { path: 'name', message: 'Ya existe un rol con ese nombre.' } });
+registerConstraintRules({ roles_name_unique: { path: 'name', message: text('accounts.roleNameTaken') } });
 
 const sortable = { id: roles.id, name: roles.name, description: roles.description, updatedAt: roles.updatedAt };
 
@@ -103,7 +106,7 @@ export function roleBatches(ctx: RequestContext, query: Omit<ListQuery, 'page' |
 
 async function loadRole(db: Db, id: number): Promise<RoleRecord> {
   const rows = await db.select(columns).from(roles).where(eq(roles.id, id));
-  if (!rows[0]) throw new AppError('NOT_FOUND', 'El rol no existe.');
+  if (!rows[0]) throw new AppError('NOT_FOUND', msg('accounts.roleNotFound'));
   return (await withGrants(db, rows))[0];
 }
 
@@ -111,7 +114,7 @@ async function loadRole(db: Db, id: number): Promise<RoleRecord> {
 export const getRole = (ctx: RequestContext, input: { id: number }): Promise<RoleRecord> => loadRole(ctx.db, input.id);
 
 const duplicateName = () =>
-  new AppError('DUPLICATE', 'Ya existe un rol con ese nombre.', [{ path: 'name', message: 'Ya existe un rol con ese nombre.' }]);
+  new AppError('DUPLICATE', msg('accounts.roleNameTaken'), [{ path: 'name', ...detail(msg('accounts.roleNameTaken')) }]);
 
 async function assertNameFree(db: Db, name: string, exceptId?: number) {
   const [other] = await db
@@ -170,13 +173,17 @@ async function save(ctx: RequestContext, id: number | null, data: RoleInput): Pr
 }
 
 /** Refuses acting on a role that grants more than the actor holds (nobody edits a role stronger than they are). */
+const roleGrantsRefusal = (grants: string) => msg('accounts.roleGrantsBeyondCeiling', { grants });
+
 function assertRoleWithinCeiling(ceiling: Ceiling, role: RoleRecord): void {
-  assertWithinCeiling(ceiling, role.grants as Grant[], `No puede modificar ni eliminar el rol "${role.name}": el rol`);
+  assertWithinCeiling(ceiling, role.grants as Grant[], (grants) =>
+    msg('accounts.roleBeyondCeiling', { name: role.name, grants }),
+  );
 }
 
 /** Creates a role with its grants, none beyond the actor's own. Holders of roles: CREATE. */
 export async function createRole(ctx: RequestContext, data: RoleInput): Promise<RoleRecord> {
-  assertWithinCeiling(ceilingOf(ctx.user), data.grants, 'El rol', 'grants');
+  assertWithinCeiling(ceilingOf(ctx.user), data.grants, roleGrantsRefusal, 'grants');
   const id = await save(ctx, null, data);
   return loadRole(ctx.db, id);
 }
@@ -188,7 +195,7 @@ export async function createRole(ctx: RequestContext, data: RoleInput): Promise<
 export async function updateRole(ctx: RequestContext, input: { id: number; data: RoleInput }): Promise<RoleRecord> {
   const ceiling = ceilingOf(ctx.user);
   assertRoleWithinCeiling(ceiling, await loadRole(ctx.db, input.id));
-  assertWithinCeiling(ceiling, input.data.grants, 'El rol', 'grants');
+  assertWithinCeiling(ceiling, input.data.grants, roleGrantsRefusal, 'grants');
   await save(ctx, input.id, input.data);
   return loadRole(ctx.db, input.id);
 }
@@ -202,16 +209,10 @@ export async function deleteRole(ctx: RequestContext, input: { id: number }): Pr
     const role = await loadRole(tx, id);
     assertRoleWithinCeiling(ceilingOf(ctx.user), role);
     if (role.userCount > 0) {
-      throw new AppError(
-        'CONFLICT',
-        `El rol "${role.name}" está asignado a ${role.userCount} usuario(s). Reasígnelos a otro rol antes de eliminarlo.`,
-      );
+      throw new AppError('CONFLICT', msg('accounts.roleHasUsers', { name: role.name, count: role.userCount }));
     }
     if (role.institutionCount > 0) {
-      throw new AppError(
-        'CONFLICT',
-        `El rol "${role.name}" es rol predeterminado de ${role.institutionCount} institución(es). Quíteselo antes de eliminarlo.`,
-      );
+      throw new AppError('CONFLICT', msg('accounts.roleIsInstitutionDefault', { name: role.name, count: role.institutionCount }));
     }
     await tx.delete(roles).where(eq(roles.id, id));
     await ctx.audit({ action: 'DELETE', entityType: 'role', entityId: id, before: snapshot(role) }, tx);

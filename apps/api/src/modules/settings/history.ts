@@ -1,4 +1,4 @@
-import { AppError, formatDay, settingKeys } from '@aporta/domain';
+import { AppError, detail, msg, settingKeys } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { settingValues } from '../../db/schema/index.ts';
@@ -32,7 +32,7 @@ export async function assertSettingsCover(db: Db, date: string, field: { path: s
   const start = await settingsHistoryStart(db);
   if (start && date >= start) return;
   const message = start
-    ? `${field.label} no puede ser anterior al ${formatDay(start)}, desde cuando rigen los parámetros del sistema.`
-    : `${field.label} no tiene parámetros del sistema en vigor.`;
-  throw new AppError('VALIDATION', message, [{ path: field.path, message }]);
+    ? msg('settings.settingsCoverBefore', { field: field.label, start })
+    : msg('settings.settingsCoverNone', { field: field.label });
+  throw new AppError('VALIDATION', message, [{ path: field.path, ...detail(message) }]);
 }

@@ -1,10 +1,12 @@
 import {
   AppError,
   type CancelSettingInput,
-  formatDay,
+  detail,
   guatemalaToday,
   INITIAL_SETTINGS_FROM,
   isCalendarDate,
+  type Message,
+  msg,
   type ScheduleSettingInput,
   type SettingHistory,
   type SettingKey,
@@ -43,7 +45,7 @@ function readValue(key: SettingKey, value: unknown): unknown {
  * the institution never had, which is the user's input, not a fault of the server.
  */
 export async function settingsAt(db: Db, date: string, field?: string): Promise<SettingsAt> {
-  if (!isCalendarDate(date)) throw notInForce(date, field, 'La fecha no es válida.');
+  if (!isCalendarDate(date)) throw notInForce(field, msg('settings.notInForceInvalidDate', { date: date.slice(0, 20) }));
   const rows = await db
     .selectDistinctOn([settingValues.key], {
       key: settingValues.key,
@@ -61,7 +63,7 @@ export async function settingsAt(db: Db, date: string, field?: string): Promise<
     if (!row) {
       const first = await firstDayInForce(db);
       if (first && date < first) {
-        throw notInForce(date, field, `Los parámetros (tasas, plazos, calendario) rigen desde el ${formatDay(first)}.`);
+        throw notInForce(field, msg('settings.notInForceBefore', { date, first }));
       }
       throw new Error(`El parámetro ${key} no tiene valor en vigor el ${date}.`);
     }
@@ -88,11 +90,8 @@ async function firstDayInForce(db: Db): Promise<string | null> {
   );
 }
 
-const notInForce = (date: string, field: string | undefined, why: string) => {
-  const shown = isCalendarDate(date) ? formatDay(date) : date.slice(0, 20);
-  const message = `No hay parámetros en vigor el ${shown}: ${why}`;
-  return new AppError('VALIDATION', message, field ? [{ path: field, message }] : undefined);
-};
+const notInForce = (field: string | undefined, message: Message) =>
+  new AppError('VALIDATION', message, field ? [{ path: field, ...detail(message) }] : undefined);
 
 /**
  * Installs the initial value (DOMAIN.md) of every key that has none yet, effective from 2000-01-01, so
@@ -205,7 +204,7 @@ export async function scheduleSetting(
     throw new AppError('VALIDATION', undefined, [
       {
         path: 'effectiveFrom',
-        message: `Vigente desde: debe ser posterior al ${formatDay(INITIAL_SETTINGS_FROM)} (valor inicial).`,
+        ...detail(msg('settings.effectiveFromAfterInitial', { initial: INITIAL_SETTINGS_FROM })),
       },
     ]);
   }
@@ -213,7 +212,7 @@ export async function scheduleSetting(
     throw new AppError('VALIDATION', undefined, [
       {
         path: 'effectiveFrom',
-        message: `Vigente desde: debe ser posterior a hoy (${formatDay(today)}). Un cambio retroactivo se marca como tal.`,
+        ...detail(msg('settings.effectiveFromAfterToday', { today })),
       },
     ]);
   }
@@ -229,8 +228,8 @@ export async function scheduleSetting(
     if (same) {
       throw new AppError(
         'DUPLICATE',
-        `Ya hay un valor de «${settingDefinitions[key].label}» desde el ${formatDay(data.effectiveFrom)}.`,
-        [{ path: 'effectiveFrom', message: 'Vigente desde: ya hay un valor desde esa fecha; anúlelo antes si no corresponde.' }],
+        msg('settings.valueAlreadyScheduled', { setting: settingDefinitions[key].label, from: data.effectiveFrom }),
+        [{ path: 'effectiveFrom', ...detail(msg('settings.effectiveFromTaken')) }],
       );
     }
     const [before] = await db
@@ -243,7 +242,7 @@ export async function scheduleSetting(
       .limit(1);
     if (before && JSON.stringify(readValue(key, before.value)) === JSON.stringify(parsed.data)) {
       throw new AppError('VALIDATION', undefined, [
-        { path: 'value', message: `${settingDefinitions[key].label}: es el mismo valor que rige en esa fecha.` },
+        { path: 'value', ...detail(msg('settings.sameValueInForce', { setting: settingDefinitions[key].label })) },
       ]);
     }
     const [row] = await db
@@ -290,13 +289,10 @@ export async function cancelSetting(
       .from(settingValues)
       .where(and(eq(settingValues.id, id), eq(settingValues.key, key)))
       .for('update');
-    if (!row) throw new AppError('NOT_FOUND', `No existe ese valor de «${settingDefinitions[key].label}».`);
-    if (row.cancelledAt) throw new AppError('CONFLICT', 'Ese valor ya estaba anulado.');
+    if (!row) throw new AppError('NOT_FOUND', msg('settings.valueNotFound', { setting: settingDefinitions[key].label }));
+    if (row.cancelledAt) throw new AppError('CONFLICT', msg('settings.valueAlreadyCancelled'));
     if (row.effectiveFrom <= today) {
-      throw new AppError(
-        'CONFLICT',
-        `El valor rige desde el ${formatDay(row.effectiveFrom)}: ya está en vigor y no se puede anular. Programe un valor nuevo.`,
-      );
+      throw new AppError('CONFLICT', msg('settings.valueInForce', { from: row.effectiveFrom }));
     }
     await db
       .update(settingValues)

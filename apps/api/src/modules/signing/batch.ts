@@ -1,4 +1,4 @@
-import { AppError, type BatchSeal } from '@aporta/domain';
+import { AppError, type BatchSeal, msg } from '@aporta/domain';
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { documents, documentVersions } from '../../db/schema/index.ts';
@@ -100,7 +100,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
           .innerJoin(documentVersions, currentVersion())
           .where(eq(documents.id, id));
         try {
-          if (!row) throw new AppError('NOT_FOUND', 'El documento ya no existe.');
+          if (!row) throw new AppError('NOT_FOUND', msg('signing.batchDocumentGone'));
           if (row.v.note === note) {
             result.sealed += 1;
             done += 1;
@@ -127,7 +127,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
                 note,
                 createdBy: ctx.user.id,
               },
-              'El documento cambió durante el sellado.',
+              msg('signing.batchDocumentChanged'),
             );
             await ctx.audit(
               {
@@ -162,7 +162,7 @@ export const batchSealJob = defineJob<BatchPayload, BatchResult>({
 
 export async function startBatchSeal(ctx: RequestContext, filter: BatchSeal) {
   const total = await countBatch(withPermission(ctx, 'documents', 'READ'), filter);
-  if (total === 0) throw new AppError('VALIDATION', 'Ningún documento PDF coincide con el filtro.');
+  if (total === 0) throw new AppError('VALIDATION', msg('signing.batchNoMatch'));
   const { id } = await enqueueJob(ctx, batchSealJob, { filter });
   return { jobId: id, total };
 }

@@ -1,4 +1,4 @@
-import { AppError, type IssueCertificate, type ListQuery, type SigningCertificate } from '@aporta/domain';
+import { AppError, detail, type IssueCertificate, type ListQuery, msg, type SigningCertificate } from '@aporta/domain';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { signingCertificates, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -87,10 +87,13 @@ export async function issueUserCertificate(
     .select({ id: users.id, name: fullName, email: users.email, isActive: users.isActive })
     .from(users)
     .where(eq(users.id, input.userId));
-  if (!user) throw new AppError('VALIDATION', 'Usuario: no existe.', [{ path: 'userId', message: 'El usuario no existe.' }]);
+  if (!user)
+    throw new AppError('VALIDATION', msg('signing.userNotFound'), [
+      { path: 'userId', ...detail(msg('signing.userNotFoundDetail')) },
+    ]);
   if (!user.isActive)
-    throw new AppError('VALIDATION', 'Usuario: la cuenta no está activa.', [
-      { path: 'userId', message: 'La cuenta no está activa.' },
+    throw new AppError('VALIDATION', msg('signing.userInactive'), [
+      { path: 'userId', ...detail(msg('signing.userInactiveDetail')) },
     ]);
   const { ca, caKey } = await caMaterial(ctx.db, deps.config);
   const keys = await generateKeyPair();
@@ -162,19 +165,19 @@ async function certificateById(ctx: RequestContext, id: number) {
     .from(signingCertificates)
     .innerJoin(users, eq(users.id, signingCertificates.userId))
     .where(eq(signingCertificates.id, id));
-  if (!r) throw new AppError('NOT_FOUND', 'El certificado no existe.');
+  if (!r) throw new AppError('NOT_FOUND', msg('signing.certificateNotFound'));
   return r;
 }
 
 export async function renewCertificate(ctx: RequestContext, deps: SigningDeps, id: number, passphrase: string) {
   const r = await certificateById(ctx, id);
-  if (r.c.revokedAt) throw new AppError('CONFLICT', 'El certificado está revocado: emita uno nuevo.');
+  if (r.c.revokedAt) throw new AppError('CONFLICT', msg('signing.certificateRevoked'));
   return issueUserCertificate(ctx, deps, { userId: r.c.userId, position: r.c.position, years: 2, passphrase });
 }
 
 export async function revokeCertificate(ctx: RequestContext, deps: SigningDeps, id: number, reason: string) {
   const r = await certificateById(ctx, id);
-  if (r.c.revokedAt) throw new AppError('CONFLICT', 'El certificado ya estaba revocado.');
+  if (r.c.revokedAt) throw new AppError('CONFLICT', msg('signing.certificateAlreadyRevoked'));
   const [row] = await ctx.db.transaction(async (tx) => {
     const out = await tx
       .update(signingCertificates)
@@ -193,7 +196,7 @@ export async function revokeCertificate(ctx: RequestContext, deps: SigningDeps, 
     );
     return out;
   });
-  if (!row) throw new AppError('CONFLICT', 'El certificado ya estaba revocado.');
+  if (!row) throw new AppError('CONFLICT', msg('signing.certificateAlreadyRevoked'));
   await publishCrl(ctx.db, deps.config);
   return certDto(row, r.name, r.email);
 }

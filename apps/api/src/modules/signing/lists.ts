@@ -1,4 +1,4 @@
-import { AppError, type ListQuery, type SigningRequest } from '@aporta/domain';
+import { AppError, type ListQuery, msg, type SigningRequest } from '@aporta/domain';
 import { and, asc, count, desc, eq, exists, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { signingEvents, signingRequests, signingSigners, users } from '../../db/schema/index.ts';
 import { getBlob } from '../../platform/blobs.ts';
@@ -35,7 +35,7 @@ export async function involvedRequest(ctx: RequestContext, id: number) {
         ),
       ),
     );
-  if (!req) throw new AppError('NOT_FOUND', 'El documento no existe o usted no participa en él.');
+  if (!req) throw new AppError('NOT_FOUND', msg('signing.requestNotFound'));
   return req;
 }
 

@@ -1,6 +1,9 @@
 import {
   AppError,
+  detail,
   findTransition,
+  type Message,
+  msg,
   type SignerState,
   type SigningRequest,
   type SigningRequestState,
@@ -65,8 +68,8 @@ export async function createSigningRequest(
   for (const [i, id] of input.signers.entries()) {
     const u = found.find((f) => f.id === id);
     if (!u?.isActive) {
-      throw new AppError('VALIDATION', `Firmante ${i + 1}: el usuario no existe o no está activo.`, [
-        { path: `signers.${i}`, message: 'El usuario no existe o no está activo.' },
+      throw new AppError('VALIDATION', msg('signing.signerInvalid', { position: i + 1 }), [
+        { path: `signers.${i}`, ...detail(msg('signing.signerInvalidDetail')) },
       ]);
     }
   }
@@ -127,8 +130,8 @@ export async function uploadSigningRequest(
     source = { bytes: new Uint8Array(content.bytes), filename: content.filename };
   }
   if (!source)
-    throw new AppError('VALIDATION', 'Elija un PDF o un documento de la biblioteca.', [
-      { path: 'file', message: 'Elija un archivo.' },
+    throw new AppError('VALIDATION', msg('signing.fileOrDocumentRequired'), [
+      { path: 'file', ...detail(msg('signing.fileRequiredDetail')) },
     ]);
   return createSigningRequest(ctx, deps, { ...fields, send: fields.send === 'true', file: source });
 }
@@ -148,11 +151,11 @@ async function sendTo(tx: Db, ctx: RequestContext, id: number, userId: number, t
 /** Sends a draft to its first signer. */
 export async function sendSigningRequest(ctx: RequestContext, id: number): Promise<SigningRequest> {
   const req = await involvedRequest(ctx, id);
-  if (req.createdBy !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien cargó el documento puede enviarlo.');
-  if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', 'El documento ya fue enviado.');
+  if (req.createdBy !== ctx.user.id) throw new AppError('FORBIDDEN', msg('signing.onlySenderSends'));
+  if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', msg('signing.alreadySent'));
   await ctx.db.transaction(async (tx) => {
-    await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', 'El documento ya fue enviado.');
-    const first = await moveSigner(tx, id, 1, 'ESPERA', 'PENDIENTE', 'El documento ya fue enviado.');
+    await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', msg('signing.alreadySent'));
+    const first = await moveSigner(tx, id, 1, 'ESPERA', 'PENDIENTE', msg('signing.alreadySent'));
     if (first) await sendTo(tx, ctx, id, first.userId, req.title, req.currentSha256);
   });
   return getSigningRequest(ctx, id);
@@ -169,7 +172,7 @@ export async function moveRequest(
   id: number,
   from: SigningRequestState,
   to: SigningRequestState,
-  race: string,
+  race: Message,
   opts: { comment?: string; set?: () => Partial<typeof signingRequests.$inferInsert> } = {},
 ) {
   try {
@@ -201,7 +204,7 @@ export async function moveSigner(
   position: number,
   from: SignerState,
   to: SignerState,
-  race: string,
+  race: Message,
   set: Omit<Partial<typeof signingSigners.$inferInsert>, 'state'> = {},
 ) {
   if (!findTransition(signerMachine, from, to)) throw new Error(`signerMachine: no hay transición ${from} → ${to}`);

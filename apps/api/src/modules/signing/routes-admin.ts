@@ -3,6 +3,7 @@ import {
   certificateListQuerySchema,
   idParamSchema,
   issueCertificateSchema,
+  msg,
   renewCertificateSchema,
   revokeCertificateSchema,
   signingCertificateListSchema,
@@ -172,7 +173,7 @@ export function registerAdminRoutes(app: Parameters<FastifyPluginAsyncZod>[0], d
       const { file, fields } = await readUpload(request, z.object({ password: z.string().max(200).default('') }), {
         accept: ['application/x-pkcs12'],
       });
-      if (!file || file.bytes.length > 200_000) throw new AppError('VALIDATION', 'El archivo PKCS#12 no es válido.');
+      if (!file || file.bytes.length > 200_000) throw new AppError('VALIDATION', msg('signing.pkcs12Invalid'));
       return replaceInstitutionSeal(request.ctx, deps, file.bytes, fields.password);
     },
   );

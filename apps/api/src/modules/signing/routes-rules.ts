@@ -5,6 +5,7 @@ import {
   batchSealResultSchema,
   batchSealSchema,
   idParamSchema,
+  msg,
   newAutoSignRuleSchema,
   noContentSchema,
   updateAutoSignRuleSchema,
@@ -38,7 +39,7 @@ export function registerRuleRoutes(app: Parameters<FastifyPluginAsyncZod>[0], de
     async (request) => {
       // Only read (its signatures checked), never kept nor served: an active PDF may be verified.
       const { file } = await readUpload(request, z.object({}), { accept: ['application/pdf'], keeps: false });
-      if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
+      if (!file) throw new AppError('VALIDATION', msg('signing.noFileReceived'));
       return verifyUpload(request.ctx, deps, file);
     },
   );

@@ -1,4 +1,4 @@
-import { AppError, documentTypeLabels, documentTypes } from '@aporta/domain';
+import { AppError, detail, documentTypeLabels, documentTypes, msg } from '@aporta/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { autoSignRules } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -62,8 +62,8 @@ export async function listRules(ctx: RequestContext) {
 
 export async function createRule(ctx: RequestContext, input: { name: string; documentKind: string; isActive: boolean }) {
   if (!sealableKinds.some((k) => k.kind === input.documentKind)) {
-    throw new AppError('VALIDATION', 'Tipo de documento generado: elija uno de la lista.', [
-      { path: 'documentKind', message: 'Elija uno de la lista.' },
+    throw new AppError('VALIDATION', msg('signing.ruleKindInvalid'), [
+      { path: 'documentKind', ...detail(msg('signing.chooseFromList')) },
     ]);
   }
   const [dup] = await ctx.db
@@ -71,8 +71,8 @@ export async function createRule(ctx: RequestContext, input: { name: string; doc
     .from(autoSignRules)
     .where(eq(autoSignRules.documentKind, input.documentKind));
   if (dup)
-    throw new AppError('DUPLICATE', 'Ya existe una regla para ese tipo de documento.', [
-      { path: 'documentKind', message: 'Ya tiene una regla.' },
+    throw new AppError('DUPLICATE', msg('signing.ruleDuplicate'), [
+      { path: 'documentKind', ...detail(msg('signing.ruleDuplicateDetail')) },
     ]);
   const [row] = await ctx.db.transaction(async (tx) => {
     const out = await tx
@@ -91,7 +91,7 @@ export async function updateRule(ctx: RequestContext, id: number, input: { isAct
     if (out[0]) await ctx.audit({ action: 'UPDATE', entityType: 'auto_sign_rule', entityId: id, after: input }, tx);
     return out;
   });
-  if (!row) throw new AppError('NOT_FOUND', 'La regla no existe.');
+  if (!row) throw new AppError('NOT_FOUND', msg('signing.ruleNotFound'));
   return ruleDto(row);
 }
 
@@ -105,5 +105,5 @@ export async function deleteRule(ctx: RequestContext, id: number) {
       );
     return rows;
   });
-  if (!out.length) throw new AppError('NOT_FOUND', 'La regla no existe.');
+  if (!out.length) throw new AppError('NOT_FOUND', msg('signing.ruleNotFound'));
 }

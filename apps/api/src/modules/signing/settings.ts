@@ -1,4 +1,4 @@
-import { AppError } from '@aporta/domain';
+import { AppError, detail, msg } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -54,8 +54,8 @@ export async function updateSettings(
 export async function replaceInstitutionSeal(ctx: RequestContext, deps: SigningDeps, file: Uint8Array, password: string) {
   const done = await replaceSeal(ctx.db, deps.config, file, password);
   if (!done)
-    throw new AppError('VALIDATION', 'El archivo no es un PKCS#12 válido o la contraseña no lo abre.', [
-      { path: 'password', message: 'Contraseña incorrecta o archivo inválido.' },
+    throw new AppError('VALIDATION', msg('signing.sealInvalid'), [
+      { path: 'password', ...detail(msg('signing.sealPasswordDetail')) },
     ]);
   await ctx.audit({ action: 'UPDATE', entityType: 'signing_seal', entityId: null, after: done });
   return readSettings(ctx.db, deps.config);
@@ -85,16 +85,18 @@ export async function updateSignatureImage(
   if (file) {
     const type = checkUpload(file.bytes, file.filename, ['image/png', 'image/jpeg']);
     if (file.bytes.length > SIGNATURE_IMAGE_MAX_BYTES)
-      throw new AppError('VALIDATION', `La imagen «${file.filename}» supera ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB.`, [
-        { path: 'file', message: `Máximo ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB.` },
-      ]);
+      throw new AppError(
+        'VALIDATION',
+        msg('signing.imageTooLarge', { filename: file.filename, max: SIGNATURE_IMAGE_MAX_BYTES / 1024 }),
+        [{ path: 'file', ...detail(msg('signing.imageTooLargeDetail', { max: SIGNATURE_IMAGE_MAX_BYTES / 1024 })) }],
+      );
     // The library must be able to draw it (a PNG or JPEG it cannot read would leave boxes without it).
     const { PDF } = await import('@libpdf/core');
     try {
       PDF.create().embedImage(file.bytes);
     } catch {
-      throw new AppError('VALIDATION', `La imagen «${file.filename}» está dañada o no se puede leer.`, [
-        { path: 'file', message: 'Imagen dañada.' },
+      throw new AppError('VALIDATION', msg('signing.imageDamaged', { filename: file.filename }), [
+        { path: 'file', ...detail(msg('signing.imageDamagedDetail')) },
       ]);
     }
     sha256 = await putBlob(ctx.db, deps.files, file.bytes, type);

@@ -1,4 +1,4 @@
-import { AppError } from '@aporta/domain';
+import { AppError, detail, msg } from '@aporta/domain';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import {
   type SigningEventAction,
@@ -18,7 +18,7 @@ import { getSigningRequest, involvedRequest } from './lists.ts';
 import { event, moveRequest, moveSigner } from './requests.ts';
 
 /** Another signature or a rejection got there first. */
-const RACE = 'El documento cambió mientras firmaba: vuelva a abrirlo.';
+const RACE = msg('signing.changedWhileSigning');
 
 import { appearanceMaker, appearanceReason, sealAppearance, timestampUrlOf } from './settings.ts';
 
@@ -37,16 +37,13 @@ async function turnOf(ctx: RequestContext, id: number) {
     .select()
     .from(signingSigners)
     .where(and(eq(signingSigners.requestId, id), eq(signingSigners.userId, ctx.user.id)));
-  if (!me) throw new AppError('FORBIDDEN', 'Usted no es firmante de este documento.');
+  if (!me) throw new AppError('FORBIDDEN', msg('signing.notASigner'));
   if (req.state !== 'PENDIENTE') {
-    throw new AppError(
-      'CONFLICT',
-      req.state === 'BORRADOR' ? 'El documento aún no fue enviado.' : 'El documento ya no está pendiente de firma.',
-    );
+    throw new AppError('CONFLICT', req.state === 'BORRADOR' ? msg('signing.notSentYet') : msg('signing.noLongerPending'));
   }
-  if (me.state === 'FIRMADO') throw new AppError('CONFLICT', 'Usted ya firmó este documento.');
-  if (me.state === 'RECHAZADO') throw new AppError('CONFLICT', 'Usted ya rechazó este documento.');
-  if (me.state === 'ESPERA') throw new AppError('CONFLICT', 'Aún no es su turno: firmantes anteriores no han firmado.');
+  if (me.state === 'FIRMADO') throw new AppError('CONFLICT', msg('signing.alreadySigned'));
+  if (me.state === 'RECHAZADO') throw new AppError('CONFLICT', msg('signing.alreadyRejected'));
+  if (me.state === 'ESPERA') throw new AppError('CONFLICT', msg('signing.notYourTurn'));
   return { req, me };
 }
 
@@ -58,7 +55,7 @@ export async function signRequest(
 ) {
   const { req, me } = await turnOf(ctx, id);
   if (input.sha256 !== req.currentSha256) {
-    throw new AppError('CONFLICT', 'El documento cambió desde que lo revisó: vuelva a abrirlo antes de firmar.');
+    throw new AppError('CONFLICT', msg('signing.changedSinceReview'));
   }
   const [cert] = await ctx.db
     .select()
@@ -66,17 +63,12 @@ export async function signRequest(
     .where(and(eq(signingCertificates.userId, ctx.user.id)))
     .orderBy(desc(signingCertificates.id))
     .limit(1);
-  if (!cert) throw new AppError('CONFLICT', 'Usted no tiene un certificado de firma: solicítelo al administrador de firma.');
-  if (cert.revokedAt)
-    throw new AppError('CONFLICT', 'Su certificado de firma está revocado: solicite uno nuevo al administrador de firma.');
-  if (cert.notAfter.getTime() < Date.now())
-    throw new AppError('CONFLICT', 'Su certificado de firma está vencido: solicite su renovación.');
+  if (!cert) throw new AppError('CONFLICT', msg('signing.noCertificate'));
+  if (cert.revokedAt) throw new AppError('CONFLICT', msg('signing.ownCertificateRevoked'));
+  if (cert.notAfter.getTime() < Date.now()) throw new AppError('CONFLICT', msg('signing.ownCertificateExpired'));
   if (cert.lockedUntil && cert.lockedUntil.getTime() > Date.now()) {
     const minutes = Math.ceil((cert.lockedUntil.getTime() - Date.now()) / 60_000);
-    throw new AppError(
-      'RATE_LIMITED',
-      `Tres frases de paso incorrectas: la firma está en pausa. Intente de nuevo en ${minutes} min.`,
-    );
+    throw new AppError('RATE_LIMITED', msg('signing.signingPaused', { minutes }));
   }
   let key: CryptoKey;
   try {
@@ -95,9 +87,9 @@ export async function signRequest(
     throw new AppError(
       'VALIDATION',
       locked
-        ? `Frase de paso incorrecta. Tras ${MAX_PASSPHRASE_TRIES} intentos la firma queda en pausa ${PASSPHRASE_PAUSE_MS / 60_000} minutos.`
-        : `Frase de paso incorrecta (intento ${tries} de ${MAX_PASSPHRASE_TRIES}).`,
-      [{ path: 'passphrase', message: 'Frase de paso incorrecta.' }],
+        ? msg('signing.passphraseWrongPaused', { tries: MAX_PASSPHRASE_TRIES, minutes: PASSPHRASE_PAUSE_MS / 60_000 })
+        : msg('signing.passphraseWrongAttempt', { attempt: tries, tries: MAX_PASSPHRASE_TRIES }),
+      [{ path: 'passphrase', ...detail(msg('signing.passphraseWrong')) }],
     );
   }
   const { ca, root } = await caMaterial(ctx.db, deps.config);
@@ -137,7 +129,7 @@ export async function signRequest(
         ),
       )
       .returning({ id: signingRequests.id });
-    if (!moved.length) throw new AppError('CONFLICT', 'El documento cambió mientras firmaba: vuelva a abrirlo.');
+    if (!moved.length) throw new AppError('CONFLICT', RACE);
     await moveSigner(tx, id, me.position, 'PENDIENTE', 'FIRMADO', RACE, { actedAt: new Date(), certificateId: cert.id });
     await tx.update(signingCertificates).set({ failedAttempts: 0, lockedUntil: null }).where(eq(signingCertificates.id, cert.id));
     await event(tx, ctx, id, 'FIRMADO', { hashBefore: req.currentSha256, hashAfter: after });
@@ -157,7 +149,7 @@ export async function signRequest(
         link: '/firmaDoc/pendientes',
       });
     } else {
-      await moveRequest(tx, ctx, id, 'PENDIENTE', 'FIRMADO', 'El documento cambió mientras firmaba: vuelva a abrirlo.', {
+      await moveRequest(tx, ctx, id, 'PENDIENTE', 'FIRMADO', RACE, {
         set: () => ({ completedAt: new Date() }),
       });
       const everyone = await tx.select({ u: signingSigners.userId }).from(signingSigners).where(eq(signingSigners.requestId, id));
@@ -251,7 +243,7 @@ async function completionCopy(
 export async function rejectRequest(ctx: RequestContext, id: number, reason: string) {
   const { req, me } = await turnOf(ctx, id);
   await ctx.db.transaction(async (tx) => {
-    await moveRequest(tx, ctx, id, 'PENDIENTE', 'RECHAZADO', 'El documento ya no está pendiente de firma.', {
+    await moveRequest(tx, ctx, id, 'PENDIENTE', 'RECHAZADO', msg('signing.noLongerPending'), {
       comment: reason,
       set: () => ({ completedAt: new Date() }),
     });

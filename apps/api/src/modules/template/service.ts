@@ -7,6 +7,7 @@ import {
   decimalToCents,
   type ErrorDetail,
   isTemplateSlice,
+  msg,
   type SliceMethod,
   sliceDeleteIdSchema,
   sliceDeleteIdsSchema,
@@ -49,7 +50,7 @@ export function sliceOf(name: string, method: SliceMethod): TemplateSlice & { na
   if (!isTemplateSlice(name)) throw new AppError('NO_DATA_FOUND');
   const slice = templateSlices[name] as TemplateSlice;
   if (!slice.methods.includes(method)) {
-    throw new AppError('METHOD_NOT_ALLOWED', `«${name}» admite solo ${slice.methods.join(', ')}.`);
+    throw new AppError('METHOD_NOT_ALLOWED', msg('settings.sliceMethodNotAllowed', { name, methods: slice.methods.join(', ') }));
   }
   return { ...slice, name };
 }
@@ -129,7 +130,7 @@ export async function removeCartItem(ctx: RequestContext, { productId }: { produ
     .delete(tplCartItems)
     .where(and(eq(tplCartItems.userId, ctx.user.id), eq(tplCartItems.productId, productId)))
     .returning({ productId: tplCartItems.productId });
-  if (removed.length === 0) throw new AppError('NOT_FOUND', `El producto ${productId} no está en su carrito.`);
+  if (removed.length === 0) throw new AppError('NOT_FOUND', msg('settings.productNotInCart', { productId }));
   return getCart(ctx);
 }
 

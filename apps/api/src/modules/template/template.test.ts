@@ -246,7 +246,7 @@ describe('spec §8: error answers', () => {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
       const res = await call(method, '/app/unicornios', method === 'GET' ? undefined : [1]);
       expect(res.statusCode, method).toBe(401);
-      expect(res.json().error).toEqual({ code: 'NO_DATA_FOUND', message: 'No Data Found' });
+      expect(res.json().error).toEqual({ code: 'NO_DATA_FOUND', message: 'No Data Found', key: 'errors.NO_DATA_FOUND' });
     }
     expect((await call('GET', '/app/a/b')).statusCode).toBe(401);
   });
@@ -264,7 +264,7 @@ describe('spec §8: error answers', () => {
               headers: { 'content-type': 'application/json' },
             });
       expect(res.statusCode).toBe(401);
-      expect(res.json().error).toEqual({ code: 'UNAUTHORISED', message: 'Unauthorised' });
+      expect(res.json().error).toEqual({ code: 'UNAUTHORISED', message: 'Unauthorised', key: 'errors.UNAUTHORISED' });
     }
     expect((await call('DELETE', '/app/seller', null)).json().error.message).toBe('Unauthorised');
   });

@@ -1,5 +1,5 @@
 // Managing user accounts: create, update, activate or deactivate, reset the password, revoke the sessions.
-import { AppError, ceilingOf, SYSTEM_INSTITUTION, type UserInput, type UserRecord } from '@aporta/domain';
+import { AppError, ceilingOf, detail, msg, SYSTEM_INSTITUTION, text, type UserInput, type UserRecord } from '@aporta/domain';
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutions, roles, userInstitutions, userRoles, users } from '../../db/schema/index.ts';
@@ -13,15 +13,15 @@ import { assertCanActOn, assertCanAssign } from './privilege.ts';
 import { loadInScope, loadUser } from './queries.ts';
 
 registerConstraintRules({
-  users_email_key: { path: 'email', message: 'Ya existe una cuenta con ese correo electrónico.' },
+  users_email_key: { path: 'email', message: text('accounts.emailTaken') },
 });
 
 async function assertIdsExist(db: Db, data: Pick<UserInput, 'roleIds' | 'institutionIds'>) {
   if (data.roleIds.length) {
     const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, data.roleIds));
     if (found.length !== data.roleIds.length) {
-      throw new AppError('VALIDATION', 'Uno de los roles no existe.', [
-        { path: 'roleIds', message: 'Uno de los roles no existe.' },
+      throw new AppError('VALIDATION', msg('accounts.roleMissing'), [
+        { path: 'roleIds', ...detail(msg('accounts.roleMissing')) },
       ]);
     }
   }
@@ -31,8 +31,8 @@ async function assertIdsExist(db: Db, data: Pick<UserInput, 'roleIds' | 'institu
       .from(institutions)
       .where(inArray(institutions.id, data.institutionIds));
     if (found.length !== data.institutionIds.length) {
-      throw new AppError('VALIDATION', 'Una de las instituciones no existe.', [
-        { path: 'institutionIds', message: 'Una de las instituciones no existe.' },
+      throw new AppError('VALIDATION', msg('accounts.institutionMissing'), [
+        { path: 'institutionIds', ...detail(msg('accounts.institutionMissing')) },
       ]);
     }
   }
@@ -52,10 +52,7 @@ export async function assertSuperAdminRemains(tx: Db): Promise<void> {
     .innerJoin(institutions, eq(institutions.id, userInstitutions.institutionId))
     .where(and(eq(institutions.code, SYSTEM_INSTITUTION), eq(institutions.isActive, true), eq(users.isActive, true)));
   if (n === 0) {
-    throw new AppError(
-      'CONFLICT',
-      'No se puede realizar el cambio: dejaría el sistema sin ningún super administrador activo (usuario activo de la institución SISTEMA).',
-    );
+    throw new AppError('CONFLICT', msg('accounts.lastSuperAdmin'));
   }
 }
 
@@ -132,7 +129,7 @@ export async function updateUser(ctx: RequestContext, input: { id: number; data:
   await assertCanActOn(db, ceiling, id);
   await assertIdsExist(db, data);
   await assertCanAssign(db, ceiling, data);
-  if (id === ctx.user.id && !data.isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+  if (id === ctx.user.id && !data.isActive) throw new AppError('CONFLICT', msg('accounts.cannotDeactivateSelf'));
   await assertEmailFree(db, data.email, id);
   try {
     await db.transaction(async (tx) => {
@@ -167,7 +164,7 @@ export async function setUserActive(ctx: RequestContext, input: { id: number; is
   const { id, isActive } = input;
   const before = await loadInScope(ctx, id);
   await assertCanActOn(db, ceilingOf(ctx.user), id);
-  if (id === ctx.user.id && !isActive) throw new AppError('CONFLICT', 'No puede desactivar su propia cuenta.');
+  if (id === ctx.user.id && !isActive) throw new AppError('CONFLICT', msg('accounts.cannotDeactivateSelf'));
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
     let revoked = 0;

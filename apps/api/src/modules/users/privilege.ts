@@ -1,4 +1,15 @@
-import { AppError, type Ceiling, describeGrants, type Grant, grantsBeyond, grantsOf, SYSTEM_INSTITUTION } from '@aporta/domain';
+import {
+  AppError,
+  type Ceiling,
+  describeGrants,
+  detail,
+  type Grant,
+  grantsBeyond,
+  grantsOf,
+  type Message,
+  msg,
+  SYSTEM_INSTITUTION,
+} from '@aporta/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { institutionRoles, institutions, roleGrants, roles, users } from '../../db/schema/index.ts';
@@ -10,7 +21,8 @@ import { loadCurrentUser, userFields } from '../../platform/session.ts';
  * super-administrator account or on SISTEMA membership.
  */
 
-const forbidden = (message: string, path?: string) => new AppError('FORBIDDEN', message, path ? [{ path, message }] : undefined);
+const forbidden = (message: Message, path?: string) =>
+  new AppError('FORBIDDEN', message, path ? [{ path, ...detail(message) }] : undefined);
 
 /** Grants of the given roles, each once per role. */
 export async function grantsOfRoles(db: Db, roleIds: readonly number[]): Promise<(Grant & { roleId: number })[]> {
@@ -24,13 +36,19 @@ export async function grantsOfRoles(db: Db, roleIds: readonly number[]): Promise
   );
 }
 
-/** Refuses grants the actor does not hold, naming them. */
-export function assertWithinCeiling(ceiling: Ceiling, grants: readonly Grant[], what: string, path?: string): void {
+/**
+ * Refuses grants the actor does not hold, naming them: `refusal` words the message from the grants'
+ * description (`describeGrants`).
+ */
+export function assertWithinCeiling(
+  ceiling: Ceiling,
+  grants: readonly Grant[],
+  refusal: (grants: string) => Message,
+  path?: string,
+): void {
   if (ceiling.isSuperAdmin) return;
   const beyond = grantsBeyond(ceiling.permissions, grants);
-  if (beyond.length) {
-    throw forbidden(`${what} da permisos que usted no tiene: ${describeGrants(beyond)}.`, path);
-  }
+  if (beyond.length) throw forbidden(refusal(describeGrants(beyond)), path);
 }
 
 /** Role ids (of `roleIds`) whose grants all fit within the ceiling: what the actor may assign. */
@@ -57,10 +75,7 @@ export async function assertCanAssign(
       .from(institutions)
       .where(inArray(institutions.id, [...data.institutionIds]));
     if (insts.some((i) => i.code === SYSTEM_INSTITUTION)) {
-      throw forbidden(
-        'Solo un super administrador puede agregar usuarios a la institución SISTEMA (super administradores).',
-        'institutionIds',
-      );
+      throw forbidden(msg('accounts.systemMembershipSuperAdminOnly'), 'institutionIds');
     }
     const defaults = await db
       .select({ roleId: institutionRoles.roleId })
@@ -72,7 +87,7 @@ export async function assertCanAssign(
         db,
         defaults.map((d) => d.roleId),
       ),
-      'Una de las instituciones, por sus roles predeterminados,',
+      (grants) => msg('accounts.userInstitutionBeyondCeiling', { grants }),
       'institutionIds',
     );
   }
@@ -84,8 +99,9 @@ export async function assertCanAssign(
         .select({ id: roles.id, name: roles.name })
         .from(roles)
         .where(inArray(roles.id, [...new Set(beyond.map((g) => g.roleId))]));
+      const params = { names: names.map((r) => `"${r.name}"`).join(', '), grants: describeGrants(beyond) };
       throw forbidden(
-        `No puede asignar ${names.length === 1 ? 'el rol' : 'los roles'} ${names.map((r) => `"${r.name}"`).join(', ')}: da permisos que usted no tiene: ${describeGrants(beyond)}.`,
+        names.length === 1 ? msg('accounts.assignRoleBeyondCeiling', params) : msg('accounts.assignRolesBeyondCeiling', params),
         'roleIds',
       );
     }
@@ -103,12 +119,10 @@ export async function assertCanActOn(db: Db, ceiling: Ceiling, userId: number): 
   if (!row) return;
   const target = await loadCurrentUser(db, row);
   if (target.institucion.includes(SYSTEM_INSTITUTION)) {
-    throw forbidden('Solo un super administrador puede modificar la cuenta de un super administrador.');
+    throw forbidden(msg('accounts.superAdminAccountSuperAdminOnly'));
   }
   const beyond = grantsBeyond(ceiling.permissions, grantsOf(target.permissions as Parameters<typeof grantsOf>[0]));
   if (beyond.length) {
-    throw forbidden(
-      `La cuenta ${row.email} tiene permisos que usted no tiene (${describeGrants(beyond)}): no puede modificarla.`,
-    );
+    throw forbidden(msg('accounts.accountBeyondCeiling', { email: row.email, grants: describeGrants(beyond) }));
   }
 }

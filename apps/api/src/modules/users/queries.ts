@@ -1,5 +1,13 @@
 // Reading user accounts within the caller's scope: the list (and its export), one user, the form's choices.
-import { AppError, ceilingOf, SYSTEM_INSTITUTION, type UserListQuery, type UserOptions, type UserRecord } from '@aporta/domain';
+import {
+  AppError,
+  ceilingOf,
+  msg,
+  SYSTEM_INSTITUTION,
+  type UserListQuery,
+  type UserOptions,
+  type UserRecord,
+} from '@aporta/domain';
 import { and, asc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -170,7 +178,7 @@ export async function loadUser(db: Db, id: number, within?: SQL): Promise<UserRe
     .select(baseColumns)
     .from(users)
     .where(and(eq(users.id, id), within));
-  if (!rows[0]) throw new AppError('NOT_FOUND', 'El usuario no existe.');
+  if (!rows[0]) throw new AppError('NOT_FOUND', msg('accounts.userNotFound'));
   return (await withRelations(db, rows))[0];
 }
 

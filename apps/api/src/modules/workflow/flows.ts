@@ -1,5 +1,6 @@
 import {
   AppError,
+  detail,
   type FlowDefinition,
   type FlowDetail,
   type FlowSave,
@@ -9,6 +10,7 @@ import {
   type FormVersionState,
   flowProblems,
   type ListQuery,
+  msg,
   SYSTEM_INSTITUTION,
 } from '@aporta/domain';
 import { and, asc, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
@@ -107,7 +109,7 @@ export async function getFlow(ctx: RequestContext, input: { id: number }): Promi
     .from(wfFlows)
     .innerJoin(wfForms, eq(wfForms.id, wfFlows.formId))
     .where(eq(wfFlows.id, input.id));
-  if (!f) throw new AppError('NOT_FOUND', 'El flujo no existe.');
+  if (!f) throw new AppError('NOT_FOUND', msg('workflow.flowNotFound'));
   const versions = await ctx.db
     .select({
       v: wfFlowVersions,
@@ -121,7 +123,10 @@ export async function getFlow(ctx: RequestContext, input: { id: number }): Promi
 
 async function formExists(db: Db, formId: number) {
   const [f] = await db.select({ id: wfForms.id }).from(wfForms).where(eq(wfForms.id, formId));
-  if (!f) throw new AppError('VALIDATION', 'Formulario: no existe.', [{ path: 'formId', message: 'El formulario no existe.' }]);
+  if (!f)
+    throw new AppError('VALIDATION', msg('workflow.formNotFoundField'), [
+      { path: 'formId', ...detail(msg('workflow.formNotFound')) },
+    ]);
 }
 
 /** A new flow with its first version (a draft). Drafts may be incomplete; publishing validates. Callers: flow CREATE. */
@@ -149,12 +154,12 @@ export async function saveFlow(ctx: RequestContext, input: { id: number; data: F
   await formExists(ctx.db, input.data.formId);
   await ctx.db.transaction(async (tx) => {
     const [flow] = await tx.select().from(wfFlows).where(eq(wfFlows.id, input.id)).for('update');
-    if (!flow) throw new AppError('NOT_FOUND', 'El flujo no existe.');
+    if (!flow) throw new AppError('NOT_FOUND', msg('workflow.flowNotFound'));
     if (flow.formId !== input.data.formId) {
       const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(sigRequests).where(eq(sigRequests.flowId, input.id));
       if (Number(used.n) > 0) {
-        const msg = 'El flujo ya tiene solicitudes: no puede cambiar de formulario (cree otro flujo).';
-        throw new AppError('CONFLICT', msg, [{ path: 'formId', message: msg }]);
+        const refusal = msg('workflow.flowFormChangeWithRequests');
+        throw new AppError('CONFLICT', refusal, [{ path: 'formId', ...detail(refusal) }]);
       }
     }
     const [last] = await tx
@@ -228,18 +233,27 @@ export async function checkFlow(db: Db, formId: number, def: FlowDefinition) {
 export async function publishFlow(ctx: RequestContext, input: { id: number; version: number }) {
   await ctx.db.transaction(async (tx) => {
     const [flow] = await tx.select().from(wfFlows).where(eq(wfFlows.id, input.id)).for('update');
-    if (!flow) throw new AppError('NOT_FOUND', 'El flujo no existe.');
+    if (!flow) throw new AppError('NOT_FOUND', msg('workflow.flowNotFound'));
     const [v] = await tx
       .select()
       .from(wfFlowVersions)
       .where(and(eq(wfFlowVersions.flowId, input.id), eq(wfFlowVersions.version, input.version)));
-    if (!v) throw new AppError('NOT_FOUND', 'La versión del flujo no existe.');
+    if (!v) throw new AppError('NOT_FOUND', msg('workflow.flowVersionNotFound'));
     if (v.state !== 'BORRADOR')
-      throw new AppError('CONFLICT', `La versión ${v.version} ya está ${v.state === 'PUBLICADA' ? 'publicada' : 'retirada'}.`);
+      throw new AppError(
+        'CONFLICT',
+        msg(v.state === 'PUBLICADA' ? 'workflow.versionAlreadyPublished' : 'workflow.versionAlreadyRetired', {
+          version: v.version,
+        }),
+      );
     const def = v.definition as FlowDefinition;
     const problems = await checkFlow(tx as unknown as Db, flow.formId, def);
     if (problems.length) {
-      throw new AppError('VALIDATION', `El flujo no se puede publicar: ${problems.map((p) => p.message).join(' ')}`, problems);
+      throw new AppError(
+        'VALIDATION',
+        msg('workflow.flowNotPublishable', { problems: problems.map((p) => p.message).join(' ') }),
+        problems,
+      );
     }
     const keys = def.states.map((s) => s.key);
     const stranded = await tx
@@ -252,8 +266,11 @@ export async function publishFlow(ctx: RequestContext, input: { id: number; vers
       const list = stranded.map((r) => `${r.number} (${r.state})`).join(', ');
       throw new AppError(
         'CONFLICT',
-        `No se puede publicar: la versión ${v.version} quita estados en los que hay solicitudes abiertas: ${list}. Muévalas antes o conserve esos estados.`,
-        stranded.map((r) => ({ path: 'states', message: `${r.number} está en ${r.state}` })),
+        msg('workflow.flowStatesInUse', { version: v.version, requests: list }),
+        stranded.map((r) => ({
+          path: 'states',
+          ...detail(msg('workflow.requestInState', { number: r.number, state: r.state })),
+        })),
       );
     }
     await tx
@@ -290,9 +307,9 @@ export async function validateFlow(ctx: RequestContext, input: { formId: number;
 export async function deleteFlow(ctx: RequestContext, input: { id: number }) {
   await ctx.db.transaction(async (tx) => {
     const [f] = await tx.select().from(wfFlows).where(eq(wfFlows.id, input.id));
-    if (!f) throw new AppError('NOT_FOUND', 'El flujo no existe.');
+    if (!f) throw new AppError('NOT_FOUND', msg('workflow.flowNotFound'));
     const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(sigRequests).where(eq(sigRequests.flowId, input.id));
-    if (Number(used.n) > 0) throw new AppError('CONFLICT', `El flujo tiene ${used.n} solicitud(es); no se elimina.`);
+    if (Number(used.n) > 0) throw new AppError('CONFLICT', msg('workflow.flowHasRequests', { count: Number(used.n) }));
     await tx.delete(wfFlows).where(eq(wfFlows.id, input.id));
     await ctx.audit({ action: 'DELETE', entityType: 'wf_flow', entityId: input.id, before: { title: f.title } }, tx);
   });

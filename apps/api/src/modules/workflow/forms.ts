@@ -1,6 +1,7 @@
 import {
   AppError,
   compileForm,
+  detail,
   type FormDetail,
   type FormField,
   type FormSave,
@@ -8,6 +9,7 @@ import {
   type FormVersion,
   type FormVersionState,
   type ListQuery,
+  msg,
 } from '@aporta/domain';
 import { and, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -90,7 +92,7 @@ const toVersion = (v: VersionRow, requests: number): FormVersion => ({
 
 export async function getForm(ctx: RequestContext, input: { id: number }): Promise<FormDetail> {
   const [f] = await ctx.db.select(summaryColumns).from(wfForms).where(eq(wfForms.id, input.id));
-  if (!f) throw new AppError('NOT_FOUND', 'El formulario no existe.');
+  if (!f) throw new AppError('NOT_FOUND', msg('workflow.formNotFound'));
   const versions = await ctx.db
     .select({
       v: wfFormVersions,
@@ -110,7 +112,7 @@ function definitionOf(input: FormSave) {
   }
   const schema = input.schema as Record<string, unknown>;
   const problem = schemaProblem(schema);
-  if (problem) throw new AppError('VALIDATION', problem, [{ path: 'schema', message: problem }]);
+  if (problem) throw new AppError('VALIDATION', problem, [{ path: 'schema', ...detail(problem) }]);
   return { fields: null, schema, uiSchema: input.uiSchema ?? {} };
 }
 
@@ -141,7 +143,7 @@ export async function saveForm(ctx: RequestContext, input: { id: number; data: F
   const def = definitionOf(input.data);
   await ctx.db.transaction(async (tx) => {
     const [form] = await tx.select().from(wfForms).where(eq(wfForms.id, input.id)).for('update');
-    if (!form) throw new AppError('NOT_FOUND', 'El formulario no existe.');
+    if (!form) throw new AppError('NOT_FOUND', msg('workflow.formNotFound'));
     const [last] = await tx
       .select()
       .from(wfFormVersions)
@@ -178,7 +180,7 @@ async function versionRow(db: Db, formId: number, version: number) {
     .select()
     .from(wfFormVersions)
     .where(and(eq(wfFormVersions.formId, formId), eq(wfFormVersions.version, version)));
-  if (!v) throw new AppError('NOT_FOUND', 'La versión del formulario no existe.');
+  if (!v) throw new AppError('NOT_FOUND', msg('workflow.formVersionNotFound'));
   return v;
 }
 
@@ -187,7 +189,12 @@ export async function publishForm(ctx: RequestContext, input: { id: number; vers
   await ctx.db.transaction(async (tx) => {
     const v = await versionRow(tx as unknown as Db, input.id, input.version);
     if (v.state !== 'BORRADOR') {
-      throw new AppError('CONFLICT', `La versión ${v.version} ya está ${v.state === 'PUBLICADA' ? 'publicada' : 'retirada'}.`);
+      throw new AppError(
+        'CONFLICT',
+        msg(v.state === 'PUBLICADA' ? 'workflow.versionAlreadyPublished' : 'workflow.versionAlreadyRetired', {
+          version: v.version,
+        }),
+      );
     }
     await tx
       .update(wfFormVersions)
@@ -216,7 +223,7 @@ export async function publishForm(ctx: RequestContext, input: { id: number; vers
 export async function retireForm(ctx: RequestContext, input: { id: number; version: number }) {
   await ctx.db.transaction(async (tx) => {
     const v = await versionRow(tx as unknown as Db, input.id, input.version);
-    if (v.state !== 'PUBLICADA') throw new AppError('CONFLICT', `La versión ${v.version} no está publicada.`);
+    if (v.state !== 'PUBLICADA') throw new AppError('CONFLICT', msg('workflow.versionNotPublished', { version: v.version }));
     await tx.update(wfFormVersions).set({ state: 'RETIRADA' }).where(eq(wfFormVersions.id, v.id));
     await tx.update(wfForms).set({ updatedAt: new Date() }).where(eq(wfForms.id, input.id));
     await ctx.audit(
@@ -237,10 +244,10 @@ export async function retireForm(ctx: RequestContext, input: { id: number; versi
 export async function deleteForm(ctx: RequestContext, input: { id: number }) {
   await ctx.db.transaction(async (tx) => {
     const [f] = await tx.select().from(wfForms).where(eq(wfForms.id, input.id));
-    if (!f) throw new AppError('NOT_FOUND', 'El formulario no existe.');
+    if (!f) throw new AppError('NOT_FOUND', msg('workflow.formNotFound'));
     const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(wfFlows).where(eq(wfFlows.formId, input.id));
     if (Number(used.n) > 0) {
-      throw new AppError('CONFLICT', `El formulario lo usan ${used.n} flujo(s); retire sus versiones en lugar de eliminarlo.`);
+      throw new AppError('CONFLICT', msg('workflow.formUsedByFlows', { count: Number(used.n) }));
     }
     await tx.delete(wfForms).where(eq(wfForms.id, input.id));
     await ctx.audit({ action: 'DELETE', entityType: 'wf_form', entityId: input.id, before: { title: f.title } }, tx);

@@ -3,6 +3,7 @@ import {
   defineMachine,
   type FlowDefinition,
   isFinalFlowState,
+  msg,
   type SigRequest,
   type SigRequestListQuery,
   type StateMachine,
@@ -237,7 +238,7 @@ export async function countRequests(ctx: RequestContext, query: Partial<SigReque
 
 export async function requestRow(ctx: RequestContext, id: number) {
   const [r] = await baseQuery(ctx.db).where(and(eq(sigRequests.id, id), ctx.inScope(sigRequests.entityId)));
-  if (!r) throw new AppError('NOT_FOUND', 'La solicitud no existe o no está dentro de su alcance.');
+  if (!r) throw new AppError('NOT_FOUND', msg('workflow.requestNotFound'));
   return r;
 }
 

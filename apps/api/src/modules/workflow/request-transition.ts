@@ -1,4 +1,13 @@
-import { AppError, conditionHolds, conditionText, type FlowDefinition, isFinalFlowState } from '@aporta/domain';
+import {
+  AppError,
+  conditionHolds,
+  type conditionOps,
+  type FlowCondition,
+  type FlowDefinition,
+  isFinalFlowState,
+  type MessageKey,
+  msg,
+} from '@aporta/domain';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { documentFolders, roles, sigRequestEvents, sigRequests, wfFormVersions } from '../../db/schema/index.ts';
@@ -59,6 +68,22 @@ export interface TransitionEnv {
   appTitle: string;
 }
 
+/** The refusal of a transition whose condition does not hold on the request's data, by the condition's operator. */
+const conditionKeys = {
+  eq: 'workflow.conditionRequiresEq',
+  neq: 'workflow.conditionRequiresNeq',
+  gt: 'workflow.conditionRequiresGt',
+  gte: 'workflow.conditionRequiresGte',
+  lt: 'workflow.conditionRequiresLt',
+  lte: 'workflow.conditionRequiresLte',
+} as const satisfies Record<Exclude<(typeof conditionOps)[number], 'filled'>, MessageKey>;
+
+function conditionRefusal(label: string, c: FlowCondition) {
+  return c.op === 'filled'
+    ? msg('workflow.conditionRequiresFilled', { label, field: c.field })
+    : msg(conditionKeys[c.op], { label, field: c.field, value: String(c.value) });
+}
+
 /**
  * Moves a request: the transition must leave its state toward `to`, be named for a role the user holds
  * (or the requester), its condition must hold on the data, and the platform's applyTransition checks
@@ -79,18 +104,20 @@ export async function transitionRequest(
     const roleIds = await roleIdsOf(ctx.db, ctx.user.id);
     const allowed = t.requester ? r.requesterId === ctx.user.id : !!t.roleId && (roleIds === null || roleIds.includes(t.roleId));
     if (!allowed) {
-      let who = 'quien presentó la solicitud';
-      if (!t.requester) {
-        const [role] = await ctx.db
-          .select({ name: roles.name })
-          .from(roles)
-          .where(eq(roles.id, t.roleId ?? 0));
-        who = `el rol «${role?.name ?? 'eliminado'}»`;
-      }
-      throw new AppError('FORBIDDEN', `«${t.label}» lo toma ${who}; usted no puede tomarla.`);
+      if (t.requester) throw new AppError('FORBIDDEN', msg('workflow.transitionRequesterOnly', { label: t.label }));
+      const [role] = await ctx.db
+        .select({ name: roles.name })
+        .from(roles)
+        .where(eq(roles.id, t.roleId ?? 0));
+      throw new AppError(
+        'FORBIDDEN',
+        role
+          ? msg('workflow.transitionRoleOnly', { label: t.label, role: role.name })
+          : msg('workflow.transitionDeletedRoleOnly', { label: t.label }),
+      );
     }
     if (!conditionHolds(t.condition, r.data as Record<string, unknown>)) {
-      throw new AppError('CONFLICT', `«${t.label}» requiere que ${conditionText(t.condition!)}.`);
+      throw new AppError('CONFLICT', conditionRefusal(t.label, t.condition!));
     }
   }
   await ctx.db.transaction(async (txRaw) => {
@@ -121,7 +148,7 @@ export async function transitionRequest(
     };
     if (action?.kind === 'module') {
       const a = moduleAction(action.module ?? '');
-      if (!a) throw new AppError('CONFLICT', `La acción «${action.module}» ya no existe; el flujo debe corregirse.`);
+      if (!a) throw new AppError('CONFLICT', msg('workflow.moduleActionGone', { action: String(action.module) }));
       const result = await a.run(txCtx, req);
       if (result)
         await tx.update(sigRequests).set({ resultLabel: result.label, resultLink: result.link }).where(eq(sigRequests.id, r.id));

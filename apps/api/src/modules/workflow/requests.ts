@@ -1,4 +1,13 @@
-import { AppError, type FlowDefinition, type FormField, requestNumber, type SigRequestCreate } from '@aporta/domain';
+import {
+  AppError,
+  type DefinitionProblem,
+  detail,
+  type FlowDefinition,
+  type FormField,
+  msg,
+  requestNumber,
+  type SigRequestCreate,
+} from '@aporta/domain';
 import { and, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -40,7 +49,7 @@ async function checkReferences(
 ) {
   if (!fields) return [] as number[];
   const files: number[] = [];
-  const bad: { path: string; message: string }[] = [];
+  const bad: DefinitionProblem[] = [];
   for (const f of fields) {
     const v = data[f.name];
     if (v === undefined) continue;
@@ -49,11 +58,12 @@ async function checkReferences(
         .select({ id: municipalEntities.id })
         .from(municipalEntities)
         .where(eq(municipalEntities.id, Number(v)));
-      if (!e) bad.push({ path: `data.${f.name}`, message: `${f.label}: la entidad no existe.` });
+      if (!e) bad.push({ path: `data.${f.name}`, ...detail(msg('workflow.fieldEntityMissing', { label: f.label })) });
     }
     if (f.type === 'select' && f.catalog) {
       const [x] = await catalogRows(ctx.db, f.catalog, String(v));
-      if (!x) bad.push({ path: `data.${f.name}`, message: `${f.label}: «${String(v)}» no está en el catálogo.` });
+      if (!x)
+        bad.push({ path: `data.${f.name}`, ...detail(msg('workflow.fieldNotInCatalog', { label: f.label, value: String(v) })) });
     }
     if (f.type === 'file') {
       const [d] = await ctx.db
@@ -68,11 +78,12 @@ async function checkReferences(
             ),
           ),
         );
-      if (!d) bad.push({ path: `data.${f.name}`, message: `${f.label}: el archivo no es uno que usted haya subido.` });
+      if (!d) bad.push({ path: `data.${f.name}`, ...detail(msg('workflow.fieldFileNotOwn', { label: f.label })) });
       else files.push(d.id);
     }
   }
-  if (bad.length) throw new AppError('VALIDATION', bad.map((b) => b.message).join(' '), bad);
+  if (bad.length)
+    throw new AppError('VALIDATION', msg('workflow.problemList', { problems: bad.map((b) => b.message).join(' ') }), bad);
   return files;
 }
 
@@ -114,8 +125,8 @@ export async function createRequest(ctx: RequestContext, input: SigRequestCreate
     .innerJoin(wfFlowVersions, and(eq(wfFlowVersions.flowId, wfFlows.id), eq(wfFlowVersions.state, 'PUBLICADA')))
     .where(eq(wfFlows.id, input.flowId));
   if (!flow) {
-    throw new AppError('VALIDATION', 'Flujo: no existe o no está publicado.', [
-      { path: 'flowId', message: 'Elija un flujo publicado.' },
+    throw new AppError('VALIDATION', msg('workflow.flowNotPublishedField'), [
+      { path: 'flowId', ...detail(msg('workflow.choosePublishedFlow')) },
     ]);
   }
   const [form] = await ctx.db
@@ -124,17 +135,17 @@ export async function createRequest(ctx: RequestContext, input: SigRequestCreate
     .where(and(eq(wfFormVersions.formId, flow.formId), eq(wfFormVersions.state, 'PUBLICADA')))
     .orderBy(desc(wfFormVersions.version))
     .limit(1);
-  if (!form) throw new AppError('CONFLICT', 'El formulario del flujo no tiene una versión publicada: no recibe solicitudes.');
+  if (!form) throw new AppError('CONFLICT', msg('workflow.formNotPublished'));
   const scope = routeScope(ctx);
   const entityId = input.entityId ?? null;
   if (entityId == null && scope !== 'ALL') {
-    throw new AppError('VALIDATION', 'Entidad: indique la entidad de la solicitud.', [
-      { path: 'entityId', message: 'Elija la entidad.' },
+    throw new AppError('VALIDATION', msg('workflow.entityRequiredField'), [
+      { path: 'entityId', ...detail(msg('workflow.chooseEntity')) },
     ]);
   }
   if (entityId != null && !(await isEntityInScope(ctx, entityId))) {
-    throw new AppError('VALIDATION', 'Entidad: no existe o está fuera de su alcance.', [
-      { path: 'entityId', message: 'La entidad no existe o está fuera de su alcance.' },
+    throw new AppError('VALIDATION', msg('workflow.entityOutOfScopeField'), [
+      { path: 'entityId', ...detail(msg('workflow.entityOutOfScope')) },
     ]);
   }
   const fields = (form.fields as FormField[] | null) ?? null;
@@ -194,12 +205,12 @@ export async function updateRequestData(
   const r = await requestRow(ctx, input.id);
   const def = r.definition as FlowDefinition;
   if (input.expected && input.expected !== r.state) {
-    throw new AppError('CONFLICT', 'La solicitud cambió de estado mientras la editaba. Vuelva a cargarla.');
+    throw new AppError('CONFLICT', msg('workflow.requestChangedWhileEditing'));
   }
   if (r.closedAt || !def.states.find((s) => s.key === r.state)?.editable) {
-    throw new AppError('CONFLICT', `La solicitud está en «${stateLabel(def, r.state)}»: sus datos ya no se modifican.`);
+    throw new AppError('CONFLICT', msg('workflow.requestNotEditable', { state: stateLabel(def, r.state) }));
   }
-  if (r.requesterId !== ctx.user.id) throw new AppError('FORBIDDEN', 'Solo quien presentó la solicitud corrige sus datos.');
+  if (r.requesterId !== ctx.user.id) throw new AppError('FORBIDDEN', msg('workflow.requesterOnlyEdits'));
   const [form] = await ctx.db.select().from(wfFormVersions).where(eq(wfFormVersions.id, r.formVersionId));
   const fields = (form.fields as FormField[] | null) ?? null;
   const data = validateFormData({ id: form.id, schema: form.schema as Record<string, unknown>, fields }, input.data);
@@ -210,7 +221,7 @@ export async function updateRequestData(
       .set({ data, summary: summaryOf(fields, data), updatedAt: new Date() })
       .where(and(eq(sigRequests.id, r.id), eq(sigRequests.state, r.state)))
       .returning({ id: sigRequests.id });
-    if (!moved) throw new AppError('CONFLICT', 'La solicitud cambió de estado mientras la editaba. Vuelva a cargarla.');
+    if (!moved) throw new AppError('CONFLICT', msg('workflow.requestChangedWhileEditing'));
     await linkFiles(tx as unknown as Db, files, r.id);
     await ctx.audit(
       {
@@ -303,6 +314,6 @@ export async function requestDocument(ctx: RequestContext, files: FileStore, inp
     .select({ id: documents.id })
     .from(documents)
     .where(and(eq(documents.id, input.documentId), eq(documents.sourceType, SIG_ENTITY_TYPE), eq(documents.sourceId, r.id)));
-  if (!d) throw new AppError('NOT_FOUND', 'El documento no pertenece a la solicitud.');
+  if (!d) throw new AppError('NOT_FOUND', msg('workflow.documentNotInRequest'));
   return documentContent(libraryContext(ctx), files, d.id);
 }

@@ -68,9 +68,10 @@ const formArb = fc
     fc.tuple(...types.map((t, i) => fieldArb(`f${i}`, t)), fieldArb('titulo', 'section'), fc.nat({ max: types.length - 1 })),
   )
   .map((parts) => {
-    const at = parts.pop() as number;
-    const section = parts.pop() as { field: FormField };
-    const items = parts as { field: FormField; value: unknown }[];
+    // Read without popping: fast-check hands the same tuple again while shrinking a failure.
+    const at = parts[parts.length - 1] as number;
+    const section = parts[parts.length - 2] as { field: FormField };
+    const items = parts.slice(0, -2) as { field: FormField; value: unknown }[];
     const fields = items.map((x) => x.field);
     fields.splice(at, 0, section.field);
     const data = Object.fromEntries(items.map((x) => [x.field.name, x.value]));
@@ -116,6 +117,8 @@ describe('the server validator and the compiled forms', () => {
         expect((thrown as AppError).details).toContainEqual({
           path: `data.${missing.name}`,
           message: `${missing.label}: es obligatorio.`,
+          key: 'workflow.fieldRequired',
+          params: { label: missing.label },
         });
       }),
       { numRuns: 40 },

@@ -1,4 +1,14 @@
-import { AppError, type FormField, formErrorMessage, formFormats, normaliseMoney, pruneHidden } from '@aporta/domain';
+import {
+  AppError,
+  detail,
+  type FormField,
+  formError,
+  formFormats,
+  type Message,
+  msg,
+  normaliseMoney,
+  pruneHidden,
+} from '@aporta/domain';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 /**
@@ -11,19 +21,19 @@ for (const [name, validate] of Object.entries(formFormats)) ajv.addFormat(name, 
 const compiled = new Map<number, ValidateFunction>();
 
 /** Why a JSON Schema cannot be a form (null when it can): not valid against the meta-schema, or not an object of fields. */
-export function schemaProblem(schema: Record<string, unknown>): string | null {
+export function schemaProblem(schema: Record<string, unknown>): Message | null {
   const copy = { ...schema };
   delete copy.$id;
   if (!ajv.validateSchema(copy)) {
-    return `La definición no es un JSON Schema válido: ${ajv.errorsText(ajv.errors, { dataVar: 'esquema', separator: '; ' })}.`;
+    return msg('workflow.schemaInvalid', { errors: ajv.errorsText(ajv.errors, { dataVar: 'esquema', separator: '; ' }) });
   }
   if (copy.type !== 'object' || typeof copy.properties !== 'object' || copy.properties === null) {
-    return 'La definición debe ser un objeto con propiedades (type: "object", properties).';
+    return msg('workflow.schemaNotObject');
   }
   try {
     ajv.compile(copy);
   } catch (err) {
-    return `La definición no es un JSON Schema utilizable: ${(err as Error).message}`;
+    return msg('workflow.schemaUnusable', { error: (err as Error).message });
   }
   return null;
 }
@@ -76,9 +86,9 @@ export function validateFormData(
       for (const seg of path) value = (value as Record<string, unknown> | undefined)?.[seg];
       return {
         path: ['data', ...path].join('.'),
-        message: formErrorMessage(e as never, titleAt(version.schema, path) || 'Formulario', value),
+        ...detail(formError(e as never, titleAt(version.schema, path) || 'Formulario', value)),
       };
     });
   const unique = [...new Map(details.map((d) => [d.path + d.message, d])).values()];
-  throw new AppError('VALIDATION', unique.map((d) => d.message).join(' '), unique);
+  throw new AppError('VALIDATION', msg('workflow.problemList', { problems: unique.map((d) => d.message).join(' ') }), unique);
 }

@@ -204,6 +204,10 @@ describe('flows', () => {
     const pub = await req('POST', `/api/wf/flows/${created.json().id}/versions/1/publish`);
     expect(pub.statusCode).toBe(400);
     expect(pub.json().error.message).toContain('«Perdida» no se alcanza');
+    expect(pub.json().error.key).toBe('workflow.flowNotPublishable');
+    expect(pub.json().error.details).toContainEqual(
+      expect.objectContaining({ path: 'states', key: 'workflow.stateOrphan', params: { state: 'Perdida' } }),
+    );
     const loop = flowDef({
       transitions: [
         { key: 'IR', from: 'RECIBIDA', to: 'OBSERVADA', label: 'Ir', roleId: reviewerRole },
@@ -233,6 +237,10 @@ describe('flows', () => {
       }),
     });
     expect(badCond.json().problems[0].message).toContain('campo que el formulario no tiene');
+    expect(badCond.json().problems[0]).toMatchObject({
+      key: 'workflow.conditionFieldMissing',
+      params: { label: 'A', field: 'nada' },
+    });
   });
 });
 
@@ -306,6 +314,7 @@ describe('requests', () => {
     const cond = await req('POST', `/api/sig/items/${id}/transitions`, { to: 'APROBADA' }, approver.token);
     expect(cond.statusCode).toBe(409);
     expect(cond.json().error.message).toContain('tipo es igual a A');
+    expect(cond.json().error).toMatchObject({ key: 'workflow.conditionRequiresEq', params: { field: 'tipo', value: 'A' } });
     const reviewerView = (await req('GET', `/api/sig/items/${id}`, undefined, reviewer.token)).json();
     expect(reviewerView.transitions.map((x: { to: string }) => x.to)).toEqual(['OBSERVADA']);
     // Observing needs a comment.
@@ -392,6 +401,7 @@ describe('requests', () => {
     const pub = await req('POST', `/api/wf/flows/${flowId}/versions/2/publish`);
     expect(pub.statusCode).toBe(409);
     expect(pub.json().error.message).toContain(`${open.json().number} (OBSERVADA)`);
+    expect(pub.json().error).toMatchObject({ key: 'workflow.flowStatesInUse', params: { version: 2 } });
     // Keeping the state publishes and moves the open request onto version 2.
     const keep = flowDef({ states: flowDef().states.map((s) => (s.key === 'APROBADA' ? { ...s, label: 'Aprobada (v2)' } : s)) });
     await req('PUT', `/api/wf/flows/${flowId}`, { title: flow.title, formId: flow.formId, definition: keep });

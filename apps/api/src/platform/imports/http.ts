@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { AppError, type ExportFormat, type ImportColumn } from '@aporta/domain';
+import { AppError, type ExportFormat, type ImportColumn, msg } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendDownload, XLSX_TYPE } from '../downloads.ts';
@@ -20,15 +20,14 @@ export async function receiveUpload<T>(
   request: FastifyRequest,
   handle: (file: { path: string; fileName: string }) => Promise<T>,
 ) {
-  if (!request.isMultipart())
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Envíe el archivo como multipart/form-data en el campo "file".');
+  if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.multipartRequired'));
   const file = await request.file();
-  if (!file) throw new AppError('VALIDATION', 'No se recibió ningún archivo.');
+  if (!file) throw new AppError('VALIDATION', msg('platform.fileMissing'));
   const dir = await mkdtemp(join(tmpdir(), 'aporta-import-'));
   const path = join(dir, 'upload');
   try {
     await pipeline(file.file, createWriteStream(path));
-    if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'El archivo supera el máximo de 20 MB.');
+    if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', msg('platform.fileTooLarge', { max: 20 }));
     return await handle({ path, fileName: cleanFileName(file.filename) });
   } finally {
     await rm(dir, { recursive: true, force: true });

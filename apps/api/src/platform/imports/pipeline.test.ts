@@ -165,7 +165,16 @@ describe('the import pipeline with a second kind (the seam)', () => {
           { column: 'ENTIDAD', cell: 'C6', message: 'La entidad no existe.' },
         ],
       ],
-      [7, [{ column: '(fuera de la plantilla)', message: 'Hay datos en columnas sin encabezado.' }]],
+      [
+        7,
+        [
+          {
+            column: '(fuera de la plantilla)',
+            message: 'Hay datos en columnas sin encabezado.',
+            key: 'platform.importDataOutsideColumns',
+          },
+        ],
+      ],
     ]);
 
     // The exceptions file: the template's columns as read, the row and the reasons naming column and cell.

@@ -5,11 +5,15 @@ import {
   CONTROL_CHARACTERS,
   checkHeaders,
   columnLetter,
+  detail,
   IMPORT_EXCEPTION_COLUMNS,
   type ImportBatch,
   type ImportIssue,
+  type Message,
+  msg,
   numberCellText,
   OUTSIDE_TEMPLATE_COLUMN,
+  text,
 } from '@aporta/domain';
 import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
@@ -83,7 +87,7 @@ export async function stageUpload(
   if (opts.scopeEntityId != null) await assertEntityInScope(ctx, opts.scopeEntityId);
   const id = opts.id ?? randomUUID();
   const [existing] = await db.select({ id: importBatches.id }).from(importBatches).where(eq(importBatches.id, id));
-  if (existing) throw new AppError('DUPLICATE', 'Ya existe una carga con ese identificador.');
+  if (existing) throw new AppError('DUPLICATE', msg('platform.importDuplicateId'));
   await db.insert(importBatches).values({
     id,
     kind: kind.kind,
@@ -115,17 +119,10 @@ export async function stageUpload(
     });
     return toBatch(staged);
   } catch (err) {
-    const message = err instanceof AppError ? err.message : 'No se pudo leer el archivo.';
+    const message = err instanceof AppError ? err.message : text('platform.importUnreadable');
     await failBatch(db, id, message);
     if (err instanceof AppError) throw err;
-    throw new AppError(
-      'VALIDATION',
-      'No se pudo leer el archivo: está dañado o no tiene el formato de la plantilla.',
-      undefined,
-      {
-        cause: err,
-      },
-    );
+    throw new AppError('VALIDATION', msg('platform.importUnreadableFormat'), undefined, { cause: err });
   }
 }
 
@@ -133,7 +130,7 @@ async function assertEntityInScope(ctx: RequestContext, entityId: number) {
   const cond = ctx.inScope(sql`${entityId}::int`);
   if (!cond) return;
   const ok = rowsOf(await ctx.db.execute(sql`select 1 as ok where ${cond}`)).length > 0;
-  if (!ok) throw new AppError('FORBIDDEN', 'No tiene acceso a esa entidad.');
+  if (!ok) throw new AppError('FORBIDDEN', msg('platform.importEntityForbidden'));
 }
 
 /**
@@ -179,10 +176,7 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
     if (row.cells.every((c) => c == null || (typeof c === 'string' && c.trim() === ''))) continue;
     totalRows += 1;
     if (totalRows > IMPORT_LIMITS.maxRows) {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        `El archivo tiene más de ${IMPORT_LIMITS.maxRows.toLocaleString('es-GT')} filas; divídalo en varios archivos.`,
-      );
+      throw new AppError('PAYLOAD_TOO_LARGE', msg('platform.importTooManyRows', { max: IMPORT_LIMITS.maxRows }));
     }
     // Problems the reader alone sees (a formula, data outside the template) are staged with the row;
     // the validator's own issues join them.
@@ -193,7 +187,7 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
       if (!key) continue;
       const c = row.cells[i] ?? null;
       if (isFormula(c)) {
-        errors.push({ column: headerOf.get(key)!, message: 'La celda contiene una fórmula; pegue solo valores.' });
+        errors.push({ column: headerOf.get(key)!, ...detail(msg('platform.importCellFormula')) });
         raw[key] = '';
       } else if (typeof c === 'number') raw[key] = c;
       else raw[key] = cellText(c);
@@ -201,23 +195,20 @@ async function stageRows(db: Db, kind: ImportKind, id: string, rows: AsyncGenera
       // characters. Staged with them shown as `?` (a NUL cannot be stored in jsonb).
       const text = raw[key];
       if (typeof text === 'string' && CONTROL_CHARACTERS.test(text)) {
-        errors.push({
-          column: headerOf.get(key)!,
-          message: 'La celda contiene caracteres de control o de dirección del texto no permitidos.',
-        });
+        errors.push({ column: headerOf.get(key)!, ...detail(msg('platform.importCellControlCharacters')) });
         raw[key] = text.replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '?');
       }
     }
     const extra = row.cells.slice(map.length).some((c) => c != null && cellText(c).trim() !== '');
-    if (extra) errors.push({ column: OUTSIDE_TEMPLATE_COLUMN, message: 'Hay datos en columnas sin encabezado.' });
+    if (extra) errors.push({ column: OUTSIDE_TEMPLATE_COLUMN, ...detail(msg('platform.importDataOutsideColumns')) });
     pending.push(errors.length ? { n: row.rowNumber, raw, errors } : { n: row.rowNumber, raw });
     if (pending.length >= IMPORT_CHUNK_ROWS) await flush();
   }
-  if (!map) throw new AppError('VALIDATION', 'El archivo no tiene filas: descargue la plantilla y llénela.');
+  if (!map) throw new AppError('VALIDATION', msg('platform.importNoRows'));
   // Only the headers (or blank lines below them): nothing to load, said now rather than as a load of 0 rows.
   if (totalRows === 0)
-    throw new AppError('VALIDATION', 'El archivo no tiene filas de datos.', [
-      { path: 'archivo', message: 'Solo tiene la fila de encabezados.' },
+    throw new AppError('VALIDATION', msg('platform.importNoDataRows'), [
+      { path: 'archivo', ...detail(msg('platform.importOnlyHeaderRow')) },
     ]);
   await flush();
   return { totalRows, layout };
@@ -228,30 +219,32 @@ function checkHeaderRow(kind: ImportKind, row: SheetRow): (string | null)[] {
   const headers = row.cells.map((c) => cellText(c).trim());
   const lastNamed = headers.reduce((last, h, i) => (h ? i : last), -1);
   if (lastNamed < 0) {
-    throw new AppError('VALIDATION', 'La primera fila está vacía: debe contener los encabezados de la plantilla.', [
-      { path: 'archivo', row: row.rowNumber, message: 'Fila de encabezados vacía.' },
+    throw new AppError('VALIDATION', msg('platform.importHeaderRowEmpty'), [
+      { path: 'archivo', row: row.rowNumber, ...detail(msg('platform.importHeaderRowEmptyDetail')) },
     ]);
   }
   if (row.cells.some(isFormula)) {
-    throw new AppError('VALIDATION', 'La fila de encabezados contiene fórmulas; escriba los nombres de columna.');
+    throw new AppError('VALIDATION', msg('platform.importHeaderFormulas'));
   }
   const gaps = headers.slice(0, lastNamed + 1).flatMap((h, i) => (h ? [] : [columnLetter(i)]));
   if (gaps.length) {
-    throw new AppError('VALIDATION', `La fila de encabezados tiene celdas vacías o combinadas (columnas ${gaps.join(', ')}).`, [
-      { path: 'encabezados', row: row.rowNumber, message: `Celdas vacías: ${gaps.join(', ')}` },
+    const columns = gaps.join(', ');
+    throw new AppError('VALIDATION', msg('platform.importHeaderGaps', { columns }), [
+      { path: 'encabezados', row: row.rowNumber, ...detail(msg('platform.importHeaderGapsDetail', { columns })) },
     ]);
   }
   const check = checkHeaders(kind.columns, headers.slice(0, lastNamed + 1));
   if (check.missing.length || check.unknown.length || check.duplicated.length) {
+    // The parts are Spanish fragments of one sentence; each column is also named by its own detail.
     const parts = [
-      check.missing.length ? `faltan ${check.missing.join(', ')}` : '',
-      check.unknown.length ? `no se reconocen ${check.unknown.join(', ')}` : '',
-      check.duplicated.length ? `están repetidas ${check.duplicated.join(', ')}` : '',
+      check.missing.length ? msg('platform.importColumnsMissingPart', { columns: check.missing.join(', ') }).text : '',
+      check.unknown.length ? msg('platform.importColumnsUnknownPart', { columns: check.unknown.join(', ') }).text : '',
+      check.duplicated.length ? msg('platform.importColumnsDuplicatedPart', { columns: check.duplicated.join(', ') }).text : '',
     ].filter(Boolean);
-    throw new AppError('VALIDATION', `Las columnas no coinciden con la plantilla: ${parts.join('; ')}.`, [
-      ...check.missing.map((c) => ({ path: c, message: 'Columna obligatoria faltante.' })),
-      ...check.unknown.map((c) => ({ path: c, message: 'Columna desconocida.' })),
-      ...check.duplicated.map((c) => ({ path: c, message: 'Columna repetida.' })),
+    throw new AppError('VALIDATION', msg('platform.importColumnsMismatch', { problems: parts.join('; ') }), [
+      ...check.missing.map((c) => ({ path: c, ...detail(msg('platform.importColumnMissing')) })),
+      ...check.unknown.map((c) => ({ path: c, ...detail(msg('platform.importColumnUnknown')) })),
+      ...check.duplicated.map((c) => ({ path: c, ...detail(msg('platform.importColumnDuplicated')) })),
     ]);
   }
   return check.map;
@@ -283,7 +276,7 @@ function stopOf(job: JobRun<unknown>, err: unknown): 'stopped' | 'cancelled' | n
 }
 
 /** What a batch whose validation job was cancelled says. */
-export const CANCELLED_IMPORT_MESSAGE = 'La validación se canceló. Descarte esta carga y vuelva a cargar el archivo.';
+export const CANCELLED_IMPORT_MESSAGE = text('platform.importCancelled');
 
 /**
  * Validates the staged rows of a batch, chunk by chunk: each chunk's rows, its removal from the staging
@@ -301,7 +294,7 @@ export async function validateBatch(job: JobRun<{ batchId: string }>): Promise<{
   }
   const kind = importKind(batch.kind);
   try {
-    if (!kind) throw new AppError('INTERNAL', `Tipo de carga desconocido: ${batch.kind}.`);
+    if (!kind) throw new AppError('INTERNAL', msg('platform.importKindUnknown', { kind: batch.kind }));
     await validateChunks(job, kind, batch);
     await job.progress({ done: batch.totalRows, total: batch.totalRows, phase: 'Cerrando la validación' });
     const done = await db.transaction(async (tx) => {
@@ -335,12 +328,10 @@ export async function validateBatch(job: JobRun<{ batchId: string }>): Promise<{
       throw err;
     }
     const known = err instanceof AppError && err.code !== 'INTERNAL';
-    const message = known
-      ? err.message
-      : 'La validación falló por un error inesperado. Descarte esta carga y vuelva a cargar el archivo.';
+    const message = known ? err.message : text('platform.importValidationFailed');
     await failBatch(db, id, message);
     // An AppError fails the job with this message at once: retrying a batch already failed is pointless.
-    throw known ? err : new AppError('VALIDATION', message, undefined, { cause: err });
+    throw known ? err : new AppError('VALIDATION', msg('platform.importValidationFailed'), undefined, { cause: err });
   }
 }
 
@@ -426,7 +417,7 @@ async function validateChunks(job: JobRun<{ batchId: string }>, kind: ImportKind
         entity_id: out.entityId ?? null,
         data: isValid ? out.data : null,
         raw: isValid ? null : staged[i].raw,
-        errors: errors.length ? errors : isValid ? null : [{ column: '', message: 'Fila no válida.' }],
+        errors: errors.length ? errors : isValid ? null : [{ column: '', ...detail(msg('platform.importRowInvalid')) }],
         warnings: warnings.length ? warnings : null,
       };
     });
@@ -483,7 +474,7 @@ export async function loadBatch(ctx: RequestContext, kind: ImportKind, id: strin
     .select()
     .from(importBatches)
     .where(and(eq(importBatches.id, id), visible(ctx, kind)));
-  if (!b) throw new AppError('NOT_FOUND', 'La carga no existe.');
+  if (!b) throw new AppError('NOT_FOUND', msg('platform.importNotFound'));
   return b;
 }
 
@@ -616,16 +607,13 @@ export async function exceptionsExport(ctx: RequestContext, kind: ImportKind, id
 // Commit, discard
 
 /** What a batch whose commit was cancelled before it wrote anything says. */
-export const CANCELLED_COMMIT_MESSAGE =
-  'La confirmación se canceló antes de guardar: no se guardó ninguna fila. Puede confirmarla de nuevo.';
+export const CANCELLED_COMMIT_MESSAGE = text('platform.importCommitCancelled');
 
 /** What a batch whose commit job ended without committing says (after a crash, its attempts spent). */
-export const INTERRUPTED_COMMIT_MESSAGE =
-  'La confirmación no terminó (el servidor se detuvo o falló): no se guardó ninguna fila. Puede confirmarla de nuevo.';
+export const INTERRUPTED_COMMIT_MESSAGE = text('platform.importCommitInterrupted');
 
 /** What a batch whose commit failed by an unexpected error, its attempts spent, says. */
-export const FAILED_COMMIT_MESSAGE =
-  'La confirmación falló por un error inesperado: no se guardó ninguna fila. Puede confirmarla de nuevo; si el problema continúa, avise al administrador.';
+export const FAILED_COMMIT_MESSAGE = text('platform.importCommitFailed');
 
 /**
  * What must hold for `ctx` to commit batch `b` now, or a 409 naming the rows: the batch in `status`,
@@ -643,16 +631,18 @@ async function assertCommittable(
   if (b.status !== status) {
     throw new AppError(
       'CONFLICT',
-      b.status === 'CONFIRMADO'
-        ? 'Esta carga ya fue confirmada.'
-        : b.status === 'CONFIRMANDO'
-          ? 'La carga ya se está confirmando; espere a que termine.'
-          : b.status === 'VALIDANDO'
-            ? 'La carga aún se está validando; espere a que termine.'
-            : 'La carga no está lista para confirmarse.',
+      msg(
+        b.status === 'CONFIRMADO'
+          ? 'platform.importAlreadyCommitted'
+          : b.status === 'CONFIRMANDO'
+            ? 'platform.importAlreadyCommitting'
+            : b.status === 'VALIDANDO'
+              ? 'platform.importStillValidating'
+              : 'platform.importNotReady',
+      ),
     );
   }
-  if (b.validRows === 0) throw new AppError('CONFLICT', 'La carga no tiene filas válidas que confirmar.');
+  if (b.validRows === 0) throw new AppError('CONFLICT', msg('platform.importNoValidRows'));
   const inScope = ctx.inScope(importRows.entityId);
   if (inScope) {
     const outside = await db
@@ -666,8 +656,8 @@ async function assertCommittable(
     if (outside.length) {
       throw new AppError(
         'CONFLICT',
-        'Ya no tiene acceso a la entidad de algunas filas; vuelva a cargar el archivo. No se guardó ninguna fila.',
-        outside.map((r) => ({ path: 'entidad', row: r.rowNumber, message: 'Entidad fuera de su alcance.' })),
+        msg('platform.importEntityOutOfScope'),
+        outside.map((r) => ({ path: 'entidad', row: r.rowNumber, ...detail(msg('platform.importEntityOutOfScopeDetail')) })),
       );
     }
   }
@@ -696,13 +686,26 @@ export async function commitBatch(ctx: RequestContext, kind: ImportKind, id: str
   return toBatch(queued);
 }
 
-/** A refusal as one line a batch can keep: the message and its first rows. */
-const refusalText = (err: AppError) => {
+/**
+ * A refusal as one line a batch can keep: the message and its first rows. Keyed when it names rows
+ * (its parameters are the Spanish message and rows, the fallback words); otherwise the refusal's own.
+ */
+const refusal = (err: AppError): Message | string => {
   const rows = (err.details ?? [])
     .slice(0, 10)
-    .map((d) => `fila ${d.row ?? '?'}: ${d.message}`)
+    .map((d) =>
+      d.row == null ? `fila ?: ${d.message}` : msg('platform.importRefusalRow', { row: d.row, message: d.message }).text,
+    )
     .join('; ');
-  return rows ? `${err.message} (${rows}${(err.details?.length ?? 0) > 10 ? '; …' : ''})` : err.message;
+  if (!rows) return err.key ? { key: err.key, ...(err.params ? { params: err.params } : {}), text: err.message } : err.message;
+  return msg('platform.importRefusalRows', {
+    message: err.message,
+    rows: `${rows}${(err.details?.length ?? 0) > 10 ? '; …' : ''}`,
+  });
+};
+const refusalText = (err: AppError) => {
+  const r = refusal(err);
+  return typeof r === 'string' ? r : r.text;
 };
 
 /**
@@ -722,7 +725,7 @@ export async function commitBatchJob(job: JobRun<{ batchId: string; ip?: string 
   const total = batch.validRows;
   try {
     const kind = importKind(batch.kind);
-    if (!kind) throw new AppError('INTERNAL', `Tipo de carga desconocido: ${batch.kind}.`);
+    if (!kind) throw new AppError('INTERNAL', msg('platform.importKindUnknown', { kind: batch.kind }));
     // Also where a cancel or a shutdown asked before the transaction is noticed (it throws).
     await job.progress({ done: 0, total, phase: `Guardando ${total} filas (todas o ninguna)` });
     const done = await db.transaction(async (tx) => {
@@ -776,7 +779,7 @@ export async function commitBatchJob(job: JobRun<{ batchId: string; ip?: string 
     if (err instanceof AppError && err.code !== 'INTERNAL') {
       // Refused now (rows taken or out of scope since the request): the batch cannot be committed as it is.
       await failBatch(db, id, refusalText(err));
-      throw new AppError(err.code, refusalText(err), err.details, { cause: err });
+      throw new AppError(err.code, refusal(err), err.details, { cause: err });
     }
     // Unexpected: retried by the queue; once its attempts are spent `settleStalledImports` reopens the batch.
     throw err;
@@ -801,10 +804,10 @@ async function reopenBatch(db: Db, id: string, message: string) {
 /** Discards a validated or failed batch: its staged rows are deleted, nothing was committed. */
 export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: string): Promise<ImportBatch> {
   const b = await loadBatch(ctx, kind, id);
-  if (b.status === 'CONFIRMADO') throw new AppError('CONFLICT', 'Esta carga ya fue confirmada.');
-  if (b.status === 'DESCARTADO') throw new AppError('CONFLICT', 'Esta carga ya fue descartada.');
-  if (b.status === 'VALIDANDO') throw new AppError('CONFLICT', 'La carga aún se está validando; espere a que termine.');
-  if (b.status === 'CONFIRMANDO') throw new AppError('CONFLICT', 'La carga se está confirmando; espere a que termine.');
+  if (b.status === 'CONFIRMADO') throw new AppError('CONFLICT', msg('platform.importAlreadyCommitted'));
+  if (b.status === 'DESCARTADO') throw new AppError('CONFLICT', msg('platform.importAlreadyDiscarded'));
+  if (b.status === 'VALIDANDO') throw new AppError('CONFLICT', msg('platform.importStillValidating'));
+  if (b.status === 'CONFIRMANDO') throw new AppError('CONFLICT', msg('platform.importCommitting'));
   const done = await ctx.db.transaction(async (tx) => {
     await tx.delete(importChunks).where(eq(importChunks.batchId, id));
     await tx.delete(importRows).where(eq(importRows.batchId, id));
@@ -832,8 +835,7 @@ export async function discardBatch(ctx: RequestContext, kind: ImportKind, id: st
 // Restart
 
 /** What a batch cut by a restart says: its file is gone. */
-export const INTERRUPTED_IMPORT_MESSAGE =
-  'El proceso se interrumpió (reinicio del servidor) antes de terminar la validación. Descarte esta carga y vuelva a cargar el archivo.';
+export const INTERRUPTED_IMPORT_MESSAGE = text('platform.importInterrupted');
 
 /**
  * Batches left VALIDANDO that can never finish, marked FALLIDO with the reason (their staged rows

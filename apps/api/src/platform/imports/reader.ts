@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { AppError } from '@aporta/domain';
+import { AppError, detail, msg } from '@aporta/domain';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import unzipper from 'unzipper';
@@ -46,30 +46,25 @@ async function readHead(path: string, length = 4096) {
  */
 export async function sniffFile(path: string, fileName: string): Promise<FileKind> {
   const bytes = await readHead(path);
-  if (bytes.length === 0) throw new AppError('VALIDATION', 'El archivo está vacío.');
+  if (bytes.length === 0) throw new AppError('VALIDATION', msg('platform.importFileEmpty'));
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
     // Within the upload limit (20 MB): the compound file's directory says what it holds.
     const kind = cfbKind(cfbStreamNames(await readFile(path)) ?? []);
     if (kind === 'encrypted')
-      throw new AppError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        'El archivo está protegido con contraseña: ábralo en Excel, quítele la contraseña y guárdelo como .xlsx o .csv.',
-        [{ path: 'archivo', message: 'Libro protegido con contraseña.' }],
-      );
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importPasswordProtected'), [
+        { path: 'archivo', ...detail(msg('platform.importPasswordProtectedDetail')) },
+      ]);
     // A compound file whose directory cannot be read but is named .xls is, in practice, an old workbook.
     if (kind === 'xls' || (kind === 'other' && /\.xls$/i.test(fileName)))
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El formato .xls antiguo no se admite; guarde el archivo como .xlsx o .csv.');
-    throw new AppError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'El archivo es un documento de Office antiguo, no una hoja de cálculo: cargue un .xlsx o un .csv.',
-    );
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importOldXls'));
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importOldOffice'));
   }
   // Text (no NUL or control characters, or UTF-16). A PDF, image or executable fails here.
   const text = textEncoding(bytes) !== null;
   if (text && /\.(csv|txt|tsv)$/i.test(fileName)) return 'csv';
   if (text && !/\.(xlsx|xls|pdf|docx?|png|jpe?g)$/i.test(fileName)) return 'csv';
-  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El archivo no es una hoja de cálculo: cargue un .xlsx o un .csv.');
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importNotSpreadsheet'));
 }
 
 /**
@@ -81,14 +76,14 @@ export async function guardXlsx(path: string): Promise<void> {
   try {
     dir = await unzipper.Open.file(path);
   } catch {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El archivo .xlsx está dañado o no es una hoja de cálculo.');
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importXlsxDamagedOrNot'));
   }
   const files = dir.files.filter((f) => f.type === 'File');
   if (files.length > IMPORT_LIMITS.maxZipEntries) throw bomb();
   const declared = files.reduce((s, f) => s + f.uncompressedSize, 0);
   if (declared > IMPORT_LIMITS.maxUncompressedBytes) throw bomb();
   if (!files.some((f) => f.path === 'xl/workbook.xml')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'El archivo no es una hoja de cálculo .xlsx (falta el libro de trabajo).');
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importNoWorkbook'));
   }
   for (const f of files) {
     if (
@@ -117,16 +112,12 @@ export async function guardXlsx(path: string): Promise<void> {
         }
       });
       s.on('end', () => resolve());
-      s.on('error', () => reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'El archivo .xlsx está dañado.')));
+      s.on('error', () => reject(new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importXlsxDamaged'))));
     });
   }
 }
 
-const bomb = () =>
-  new AppError(
-    'PAYLOAD_TOO_LARGE',
-    'El archivo .xlsx se expande a un tamaño excesivo al descomprimirlo (posible bomba zip); no se procesó.',
-  );
+const bomb = () => new AppError('PAYLOAD_TOO_LARGE', msg('platform.importZipBomb'));
 
 /**
  * The parts of ExcelJS's streaming WorkbookReader this reader drives (lib/stream/xlsx/workbook-reader.js,
@@ -180,7 +171,7 @@ async function openBook(path: string) {
   }) as unknown as BookReaderInternals;
   const required = (name: string) => {
     const s = part(name);
-    if (!s) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `El archivo .xlsx está dañado (falta ${name}).`);
+    if (!s) throw new AppError('UNSUPPORTED_MEDIA_TYPE', msg('platform.importXlsxPartMissing', { part: name }));
     return s;
   };
   await reader._parseRels(required('xl/_rels/workbook.xml.rels'));
@@ -239,7 +230,7 @@ export async function* xlsxRows(
   let book: Awaited<ReturnType<typeof openBook>> | undefined;
   try {
     book = await openBook(path);
-    if (!book.sheets.length) throw new AppError('VALIDATION', 'El archivo no tiene hojas: descargue la plantilla y llénela.');
+    if (!book.sheets.length) throw new AppError('VALIDATION', msg('platform.importNoSheets'));
     let chosen = book.sheets[0];
     if (opts.isDataSheet && book.sheets.length > 1) {
       for (const sheet of book.sheets) {

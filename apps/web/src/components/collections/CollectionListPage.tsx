@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, type Schemas } from '../../lib/api.ts';
 import { PlaceholderAvatar } from '../../lib/field-types.tsx';
-import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { apiErrorText, errorText, notifyError, notifySuccess } from '../../lib/notify.ts';
 import {
   type BulkDeletePath,
   collectionRoute,
@@ -48,7 +48,7 @@ export function CollectionListPage({ collection, basePath, ...options }: { colle
   const schema = useCollectionSchema(collection);
   const notFound = (
     <Alert color="red" title={t('catalogs.loadError')} data-testid="collection-error">
-      {schema.error?.message}
+      {schema.error && errorText(schema.error)}
     </Alert>
   );
   return (
@@ -231,7 +231,7 @@ function DeleteDialog({
       notifySuccess(t('catalogs.deleted'));
       close();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'CONFLICT') setRefusal(err.message);
+      if (err instanceof ApiError && err.code === 'CONFLICT') setRefusal(apiErrorText(err));
       else notifyError(err);
     }
   };

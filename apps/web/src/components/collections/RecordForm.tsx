@@ -1,11 +1,11 @@
 import { type CollectionRecord, decimalToCents, type FieldMeta, formatAmount, formatNit } from '@aporta/domain';
 import { SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '../../lib/api.ts';
 import { FieldInput, PlaceholderAvatar } from '../../lib/field-types.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { definitionOf, isEngineCollection } from '../../lib/useCollections.ts';
 import { FormActions } from '../FormActions.tsx';
 import { fieldKindOf, fieldOptions } from './FieldValue.tsx';

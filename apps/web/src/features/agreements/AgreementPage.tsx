@@ -2,7 +2,6 @@ import { addDays, agreementRestructureSchema, guatemalaToday } from '@aporta/dom
 import { Button, Card, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -14,9 +13,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { ScheduleTable } from '../../components/ScheduleTable.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import type { ApiBody } from '../../lib/api.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { downloadAgreementPdf, useAgreement, useRestructure, useVoidAgreement } from './api.ts';
@@ -61,6 +62,7 @@ export function AgreementPage() {
               >
                 {t('agreements.pdf')}
               </Button>
+              <SpanishDocumentHint />
               {a!.state === 'VIGENTE' && can('payment-agreements', 'UPDATE') && a!.restructurings < a!.maxRestructurings && (
                 <Button variant="default" onClick={() => setRestructuring(true)}>
                   {t('agreements.restructure')}

@@ -2,7 +2,6 @@ import { addDays, agreementCreateSchema, guatemalaToday } from '@aporta/domain';
 import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCalculator, IconCheck } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -14,7 +13,8 @@ import { ScheduleTable } from '../../components/ScheduleTable.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
-import { notifySuccess } from '../../lib/notify.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
+import { errorText, notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -110,7 +110,7 @@ export function NewAgreementPage() {
           maw={520}
         />
       </Card>
-      {entityId && debt.isError && <Alert color="red">{(debt.error as Error).message}</Alert>}
+      {entityId && debt.isError && <Alert color="red">{errorText(debt.error)}</Alert>}
       {d && !d.orders.length && (
         <Alert color="blue" data-testid="no-arrears">
           {t('agreements.noArrears')}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Money } from '../../components/Money.tsx';
 import type { EntityTab } from '../../lib/entityTabs.ts';
+import { errorText } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useAgreements } from './api.ts';
 import { AgreementStateBadge } from './components.tsx';
@@ -21,7 +22,7 @@ export function EntityAgreements({ entityId }: { entityId: number }) {
         </Button>
       )}
       {q.isError ? (
-        <Text c="red">{(q.error as Error).message}</Text>
+        <Text c="red">{errorText(q.error)}</Text>
       ) : !items.length ? (
         <Text c="dimmed">{q.isPending ? t('agreements.loading') : t('agreements.noneForEntity')}</Text>
       ) : (

@@ -4,7 +4,6 @@ import { IconAlertCircle, IconClock, IconInfoCircle } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api.ts';
 import { storeSession } from '../../lib/session.ts';
 import { takeSessionEndedFlag } from '../../lib/session-ended.ts';
 import { login } from './api.ts';
@@ -37,7 +36,8 @@ export function LoginPage() {
       const parsed = loginRequestSchema.safeParse({ email: data.get('email'), password: data.get('password') });
       if (!parsed.success) {
         const found: Partial<Record<Field, string>> = {};
-        for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issue.message;
+        const { issueText } = await import('../../lib/server-messages.ts');
+        for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issueText(issue.message);
         setErrors(found);
         return;
       }
@@ -55,7 +55,8 @@ export function LoginPage() {
       // A one-time password (new account, reset by an administrator) must be replaced first.
       navigate(res.data.mustChangePassword ? '/auth/change-password' : '/', { replace: true });
     } catch (err) {
-      setFailure(err instanceof ApiError ? err.message : t('common.unexpectedError'));
+      const { errorText } = await import('../../lib/notify.ts');
+      setFailure(errorText(err));
     } finally {
       setPending(false);
     }

@@ -1,11 +1,11 @@
 import { passwordProblem, registerSchema } from '@aporta/domain/accounts';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useRegister } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 
 export function RegisterPage() {
   const { t } = useTranslation();

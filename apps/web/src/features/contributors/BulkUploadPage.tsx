@@ -14,6 +14,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { batchInProgress, useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
 import {
@@ -62,7 +63,7 @@ function RowsTable({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
                       {r.errors.map((e) => (
                         <List.Item key={`${e.column}-${e.message}`}>
                           <b>{e.column}</b>
-                          {e.cell ? ` (${e.cell})` : ''}: {e.message}
+                          {e.cell ? ` (${e.cell})` : ''}: {messageText(e)}
                         </List.Item>
                       ))}
                     </List>
@@ -119,7 +120,7 @@ function PendingImports({
                   </Badge>
                   {imp.message && (
                     <Text size="xs" mt={4}>
-                      {imp.message}
+                      {messageText({ message: imp.message })}
                     </Text>
                   )}
                 </Table.Td>
@@ -296,7 +297,7 @@ export function BulkUploadPage() {
           )}
           {current?.status === 'FALLIDO' && (
             <Alert color="red" mt="md" title={t('contributors.upload.failedTitle')} data-testid="upload-failed">
-              <Text size="sm">{current.message}</Text>
+              <Text size="sm">{messageText({ message: current.message ?? '' })}</Text>
               <Button mt="sm" size="xs" variant="default" loading={discard.isPending} onClick={discardCurrent}>
                 {t('contributors.upload.discard')}
               </Button>
@@ -334,7 +335,7 @@ export function BulkUploadPage() {
                     {current.message && (
                       // Back to "to confirm" after a commit that did not finish: nothing was saved; why.
                       <Alert color="yellow" w="100%" data-testid="commit-reopened">
-                        {current.message}
+                        {messageText({ message: current.message })}
                       </Alert>
                     )}
                     <Button disabled={current.validRows === 0} loading={commit.isPending} onClick={confirmCommit}>

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { Money } from '../../components/Money.tsx';
+import { errorText } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useArrears } from './api.ts';
 
@@ -41,7 +42,7 @@ export function ArrearsPanel({ onOpenCase }: { onOpenCase?: (row: ArrearsRow) =>
         </Group>
         {can('financial-module', 'EXPORT') && <ExportButtons path="/api/financial/arrears/export" query={{ asOf }} />}
       </Group>
-      {q.isError && <Text c="red">{(q.error as Error).message}</Text>}
+      {q.isError && <Text c="red">{errorText(q.error)}</Text>}
       {q.isPending ? (
         <Text c="dimmed">{t('financial.loading')}</Text>
       ) : rows.length === 0 ? (

@@ -3,8 +3,9 @@ import { Alert, Badge, Button, Group, Select, Stack, Table, Text } from '@mantin
 import { IconCertificate, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
-import { notifySuccess } from '../../lib/notify.ts';
+import { errorText, notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -53,7 +54,7 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
                   notifySuccess(t('financial.issued', { code: c.code }));
                   void pdf(c.id);
                 },
-                onError: (err) => setRefusal((err as Error).message),
+                onError: (err) => setRefusal(errorText(err)),
               })
             }
           >
@@ -78,7 +79,9 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
                 <Table.Th>{t('financial.issuedOn')}</Table.Th>
                 <Table.Th>{t('financial.validUntil')}</Table.Th>
                 <Table.Th>{t('financial.status')}</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <SpanishDocumentHint />
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

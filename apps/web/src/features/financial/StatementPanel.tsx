@@ -7,7 +7,9 @@ import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { ScheduleTable } from '../../components/ScheduleTable.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { errorText } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -55,11 +57,12 @@ export function StatementPanel({ entityId: fixed }: { entityId?: number }) {
             >
               {t('financial.xlsx')}
             </Button>
+            <SpanishDocumentHint />
           </>
         )}
       </Group>
       {!entityId && <Text c="dimmed">{t('financial.chooseEntityHint')}</Text>}
-      {q.isError && <Alert color="red">{(q.error as Error).message}</Alert>}
+      {q.isError && <Alert color="red">{errorText(q.error)}</Alert>}
       {entityId && q.isPending && <Text c="dimmed">{t('financial.loading')}</Text>}
       {s && (
         <>

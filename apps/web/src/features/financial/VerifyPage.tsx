@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatIsoDate } from '../../lib/dates.ts';
+import { errorText } from '../../lib/notify.ts';
 import { verifyCode } from './api.ts';
 
 /** How each state shows: only a valid certificate is green; one that no longer holds is red, with its reason. */
@@ -33,7 +34,7 @@ export function VerifyPage() {
     try {
       setResult(await verifyCode(code));
     } catch (err) {
-      setError((err as Error).message);
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,11 @@
 import { institutionInputSchema } from '@aporta/domain';
 import { Group, Modal, MultiSelect, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import {
   type InstitutionBody,
   type InstitutionRow,

@@ -11,6 +11,7 @@ import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -88,6 +89,7 @@ export function OrderPage() {
               >
                 {t('payments.orders.pdf')}
               </Button>
+              <SpanishDocumentHint />
               {o!.transitions.some((x) => x.to === 'ANULADA') && (
                 <Button color="red" variant="light" onClick={() => setVoiding(true)}>
                   {t('payments.orders.void')}

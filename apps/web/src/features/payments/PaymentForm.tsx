@@ -1,12 +1,12 @@
 import { centsToDecimal, decimalToCents, formatPaymentReference, guatemalaToday, paymentCreateSchema } from '@aporta/domain';
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { type NewPayment, ownerQuery, type PaymentResult, useOffices, useOrderList, useRegisterPayment } from './api.ts';
 import { newIdempotencyKey } from './components.tsx';
@@ -159,7 +159,7 @@ export function PaymentForm({
             required
             data={(offices.data?.items ?? []).map((o) => ({
               value: o.office,
-              label: t('payments.pay.officeOption', { office: o.office, n: o.remaining }),
+              label: t('payments.pay.officeOption', { office: o.office, count: o.remaining }),
             }))}
             {...form.getInputProps('office')}
           />

@@ -26,6 +26,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useTabParam } from '../../lib/useTabParam.ts';
 import {
@@ -166,7 +167,7 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankRow; on
           {row.reference} · <Money value={row.amount} /> · {row.payDate ? formatDay(row.payDate) : ''}
         </Text>
         <Text size="sm" c="dimmed">
-          {row.message}
+          {messageText({ message: row.message ?? '' })}
         </Text>
         <Select
           label={t('payments.fields.entity')}

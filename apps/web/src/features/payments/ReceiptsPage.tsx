@@ -16,7 +16,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileTypePdf, IconFileTypeXls, IconPlus } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
@@ -24,8 +23,10 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import type { ApiBody } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
@@ -70,7 +71,8 @@ export function ReceiptsPage() {
     { accessor: 'voidReason', title: t('payments.reason') },
     {
       accessor: 'actions',
-      title: '',
+      // The receipts' PDFs are in Spanish: said once, over the column.
+      title: <SpanishDocumentHint />,
       render: (r) => (
         <Group gap={4} wrap="nowrap">
           <Button size="xs" variant="subtle" onClick={() => downloadReceiptPdf(r.id).catch((e) => showApiError(e))}>
@@ -268,6 +270,7 @@ function Corte({ ranges }: { ranges: RangeRow[] }) {
         >
           Excel
         </Button>
+        <SpanishDocumentHint />
       </Group>
       {c && (
         <Stack mt="md" gap="xs">

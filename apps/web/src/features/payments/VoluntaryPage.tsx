@@ -1,13 +1,13 @@
 import { formatPaymentReference, guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
 import { Anchor, Button, Card, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
 import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { type OrderRow, useCreateVoluntaryOrder, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';

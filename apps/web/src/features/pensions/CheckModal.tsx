@@ -2,13 +2,13 @@ import { dateSchema, type SurvivalMethod, survivalMethodLabels, survivalMethods 
 import { FileInput, Modal, Progress, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPaperclip } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { DateField } from '../../components/DateField.tsx';
 import { FormActions } from '../../components/FormActions.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { uploadAct, useRegisterCheck } from './api.ts';
 

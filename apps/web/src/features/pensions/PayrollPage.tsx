@@ -13,10 +13,11 @@ import { Link, useSearchParams } from 'react-router';
 import { type ListColumn, ListPage, type ListQueryResult } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { errorText, notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   downloadPayrollBankFile,
@@ -149,6 +150,7 @@ export function PayrollPage() {
               >
                 {t('pensions.payroll.summary')}
               </Button>
+              <SpanishDocumentHint />
             </>
           )}
           {p?.state === 'BORRADOR' && can('passive-classes', 'APPROVE') && (
@@ -165,7 +167,7 @@ export function PayrollPage() {
         </Group>
       </Group>
       {missing && valid && <Alert color="gray">{t('pensions.payroll.none', { period: formatPeriod(period) })}</Alert>}
-      {payroll.isError && !missing && <Alert color="red">{payroll.error.message}</Alert>}
+      {payroll.isError && !missing && <Alert color="red">{errorText(payroll.error)}</Alert>}
       {p && (
         <Card withBorder data-testid="payroll-summary">
           <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }}>

@@ -30,7 +30,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEdit, IconFileText, IconHeartbeat, IconId, IconPlus } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -41,9 +40,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { TransitionActions } from '../../components/TransitionActions.tsx';
 import { TransitionHistory } from '../../components/TransitionHistory.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { displayCui, formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
@@ -119,6 +120,7 @@ export function PensionPage() {
             {t('pensions.letter')}
           </Button>
         )}
+        {can('supervivencia', 'EXPORT') && open && <SpanishDocumentHint />}
         {can('supervivencia', 'CREATE') && open && (
           <>
             <Button variant="light" leftSection={<IconId size={16} />} loading={renap.isPending} onClick={runRenap}>

@@ -9,7 +9,6 @@ import {
 import { ActionIcon, Badge, Button, Group, Modal, Select, Stack, Tabs, Text, Textarea, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileText, IconGavel, IconHeartbeat, IconId, IconPlayerPlay } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,9 +16,11 @@ import { DateField } from '../../components/DateField.tsx';
 import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { formatIsoDate } from '../../lib/dates.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useTrackedJob } from '../../lib/jobs.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -268,7 +269,13 @@ export function SurvivalPage() {
             <SurvivalStatusBadge status={p.status} />
           ),
       },
-      { accessor: 'actions', title: '', textAlign: 'right', render: rowActions },
+      {
+        accessor: 'actions',
+        // The letters (PDF) are in Spanish: said once, over the column.
+        title: can('supervivencia', 'EXPORT') ? <SpanishDocumentHint /> : '',
+        textAlign: 'right',
+        render: rowActions,
+      },
     ];
     page = (
       <ListPage<SurvivalDueRow>

@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { displayCui } from '../../lib/format.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
+import { issueText } from '../../lib/server-messages.ts';
 import { useContributorContributions, useEntityContributions } from './api.ts';
 
 const GapBadge = () => {
@@ -156,7 +157,7 @@ export function EmployeeHistoryPage() {
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const r = contributionHistoryQuerySchema.shape.cui.safeParse(text);
-    if (!r.success) return setError(r.error.issues[0].message);
+    if (!r.success) return setError(issueText(r.error.issues[0].message));
     setError(null);
     setParams({ cui: r.data }, { replace: true });
   };

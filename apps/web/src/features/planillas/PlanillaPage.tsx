@@ -23,7 +23,6 @@ import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEdit, IconMessageCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -39,8 +38,9 @@ import { ErrorDetails } from '../../components/UploadPageFrame.tsx';
 import { ApiError, fillPath } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { displayCui, formatDateTime } from '../../lib/format.ts';
-import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify.ts';
+import { apiErrorText, notifyError, notifySuccess, notifyWarning } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   invalidate,
@@ -553,7 +553,7 @@ export function PlanillaPage() {
                 )}
                 <TransitionActions transitions={p.transitions} pending={transition.isPending} onTake={(x, c) => take(p, x, c)} />
                 {refusal && (
-                  <Alert color="red" mt="sm" title={refusal.message} data-testid="transition-refused">
+                  <Alert color="red" mt="sm" title={apiErrorText(refusal)} data-testid="transition-refused">
                     <ErrorDetails error={refusal} max={20} />
                   </Alert>
                 )}

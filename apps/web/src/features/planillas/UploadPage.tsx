@@ -17,6 +17,7 @@ import { displayCui } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryClient } from '../../lib/query.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useBatchInAddress, useFollowUpload } from '../../lib/useUploadBatch.ts';
 import {
@@ -70,7 +71,7 @@ function UploadRows({ id, kind }: { id: string; kind: 'valid' | 'error' }) {
                 {(kind === 'error' ? r.errors : r.warnings).map((e) => (
                   <List.Item key={`${e.column}-${e.message}`}>
                     <b>{e.column}</b>
-                    {e.cell ? ` (${e.cell})` : ''}: {e.message}
+                    {e.cell ? ` (${e.cell})` : ''}: {messageText(e)}
                   </List.Item>
                 ))}
               </List>
@@ -318,7 +319,7 @@ export function UploadPage() {
           )}
           {current?.status === 'FALLIDO' && (
             <Alert color="red" mt="md" title={t('planillas.upload.failed')}>
-              {current.message}
+              {messageText({ message: current.message ?? '' })}
             </Alert>
           )}
         </>
@@ -334,7 +335,7 @@ export function UploadPage() {
                   {current.message && (
                     // Back to "to confirm" after a commit that did not finish: nothing was saved; why.
                     <Alert color="yellow" data-testid="commit-reopened">
-                      {current.message}
+                      {messageText({ message: current.message })}
                     </Alert>
                   )}
                   {current.errorRows > 0 && (

@@ -2,6 +2,7 @@ import type { LineIssue, PlanillaState } from '@aporta/domain';
 import { Badge, List, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { messageText } from '../../lib/server-messages.ts';
 
 const stateColors: Record<PlanillaState, string> = {
   BORRADOR: 'gray',
@@ -36,7 +37,7 @@ export function LineIssues({ errors, warnings }: { errors: LineIssue[]; warnings
           icon={<IconCircleX size={14} color="var(--mantine-color-red-8)" aria-label="Error" />}
         >
           <Text size="xs" c="red.9" span>
-            {e.message}
+            {messageText(e)}
           </Text>
         </List.Item>
       ))}
@@ -46,7 +47,7 @@ export function LineIssues({ errors, warnings }: { errors: LineIssue[]; warnings
           icon={<IconAlertTriangle size={14} color="var(--mantine-color-orange-8)" aria-label="Advertencia" />}
         >
           <Text size="xs" span>
-            {w.message}
+            {messageText(w)}
           </Text>
         </List.Item>
       ))}

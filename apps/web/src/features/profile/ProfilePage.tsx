@@ -1,14 +1,13 @@
 import { institutionLabelOf, profileUpdateSchema } from '@aporta/domain';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChangePasswordForm } from '../../components/ChangePasswordForm.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useFindOwnSessions, useGetProfile, useRevokeOtherSessions, useRevokeOwnSession, useUpdateProfile } from './api.ts';

@@ -2,7 +2,6 @@ import { ceilingOf, type Grant, grantsBeyond, roleInputSchema, scopeFor } from '
 import { Alert, Button, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -10,6 +9,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { RequirePermission } from '../../components/RequirePermission.tsx';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCreateRole, useGetRole, useUpdateRole } from './api.ts';
 import { fromGrantMap, type GrantMap, PermissionMatrix, toGrantMap } from './PermissionMatrix.tsx';

@@ -1,12 +1,12 @@
 import { cancelSettingSchema, type SettingKey, type SettingOverview, type SettingValueEntry } from '@aporta/domain/settings';
 import { Badge, Button, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { type SettingsBase, useCancelSetting, useSettingHistory } from './api.ts';

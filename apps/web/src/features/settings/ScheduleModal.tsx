@@ -35,6 +35,7 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { issueText, messageText } from '../../lib/server-messages.ts';
 import { useScheduleSetting } from './api.ts';
 import { CalendarPreview } from './CalendarPreview.tsx';
 
@@ -115,9 +116,9 @@ export function ScheduleModal({
       if (!setting) return {};
       const errors: Record<string, string> = {};
       const v = settingValueSchema(setting.key).safeParse(apiValue(setting.key, values.value));
-      if (!v.success) errors.value = v.error.issues[0]?.message ?? '';
+      if (!v.success) errors.value = issueText(v.error.issues[0]?.message ?? '');
       const rest = scheduleSettingSchema.safeParse({ ...values, value: null, effectiveFrom: values.effectiveFrom ?? '' });
-      if (!rest.success) for (const i of rest.error.issues) errors[String(i.path[0])] ??= i.message;
+      if (!rest.success) for (const i of rest.error.issues) errors[String(i.path[0])] ??= issueText(i.message);
       if (!values.effectiveFrom) errors.effectiveFrom = t('settings.form.dateRequired');
       else if (!values.retroactive && values.effectiveFrom <= today) errors.effectiveFrom = t('settings.form.mustBeFuture');
       return errors;
@@ -153,12 +154,13 @@ export function ScheduleModal({
           // A value's error may name a part of it (value.fixed.2.day): it belongs to the value field.
           if (err instanceof ApiError) {
             const valueErrors = err.details.filter((x) => x.path === 'value' || x.path.startsWith('value.'));
-            if (valueErrors.length) form.setFieldError('value', valueErrors.map((x) => x.message).join(' '));
+            if (valueErrors.length) form.setFieldError('value', valueErrors.map(messageText).join(' '));
             const rest = new ApiError(
               err.status,
               err.code,
               err.message,
               err.details.filter((x) => !valueErrors.includes(x)),
+              err.keyed,
             );
             if (valueErrors.length && rest.details.length === 0 && err.code === 'VALIDATION') return;
             showApiError(rest, form, ['effectiveFrom', 'reason', 'retroactive'], { notify: 'non-validation' });

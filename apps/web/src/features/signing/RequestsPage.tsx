@@ -3,6 +3,7 @@ import { Badge, Box, Button, Drawer, Group, PasswordInput, Stack, Text, Textarea
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ListColumn, ListPage, type ListParams } from '../../components/ListPage.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -182,7 +183,8 @@ function RequestDrawer({
       title={request.title}
     >
       <Stack>
-        {request.message && <Text size="sm">{request.message}</Text>}
+        {/* The requester's own note to the signers, shown as written. */}
+        {request.message && <Text size="sm">{request.message.trim()}</Text>}
         <Timeline active={request.signers.filter((s) => s.state === 'FIRMADO').length - 1} bulletSize={18} lineWidth={2}>
           {request.signers.map((s) => (
             <Timeline.Item key={s.position} title={`${s.position}. ${s.name}`}>
@@ -205,6 +207,7 @@ function RequestDrawer({
           <Button variant="default" onClick={() => downloadRequestPdf(request.id).catch(notifyError)}>
             {t('signing.download')}
           </Button>
+          <SpanishDocumentHint />
           {request.state === 'BORRADOR' && request.createdById === me && (
             <Button onClick={() => onSend(request)}>{t('signing.sendDraft')}</Button>
           )}

@@ -41,7 +41,7 @@ function Panel({ panel }: { panel: StatisticsPanel }) {
         {title}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {t(`statistics.totals.${panel.key}`, { n: panel.total, defaultValue: String(panel.total) })}
+        {t(`statistics.totals.${panel.key}`, { count: panel.total, defaultValue: String(panel.total) })}
       </Text>
       {panel.items.length === 0 ? (
         <Text c="dimmed">{t('statistics.noData')}</Text>

@@ -1,12 +1,12 @@
 import { userInputSchema } from '@aporta/domain';
 import { Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/FormActions.tsx';
 import { RecordHistory } from '../../components/RecordHistory.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { zod4Resolver } from '../../lib/form-validate.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { type UserBody, type UserRow, useCreateUser, useUpdateUser, useUserOptions } from './api.ts';
 

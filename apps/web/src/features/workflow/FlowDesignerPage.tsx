@@ -46,6 +46,7 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useFlow, useFlowOptions, usePublishFlow, useSaveFlow, useValidateFlow } from './api.ts';
 import { moment, VersionBadge } from './components.tsx';
@@ -233,11 +234,7 @@ function Designer({ id }: { id: number | null }) {
             onSuccess: () => notifySuccess(t('workflow.versionPublished', { version })),
             onError: (err) => {
               if (err instanceof ApiError)
-                setProblems(
-                  err.details.length
-                    ? err.details.map((d) => ({ ...d, message: d.message }))
-                    : [{ path: '', message: err.message }],
-                );
+                setProblems(err.details.length ? err.details : [{ path: '', message: err.message, ...err.keyed }]);
               notifyError(err);
             },
           },
@@ -275,7 +272,7 @@ function Designer({ id }: { id: number | null }) {
           {problems.length
             ? problems.map((p) => (
                 <Text key={p.path + p.message} size="sm">
-                  {p.message}
+                  {messageText(p)}
                 </Text>
               ))
             : t('workflow.designer.canPublish')}
@@ -307,7 +304,7 @@ function Designer({ id }: { id: number | null }) {
           </Text>
           {!!localProblems.length && (
             <Text size="xs" c="red" mt={4}>
-              {t('workflow.designer.pending', { problems: localProblems.map((p) => p.message).join(' ') })}
+              {t('workflow.designer.pending', { problems: localProblems.map(messageText).join(' ') })}
             </Text>
           )}
           {flow.data && (
@@ -370,7 +367,7 @@ function Designer({ id }: { id: number | null }) {
                   onChange={(v) => v && setDef({ ...def, initial: v })}
                 />
                 <Text size="xs" c="dimmed">
-                  {t('workflow.designer.defaultSla', { days: options.defaultSlaDays })}
+                  {t('workflow.designer.defaultSla', { count: options.defaultSlaDays })}
                 </Text>
               </Stack>
             </Card>

@@ -48,6 +48,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { issueText, messageText } from '../../lib/server-messages.ts';
 import { getToken } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useFormDefinition, useSaveForm } from './api.ts';
@@ -214,7 +215,7 @@ export function FormBuilderPage() {
         t('workflow.builder.importProblem', {
           file: file.name,
           problems: def.error.issues
-            .map((i) => `${i.path.join('.') || t('workflow.builder.definition')}: ${i.message}`)
+            .map((i) => `${i.path.join('.') || t('workflow.builder.definition')}: ${issueText(i.message)}`)
             .join('; '),
         }),
       );
@@ -222,7 +223,9 @@ export function FormBuilderPage() {
     }
     const bad = formFieldsProblems(def.data.fields);
     if (bad.length) {
-      setImportError(t('workflow.builder.importProblem', { file: file.name, problems: bad.map((b) => b.message).join(' ') }));
+      setImportError(
+        t('workflow.builder.importProblem', { file: file.name, problems: bad.map((b) => issueText(b.message)).join(' ') }),
+      );
       return;
     }
     setDraft((d) => ({ ...d, title: def.data.title, description: def.data.description ?? '', fields: def.data.fields }));
@@ -250,7 +253,8 @@ export function FormBuilderPage() {
           );
         },
         onError: (err) => {
-          if (err instanceof ApiError) setServerErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
+          if (err instanceof ApiError)
+            setServerErrors(err.details.length ? err.details : [{ path: '', message: err.message, ...err.keyed }]);
           notifyError(err);
         },
       },
@@ -315,7 +319,7 @@ export function FormBuilderPage() {
           <Alert color="red" title={t('workflow.builder.serverRefused')}>
             {serverErrors.map((e) => (
               <Text key={e.path + e.message} size="sm">
-                {e.message}
+                {messageText(e)}
               </Text>
             ))}
           </Alert>
@@ -444,7 +448,7 @@ export function FormBuilderPage() {
                 <Alert color="red" title={t('workflow.builder.fixBeforeSaving')}>
                   {problems.map((p) => (
                     <Text key={p.path + p.message} size="sm">
-                      {p.message}
+                      {messageText(p)}
                     </Text>
                   ))}
                 </Alert>

@@ -18,6 +18,7 @@ import { ApiError } from '../../lib/api.ts';
 import { uploadFormFile, useCatalogOptions } from './api.ts';
 import { formValidator as validator } from './validator.ts';
 import './workflow.css';
+import { apiErrorText } from '../../lib/notify.ts';
 
 /**
  * The one renderer of forms (react-jsonschema-form with its Mantine theme): the JSON Schema and UI
@@ -189,7 +190,7 @@ function FileWidget(props: WidgetProps) {
             setName(up.filename);
             props.onChange(up.documentId);
           } catch (err) {
-            setProblem(err instanceof ApiError ? err.message : t('workflow.renderer.uploadFailed'));
+            setProblem(err instanceof ApiError ? apiErrorText(err) : t('workflow.renderer.uploadFailed'));
           } finally {
             setBusy(false);
           }

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCreateRequest, useSigOptions } from './api.ts';
 import { FormRenderer } from './FormRenderer.tsx';
 
@@ -50,14 +51,14 @@ export function NewRequestPage() {
                   data={o.entities.map((e) => ({ value: String(e.id), label: e.name }))}
                   value={entityId ?? (o.entities.length === 1 && !o.anyEntity ? String(o.entities[0].id) : null)}
                   onChange={setEntityId}
-                  error={errors.find((e) => e.path === 'entityId')?.message}
+                  error={errors.filter((e) => e.path === 'entityId').map(messageText)[0]}
                   description={o.anyEntity ? t('workflow.newRequest.entityOptional') : undefined}
                 />
                 {errors.length > 0 && (
                   <Alert color="red" title={t('workflow.newRequest.review')}>
                     {errors.map((e) => (
                       <Text key={e.path + e.message} size="sm">
-                        {e.message}
+                        {messageText(e)}
                       </Text>
                     ))}
                   </Alert>
@@ -83,7 +84,7 @@ export function NewRequestPage() {
                           },
                           onError: (err) => {
                             if (err instanceof ApiError)
-                              setErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
+                              setErrors(err.details.length ? err.details : [{ path: '', message: err.message, ...err.keyed }]);
                             notifyError(err);
                           },
                         },

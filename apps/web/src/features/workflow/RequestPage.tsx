@@ -7,8 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
+import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import {
   downloadRequestDocument,
   useAttachToRequest,
@@ -46,7 +48,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
   const attach = useAttachToRequest(r.id);
   const download = (documentId: number) => downloadRequestDocument(r.id, documentId).catch(notifyError);
   const apiErrors = (err: unknown) => {
-    if (err instanceof ApiError) setErrors(err.details.length ? err.details : [{ path: '', message: err.message }]);
+    if (err instanceof ApiError) setErrors(err.details.length ? err.details : [{ path: '', message: err.message, ...err.keyed }]);
     notifyError(err);
   };
   const take = () => {
@@ -94,7 +96,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
         <Alert color="red" title={t('workflow.request.failed')} withCloseButton onClose={() => setErrors([])}>
           {errors.map((e) => (
             <Text size="sm" key={e.path + e.message}>
-              {e.message}
+              {messageText(e)}
             </Text>
           ))}
         </Alert>
@@ -190,9 +192,13 @@ function RequestView({ r }: { r: SigRequestDetail }) {
                     </Text>
                     {e.comment && <Text size="sm">{e.comment}</Text>}
                     {e.documentId && (
-                      <Anchor size="sm" component="button" onClick={() => e.documentId && download(e.documentId)}>
-                        {e.filename ?? t('workflow.request.documentFallback')}
-                      </Anchor>
+                      <Group gap="xs">
+                        <Anchor size="sm" component="button" onClick={() => e.documentId && download(e.documentId)}>
+                          {e.filename ?? t('workflow.request.documentFallback')}
+                        </Anchor>
+                        {/* The constancia a transition generates (server: documentOfRequest) is in Spanish; attachments are the users' own. */}
+                        {e.filename === `constancia-${r.number}.pdf` && <SpanishDocumentHint />}
+                      </Group>
                     )}
                   </Timeline.Item>
                 ))}
@@ -259,7 +265,7 @@ function RequestView({ r }: { r: SigRequestDetail }) {
             minRows={3}
             value={comment}
             onChange={(e) => setComment(e.currentTarget.value)}
-            error={errors.find((e) => e.path === 'comment')?.message}
+            error={errors.filter((e) => e.path === 'comment').map(messageText)[0]}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setActing(null)}>
