@@ -105,7 +105,7 @@ test('five wrong passwords lock the e-mail from this address with the Spanish me
   await password.fill('equivocada-5');
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page.getByTestId('login-error')).toHaveText(
-    'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 minuto(s).',
+    'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 min.',
   );
   await expectAccessible(page);
 });

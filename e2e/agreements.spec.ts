@@ -31,6 +31,8 @@ test('solvency: an entity in arrears is refused with the reason; an entity al d�
   await entity.fill('Mercados de Cobán');
   await page.getByRole('option', { name: /Mercados de Cobán/ }).click();
   await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  await expect(page.getByRole('dialog').getByTestId('confirm-summary')).toContainText('Mercados de Cobán');
+  await page.getByRole('dialog').getByRole('button', { name: 'Emitir constancia' }).click();
   await expect(page.getByTestId('certificate-refused')).toContainText('no está al día');
 
   // An entity without planillas owes nothing: its certificate downloads, with its code.
@@ -38,7 +40,10 @@ test('solvency: an entity in arrears is refused with the reason; an entity al d�
   await page.getByRole('option', { name: /Municipalidad de Antigua Guatemala/ }).click();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Emitir constancia' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Emitir constancia' }).click();
   expect((await download).suggestedFilename()).toMatch(/^constancia-solvencia-.+\.pdf$/);
+  await expect(page.getByTestId('certificate-issued')).toContainText('Municipalidad de Antigua Guatemala');
+  await expect(page.getByTestId('certificate-issued-pdf')).toBeVisible();
   const code = ((await page.getByTestId('certificate-code').first().textContent()) ?? '').trim();
   expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   await expectAccessible(page);
@@ -163,10 +168,13 @@ test('agreements: an entity in arrears gets a simulated then created agreement t
   await instalments.nth(1).getByRole('link').click();
   await expect(page).toHaveURL(/\/ordenes-pago\/\d+$/);
   const balance = cents((await page.getByTestId('order-balance').textContent()) ?? '');
-  await page.getByRole('textbox', { name: 'Banco', exact: true }).fill('Banrural');
+  await page.getByRole('combobox', { name: 'Banco', exact: true }).fill('Rural');
+  await page.getByRole('option', { name: 'Banco de Desarrollo Rural, S. A.' }).click();
   await page.getByRole('textbox', { name: 'Referencia bancaria' }).fill(`CV-${Date.now()}`);
   await page.getByRole('textbox', { name: 'Monto' }).fill((balance / 100).toFixed(2));
   await page.getByRole('button', { name: 'Registrar pago' }).last().click();
+  // The confirmation says what will happen before the money moves.
+  await page.getByRole('dialog').getByRole('button', { name: 'Registrar el pago' }).click();
   // Paid in full, the order closes and its payment form with it (the result box goes too, sooner or later):
   // what stays is the state and the payment's row with its receipt number.
   await expect(page.getByTestId('order-state')).toHaveText('Pagada');

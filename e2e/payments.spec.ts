@@ -28,8 +28,13 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   await page.getByRole('button', { name: 'Tomar para revisión', exact: true }).click();
   await expect(page.getByTestId('planilla-state')).toHaveText('En revisión');
   await page.getByRole('button', { name: 'Aprobar', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Aprobar y emitir las órdenes' }).click();
   await expect(page.getByTestId('planilla-state')).toHaveText('Aprobada');
-  const cuiText = ((await page.getByRole('row').nth(1).textContent()) ?? '').match(/\d{4}\s?\d{5}\s?\d{4}/)?.[0] ?? '';
+  await expect(page.getByTestId('planilla-order-link')).toHaveCount(2);
+  const cuiText =
+    ((await page.getByTestId('planilla-lines-card').getByRole('row').nth(1).textContent()) ?? '').match(
+      /\d{4}\s?\d{5}\s?\d{4}/,
+    )?.[0] ?? '';
   const cui = cuiText.replace(/\s/g, '');
   expect(cui).toHaveLength(13);
   const period = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
@@ -67,21 +72,38 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   const balance = cents((await page.getByTestId('order-balance').textContent()) ?? '');
   const partial = Math.floor(balance / 3);
   const payOnce = async (amount: number, bankRef: string, paysOff = false) => {
-    await page.getByRole('textbox', { name: 'Banco', exact: true }).fill('Banrural');
+    // The bank is one of the «Bancos» catalogue (not free text).
+    await page.getByRole('combobox', { name: 'Banco', exact: true }).fill('Rural');
+    await page.getByRole('option', { name: 'Banco de Desarrollo Rural, S. A.' }).click();
     await page.getByLabel('Referencia bancaria').fill(bankRef);
     await page.getByLabel('Monto').fill(money(amount));
     await page.getByRole('button', { name: 'Registrar pago' }).last().click();
-    // A partial payment shows its result in the form; paying the rest closes the order and the form with it.
-    if (!paysOff) await expect(page.getByTestId('payment-result')).toContainText('Pago registrado');
+    // A confirmation says what will happen: the amount, how it splits (interest first) and the balance after.
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Confirmar el registro del pago' });
+    await expect(confirm.getByTestId('payment-confirmation')).toContainText(grouped(amount));
+    await expect(confirm.getByTestId('payment-confirmation')).toContainText('Banco de Desarrollo Rural, S. A.');
+    await expect(confirm.getByTestId('payment-confirmation')).toContainText('recibo 7-B');
+    await expect(confirm.getByTestId('confirm-balance-after')).toHaveText(grouped(paysOff ? 0 : balance - amount));
+    await confirm.getByRole('button', { name: 'Registrar el pago' }).click();
+    // A partial payment shows its result in the form, with its receipt as a link; paying the rest closes the
+    // order and the form with it.
+    if (!paysOff) {
+      await expect(page.getByTestId('payment-result')).toContainText('Pago registrado');
+      await expect(page.getByTestId('payment-result').getByTestId('receipt-link')).toBeVisible();
+    }
   };
+  const grouped = (c: number) => `Q ${money(c).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
   const stamp = Date.now();
   await payOnce(partial, `E2E-${stamp}-1`);
-  await expect(page.getByTestId('order-balance')).toHaveText(
-    `Q ${money(balance - partial).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`,
-  );
+  await expect(page.getByTestId('order-balance')).toHaveText(grouped(balance - partial));
+  // Partly paid: its own state (or overdue, once past its due date); the statement shows what was paid.
+  await expect(page.getByTestId('order-state')).toHaveText(/^(Pagada parcialmente|Vencida)$/);
+  await expect(page.getByTestId('order-paid')).toContainText(grouped(partial));
   if (shots) await page.screenshot({ path: `${shots}/orden-parcial.png`, fullPage: true });
   await payOnce(balance - partial, `E2E-${stamp}-2`, true);
   await expect(page.getByTestId('order-state')).toHaveText('Pagada');
+  // Each receipt number is a link to its PDF.
+  await expect(page.getByTestId('receipt-number').getByTestId('receipt-link')).toHaveCount(2);
   const receiptTexts = await page.getByTestId('receipt-number').allInnerTexts();
   const numbers = receiptTexts.map((t) => Number(t.split('-')[1]));
   const series = receiptTexts[0].split('-')[0];

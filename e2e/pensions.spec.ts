@@ -42,8 +42,11 @@ test('passive classes: a pension with two beneficiaries is suspended when its ch
     page,
     '/api/contributors?state=ACTIVO&pageSize=100&sort=id',
   );
-  const holder = items[Math.floor(Math.random() * items.length)];
   const start = day(-730);
+  // A retirement is refused under the minimum age (50 by default) on its start day: a holder well past it.
+  const oldEnough = items.filter((c) => c.birthDate <= `${Number(start.iso.slice(0, 4)) - 52}${start.iso.slice(4)}`);
+  expect(oldEnough.length).toBeGreaterThan(0);
+  const holder = oldEnough[Math.floor(Math.random() * oldEnough.length)];
 
   await page.goto('/contributors/passive-classes');
   await expect(page.getByRole('heading', { name: 'Clases pasivas' })).toBeVisible();
@@ -88,6 +91,10 @@ test('passive classes: a pension with two beneficiaries is suspended when its ch
   await page.getByTestId('beneficiary-row').nth(1).getByRole('textbox', { name: 'Porcentaje' }).fill('30');
   await shot(page, 'pension-form');
   await page.getByRole('button', { name: 'Guardar' }).click();
+  // The demo history holds fewer than the 240 months a retirement asks for: the warning is confirmed.
+  const confirm = page.getByRole('dialog', { name: 'Registrar la pensión con advertencias' });
+  await expect(confirm.getByTestId('eligibility-warnings')).toContainText('meses cotizados');
+  await confirm.getByRole('button', { name: 'Registrar de todos modos' }).click();
 
   await expect(page.getByText('Pensión registrada.')).toBeVisible();
   await expect(page.getByTestId('pension-state')).toHaveText('Activa');

@@ -81,6 +81,10 @@ test('planillas: Mixco copies last month, uploads a corrected file, fixes two li
   await expectAccessible(op);
   // … and submits: the planilla is sent by a job (Enviando, with its progress) and the page follows it.
   await take(op, 'Enviar a revisión');
+  // A confirmation says what is sent: whose planilla, its lines and totals.
+  await expect(op.getByRole('dialog').getByTestId('confirm-summary')).toContainText('Municipalidad de Mixco');
+  await expect(op.getByRole('dialog').getByTestId('confirm-lines')).toHaveText(/\d+ líneas?/);
+  await op.getByRole('dialog').getByRole('button', { name: 'Enviar a revisión' }).click();
   await expect(op.getByTestId('planilla-state')).toHaveText('Enviada');
   await expect(op.getByTestId('transition-history')).toContainText('Envío completado (validada y calculada): Enviando → Enviada');
   await expect(op.getByTestId('planilla-sending')).toBeHidden();
@@ -110,6 +114,7 @@ test('planillas: Mixco copies last month, uploads a corrected file, fixes two li
   await op.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();
   await expect(op.getByRole('dialog')).toBeHidden();
   await take(op, 'Enviar a revisión');
+  await op.getByRole('dialog').getByRole('button', { name: 'Enviar a revisión' }).click();
   await expect(op.getByTestId('planilla-state')).toHaveText('Enviada');
 
   // The delegate approves.
@@ -117,8 +122,16 @@ test('planillas: Mixco copies last month, uploads a corrected file, fixes two li
   await take(dl, 'Tomar para revisión');
   await expect(dl.getByTestId('planilla-state')).toHaveText('En revisión');
   await take(dl, 'Aprobar');
+  // The confirmation says which two orders it issues, to whom, for how much.
+  const confirm = dl.getByRole('dialog');
+  await expect(confirm.getByTestId('confirm-summary')).toContainText('se emiten 2 órdenes de pago');
+  await expect(confirm.getByTestId('confirm-order-LABORAL')).toHaveText(/^Q [\d,]+\.\d{2}$/);
+  await expect(confirm.getByTestId('confirm-order-PATRONAL')).toHaveText(/^Q [\d,]+\.\d{2}$/);
+  await confirm.getByRole('button', { name: 'Aprobar y emitir las órdenes' }).click();
   await expect(dl.getByTestId('planilla-state')).toHaveText('Aprobada');
   await expect(dl.getByTestId('transition-history')).toContainText('Aprobar: En revisión → Aprobada');
+  // The approved planilla links to the orders it issued.
+  await expect(dl.getByTestId('planilla-orders').getByTestId('planilla-order-link')).toHaveCount(2);
 
   // The contributor's history shows the month.
   await dl.goto(`/planilla/historial-cuotas-laborales?cui=${good[0].cui}`);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { msg } from '@aporta/domain';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -217,7 +218,9 @@ export async function buildApp(opts: {
     }
     return reply
       .status(404)
-      .send(errorBody('ROUTE_NOT_FOUND', `La ruta ${request.method} ${request.url.split('?')[0]} no existe.`));
+      .send(
+        errorBody('ROUTE_NOT_FOUND', msg('platform.routeNotFound', { method: request.method, path: request.url.split('?')[0] })),
+      );
   });
   return app;
 }

@@ -180,6 +180,18 @@ describe('architecture: each planted violation is caught', () => {
       rule: 'web-contract',
     },
     {
+      name: 'a screen shows a due date as the API sends it (2026-11-20)',
+      file: 'apps/web/src/features/agreements/Extra.tsx',
+      text: 'export const Due = ({ o }: { o: { dueDate: string } }) => <p>{o.dueDate}</p>;',
+      rule: 'web-formats',
+    },
+    {
+      name: 'a list column of amounts with neither render nor kind',
+      file: 'apps/web/src/features/agreements/Extra.tsx',
+      text: "export const columns = [{ accessor: 'balance', title: 'Saldo' }];",
+      rule: 'web-formats',
+    },
+    {
       name: 'a screen shows a server message as it arrived (Spanish on an English screen)',
       file: 'apps/web/src/features/agreements/Extra.tsx',
       text: 'export const Failure = ({ err }: { err: Error }) => <p>{err.message}</p>;',

@@ -1,8 +1,13 @@
+import { agreementSearch } from './features/agreements/search.ts';
+import { entitySearch } from './features/catalogs/search.ts';
 import { contributorSearch } from './features/contributors/search.ts';
 import { paymentContributorTabs, paymentEntityTabs } from './features/payments/ownerTabs.tsx';
+import { orderSearch, receiptSearch } from './features/payments/search.ts';
 import { pensionContributorTab } from './features/pensions/contributorTab.tsx';
+import { pensionSearch } from './features/pensions/search.ts';
 import { planillaContributorTab } from './features/planillas/contributorTab.tsx';
 import { planillaSearch } from './features/planillas/search.ts';
+import { documentSearch } from './features/signing/search.ts';
 import { registerContributorTab } from './lib/contributorTabs.ts';
 import { registerEntityTabs } from './lib/entityTabs.ts';
 import { registerSearchProvider } from './lib/searchProviders.ts';
@@ -18,8 +23,18 @@ export function registerModuleExtensions(): void {
   if (registered) return;
   registered = true;
 
-  registerSearchProvider(contributorSearch);
-  registerSearchProvider(planillaSearch);
+  // The palette shows the groups in this order: who and where first, then the work.
+  for (const p of [
+    entitySearch,
+    contributorSearch,
+    planillaSearch,
+    orderSearch,
+    receiptSearch,
+    agreementSearch,
+    pensionSearch,
+    documentSearch,
+  ])
+    registerSearchProvider(p);
 
   // Tabs of equal `order` keep the order they are registered in (payment orders before pensions).
   for (const tab of paymentContributorTabs) registerContributorTab(tab);

@@ -58,6 +58,21 @@ export const router = createBrowserRouter(
         },
       ],
     },
+    // The public check of any PDF Aporta generated (issue 28): what the QR in each PDF's corner opens.
+    // Open without a session; with ?codigo=… it verifies on arrival, branded with the institution.
+    {
+      path: '/verificar',
+      errorElement: <RouteError />,
+      lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
+      children: [
+        {
+          index: true,
+          lazy: async () => ({
+            Component: (await import('./features/documents/VerifyDocumentPage.tsx')).VerifyDocumentPage,
+          }),
+        },
+      ],
+    },
     {
       id: APP_ROUTE_ID,
       errorElement: <RouteError />,

@@ -4,6 +4,7 @@ import {
   allocate,
   allocateByRatios,
   allocateLastAbsorbs,
+  amountInWords,
   applyRate,
   centsToDecimal,
   decimalToCents,
@@ -14,6 +15,7 @@ import {
   moneyInputSchema,
   moneySchema,
   numberCellText,
+  numberInWords,
   parseAmount,
   parseMoney,
   parseRate,
@@ -317,6 +319,147 @@ describe('parseAmount: the one parser of amounts users type (issue 9)', () => {
         const r = parseAmount(`${prefix}${text}`, { allowNegative: true });
         expect(r.ok).toBe(false);
         if (!r.ok) expect(r.message).toMatch(/^El monto "/);
+      }),
+    );
+  });
+});
+
+describe('amountInWords', () => {
+  it('writes the examples of the receipt in words', () => {
+    expect(amountInWords(123450n)).toBe('UN MIL DOSCIENTOS TREINTA Y CUATRO QUETZALES CON 50/100');
+    expect(amountInWords(0n)).toBe('CERO QUETZALES CON 00/100');
+    expect(amountInWords(5n)).toBe('CERO QUETZALES CON 05/100');
+    expect(amountInWords(100n)).toBe('UN QUETZAL CON 00/100');
+    expect(amountInWords(199n)).toBe('UN QUETZAL CON 99/100');
+    expect(amountInWords(2100n)).toBe('VEINTIÚN QUETZALES CON 00/100');
+    expect(amountInWords(3100n)).toBe('TREINTA Y UN QUETZALES CON 00/100');
+    expect(amountInWords(10000n)).toBe('CIEN QUETZALES CON 00/100');
+    expect(amountInWords(10100n)).toBe('CIENTO UN QUETZALES CON 00/100');
+    expect(amountInWords(50000n)).toBe('QUINIENTOS QUETZALES CON 00/100');
+    expect(amountInWords(100000n)).toBe('UN MIL QUETZALES CON 00/100');
+    expect(amountInWords(2100000n)).toBe('VEINTIÚN MIL QUETZALES CON 00/100');
+    expect(amountInWords(10100000n)).toBe('CIENTO UN MIL QUETZALES CON 00/100');
+    expect(amountInWords(1733658n)).toBe('DIECISIETE MIL TRESCIENTOS TREINTA Y SEIS QUETZALES CON 58/100');
+    expect(amountInWords(100000000n)).toBe('UN MILLÓN DE QUETZALES CON 00/100');
+    expect(amountInWords(100000100n)).toBe('UN MILLÓN UN QUETZALES CON 00/100');
+    expect(amountInWords(200000000n)).toBe('DOS MILLONES DE QUETZALES CON 00/100');
+    expect(amountInWords(2100000000n)).toBe('VEINTIÚN MILLONES DE QUETZALES CON 00/100');
+    expect(amountInWords(100000000000n)).toBe('UN MIL MILLONES DE QUETZALES CON 00/100');
+    expect(amountInWords(MAX_AMOUNT_CENTS)).toBe(
+      'NOVECIENTOS NOVENTA Y NUEVE MIL NOVECIENTOS NOVENTA Y NUEVE MILLONES NOVECIENTOS NOVENTA Y NUEVE MIL ' +
+        'NOVECIENTOS NOVENTA Y NUEVE QUETZALES CON 99/100',
+    );
+  });
+
+  it('reads a number on its own in its full form', () => {
+    expect(numberInWords(0n)).toBe('CERO');
+    expect(numberInWords(1n)).toBe('UNO');
+    expect(numberInWords(21n)).toBe('VEINTIUNO');
+    expect(numberInWords(100n)).toBe('CIEN');
+    expect(numberInWords(101n)).toBe('CIENTO UNO');
+    expect(numberInWords(1000n)).toBe('MIL');
+    expect(numberInWords(1_000_000n)).toBe('UN MILLÓN');
+    expect(numberInWords(2_000_000n)).toBe('DOS MILLONES');
+    expect(numberInWords(16_016n)).toBe('DIECISÉIS MIL DIECISÉIS');
+  });
+
+  it('refuses what no document states', () => {
+    expect(() => amountInWords(-1n)).toThrow(RangeError);
+    expect(() => amountInWords(MAX_AMOUNT_CENTS + 1n)).toThrow(RangeError);
+    expect(() => numberInWords(-1n)).toThrow(RangeError);
+  });
+
+  // The words read back into the number they write: every amount up to what numeric(14,2) holds.
+  const VALUES: Record<string, bigint> = {
+    CERO: 0n,
+    UN: 1n,
+    UNO: 1n,
+    DOS: 2n,
+    TRES: 3n,
+    CUATRO: 4n,
+    CINCO: 5n,
+    SEIS: 6n,
+    SIETE: 7n,
+    OCHO: 8n,
+    NUEVE: 9n,
+    DIEZ: 10n,
+    ONCE: 11n,
+    DOCE: 12n,
+    TRECE: 13n,
+    CATORCE: 14n,
+    QUINCE: 15n,
+    DIECISÉIS: 16n,
+    DIECISIETE: 17n,
+    DIECIOCHO: 18n,
+    DIECINUEVE: 19n,
+    VEINTE: 20n,
+    VEINTIÚN: 21n,
+    VEINTIUNO: 21n,
+    VEINTIDÓS: 22n,
+    VEINTITRÉS: 23n,
+    VEINTICUATRO: 24n,
+    VEINTICINCO: 25n,
+    VEINTISÉIS: 26n,
+    VEINTISIETE: 27n,
+    VEINTIOCHO: 28n,
+    VEINTINUEVE: 29n,
+    TREINTA: 30n,
+    CUARENTA: 40n,
+    CINCUENTA: 50n,
+    SESENTA: 60n,
+    SETENTA: 70n,
+    OCHENTA: 80n,
+    NOVENTA: 90n,
+    CIEN: 100n,
+    CIENTO: 100n,
+    DOSCIENTOS: 200n,
+    TRESCIENTOS: 300n,
+    CUATROCIENTOS: 400n,
+    QUINIENTOS: 500n,
+    SEISCIENTOS: 600n,
+    SETECIENTOS: 700n,
+    OCHOCIENTOS: 800n,
+    NOVECIENTOS: 900n,
+  };
+  const readBack = (words: string): bigint => {
+    let total = 0n;
+    let thousands = 0n;
+    let current = 0n;
+    for (const w of words.split(' ')) {
+      if (w === 'Y') continue;
+      if (w === 'MIL') {
+        thousands += (current || 1n) * 1000n;
+        current = 0n;
+      } else if (w === 'MILLÓN' || w === 'MILLONES') {
+        total += (thousands + current) * 1_000_000n;
+        thousands = 0n;
+        current = 0n;
+      } else {
+        const v = VALUES[w];
+        if (v === undefined) throw new Error(`palabra desconocida: ${w}`);
+        current += v;
+      }
+    }
+    return total + thousands + current;
+  };
+
+  it('writes every amount so that it reads back exactly, with its centavos as NN/100', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_AMOUNT_CENTS }), (c) => {
+        const text = amountInWords(c);
+        const m = /^([A-ZÁÉÍÓÚ ]+?) (?:DE )?QUETZAL(?:ES)? CON (\d{2})\/100$/.exec(text);
+        expect(m, text).not.toBeNull();
+        expect(readBack(m?.[1] ?? '')).toBe(c / 100n);
+        expect(m?.[2]).toBe(String(c % 100n).padStart(2, '0'));
+        expect(text).not.toMatch(/ {2}|UNO QUETZAL|VEINTIUNO (?:MIL|QUETZAL)/);
+        expect(text.includes('CERO')).toBe(c < 100n);
+        expect(text.startsWith('UN QUETZAL ')).toBe(c / 100n === 1n);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_AMOUNT_CENTS / 100n }), (n) => {
+        expect(readBack(numberInWords(n))).toBe(n);
       }),
     );
   });

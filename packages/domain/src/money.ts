@@ -204,6 +204,126 @@ export function formatMoney(cents: Cents): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Amounts in words (receipts, contracts)
+
+const UNITS = [
+  'CERO',
+  'UNO',
+  'DOS',
+  'TRES',
+  'CUATRO',
+  'CINCO',
+  'SEIS',
+  'SIETE',
+  'OCHO',
+  'NUEVE',
+  'DIEZ',
+  'ONCE',
+  'DOCE',
+  'TRECE',
+  'CATORCE',
+  'QUINCE',
+  'DIECISÉIS',
+  'DIECISIETE',
+  'DIECIOCHO',
+  'DIECINUEVE',
+  'VEINTE',
+  'VEINTIUNO',
+  'VEINTIDÓS',
+  'VEINTITRÉS',
+  'VEINTICUATRO',
+  'VEINTICINCO',
+  'VEINTISÉIS',
+  'VEINTISIETE',
+  'VEINTIOCHO',
+  'VEINTINUEVE',
+];
+const TENS = ['', '', '', 'TREINTA', 'CUARENTA', 'CINCUENTA', 'SESENTA', 'SETENTA', 'OCHENTA', 'NOVENTA'];
+const HUNDREDS = [
+  '',
+  'CIENTO',
+  'DOSCIENTOS',
+  'TRESCIENTOS',
+  'CUATROCIENTOS',
+  'QUINIENTOS',
+  'SEISCIENTOS',
+  'SETECIENTOS',
+  'OCHOCIENTOS',
+  'NOVECIENTOS',
+];
+
+/** `apocope`: the number stands before a masculine noun (`UN`, `VEINTIÚN`, `TREINTA Y UN` quetzales). */
+interface WordsStyle {
+  apocope: boolean;
+  /** `UN MIL` (as Guatemalan receipts and cheques write 1,000) instead of `MIL`. */
+  unMil: boolean;
+}
+
+function below100(n: number, s: WordsStyle): string {
+  if (n < 30) {
+    if (s.apocope && n === 1) return 'UN';
+    if (s.apocope && n === 21) return 'VEINTIÚN';
+    return UNITS[n];
+  }
+  const unit = n % 10;
+  if (unit === 0) return TENS[n / 10];
+  return `${TENS[Math.floor(n / 10)]} Y ${s.apocope && unit === 1 ? 'UN' : UNITS[unit]}`;
+}
+
+function below1000(n: number, s: WordsStyle): string {
+  if (n === 100) return 'CIEN';
+  const h = Math.floor(n / 100);
+  const rest = n % 100;
+  if (h === 0) return below100(rest, s);
+  return rest === 0 ? HUNDREDS[h] : `${HUNDREDS[h]} ${below100(rest, s)}`;
+}
+
+/** 0 … 999,999 (the part under a million), never `CERO` unless n is 0. */
+function belowMillion(n: number, s: WordsStyle): string {
+  const thousands = Math.floor(n / 1000);
+  const rest = n % 1000;
+  const parts: string[] = [];
+  if (thousands === 1) parts.push(s.unMil ? 'UN MIL' : 'MIL');
+  else if (thousands > 1) parts.push(`${below1000(thousands, { ...s, apocope: true })} MIL`);
+  if (rest > 0 || thousands === 0) parts.push(below1000(rest, s));
+  return parts.join(' ');
+}
+
+function wholeInWords(n: bigint, s: WordsStyle): string {
+  const millions = Number(n / 1_000_000n);
+  const rest = Number(n % 1_000_000n);
+  if (millions === 0) return belowMillion(rest, s);
+  const head = millions === 1 ? 'UN MILLÓN' : `${belowMillion(millions, { ...s, apocope: true })} MILLONES`;
+  return rest === 0 ? head : `${head} ${belowMillion(rest, s)}`;
+}
+
+/**
+ * A whole number written in Spanish capitals as it reads on its own: `CIENTO UNO`, `VEINTIUNO`,
+ * `MIL`, `UN MILLÓN`, `DOS MIL MILLONES`. 0 … 999,999,999,999 (the quetzales numeric(14,2) holds).
+ */
+export function numberInWords(n: bigint): string {
+  if (n < 0n || n > MAX_AMOUNT_CENTS / 100n) throw new RangeError(`Número fuera de rango: ${n}`);
+  return wholeInWords(n, { apocope: false, unMil: false });
+}
+
+/**
+ * An amount in words as a 7-B receipt or a contract prints it (DOMAIN: "la cantidad en letras"):
+ * quetzales in words, centavos as NN/100 — `UN MIL DOSCIENTOS TREINTA Y CUATRO QUETZALES CON 50/100`,
+ * `UN QUETZAL CON 00/100`, `VEINTIÚN QUETZALES CON 00/100`, `UN MILLÓN DE QUETZALES CON 00/100`.
+ * Before the noun the number takes its short form (`UN`, `VEINTIÚN`, `CIENTO UN`), and 1,000 reads
+ * `UN MIL` as Guatemalan receipts and cheques write it. 0 … MAX_AMOUNT_CENTS; a negative amount throws
+ * (a document states what was received, never a debit).
+ */
+export function amountInWords(cents: Cents): string {
+  if (cents < 0n || cents > MAX_AMOUNT_CENTS) throw new RangeError(`Monto fuera de rango: ${cents}`);
+  const whole = cents / 100n;
+  const centavos = String(cents % 100n).padStart(2, '0');
+  const words = wholeInWords(whole, { apocope: true, unMil: true });
+  const noun = whole === 1n ? 'QUETZAL' : whole > 0n && whole % 1_000_000n === 0n ? 'DE QUETZALES' : 'QUETZALES';
+  return `${words} ${noun} CON ${centavos}/100`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rates
 
 /**

@@ -11,6 +11,8 @@ import {
   orderBalance,
   orderDueDate,
   orderKinds,
+  orderShownState,
+  orderStatement,
   overdueDays,
   parseBankCsv,
   paymentReference,
@@ -226,5 +228,25 @@ describe('no anatocism and exact voluntary months', () => {
       ['2026-01', '2026-02', '2026-03'].map((period) => ({ period, ...same })),
     );
     expect(parts.map((p) => p.amount)).toEqual(allocate(10_000n, 3));
+  });
+});
+
+describe('an order as shown: state and statement', () => {
+  it('partly paid is its own state while not yet due; overdue wins once due; stored states stay', () => {
+    expect(orderShownState('EMITIDA', '2026-11-20', 0n, '2026-11-10')).toBe('EMITIDA');
+    expect(orderShownState('EMITIDA', '2026-11-20', 1n, '2026-11-10')).toBe('PAGADA_PARCIAL');
+    expect(orderShownState('EMITIDA', '2026-11-20', 1n, '2026-11-20')).toBe('PAGADA_PARCIAL');
+    expect(orderShownState('EMITIDA', '2026-11-20', 1n, '2026-11-21')).toBe('VENCIDA');
+    expect(orderShownState('EMITIDA', '2026-11-20', 0n, '2026-11-21')).toBe('VENCIDA');
+    for (const s of ['PAGADA', 'ANULADA', 'CONVENIDA'] as const)
+      expect(orderShownState(s, '2026-11-20', 5n, '2026-12-01')).toBe(s);
+  });
+
+  it('adds up after a partial payment that went to interest first: principal + interest accrued − paid = balance', () => {
+    // Q 17,336.58 of principal, Q 33.81 of interest fixed at a payment of Q 10,000.00 (interest first).
+    const o = { principal: 1_733_658n, interestPaid: 3_381n, principalPaid: 996_619n, interestDue: 0n };
+    const s = orderStatement(o);
+    expect(s).toEqual({ interestAccrued: 3_381n, paid: 1_000_000n, principalDue: 737_039n, balance: 737_039n });
+    expect(o.principal + s.interestAccrued - s.paid).toBe(s.balance);
   });
 });

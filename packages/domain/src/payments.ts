@@ -15,7 +15,7 @@ import {
   rateDecimalSchema,
 } from './money.ts';
 import { formatPeriod, periodStart } from './periods.ts';
-import { type BusinessCalendar, nextBusinessDay } from './settings.ts';
+import { addBusinessDays, type BusinessCalendar, nextBusinessDay } from './settings.ts';
 import { availableTransitionSchema, defineMachine } from './state-machine.ts';
 
 /**
@@ -83,6 +83,57 @@ export function orderDueDate(period: string, dueDay: number, cal: BusinessCalend
   const [y, m] = period.split('-').map(Number);
   const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
   return nextBusinessDay(`${periodStart(next).slice(0, 8)}${String(dueDay).padStart(2, '0')}`, cal);
+}
+
+/**
+ * Why an order falls due when it does: `LEGAL`, the configured day of the month after the period (moved to
+ * a business day); `AFTER_REVIEW`, N business days after the approval of a planilla that was submitted on
+ * time but approved after that day (DOMAIN "Interest, further", issue 28).
+ */
+export const dueBases = ['LEGAL', 'AFTER_REVIEW'] as const;
+export const dueBasisSchema = z.enum(dueBases);
+export type DueBasis = z.infer<typeof dueBasisSchema>;
+
+export interface PlanillaDueInput {
+  /** The planilla's period, `AAAA-MM`. */
+  period: string;
+  /**
+   * The Guatemala day of the planilla's LAST submission before approval (a planilla returned for
+   * corrections and sent again counts from the day it was sent again); null when unknown (never submitted
+   * through the application): the legal date applies.
+   */
+  submittedOn: string | null;
+  /** The Guatemala day of the approval. */
+  approvedOn: string;
+  /** `paymentOrders.dueDay` in force on the approval day. */
+  dueDay: number;
+  /** `paymentOrders.businessDaysAfterLateApproval` in force on the approval day. */
+  businessDaysAfterApproval: number;
+  calendar: BusinessCalendar;
+}
+
+export interface PlanillaDue {
+  dueDate: string;
+  basis: DueBasis;
+  /** The legal due date (`orderDueDate`), whatever the basis. */
+  legalDueDate: string;
+}
+
+/**
+ * The due date of the orders an approved planilla issues. The legal date (`orderDueDate`) unless the
+ * planilla was submitted on time (its last submission on or before the legal date) and approved after
+ * the legal date: then N business days after the approval (N = 0: the approval day, or the next
+ * business day when it is not one), so the entity pays no interest for the days the institution held it
+ * (DOMAIN "Interest, further"). A late submission keeps the legal date: its interest runs from the day
+ * after it, review days included, since the entity's own delay counts. Never earlier than the legal date.
+ */
+export function planillaOrderDue(p: PlanillaDueInput): PlanillaDue {
+  const legalDueDate = orderDueDate(p.period, p.dueDay, p.calendar);
+  const timely = p.submittedOn !== null && p.submittedOn <= legalDueDate;
+  if (!timely || p.approvedOn <= legalDueDate) return { dueDate: legalDueDate, basis: 'LEGAL', legalDueDate };
+  const n = p.businessDaysAfterApproval;
+  const afterReview = n > 0 ? addBusinessDays(p.approvedOn, n, p.calendar) : nextBusinessDay(p.approvedOn, p.calendar);
+  return { dueDate: afterReview, basis: 'AFTER_REVIEW', legalDueDate };
 }
 
 /** An annual interest rate and the day it took effect (effective-dated setting rows, any order). */
@@ -201,17 +252,58 @@ export function allocatePayment(
 
 /** CONVENIDA: consolidated into a payment agreement (it leaves the arrears; its history is kept). */
 export const orderStates = ['EMITIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
-/** What a list shows: `VENCIDA` is EMITIDA past its due date on the day asked (never stored). */
-export const orderShownStates = ['EMITIDA', 'VENCIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
+/**
+ * What a list shows (never stored; docs/decisions.md "A partly paid order's state"): `VENCIDA` is EMITIDA
+ * past its due date on the day asked; `PAGADA_PARCIAL` is EMITIDA not yet due with part of its amount paid
+ * by that day. Past its due date a partly paid order shows VENCIDA (interest runs: what matters most), and
+ * its amounts show what was paid.
+ */
+export const orderShownStates = ['EMITIDA', 'PAGADA_PARCIAL', 'VENCIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] as const;
 export const orderShownStateSchema = z.enum(orderShownStates, { error: text('payments.orderStateInvalid') });
 export type OrderShownState = z.infer<typeof orderShownStateSchema>;
 export const orderStateLabels: Record<OrderShownState, string> = {
   EMITIDA: 'Emitida',
+  PAGADA_PARCIAL: 'Pagada parcialmente',
   VENCIDA: 'Vencida',
   PAGADA: 'Pagada',
   ANULADA: 'Anulada',
   CONVENIDA: 'En convenio',
 };
+
+/**
+ * The state an order shows on `asOf`, from its stored state (as of that day), due date and what was paid
+ * by then (principal plus interest, cents): VENCIDA before PAGADA_PARCIAL before EMITIDA.
+ */
+export function orderShownState(
+  stored: (typeof orderStates)[number],
+  dueDate: string,
+  paid: Cents,
+  asOf: string,
+): OrderShownState {
+  if (stored !== 'EMITIDA') return stored;
+  if (dueDate < asOf) return 'VENCIDA';
+  return paid > 0n ? 'PAGADA_PARCIAL' : 'EMITIDA';
+}
+
+/**
+ * An order's amounts as a statement that adds up (cents): principal + interest accrued − principal paid −
+ * interest paid = balance, where interest accrued is all the interest up to the day asked (fixed at
+ * payments plus the interest since) and interest due its unpaid part.
+ */
+export function orderStatement(o: { principal: Cents; principalPaid: Cents; interestPaid: Cents; interestDue: Cents }): {
+  interestAccrued: Cents;
+  paid: Cents;
+  principalDue: Cents;
+  balance: Cents;
+} {
+  const principalDue = o.principal - o.principalPaid;
+  return {
+    interestAccrued: o.interestPaid + o.interestDue,
+    paid: o.principalPaid + o.interestPaid,
+    principalDue,
+    balance: principalDue + o.interestDue,
+  };
+}
 
 /**
  * An order's lifecycle: payments move it to PAGADA when its balance is zero (and a reversal back to
@@ -273,12 +365,23 @@ export const paymentOrderSchema = z.object({
   reference: z.string(),
   issueDate: z.string(),
   dueDate: z.string(),
+  /** Why it falls due then: the legal day, or N business days after the late approval of a timely planilla. */
+  dueBasis: dueBasisSchema,
   state: orderShownStateSchema,
+  /**
+   * The statement as of `asOf`, which adds up to the cent: principal + interestAccrued − principalPaid −
+   * interestPaid = balance; principalDue = principal − principalPaid; balance = principalDue + interestDue.
+   */
   principal: moneyDecimalSchema,
+  /** All the late interest up to `asOf`: paid (interestPaid) and unpaid (interestDue). */
+  interestAccrued: moneyDecimalSchema,
   principalPaid: moneyDecimalSchema,
   interestPaid: moneyDecimalSchema,
+  /** principalPaid + interestPaid. */
   paid: moneyDecimalSchema,
-  /** As of `asOf`. */
+  /** The unpaid principal. */
+  principalDue: moneyDecimalSchema,
+  /** The unpaid interest, as of `asOf`. */
   interestDue: moneyDecimalSchema,
   balance: moneyDecimalSchema,
   overdueDays: z.number().int(),
@@ -307,6 +410,8 @@ export type PaymentOrderListQuery = z.infer<typeof paymentOrderListQuerySchema>;
 export const paymentOrderTotalsSchema = z.object({
   count: z.number().int(),
   principal: moneyDecimalSchema,
+  /** All the late interest up to `asOf` (paid and unpaid): over owed orders, principal + interestAccrued − paid = balance. */
+  interestAccrued: moneyDecimalSchema,
   paid: moneyDecimalSchema,
   interestDue: moneyDecimalSchema,
   balance: moneyDecimalSchema,
@@ -356,6 +461,9 @@ export const paymentSchema = z.object({
   entityName: z.string().nullable(),
   contributorId: z.number().int().nullable(),
   contributorName: z.string().nullable(),
+  /** The «Bancos» catalogue's bank (null for payments registered before it was chosen from the catalogue). */
+  bankId: z.number().int().nullable(),
+  /** The bank's name when the payment was registered (free text in older payments). */
   bank: z.string(),
   payDate: z.string(),
   bankReference: z.string(),
@@ -378,7 +486,7 @@ export const paymentResultSchema = z.object({
 });
 export type PaymentResult = z.infer<typeof paymentResultSchema>;
 
-const bankSchema = textSchema({ label: 'El banco', max: 80, min: 1 });
+const bankIdMessage = text('payments.bankRequired');
 const bankReferenceSchema = textSchema({ label: 'La referencia bancaria', max: 60, min: 1 });
 const officeSchema = z
   .string({ error: text('payments.officeRequired') })
@@ -396,13 +504,25 @@ export const paymentCreateSchema = z
       .min(1, { error: text('payments.orderIdsEmpty') })
       .max(50, { error: text('payments.orderIdsTooMany') })
       .refine((v) => new Set(v).size === v.length, { error: text('payments.orderIdsRepeated') }),
-    bank: bankSchema,
+    /** A bank of the «Bancos» catalogue, active (GET /api/bank-files/banks); the payment keeps its name. */
+    bankId: z
+      .number({ error: bankIdMessage })
+      .int({ error: bankIdMessage })
+      .positive({ error: bankIdMessage })
+      .max(MAX_ID, { error: bankIdMessage })
+      .optional(),
+    /**
+     * Instead of `bankId` (clients that name the bank): the code or the name of an active bank of the
+     * catalogue (`BANRURAL`, `Banco Industrial`); never stored as typed — an unknown bank is refused.
+     */
+    bank: z.string({ error: bankIdMessage }).trim().min(1, { error: bankIdMessage }).max(80).optional(),
     payDate: actingDateSchema('La fecha de pago'),
     bankReference: bankReferenceSchema,
     amount: moneyInputSchema('El monto'),
     office: officeSchema,
   })
-  .strict();
+  .strict()
+  .refine((p) => p.bankId !== undefined || p.bank !== undefined, { error: bankIdMessage, path: ['bankId'] });
 export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
 
 export const paymentReverseSchema = z.object({ reason: textSchema({ label: 'El motivo', max: 500, min: 1 }) }).strict();
@@ -538,8 +658,6 @@ export const bankRowStateLabels: Record<BankRowState, string> = {
   DESCARTADA: 'Descartada',
   ERROR: 'Con error',
 };
-
-const bankIdMessage = text('payments.bankRequired');
 
 export const bankFileCreateSchema = z
   .object({

@@ -8,9 +8,11 @@ import {
   beneficiaryListSchema,
   birthdayIn,
   daysInMonth,
+  exclusionMessage,
   monthlyPayable,
   nextSurvivalDue,
   orphanEndDate,
+  pensionEligibility,
   pensionInputSchema,
   pensionMachine,
   periodsBetween,
@@ -199,5 +201,45 @@ describe('contracts', () => {
     const r = survivalCheckInputSchema.safeParse({ checkDate: '2026-03-01', method: 'ACTA_NOTARIAL' });
     expect(r.error?.issues[0].path).toEqual(['attachmentFileId']);
     expect(survivalCheckInputSchema.safeParse({ checkDate: '2026-03-01', method: 'PRESENCIAL' }).success).toBe(true);
+  });
+});
+
+describe('pension eligibility (issue 28)', () => {
+  const s = {
+    'pensions.retirementMinAge': 50,
+    'pensions.retirementMinContributionMonths': 240,
+    'pensions.disabilityMinContributionMonths': 36,
+    'pensions.survivorMinContributionMonths': 36,
+  };
+  const codes = (f: Parameters<typeof pensionEligibility>[0]) => pensionEligibility(f, s).map((i) => `${i.severity}:${i.code}`);
+  const employed = [{ entityName: 'Municipalidad de Mixco', period: '2026-11' }];
+
+  it('refuses a retirement under the minimum age and warns of few months and of active employment', () => {
+    const issues = pensionEligibility({ type: 'JUBILACION', age: 34, contributionMonths: 120, employment: employed }, s);
+    expect(issues.map((i) => `${i.severity}:${i.code}`)).toEqual(['REFUSE:EDAD', 'WARN:COTIZACIONES', 'WARN:EMPLEO_ACTIVO']);
+    expect(issues[0].message.text).toBe('Jubilación: el pensionado tiene 34 años al inicio; la edad mínima es 50 años.');
+    expect(issues[2].message.text).toBe(
+      'Figura como empleado en la planilla 11/2026 de Municipalidad de Mixco: confirme que la relación laboral terminó.',
+    );
+  });
+
+  it('lets a retirement that meets age and months through, and the minimum itself', () => {
+    expect(codes({ type: 'JUBILACION', age: 50, contributionMonths: 240, employment: [] })).toEqual([]);
+    expect(codes({ type: 'JUBILACION', age: 49, contributionMonths: 240, employment: [] })).toEqual(['REFUSE:EDAD']);
+  });
+
+  it('has no age for disability; survivors answer for the deceased months and not for their own job', () => {
+    expect(codes({ type: 'INVALIDEZ', age: 30, contributionMonths: 35, employment: employed })).toEqual([
+      'WARN:COTIZACIONES',
+      'WARN:EMPLEO_ACTIVO',
+    ]);
+    expect(codes({ type: 'VIUDEZ', age: 40, contributionMonths: 10, employment: employed })).toEqual(['WARN:COTIZACIONES']);
+    expect(codes({ type: 'ORFANDAD', age: 10, contributionMonths: 36, employment: [] })).toEqual([]);
+  });
+
+  it('words an exclusion by its suspension reason, the date as the user reads it', () => {
+    expect(exclusionMessage('FALLECIMIENTO', '2026-11-21').text).toBe('Excluido: RENAP registra el fallecimiento el 21/11/2026.');
+    expect(exclusionMessage('SUPERVIVENCIA', '2026-10-01').key).toBe('pensions.payrollExcludedSurvival');
+    expect(exclusionMessage('MANUAL', '2026-10-01').key).toBe('pensions.payrollExcludedManual');
   });
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { actingDateSchema, actingDayOfPeriodSchema, actingPeriodSchema } from './acting-dates.ts';
 import { type AmountTexts, amountSchema } from './contributors.ts';
+import { messageParamsSchema } from './errors.ts';
 import { cuiSchema, dateSchema, idSchema, idTextSchema, periodSchema, textSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
-import { msg, text, textWith } from './messages.ts';
+import { detail, type Message, msg, text, textWith } from './messages.ts';
 import { type Cents, MAX_MONTHLY_AMOUNT_CENTS, parseRate, type Rate } from './money.ts';
 import { daysBetween, daysInMonth, periodEnd, periodStart } from './periods.ts';
 import { addDays, type SettingsSnapshot } from './settings.ts';
@@ -244,6 +245,119 @@ export function sharesTotal(shares: readonly Rate[]): bigint {
   return shares.reduce((s, r) => s + BigInt(r.replace('.', '')), 0n);
 }
 export const sharesExceed100 = (shares: readonly Rate[]) => sharesTotal(shares) > 1_000_000n;
+
+// ─── Eligibility (issue 28) ─────────────────────────────────────────────────────────────────────────
+
+type EligibilitySettings = Pick<
+  SettingsSnapshot,
+  | 'pensions.retirementMinAge'
+  | 'pensions.retirementMinContributionMonths'
+  | 'pensions.disabilityMinContributionMonths'
+  | 'pensions.survivorMinContributionMonths'
+>;
+
+/** A planilla (sent, in review, observed, approved or paid) of the last months that names the person. */
+export interface EmploymentFact {
+  entityName: string;
+  period: string;
+}
+
+/** What the history says about a pension's holder (and, for survivors, about the deceased contributor). */
+export interface EligibilityFacts {
+  type: PensionType;
+  /** The holder's age in whole years on the start date. */
+  age: number;
+  /** Months with a contribution of the contributor (the deceased one for a survivor pension). */
+  contributionMonths: number;
+  /** The holder's employment on recent planillas (newest first). */
+  employment: readonly EmploymentFact[];
+}
+
+export const eligibilityCodes = ['EDAD', 'COTIZACIONES', 'EMPLEO_ACTIVO'] as const;
+export type EligibilityCode = (typeof eligibilityCodes)[number];
+/** REFUSE: the pension is not registered; WARN: registered only when the clerk confirms having read it. */
+export const eligibilitySeverities = ['REFUSE', 'WARN'] as const;
+export type EligibilitySeverity = (typeof eligibilitySeverities)[number];
+export interface EligibilityIssue {
+  code: EligibilityCode;
+  severity: EligibilitySeverity;
+  message: Message;
+}
+
+/**
+ * The eligibility of a pension of `f.type` (docs/decisions.md, "Pension eligibility"):
+ * - JUBILACION: under the minimum age on the start date is refused (the birth date is RENAP's); fewer
+ *   contribution months than required is a warning (the history does not hold service before the
+ *   system; the resolution rests on the file); employment on a recent planilla is a warning.
+ * - INVALIDEZ: no age; fewer months than required and recent employment are warnings.
+ * - VIUDEZ, ORFANDAD: the deceased contributor's months, a warning; the survivor's own employment is
+ *   no concern (the orphan's age is checked when the pension is created).
+ */
+export function pensionEligibility(f: EligibilityFacts, s: EligibilitySettings): EligibilityIssue[] {
+  const out: EligibilityIssue[] = [];
+  const months = (
+    min: number,
+    key: 'eligibilityRetirementContributions' | 'eligibilityDisabilityContributions' | 'eligibilitySurvivorContributions',
+  ) => {
+    if (f.contributionMonths < min) {
+      out.push({
+        code: 'COTIZACIONES',
+        severity: 'WARN',
+        message: msg(`pensions.${key}`, { months: f.contributionMonths, min }),
+      });
+    }
+  };
+  if (f.type === 'JUBILACION') {
+    const min = s['pensions.retirementMinAge'];
+    if (f.age < min)
+      out.push({ code: 'EDAD', severity: 'REFUSE', message: msg('pensions.eligibilityUnderAge', { age: f.age, min }) });
+    months(s['pensions.retirementMinContributionMonths'], 'eligibilityRetirementContributions');
+  } else if (f.type === 'INVALIDEZ') {
+    months(s['pensions.disabilityMinContributionMonths'], 'eligibilityDisabilityContributions');
+  } else {
+    months(s['pensions.survivorMinContributionMonths'], 'eligibilitySurvivorContributions');
+  }
+  if (!survivorPensionTypes.includes(f.type)) {
+    for (const e of f.employment) {
+      out.push({
+        code: 'EMPLEO_ACTIVO',
+        severity: 'WARN',
+        message: msg('pensions.eligibilityActiveEmployment', { period: e.period, entity: e.entityName }),
+      });
+    }
+  }
+  return out;
+}
+
+/** One eligibility finding as the API answers it (the message with its key and parameters). */
+export const eligibilityIssueSchema = z.object({
+  code: z.enum(eligibilityCodes),
+  severity: z.enum(eligibilitySeverities),
+  message: z.string(),
+  key: z.string().optional(),
+  params: messageParamsSchema.optional(),
+});
+export type EligibilityIssueView = z.infer<typeof eligibilityIssueSchema>;
+export const eligibilityIssueView = (i: EligibilityIssue): EligibilityIssueView => ({
+  code: i.code,
+  severity: i.severity,
+  ...detail(i.message),
+});
+
+export const pensionEligibilitySchema = z.object({
+  age: z.number().int(),
+  contributionMonths: z.number().int(),
+  employment: z.array(z.object({ entityName: z.string(), period: z.string() })),
+  issues: z.array(eligibilityIssueSchema),
+});
+export type PensionEligibility = z.infer<typeof pensionEligibilitySchema>;
+
+/** POST /api/pensions/eligibility: what registering this pension would find, before registering it. */
+export const pensionEligibilityInputSchema = z.object({
+  cui: cuiSchema,
+  type: pensionTypeSchema,
+  startDate: dateSchema,
+});
 
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -557,6 +671,32 @@ export const payrollLineSchema = z.object({
   bankAccount: z.string(),
 });
 export type PayrollLine = z.infer<typeof payrollLineSchema>;
+
+/** What the payroll left out (EXCLUIDA: not paid) or pointed out (OBSERVADA: paid, to be looked at), with the reason. */
+export const payrollExceptionKinds = ['EXCLUIDA', 'OBSERVADA'] as const;
+export const payrollExceptionReasons = ['FALLECIMIENTO', 'SUPERVIVENCIA', 'MANUAL', 'EMPLEO_ACTIVO'] as const;
+export type PayrollExceptionReason = (typeof payrollExceptionReasons)[number];
+export const payrollExceptionSchema = z.object({
+  id: z.number().int(),
+  pensionId: z.number().int(),
+  cui: z.string(),
+  fullName: z.string(),
+  type: pensionTypeSchema,
+  kind: z.enum(payrollExceptionKinds),
+  reason: z.enum(payrollExceptionReasons),
+  message: z.string(),
+  key: z.string().optional(),
+  params: messageParamsSchema.optional(),
+});
+export type PayrollException = z.infer<typeof payrollExceptionSchema>;
+export const payrollExceptionsQuerySchema = listQuerySchema.extend({ kind: z.enum(payrollExceptionKinds).optional() });
+
+/** The message of an exclusion: why a suspended pension is not paid, from the date its suspension started. */
+export function exclusionMessage(reason: SuspensionReason, from: string): Message {
+  if (reason === 'FALLECIMIENTO') return msg('pensions.payrollExcludedDeath', { date: from });
+  if (reason === 'SUPERVIVENCIA') return msg('pensions.payrollExcludedSurvival', { date: from });
+  return msg('pensions.payrollExcludedManual', { date: from });
+}
 
 export const payrollParamsSchema = z.object({ period: periodSchema });
 /**

@@ -505,6 +505,16 @@ export const planillaColumnHeader = (field: string): string =>
 
 const nullableMoney = moneyDecimalSchema.nullable();
 
+/** A payment order an approved planilla issued, as its page links to it. */
+export const planillaOrderSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['LABORAL', 'PATRONAL']),
+  reference: z.string(),
+  principal: moneyDecimalSchema,
+  dueDate: z.string(),
+});
+export type PlanillaOrder = z.infer<typeof planillaOrderSchema>;
+
 export const planillaSchema = z.object({
   id: z.number().int(),
   entityId: z.number().int(),
@@ -536,6 +546,8 @@ export const planillaSchema = z.object({
   transitions: z.array(availableTransitionSchema),
   /** The lines may be edited (state and permission). */
   canEdit: z.boolean(),
+  /** The payment orders its approval issued (employee and employer shares), void ones left out; empty before. */
+  orders: z.array(planillaOrderSchema),
 });
 export type Planilla = z.infer<typeof planillaSchema>;
 
@@ -682,6 +694,9 @@ export const planillaComparisonSchema = z.object({
   missingCount: z.number().int(),
   salaryChangeCount: z.number().int(),
   renapCount: z.number().int(),
+  /** Lines of people RENAP records as deceased (warning RENAP_FALLECIDO), first 50 by row: said before approving. */
+  deceased: z.array(z.object({ lineId: z.number().int(), rowNumber: z.number().int(), cui: z.string(), fullName: z.string() })),
+  deceasedCount: z.number().int(),
   /** Employees of the previous period missing now (first 200). */
   missing: z.array(z.object({ cui: z.string(), fullName: z.string(), salary: moneyDecimalSchema.nullable() })),
 });

@@ -133,6 +133,16 @@ export const settingDefinitions = {
       'Interés simple anual sobre el capital no pagado desde el día siguiente al vencimiento (capital × tasa × días / 365).',
     initial: '12.0000',
   }),
+  'paymentOrders.businessDaysAfterLateApproval': define({
+    topic: 'paymentOrders',
+    kind: 'integer',
+    schema: whole(0, 60, 'días hábiles'),
+    unit: 'días hábiles',
+    label: 'Plazo tras una aprobación tardía',
+    description:
+      'Cuando una planilla se presentó a tiempo pero se aprobó después de su vencimiento legal, sus órdenes vencen estos días hábiles después de la aprobación: la entidad no paga intereses por los días de revisión.',
+    initial: 5,
+  }),
   'payments.excessPolicy': define({
     topic: 'paymentOrders',
     kind: 'choice',
@@ -268,6 +278,54 @@ export const settingDefinitions = {
     label: 'Fin de la orfandad con estudios',
     description: 'Edad a la que termina la pensión de orfandad mientras se presente cada año la constancia de estudios.',
     initial: 25,
+  }),
+  'pensions.retirementMinAge': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(18, 80, 'años'),
+    unit: 'años',
+    label: 'Edad mínima para la jubilación',
+    description: 'Una pensión de jubilación no se registra para quien no ha cumplido esta edad en la fecha de inicio.',
+    initial: 50,
+  }),
+  'pensions.retirementMinContributionMonths': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(0, 600, 'meses'),
+    unit: 'meses',
+    label: 'Cotizaciones para la jubilación',
+    description:
+      'Meses cotizados (líneas sujetas a cuota de planillas aprobadas) que el historial debe mostrar; con menos, registrar la jubilación pide confirmar que el expediente acredita el tiempo de servicio.',
+    initial: 240,
+  }),
+  'pensions.disabilityMinContributionMonths': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(0, 600, 'meses'),
+    unit: 'meses',
+    label: 'Cotizaciones para la invalidez',
+    description: 'Meses cotizados que el historial debe mostrar para una pensión de invalidez; con menos, se pide confirmar.',
+    initial: 36,
+  }),
+  'pensions.survivorMinContributionMonths': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(0, 600, 'meses'),
+    unit: 'meses',
+    label: 'Cotizaciones del causante (viudez y orfandad)',
+    description:
+      'Meses que el afiliado fallecido debe haber cotizado para una pensión de viudez u orfandad; con menos, se pide confirmar.',
+    initial: 36,
+  }),
+  'pensions.activeEmploymentMonths': define({
+    topic: 'pensions',
+    kind: 'integer',
+    schema: whole(1, 24, 'meses'),
+    unit: 'meses',
+    label: 'Meses de planilla que indican empleo activo',
+    description:
+      'Quien figura en una planilla enviada, en revisión, observada, aprobada o pagada de estos últimos meses (contando el mes en curso) es empleado activo: registrar su jubilación o invalidez pide confirmar y la planilla de pensiones lo señala.',
+    initial: 3,
   }),
   'sig.slaDays': define({
     topic: 'workflow',

@@ -741,7 +741,15 @@ export const flowListQuerySchema = listQuerySchema.extend({ state: z.enum(formVe
 export const flowOptionsSchema = z.object({
   roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
   forms: z.array(
-    z.object({ id: z.number().int(), title: z.string(), fields: z.array(z.object({ name: z.string(), label: z.string() })) }),
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      fields: z.array(z.object({ name: z.string(), label: z.string() })),
+      /** The version requests are filled with (null: none published, a flow on it takes no request). */
+      publishedVersion: z.number().int().nullable(),
+      latestVersion: z.number().int(),
+      latestState: z.enum(formVersionStates),
+    }),
   ),
   moduleActions: z.array(z.object({ key: z.string(), label: z.string() })),
   defaultSlaDays: z.number().int(),

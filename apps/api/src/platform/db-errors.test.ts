@@ -105,7 +105,16 @@ describe('database errors', () => {
       error: {
         code: 'DUPLICATE',
         message: 'Ya existe un registro con ese valor de «id».',
-        details: [{ path: 'id', message: 'Ya existe un registro con ese valor de «id».' }],
+        key: 'platform.dbDuplicateColumn',
+        params: { column: 'id', subject: '' },
+        details: [
+          {
+            path: 'id',
+            message: 'Ya existe un registro con ese valor de «id».',
+            key: 'platform.dbDuplicateColumn',
+            params: { column: 'id', subject: '' },
+          },
+        ],
       },
     });
     const broken = await app.inject({ method: 'GET', url: '/broken' });

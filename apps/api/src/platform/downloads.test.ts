@@ -60,9 +60,10 @@ describe('contentDisposition', () => {
 });
 
 describe('verifyUrlFor', () => {
-  it('points a printed code at the public verification route of the server that generated it', () => {
-    expect(verifyUrlFor({ protocol: 'https', host: 'aporta.example' })('ABCD-EFGH')).toBe(
-      'https://aporta.example/api/documents/verify/ABCD-EFGH',
-    );
+  it('points a printed code (and its QR) at the public verification page of the server that generated it', () => {
+    const url = verifyUrlFor({ protocol: 'https', host: 'aporta.example' })('ABCD-EFGH');
+    expect(url).toBe('https://aporta.example/verificar?codigo=ABCD-EFGH');
+    // The web page, not the raw JSON route machines use.
+    expect(url).not.toContain('/api/');
   });
 });

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { RequestContext } from './context.ts';
 import { assertHeavyRoute } from './load.ts';
-import { type GeneratedDocument, generateReportPdf, type ReportDefinition } from './pdf.ts';
+import { type GeneratedDocument, generateReportPdf, type ReportDefinition, verificationPagePath } from './pdf.ts';
 import { generateReportXlsx } from './report-xlsx.ts';
 import { cleanFileName } from './uploads.ts';
 
@@ -58,11 +58,14 @@ export interface ReportRequest {
   host: string;
 }
 
-/** Where a reader checks a verification code printed on a PDF generated for `request`. */
+/**
+ * Where a reader checks a verification code printed on a PDF generated for `request` (what its QR
+ * opens): the public verification page of this origin, which verifies the code on arrival.
+ */
 export const verifyUrlFor =
   (request: Pick<ReportRequest, 'protocol' | 'host'>) =>
   (code: string): string =>
-    `${request.protocol}://${request.host}/api/documents/verify/${code}`;
+    `${request.protocol}://${request.host}${verificationPagePath(code)}`;
 
 /** `report` as a registered PDF whose verification link points at this server (`fallbackInstitution`: the institution's name when the catalogue has none). */
 export function reportPdfFor(

@@ -1,5 +1,6 @@
 import {
   AppError,
+  detail,
   type ErrorBody,
   type ErrorCode,
   type ErrorDetail,
@@ -7,6 +8,7 @@ import {
   keyOfText,
   type Message,
   messageOfText,
+  msg,
 } from '@aporta/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -127,10 +129,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
  */
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    reply
-      .status(400)
-      .send(errorBody('VALIDATION', undefined, [{ path: 'ruta', message: 'Un valor de la ruta es demasiado largo.' }]));
+    reply.status(400).send(errorBody('VALIDATION', undefined, [{ path: 'ruta', ...detail(msg('platform.routeValueTooLong')) }]));
     return;
   }
-  reply.status(400).send(errorBody('BAD_REQUEST', 'La dirección de la solicitud no es válida.'));
+  reply.status(400).send(errorBody('BAD_REQUEST', msg('platform.requestAddressInvalid')));
 }

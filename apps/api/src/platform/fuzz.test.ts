@@ -268,7 +268,7 @@ describe('fuzz: every route of the OpenAPI document', () => {
             for (const u of unkeyed(body)) failures.push(`${where}: ${u}`);
           }
           if (/json|text/.test(type) || res.statusCode >= 400) {
-            const leak = internal.find((re) => re.test(res.body));
+            const leak = internal.find((re) => re.test(visibleText(res.body)));
             if (leak) failures.push(`${where}: internal text ${leak} in ${res.body.slice(0, 300)}`);
           }
           // A case may have signed the administrator out (a revoked session): sign a new one in.
@@ -283,6 +283,9 @@ describe('fuzz: every route of the OpenAPI document', () => {
     expect(failures).toEqual([]);
   });
 });
+
+/** What a user may read of an answer: its keys (`catalogs.fieldRequired`) are names, not text. */
+const visibleText = (body: string) => body.replace(/"key":"[^"]*"/g, '');
 
 type ErrorLike = {
   error?: { code?: unknown; message?: unknown; key?: unknown; details?: { path?: string; message?: string; key?: unknown }[] };
@@ -338,7 +341,7 @@ describe('fuzz: the money routes from a valid body, one field made hostile', () 
               failures.push(`${where}: no error shape ${res.body.slice(0, 200)}`);
             }
             for (const u of unkeyed(body)) failures.push(`${where}: ${u}`);
-            const leak = internal.find((re) => re.test(res.body));
+            const leak = internal.find((re) => re.test(visibleText(res.body)));
             if (leak) failures.push(`${where}: internal text ${leak} in ${res.body.slice(0, 300)}`);
           }
           if (res.statusCode === 401) admin = await t.createUser({ system: true });

@@ -140,4 +140,41 @@ describe('PDF facility', () => {
       expect(pages.at(-1)).toContain(`Verificación en línea: http://127.0.0.1:3000/api/documents/verify/${doc.code}`);
     },
   );
+
+  it.skipIf(!hasPoppler)(
+    `lays out a document (contract, letter, receipt) without filters, money with Q, and signature blocks whole on one page${hasPoppler ? '' : ` (${popplerMissing})`}`,
+    async () => {
+      const ctx = await ctxOf(user);
+      // Running text of every length moves the signature block across the page's end: it never splits.
+      for (let n = 20; n <= 44; n += 2) {
+        const doc = await generateReportPdf(
+          ctx,
+          {
+            kind: 'test-document',
+            layout: 'document',
+            title: 'Contrato de prueba',
+            filters: [{ label: 'No impreso', value: 'solo en el registro' }],
+            fields: [{ label: 'Parte', value: 'Municipalidad de Mixco' }],
+            tables: [{ headers: ['Concepto', 'Monto'], rows: [['Capital', { cents: 123_450n }]] }],
+            sections: [
+              { heading: 'Cláusulas', paragraphs: Array.from({ length: n }, (_, i) => `Cláusula ${i + 1}. Texto del contrato.`) },
+            ],
+            signatures: { heading: 'Firmas', lines: [{ caption: 'Por la entidad' }, { caption: 'Por la institución' }] },
+          },
+          { fallbackInstitution: 'Aporta', verifyUrl: (c) => `https://aporta.example/verificar?codigo=${c}` },
+        );
+        const pages = pdfPages(doc.pdf);
+        const all = pages.join('\n');
+        expect(all).not.toContain('Filtros:');
+        expect(all).not.toContain('solo en el registro');
+        expect(all).toMatch(/Parte:\s+Municipalidad de Mixco/);
+        expect(all).toContain('Q 1,234.50');
+        expect(all).toMatch(/Emitido el:\s+\d\d\/\d\d\/\d{4} \d\d:\d\d/);
+        const signing = pages.filter((p) => /^\s*Firmas\s*$/m.test(p));
+        expect(signing, `${n} cláusulas`).toHaveLength(1);
+        expect(signing[0], `${n} cláusulas`).toContain('Por la entidad');
+        expect(signing[0], `${n} cláusulas`).toContain('Por la institución');
+      }
+    },
+  );
 });

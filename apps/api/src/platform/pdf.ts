@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { type Cents, formatAmount } from '@aporta/domain';
+import { type Cents, formatAmount, formatMoney } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { generatedDocuments, institutions } from '../db/schema/index.ts';
@@ -11,7 +11,12 @@ import type { RequestContext } from './context.ts';
  * ReportDefinition (title, the filters used, tables); this module lays it out the same way for every
  * module — the institution on every page, title, filters, generated at/by, "Página x de y" and a
  * verification code — and registers the document (code, SHA-256 of its bytes) so a printed or
- * forwarded copy can be checked at GET /api/documents/verify/:code.
+ * forwarded copy can be checked on the public verification page (/verificar?codigo=…, what the QR
+ * opens) or by machines at GET /api/documents/verify/:code.
+ *
+ * Two layouts: a `report` (a list: the filters it was made with head it) and a `document` (a receipt,
+ * a contract, a letter, a certificate: its own data under the title, no filters, money as `Q 1,234.50`,
+ * and signature blocks kept whole on one page with their lines).
  */
 
 const require = createRequire(import.meta.url);
@@ -65,11 +70,29 @@ export interface ReportSection {
   pageBreakBefore?: boolean;
   /** A QR code printed under the heading (a payment reference a bank app reads), with its caption. */
   qr?: { value: string; caption: string };
+  /** Paragraphs printed bold (a receipt's total and its amount in words). */
+  emphasis?: boolean;
+  /** The signature lines closing this section (a letter's), kept together on one page. */
+  signatures?: SignatureBlock;
 }
 
 export interface ReportFilter {
   label: string;
   value: string;
+}
+
+/** One signature line: the line, then who signs under it (`Por la institución`), optionally a name. */
+export interface SignatureLine {
+  caption: string;
+  name?: string;
+}
+
+/** The signatures of a document: a heading (`Firmas`) and its lines, never split across pages. */
+export interface SignatureBlock {
+  heading?: string;
+  lines: SignatureLine[];
+  /** A seal box beside the lines (`Sello`), as a receipt carries. */
+  seal?: string;
 }
 
 export interface ReportDefinition {
@@ -84,6 +107,12 @@ export interface ReportDefinition {
   /** Text after the tables (letters: one section per addressee, each on its own page). */
   sections?: ReportSection[];
   orientation?: 'portrait' | 'landscape';
+  /** `report` (default): a list headed by its filters. `document`: a receipt, contract, letter or certificate. */
+  layout?: 'report' | 'document';
+  /** A document's own data under its title (`Recibido de`, `Orden`, `Período`), label: value. */
+  fields?: ReportFilter[];
+  /** A document's signature and seal lines, after everything else, kept together on one page. */
+  signatures?: SignatureBlock;
 }
 
 export interface GeneratedDocument {
@@ -115,6 +144,12 @@ export function newVerificationCode(): string {
   }
   return out;
 }
+
+/**
+ * The public web page that verifies a printed code in one step (the web's /verificar: opened from the
+ * QR, it shows the result without a second click). Machines keep GET /api/documents/verify/:code.
+ */
+export const verificationPagePath = (code: string) => `/verificar?codigo=${encodeURIComponent(code)}`;
 
 /** Groups of four, as printed. */
 export const formatVerificationCode = (code: string) => code.match(/.{1,4}/g)?.join('-') ?? code;
@@ -170,8 +205,47 @@ export const generatedByOf = (ctx: RequestContext) => {
 export const filtersText = (r: Pick<ReportDefinition, 'filters' | 'noFilters'>) =>
   r.filters.length ? r.filters.map((f) => `${f.label}: ${f.value}`).join('; ') : (r.noFilters ?? 'Ninguno');
 
-const formatCell = (v: ReportCell) =>
-  typeof v === 'number' ? v.toLocaleString('en-US') : typeof v === 'string' ? v : formatAmount(v.cents);
+/** A cell as printed: counts grouped; money `1,234.50` in a report (its column says `(Q)`), `Q 1,234.50` in a document. */
+const formatCell = (v: ReportCell, layout: 'report' | 'document' = 'report') =>
+  typeof v === 'number'
+    ? v.toLocaleString('en-US')
+    : typeof v === 'string'
+      ? v
+      : layout === 'document'
+        ? formatMoney(v.cents)
+        : formatAmount(v.cents);
+
+/**
+ * A signature block as pdfmake content: heading, then the lines side by side (two per row), each a rule
+ * with its caption under it, and the seal box when given — one unbreakable stack, so the heading and
+ * its captions never land on another page than their lines.
+ */
+export function signatureContent(block: SignatureBlock) {
+  const line = (l: SignatureLine) => ({
+    stack: [
+      { text: ' ', margin: [0, 28, 0, 0] },
+      { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 200, y2: 0, lineWidth: 0.8 }] },
+      { text: l.caption, fontSize: 9, margin: [0, 3, 0, 0] },
+      ...(l.name ? [{ text: l.name, fontSize: 9, bold: true }] : []),
+    ],
+  });
+  const seal = (caption: string) => ({
+    stack: [
+      { text: ' ', margin: [0, 4, 0, 0] },
+      {
+        table: { widths: [110], heights: [60], body: [[{ text: caption, fontSize: 8, color: '#777777', alignment: 'center' }]] },
+      },
+    ],
+  });
+  const cells: unknown[] = [...block.lines.map(line), ...(block.seal ? [seal(block.seal)] : [])];
+  const rows: unknown[] = [];
+  for (let i = 0; i < cells.length; i += 2) rows.push({ columns: cells.slice(i, i + 2), columnGap: 24, margin: [0, 0, 0, 8] });
+  return {
+    unbreakable: true,
+    stack: [...(block.heading ? [{ text: block.heading, bold: true, fontSize: 12, margin: [0, 12, 0, 0] }] : []), ...rows],
+    margin: [0, 8, 0, 0],
+  };
+}
 
 /**
  * A step every generated PDF goes through before it is registered (automatic sealing: the signing
@@ -219,11 +293,15 @@ export async function generateReportPdf(
   const by = generatedByOf(ctx);
   const verifyUrl = opts.verifyUrl?.(printed);
   let pages = 0;
+  const layout = report.layout ?? 'report';
+  const isReport = layout === 'report';
 
+  // A list says what it was made with; a document (receipt, contract, letter) states its own data.
   const facts: [string, string][] = [
-    ['Filtros', filtersText(report)],
-    ['Generado el', `${formatGuatemalaDateTime(generatedAt)} (hora de Guatemala)`],
-    ['Generado por', by],
+    ...(isReport ? [['Filtros', filtersText(report)] as [string, string]] : []),
+    ...(report.fields ?? []).map((f): [string, string] => [f.label, f.value]),
+    [isReport ? 'Generado el' : 'Emitido el', `${formatGuatemalaDateTime(generatedAt)} (hora de Guatemala)`],
+    [isReport ? 'Generado por' : 'Emitido por', by],
     ['Código de verificación', printed],
   ];
   const factsBlock = {
@@ -240,7 +318,7 @@ export async function generateReportPdf(
   const tables = report.tables.flatMap((t, n) => {
     const numeric = new Set(t.numeric ?? []);
     const cell = (v: ReportCell, i: number, opts2: { bold?: boolean; fill?: string } = {}) => ({
-      text: formatCell(v),
+      text: formatCell(v, layout),
       alignment: numeric.has(i) || typeof v !== 'string' ? 'right' : 'left',
       bold: opts2.bold ?? false,
       fillColor: opts2.fill,
@@ -337,10 +415,13 @@ export async function generateReportPdf(
         ...sec.paragraphs.map((p, i) => ({
           text: p,
           fontSize: 10,
+          bold: sec.emphasis ?? false,
           margin: [0, 0, 0, 8],
           pageBreak: !sec.heading && i === 0 && sec.pageBreakBefore ? 'before' : undefined,
         })),
+        ...(sec.signatures ? [signatureContent(sec.signatures)] : []),
       ]),
+      ...(report.signatures ? [signatureContent(report.signatures)] : []),
       ...(verifyUrl
         ? [{ text: `Verificación en línea: ${verifyUrl}`, fontSize: 7, color: '#555555', margin: [0, 8, 0, 0] }]
         : []),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../test/harness.ts';
-import { securityHeadersOf } from './security-headers.ts';
+import { securityHeadersOf, withPdfPreview } from './security-headers.ts';
 
 describe('securityHeadersOf', () => {
   it('records what helmet writes, once, with the options applied', () => {
@@ -20,6 +20,34 @@ describe('securityHeadersOf', () => {
     expect(h['content-security-policy']).toBeUndefined();
     expect(h['x-frame-options']).toBeUndefined();
     expect(h['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('the PDF preview under the CSP', () => {
+  const directivesOf = (csp: string) =>
+    new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .filter((d) => d[0])
+        .map(([name, ...values]) => [name, values]),
+    );
+
+  it("adds exactly frame-src 'self' blob: to the app's policy, and nothing else changes", () => {
+    const options = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:'] } } };
+    const before = directivesOf(securityHeadersOf(options)['content-security-policy']);
+    const after = directivesOf(securityHeadersOf(withPdfPreview(options))['content-security-policy']);
+    expect(after.get('frame-src')).toEqual(["'self'", 'blob:']);
+    after.delete('frame-src');
+    expect(after).toEqual(before);
+    // The options passed in are left as they were.
+    expect('frameSrc' in options.contentSecurityPolicy.directives).toBe(false);
+  });
+
+  it('leaves a policy that is off, or names its own frame-src, as it is', () => {
+    expect(withPdfPreview({ contentSecurityPolicy: false }).contentSecurityPolicy).toBe(false);
+    const own = withPdfPreview({ contentSecurityPolicy: { directives: { frameSrc: ["'none'"] } } });
+    expect(securityHeadersOf(own)['content-security-policy']).toContain("frame-src 'none'");
   });
 });
 
@@ -76,6 +104,22 @@ describe('cache-control on authenticated answers', () => {
     const unknown = await t.request({ method: 'GET', url: '/api/no-existe', token: admin.token });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['cache-control']).toBe('no-store');
+  });
+
+  it("every answer's CSP lets a screen preview a PDF from a blob: URL, and no more", async () => {
+    const page = await t.request({ method: 'GET', url: '/api/signing/signers', token: admin.token });
+    const csp = String(page.headers['content-security-policy']);
+    const directives = Object.fromEntries(
+      csp.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
+    expect(directives['frame-src']).toEqual(["'self'", 'blob:']);
+    // The preview needs no plugin: object-src stays closed, and nothing is a wildcard.
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['default-src']).toEqual(["'self'"]);
+    expect(csp.split(/[\s;]+/)).not.toContain('*');
   });
 
   it('leaves the public material cacheable', async () => {

@@ -144,7 +144,12 @@ describe('transitions on a record', () => {
     const noReason = await decide(checker.token, id, { to: 'RECHAZADO', comment: '   ' });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().error.details).toEqual([
-      { path: 'comment', message: 'Indique el motivo: es obligatorio para «Rechazar».' },
+      {
+        path: 'comment',
+        message: 'Indique el motivo: es obligatorio para «Rechazar».',
+        key: 'platform.transitionCommentRequired',
+        params: { action: 'Rechazar' },
+      },
     ]);
     const own = await decide(maker.token, id, { to: 'APROBADO' });
     expect(own.statusCode).toBe(403);

@@ -8,7 +8,7 @@ import { notifyUsers } from '../modules/notifications/service.ts';
  * like. Runs once: the welcome notification marks it done (the modules' demo seeds, which run first,
  * send real ones of their own, so an empty table is not the sign).
  */
-const WELCOME = 'Bienvenido a Aporta';
+const WELCOME = 'Le damos la bienvenida a Aporta';
 export async function seedShellDemo(db: Db): Promise<void> {
   const [{ n }] = await db.select({ n: count() }).from(notifications).where(eq(notifications.title, WELCOME));
   if (n > 0) return;

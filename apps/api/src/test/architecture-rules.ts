@@ -18,6 +18,14 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  *   literal path, so that the checker (and the reader) sees every dependency.
  */
 
+/** Fields whose raw value is not for people: amounts, dates, periods, CUIs, payment references. */
+const FORMATTED_FIELD =
+  /(?:date|Date|At|period|Period|amount|Amount|total|Total|salary|Salary|balance|Balance|principal|Principal|interest|Interest|cui|Cui|reference|Reference)$/;
+
+/** Such a field rendered as a JSX child as it arrived: `>{order.dueDate}<` (an attribute `value={x.amount}` is fine). */
+const RAW_VALUE_CHILD =
+  /(?<![=$])\{\s*([A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\??\.(?:\w*(?:[dD]ate|At|[pP]eriod|[aA]mount|[tT]otal|[sS]alary|[bB]alance|[pP]rincipal|[iI]nterest|[cC]ui|[rR]eference)))\s*\}/g;
+
 /**
  * A message shown as it arrived: an error's (`err.message`, `(q.error as Error).message`), a schema
  * issue's (`issue.message`, `issues[0].message`) or a detail's in JSX (`{d.message}`).
@@ -37,7 +45,8 @@ export interface Violation {
     | 'dynamic-import'
     | 'seed-place'
     | 'web-contract'
-    | 'web-messages';
+    | 'web-messages'
+    | 'web-formats';
   file: string;
   detail: string;
 }
@@ -261,6 +270,24 @@ export function checkArchitecture(
           'web-contract',
           'un formulario (useForm) sin zod4Resolver ni safeParse: se valida con el esquema del dominio que usa la ruta',
         );
+      // Money, dates, periods, CUIs and references are shown formatted, never as the API sends them (issue 28).
+      for (const m of f.text.matchAll(RAW_VALUE_CHILD))
+        add(f, 'web-formats', `muestra {${m[1]}} sin formato: use <Money>, <Period>, formatDate, displayCui o ltr`);
+      for (const m of f.text.matchAll(/accessor:\s*'([\w.]+)'/g)) {
+        if (!FORMATTED_FIELD.test(m[1].split('.').pop() ?? '')) continue;
+        const start = f.text.lastIndexOf('{', m.index);
+        let depth = 0;
+        let end = start;
+        for (let i = start; i < f.text.length; i++) {
+          if (f.text[i] === '{') depth++;
+          else if (f.text[i] === '}' && --depth === 0) {
+            end = i;
+            break;
+          }
+        }
+        if (!/\brender\s*[:(]|\bkind\s*:/.test(f.text.slice(start, end)))
+          add(f, 'web-formats', `la columna '${m[1]}' se muestra tal como llega: dele render o kind (money, date, period…)`);
+      }
       // A message from the server or a domain schema is said in the user's language (issue 27).
       if (f.rel !== 'lib/form-validate.ts' && f.packages.includes('mantine-form-zod-resolver'))
         add(f, 'web-messages', 'valida con mantine-form-zod-resolver directamente: use zod4Resolver de lib/form-validate.ts');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 /** A payment order's state as a coloured badge (payments, agreements' schedules, an entity's orders). */
 const orderColors: Record<OrderShownState, string> = {
   EMITIDA: 'blue',
+  PAGADA_PARCIAL: 'yellow',
   VENCIDA: 'red',
   PAGADA: 'teal',
   ANULADA: 'dark',

@@ -25813,7 +25813,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -25880,7 +25880,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -25958,7 +25958,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
                     id: string;
                 };
                 cookie?: never;
@@ -29352,7 +29352,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -30286,7 +30286,7 @@ export type paths = {
                     entityId?: string;
                     contributorId?: string;
                     period?: string;
-                    state?: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+                    state?: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
                     kind?: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
                     minOverdueDays?: string;
                     asOf?: string;
@@ -30369,7 +30369,7 @@ export type paths = {
                     entityId?: string;
                     contributorId?: string;
                     period?: string;
-                    state?: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+                    state?: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
                     kind?: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
                     minOverdueDays?: string;
                     asOf?: string;
@@ -30442,7 +30442,7 @@ export type paths = {
                     entityId?: string;
                     contributorId?: string;
                     period?: string;
-                    state?: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+                    state?: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
                     kind?: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
                     minOverdueDays?: string;
                     asOf?: string;
@@ -32430,7 +32430,7 @@ export type paths = {
                     entityId?: string;
                     contributorId?: string;
                     period?: string;
-                    state?: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+                    state?: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
                     kind?: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
                     minOverdueDays?: string;
                     asOf?: string;
@@ -36822,7 +36822,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Usuarios con certificado vigente que pueden firmar */
+        /** Usuarios que pueden firmar: activos, con el permiso de firmar y un certificado vigente */
         get: {
             parameters: {
                 query?: never;
@@ -38806,6 +38806,73 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/pensions/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Elegibilidad de una pensión antes de registrarla (edad, meses cotizados, empleo activo) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PensionEligibilityRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PensionEligibility"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pensions/{id}": {
         parameters: {
             query?: never;
@@ -39628,6 +39695,94 @@ export type paths = {
                     content: {
                         "application/json": {
                             items: components["schemas"]["PayrollLine"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pension-payrolls/{period}/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pensiones que la planilla excluyó (fallecidos, suspendidos) u observó (empleo activo), con el motivo */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    kind?: "EXCLUIDA" | "OBSERVADA";
+                };
+                header?: never;
+                path: {
+                    period: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["PayrollException"][];
                             total: number;
                             totalKind?: components["schemas"]["TotalKind"];
                             next?: string | null;
@@ -50351,6 +50506,17 @@ export type components = {
             createdBy: string | null;
             createdAt: string;
         };
+        /** @enum {string} */
+        DueBasisInput: "LEGAL" | "AFTER_REVIEW";
+        EligibilityIssueInput: {
+            /** @enum {string} */
+            code: "EDAD" | "COTIZACIONES" | "EMPLEO_ACTIVO";
+            /** @enum {string} */
+            severity: "REFUSE" | "WARN";
+            message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParamsInput"];
+        };
         EmailInput: string;
         EntityContributionHistoryQueryInput: {
             entityId: string;
@@ -50470,6 +50636,10 @@ export type components = {
                     name: string;
                     label: string;
                 }[];
+                publishedVersion: number | null;
+                latestVersion: number;
+                /** @enum {string} */
+                latestState: "BORRADOR" | "PUBLICADA" | "RETIRADA";
             }[];
             moduleActions: {
                 key: string;
@@ -51111,7 +51281,7 @@ export type components = {
         /** @enum {string} */
         OrderKindInput: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
         /** @enum {string} */
-        OrderShownStateInput: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+        OrderShownStateInput: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
         OrderVoidInput: {
             reason: string;
         };
@@ -51133,7 +51303,8 @@ export type components = {
         PaymentCreateInput: {
             idempotencyKey: string;
             orderIds: components["schemas"]["IdInput"][];
-            bank: string;
+            bankId?: number;
+            bank?: string;
             payDate: components["schemas"]["DateInput"];
             bankReference: string;
             amount: string | number;
@@ -51183,11 +51354,14 @@ export type components = {
             reference: string;
             issueDate: string;
             dueDate: string;
+            dueBasis: components["schemas"]["DueBasisInput"];
             state: components["schemas"]["OrderShownStateInput"];
             principal: components["schemas"]["MoneyDecimalInput"];
+            interestAccrued: components["schemas"]["MoneyDecimalInput"];
             principalPaid: components["schemas"]["MoneyDecimalInput"];
             interestPaid: components["schemas"]["MoneyDecimalInput"];
             paid: components["schemas"]["MoneyDecimalInput"];
+            principalDue: components["schemas"]["MoneyDecimalInput"];
             interestDue: components["schemas"]["MoneyDecimalInput"];
             balance: components["schemas"]["MoneyDecimalInput"];
             overdueDays: number;
@@ -51198,6 +51372,7 @@ export type components = {
         PaymentOrderTotalsInput: {
             count: number;
             principal: components["schemas"]["MoneyDecimalInput"];
+            interestAccrued: components["schemas"]["MoneyDecimalInput"];
             paid: components["schemas"]["MoneyDecimalInput"];
             interestDue: components["schemas"]["MoneyDecimalInput"];
             balance: components["schemas"]["MoneyDecimalInput"];
@@ -51217,6 +51392,7 @@ export type components = {
             entityName: string | null;
             contributorId: number | null;
             contributorName: string | null;
+            bankId: number | null;
             bank: string;
             payDate: string;
             bankReference: string;
@@ -51229,6 +51405,30 @@ export type components = {
             createdByEmail: string | null;
             allocations: components["schemas"]["PaymentAllocationInput"][];
             receipt: components["schemas"]["ReceiptInput"] | null;
+        };
+        PayrollExceptionInput: {
+            id: number;
+            pensionId: number;
+            cui: string;
+            fullName: string;
+            type: components["schemas"]["PensionTypeInput"];
+            /** @enum {string} */
+            kind: "EXCLUIDA" | "OBSERVADA";
+            /** @enum {string} */
+            reason: "FALLECIMIENTO" | "SUPERVIVENCIA" | "MANUAL" | "EMPLEO_ACTIVO";
+            message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParamsInput"];
+        };
+        PayrollExceptionsQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            /** @enum {string} */
+            kind?: "EXCLUIDA" | "OBSERVADA";
         };
         PayrollGenerateParamsInput: {
             period: components["schemas"]["PeriodInput"];
@@ -51290,6 +51490,20 @@ export type components = {
             survivalWindowEnd: string | null;
             survivalGraceEnd: string | null;
             transitions: components["schemas"]["AvailableTransitionInput"][];
+        };
+        PensionEligibilityRequestInput: {
+            cui: components["schemas"]["CuiInput"];
+            type: components["schemas"]["PensionTypeInput"];
+            startDate: components["schemas"]["DateInput"];
+        };
+        PensionEligibilityInput: {
+            age: number;
+            contributionMonths: number;
+            employment: {
+                entityName: string;
+                period: string;
+            }[];
+            issues: components["schemas"]["EligibilityIssueInput"][];
         };
         PensionExportQueryInput: {
             sort?: string;
@@ -51439,6 +51653,13 @@ export type components = {
             missingCount: number;
             salaryChangeCount: number;
             renapCount: number;
+            deceased: {
+                lineId: number;
+                rowNumber: number;
+                cui: string;
+                fullName: string;
+            }[];
+            deceasedCount: number;
             missing: {
                 cui: string;
                 fullName: string;
@@ -51535,6 +51756,14 @@ export type components = {
                 name: string;
             }[];
         };
+        PlanillaOrderInput: {
+            id: number;
+            /** @enum {string} */
+            kind: "LABORAL" | "PATRONAL";
+            reference: string;
+            principal: components["schemas"]["MoneyDecimalInput"];
+            dueDate: string;
+        };
         PlanillaOverviewInput: {
             period: string;
             byState: {
@@ -51594,6 +51823,7 @@ export type components = {
             backPayResolution: string | null;
             transitions: components["schemas"]["AvailableTransitionInput"][];
             canEdit: boolean;
+            orders: components["schemas"]["PlanillaOrderInput"][];
         };
         /** @enum {string} */
         PlanillaStateInput: "BORRADOR" | "ENVIANDO" | "ENVIADA" | "EN_REVISION" | "OBSERVADA" | "APROBADA" | "RECHAZADA" | "PAGADA" | "ANULADA";
@@ -51926,7 +52156,7 @@ export type components = {
             key: components["schemas"]["SettingKeyInput"];
         };
         /** @enum {string} */
-        SettingKeyInput: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+        SettingKeyInput: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
         SettingOverviewInput: {
             key: components["schemas"]["SettingKeyInput"];
             /** @enum {string} */
@@ -55016,6 +55246,17 @@ export type components = {
             createdBy: string | null;
             createdAt: string;
         };
+        /** @enum {string} */
+        DueBasis: "LEGAL" | "AFTER_REVIEW";
+        EligibilityIssue: {
+            /** @enum {string} */
+            code: "EDAD" | "COTIZACIONES" | "EMPLEO_ACTIVO";
+            /** @enum {string} */
+            severity: "REFUSE" | "WARN";
+            message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParams"];
+        };
         /** Format: email */
         Email: string;
         EntityContributionHistoryQuery: {
@@ -55137,6 +55378,10 @@ export type components = {
                     name: string;
                     label: string;
                 }[];
+                publishedVersion: number | null;
+                latestVersion: number;
+                /** @enum {string} */
+                latestState: "BORRADOR" | "PUBLICADA" | "RETIRADA";
             }[];
             moduleActions: {
                 key: string;
@@ -55785,7 +56030,7 @@ export type components = {
         /** @enum {string} */
         OrderKind: "LABORAL" | "PATRONAL" | "VOLUNTARIO" | "CONVENIO";
         /** @enum {string} */
-        OrderShownState: "EMITIDA" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
+        OrderShownState: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
         OrderVoid: {
             reason: string;
         };
@@ -55807,7 +56052,8 @@ export type components = {
         PaymentCreate: {
             idempotencyKey: string;
             orderIds: components["schemas"]["Id"][];
-            bank: string;
+            bankId?: number;
+            bank?: string;
             payDate: components["schemas"]["Date"];
             bankReference: string;
             amount: unknown;
@@ -55859,11 +56105,14 @@ export type components = {
             reference: string;
             issueDate: string;
             dueDate: string;
+            dueBasis: components["schemas"]["DueBasis"];
             state: components["schemas"]["OrderShownState"];
             principal: components["schemas"]["MoneyDecimal"];
+            interestAccrued: components["schemas"]["MoneyDecimal"];
             principalPaid: components["schemas"]["MoneyDecimal"];
             interestPaid: components["schemas"]["MoneyDecimal"];
             paid: components["schemas"]["MoneyDecimal"];
+            principalDue: components["schemas"]["MoneyDecimal"];
             interestDue: components["schemas"]["MoneyDecimal"];
             balance: components["schemas"]["MoneyDecimal"];
             overdueDays: number;
@@ -55874,6 +56123,7 @@ export type components = {
         PaymentOrderTotals: {
             count: number;
             principal: components["schemas"]["MoneyDecimal"];
+            interestAccrued: components["schemas"]["MoneyDecimal"];
             paid: components["schemas"]["MoneyDecimal"];
             interestDue: components["schemas"]["MoneyDecimal"];
             balance: components["schemas"]["MoneyDecimal"];
@@ -55893,6 +56143,7 @@ export type components = {
             entityName: string | null;
             contributorId: number | null;
             contributorName: string | null;
+            bankId: number | null;
             bank: string;
             payDate: string;
             bankReference: string;
@@ -55905,6 +56156,31 @@ export type components = {
             createdByEmail: string | null;
             allocations: components["schemas"]["PaymentAllocation"][];
             receipt: components["schemas"]["Receipt"] | null;
+        };
+        PayrollException: {
+            id: number;
+            pensionId: number;
+            cui: string;
+            fullName: string;
+            type: components["schemas"]["PensionType"];
+            /** @enum {string} */
+            kind: "EXCLUIDA" | "OBSERVADA";
+            /** @enum {string} */
+            reason: "FALLECIMIENTO" | "SUPERVIVENCIA" | "MANUAL" | "EMPLEO_ACTIVO";
+            message: string;
+            key?: string;
+            params?: components["schemas"]["MessageParams"];
+        };
+        PayrollExceptionsQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            /** @enum {string} */
+            kind?: "EXCLUIDA" | "OBSERVADA";
         };
         PayrollGenerateParams: {
             period: components["schemas"]["Period"];
@@ -55967,6 +56243,20 @@ export type components = {
             survivalWindowEnd: string | null;
             survivalGraceEnd: string | null;
             transitions: components["schemas"]["AvailableTransition"][];
+        };
+        PensionEligibilityRequest: {
+            cui: components["schemas"]["Cui"];
+            type: components["schemas"]["PensionType"];
+            startDate: components["schemas"]["Date"];
+        };
+        PensionEligibility: {
+            age: number;
+            contributionMonths: number;
+            employment: {
+                entityName: string;
+                period: string;
+            }[];
+            issues: components["schemas"]["EligibilityIssue"][];
         };
         PensionExportQuery: {
             sort?: string;
@@ -56118,6 +56408,13 @@ export type components = {
             missingCount: number;
             salaryChangeCount: number;
             renapCount: number;
+            deceased: {
+                lineId: number;
+                rowNumber: number;
+                cui: string;
+                fullName: string;
+            }[];
+            deceasedCount: number;
             missing: {
                 cui: string;
                 fullName: string;
@@ -56217,6 +56514,14 @@ export type components = {
                 name: string;
             }[];
         };
+        PlanillaOrder: {
+            id: number;
+            /** @enum {string} */
+            kind: "LABORAL" | "PATRONAL";
+            reference: string;
+            principal: components["schemas"]["MoneyDecimal"];
+            dueDate: string;
+        };
         PlanillaOverview: {
             period: string;
             byState: {
@@ -56276,6 +56581,7 @@ export type components = {
             backPayResolution: string | null;
             transitions: components["schemas"]["AvailableTransition"][];
             canEdit: boolean;
+            orders: components["schemas"]["PlanillaOrder"][];
         };
         /** @enum {string} */
         PlanillaState: "BORRADOR" | "ENVIANDO" | "ENVIADA" | "EN_REVISION" | "OBSERVADA" | "APROBADA" | "RECHAZADA" | "PAGADA" | "ANULADA";
@@ -56614,7 +56920,7 @@ export type components = {
             key: components["schemas"]["SettingKey"];
         };
         /** @enum {string} */
-        SettingKey: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "sig.slaDays" | "calendar.holidays";
+        SettingKey: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
         SettingOverview: {
             key: components["schemas"]["SettingKey"];
             /** @enum {string} */

@@ -1,3 +1,4 @@
+import { textWith } from '@aporta/domain/messages';
 import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +8,7 @@ import { applyZodLanguage, messageText, registerMessageFormats } from './server-
 
 const server = {
   errors: { VALIDATION: 'The data sent is not valid.' },
+  settings: { settingProblem: '{{setting}}: {{problem}}', maximumIs: 'The maximum is {{max, number}}.' },
   platform: { sample: 'Minimum {{min, money}} from {{from, date}} for {{period, period}} ({{n, number}} rows)' },
 };
 
@@ -35,6 +37,18 @@ describe('server messages in the screen language', () => {
     expect(messageText({ message: 'Los datos enviados no son válidos.' })).toBe('The data sent is not valid.');
     expect(messageText({ message: 'Texto sin clave', key: 'platform.notInThisBuild' })).toBe('Texto sin clave');
     expect(messageText({ message: 'Texto libre' })).toBe('Texto libre');
+  });
+
+  it('a parameter that is itself a message is said in the language too', () => {
+    // The schema made this text once (settings.ts `whole`), which is how its key is known.
+    expect(textWith('settings.maximumIs', { max: 28 })).toBe('El máximo es 28.');
+    expect(
+      messageText({
+        message: 'Día de vencimiento: El máximo es 28.',
+        key: 'settings.settingProblem',
+        params: { setting: 'Día de vencimiento', problem: 'El máximo es 28.' },
+      }),
+    ).toBe('Día de vencimiento: The maximum is 28.');
   });
 
   it('zod’s own issues sent as zod.<code> are worded by zod’s locale of the language', () => {

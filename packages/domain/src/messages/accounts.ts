@@ -35,7 +35,7 @@ export const accountsMessages = {
   auditEntityTypeInvalid: 'Tipo de registro no válido.',
   auditEntityIdInvalid: 'Registro no válido.',
   // auth
-  accountLockedFor: 'Demasiados intentos fallidos con este correo. Intente de nuevo en {{minutes, number}} minuto(s).',
+  accountLockedFor: 'Demasiados intentos fallidos con este correo. Intente de nuevo en {{minutes, number}} min.',
   emailTaken: 'Ya existe una cuenta con ese correo electrónico.',
   registrationDisabled: 'El registro de cuentas está deshabilitado. Solicite una cuenta a un administrador.',
   currentPasswordWrong: 'La contraseña actual no es correcta.',
@@ -67,16 +67,17 @@ export const accountsMessages = {
   // roles
   roleNotFound: 'El rol no existe.',
   roleNameTaken: 'Ya existe un rol con ese nombre.',
-  roleHasUsers: 'El rol "{{name}}" está asignado a {{count, number}} usuario(s). Reasígnelos a otro rol antes de eliminarlo.',
+  roleHasUsers:
+    'El rol "{{name}}" está asignado a usuarios (en total: {{count, number}}). Reasígnelos a otro rol antes de eliminarlo.',
   roleIsInstitutionDefault:
-    'El rol "{{name}}" es rol predeterminado de {{count, number}} institución(es). Quíteselo antes de eliminarlo.',
+    'El rol "{{name}}" es el rol predeterminado de instituciones (en total: {{count, number}}). Quíteselo antes de eliminarlo.',
   // institutions
   institutionNotFound: 'La institución no existe.',
   institutionCodeTaken: 'Ya existe una institución con ese código.',
   systemInstitutionFixed: 'La institución SISTEMA la define el sistema: no se puede modificar, desactivar ni eliminar.',
   entityMissing: 'La entidad municipal no existe.',
   institutionHasUsers:
-    'La institución "{{name}}" tiene {{count, number}} usuario(s). Quíteselos o desactívela en lugar de eliminarla.',
+    'La institución "{{name}}" tiene usuarios (en total: {{count, number}}). Quíteselos o desactívela en lugar de eliminarla.',
   // profile
   sessionNotFound: 'La sesión no existe o ya fue cerrada.',
 } as const;

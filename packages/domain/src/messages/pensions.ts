@@ -66,4 +66,20 @@ export const pensionsMessages = {
   // Death reviews
   reviewNotFound: 'La revisión no existe o no está dentro de su alcance.',
   reviewClosed: 'La revisión ya fue resuelta.',
+  // Eligibility when a pension is registered (issue 28)
+  eligibilityUnderAge: 'Jubilación: el pensionado tiene {{age, number}} años al inicio; la edad mínima es {{min, number}} años.',
+  eligibilityRetirementContributions:
+    'Jubilación: el historial registra {{months, number}} meses cotizados y se requieren {{min, number}}; confirme que el expediente acredita el tiempo de servicio.',
+  eligibilityDisabilityContributions:
+    'Invalidez: el historial registra {{months, number}} meses cotizados y se requieren {{min, number}}; confirme que el dictamen lo acredita.',
+  eligibilitySurvivorContributions:
+    'El afiliado fallecido registra {{months, number}} meses cotizados y se requieren {{min, number}}; confirme que el expediente lo acredita.',
+  eligibilityActiveEmployment:
+    'Figura como empleado en la planilla {{period, period}} de {{entity}}: confirme que la relación laboral terminó.',
+  eligibilityRefused: 'La pensión no cumple los requisitos de su tipo.',
+  // What the pension payroll left out or pointed out (issue 28)
+  payrollExcludedDeath: 'Excluido: RENAP registra el fallecimiento el {{date, date}}.',
+  payrollExcludedSurvival: 'Excluido: suspendido por supervivencia vencida desde el {{date, date}}.',
+  payrollExcludedManual: 'Excluido: suspendido manualmente desde el {{date, date}}.',
+  payrollFlaggedEmployed: 'Pagado con observación: figura como empleado en la planilla {{period, period}} de {{entity}}.',
 } as const;

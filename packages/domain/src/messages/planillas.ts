@@ -77,7 +77,8 @@ export const planillasMessages = {
     'El total de cuotas patronales de la planilla ({{total, money}}) supera el máximo que el sistema registra ({{max, money}}).',
 
   // Submitting.
-  linesWithErrors: 'La planilla tiene {{count, number}} línea(s) con errores que impiden enviarla; corríjalas o elimínelas.',
+  linesWithErrors:
+    'La planilla tiene líneas con errores que impiden enviarla (en total: {{count, number}}); corríjalas o elimínelas.',
   noLines: 'La planilla no tiene líneas: agregue al menos un empleado antes de enviarla.',
   submitCancelled: 'El envío se canceló antes de terminar: la planilla volvió a su estado anterior y puede enviarla de nuevo.',
   submitInterrupted:

@@ -214,6 +214,9 @@ export const platformMessages = {
   jobFileNotOwner: 'Solo quien inició el proceso puede descargar su archivo.',
   jobNoFile: 'Este proceso no tiene un archivo para descargar.',
   jobFileGone: 'El archivo de este proceso ya no está disponible; vuelva a generarlo.',
+  routeNotFound: 'La ruta {{method}} {{path}} no existe.',
+  routeValueTooLong: 'Un valor de la ruta es demasiado largo.',
+  requestAddressInvalid: 'La dirección de la solicitud no es válida.',
   futureDateNamed: '{{label}} no puede ser futura: hoy es {{today, date}}.',
   futurePeriodNamed: '{{label}} no puede ser posterior a {{last, period}}.',
 } as const;

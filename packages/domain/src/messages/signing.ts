@@ -20,7 +20,7 @@ export const signingMessages = {
   reasonRequired: 'Motivo: es obligatorio.',
   revokeReasonTooLong: 'Motivo: máximo 500 caracteres.',
   rejectReasonTooLong: 'Motivo: máximo 1000 caracteres.',
-  timestampUrlInvalid: 'Servidor de sellado de tiempo: debe ser una URL http(s).',
+  timestampUrlInvalid: 'Servidor de sellado de tiempo: debe ser una URL http o https.',
   messageTooLong: 'Mensaje: máximo 2000 caracteres.',
   signersRequired: 'Firmantes: elija al menos uno.',
   signersTooMany: 'Firmantes: máximo 10.',
@@ -51,6 +51,9 @@ export const signingMessages = {
   requestNotFound: 'El documento no existe o usted no participa en él.',
   signerInvalid: 'Firmante {{position}}: el usuario no existe o no está activo.',
   signerInvalidDetail: 'El usuario no existe o no está activo.',
+  signerCannotSign: 'Firmante {{position}} ({{name}}): su rol no tiene el permiso de firmar documentos.',
+  signerNoCertificate:
+    'Firmante {{position}} ({{name}}): no tiene un certificado de firma vigente; un administrador lo emite en «Administrador de firma».',
   fileOrDocumentRequired: 'Elija un PDF o un documento de la biblioteca.',
   fileRequiredDetail: 'Elija un archivo.',
   onlySenderSends: 'Solo quien cargó el documento puede enviarlo.',

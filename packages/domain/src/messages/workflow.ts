@@ -48,7 +48,7 @@ export const workflowMessages = {
   fieldMinimum: '{{label}}: el mínimo es {{limit}}.',
   fieldMaximum: '{{label}}: el máximo es {{limit}}.',
   fieldPattern: '{{label}}: no tiene el formato esperado.',
-  fieldMinRows: '{{label}}: al menos {{limit}} fila(s).',
+  fieldMinRows: '{{label}}: filas como mínimo: {{limit}}.',
   fieldMaxRows: '{{label}}: como máximo {{limit}} filas.',
   fieldChooseOption: '{{label}}: elija una de las opciones.',
   fieldNotInForm: 'El campo «{{field}}» no pertenece al formulario.',
@@ -77,7 +77,7 @@ export const workflowMessages = {
   versionAlreadyPublished: 'La versión {{version}} ya está publicada.',
   versionAlreadyRetired: 'La versión {{version}} ya está retirada.',
   versionNotPublished: 'La versión {{version}} no está publicada.',
-  formUsedByFlows: 'El formulario lo usan {{count, number}} flujo(s); retire sus versiones en lugar de eliminarlo.',
+  formUsedByFlows: 'El formulario lo usan flujos (en total: {{count, number}}); retire sus versiones en lugar de eliminarlo.',
   schemaInvalid: 'La definición no es un JSON Schema válido: {{errors}}.',
   schemaNotObject: 'La definición debe ser un objeto con propiedades (type: "object", properties).',
   schemaUnusable: 'La definición no es un JSON Schema utilizable: {{error}}',
@@ -113,7 +113,7 @@ export const workflowMessages = {
   flowStatesInUse:
     'No se puede publicar: la versión {{version}} quita estados en los que hay solicitudes abiertas: {{requests}}. Muévalas antes o conserve esos estados.',
   requestInState: '{{number}} está en {{state}}',
-  flowHasRequests: 'El flujo tiene {{count, number}} solicitud(es); no se elimina.',
+  flowHasRequests: 'El flujo tiene solicitudes (en total: {{count, number}}); no se elimina.',
 
   // ─── Requests ───
   commentTooLong: 'El comentario admite hasta 1000 caracteres.',

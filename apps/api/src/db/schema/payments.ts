@@ -30,6 +30,13 @@ export const paymentOrders = pgTable(
     reference: text().notNull(),
     issueDate: date({ mode: 'string' }).notNull(),
     dueDate: date({ mode: 'string' }).notNull(),
+    /**
+     * Why it falls due on `due_date`: LEGAL (day of settings of the month after the period) or AFTER_REVIEW
+     * (N business days after the late approval of a planilla submitted on time; DOMAIN "Interest, further").
+     */
+    dueBasis: text({ enum: ['LEGAL', 'AFTER_REVIEW'] })
+      .notNull()
+      .default('LEGAL'),
     /** CONVENIDA: consolidated into a payment agreement (payment_agreement_orders), its balance owed there. */
     state: text({ enum: ['EMITIDA', 'PAGADA', 'ANULADA', 'CONVENIDA'] })
       .notNull()
@@ -66,6 +73,7 @@ export const paymentOrders = pgTable(
     index('payment_orders_contributor_idx').on(t.contributorId),
     index('payment_orders_open_due_idx').on(t.dueDate, t.id).where(sql`state = 'EMITIDA'`),
     index('payment_orders_period_idx').on(t.period, t.id),
+    check('payment_orders_due_basis_chk', sql`due_basis in ('LEGAL', 'AFTER_REVIEW')`),
     check('payment_orders_owner_chk', sql`(entity_id is not null) or (contributor_id is not null)`),
     check(
       'payment_orders_shares_chk',
@@ -113,6 +121,9 @@ export const payments = pgTable(
     id: serial().primaryKey(),
     entityId: integer().references(() => municipalEntities.id),
     contributorId: integer().references(() => contributors.id),
+    /** The bank of the «Bancos» catalogue (null for payments registered with a free-text bank before it). */
+    bankId: integer().references(() => banks.id),
+    /** The bank's name when the payment was registered: the history keeps it whatever the catalogue later says. */
     bank: text().notNull(),
     payDate: date({ mode: 'string' }).notNull(),
     bankReference: text().notNull(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money, rate } from '../columns.ts';
 import { municipalEntities } from './catalogs.ts';
 import { contributors } from './contributors.ts';
@@ -221,4 +221,30 @@ export const pensionPayrollLines = pgTable(
     index('pension_payroll_lines_payroll_idx').on(t.payrollId, t.id),
     index('pension_payroll_lines_pension_idx').on(t.pensionId, t.forPeriod),
   ],
+);
+
+/**
+ * What a payroll left out (EXCLUIDA: a suspended or dead pensioner, not paid) or pointed out
+ * (OBSERVADA: paid, but the pensioner is on a recent planilla as an employee), with the reason as a
+ * message key and its parameters. Rebuilt with the payroll's lines; issue 28.
+ */
+export const pensionPayrollExceptions = pgTable(
+  'pension_payroll_exceptions',
+  {
+    id: serial().primaryKey(),
+    payrollId: integer()
+      .notNull()
+      .references(() => pensionPayrolls.id, { onDelete: 'cascade' }),
+    pensionId: integer()
+      .notNull()
+      .references(() => pensions.id),
+    kind: text({ enum: ['EXCLUIDA', 'OBSERVADA'] }).notNull(),
+    reason: text({ enum: ['FALLECIMIENTO', 'SUPERVIVENCIA', 'MANUAL', 'EMPLEO_ACTIVO'] }).notNull(),
+    cui: text().notNull(),
+    fullName: text().notNull(),
+    type: text({ enum: ['JUBILACION', 'INVALIDEZ', 'VIUDEZ', 'ORFANDAD'] }).notNull(),
+    messageKey: text().notNull(),
+    messageParams: jsonb().$type<Record<string, string | number>>().notNull(),
+  },
+  (t) => [index('pension_payroll_exceptions_payroll_idx').on(t.payrollId, t.id)],
 );

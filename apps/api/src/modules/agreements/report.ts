@@ -11,14 +11,20 @@ import {
 } from '@aporta/domain';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 
-/** The agreement for signature: parties, debt, the orders consolidated, the schedule and the signature lines. */
+/**
+ * The agreement for signature: parties, debt, the orders consolidated, the schedule and the signature
+ * lines. Laid out as a document (no filters heading); the signature block is never split from its lines.
+ */
 export function agreementReport(ag: Agreement): ReportDefinition {
   const m = (s: string) => ({ cents: decimalToCents(s) as Cents });
   const live = ag.instalments.filter((i) => i.state !== 'REEMPLAZADA');
   return {
     kind: 'payment-agreement',
+    // A contract, not a list: its own data under the title (no "Filtros:"), money as `Q 1,234.50`.
+    layout: 'document',
     title: `Convenio de pago ${ag.number}`,
-    filters: [
+    filters: [],
+    fields: [
       { label: 'Entidad', value: `${ag.entityName} (${ag.entityCode})` },
       { label: 'Fecha del convenio', value: formatDay(ag.agreementDate) },
       { label: 'Estado', value: agreementStateLabels[ag.state] },
@@ -65,13 +71,11 @@ export function agreementReport(ag: Agreement): ReportDefinition {
           `Si se acumulan las cuotas vencidas que fija la normativa vigente, el convenio se declara incumplido y el saldo restante es exigible de inmediato.`,
         ],
       },
-      {
-        heading: 'Firmas',
-        paragraphs: [
-          '\n\n______________________________\nRepresentante legal de la entidad',
-          '\n\n______________________________\nPor la institución',
-        ],
-      },
     ],
+    // The heading and the captions stay on the page of their lines (platform/pdf.ts signatureContent).
+    signatures: {
+      heading: 'Firmas',
+      lines: [{ caption: 'Representante legal de la entidad' }, { caption: 'Por la institución' }],
+    },
   };
 }

@@ -75,7 +75,7 @@ describe('sign-in', () => {
     expect(locked.statusCode).toBe(423);
     expect(locked.json().error).toEqual({
       code: 'ACCOUNT_LOCKED',
-      message: 'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 minuto(s).',
+      message: 'Demasiados intentos fallidos con este correo. Intente de nuevo en 15 min.',
       key: 'accounts.accountLockedFor',
       params: { minutes: 15 },
     });

@@ -42,12 +42,12 @@ describe('amounts, dates and NIT in contributor bodies (create and update)', () 
     for (const salary of ['1.234,50', '12,34', '1.234', '12.3456', '1,23,4', 1234.567, '-5']) {
       for (const res of [await create(body({ salary })), await update(id, body({ salary }))]) {
         expect(res.statusCode, String(salary)).toBe(400);
-        // A reason built from the value typed: no fixed text, so keyed as zod's custom issue.
+        // A reason built from the value typed (textWith): keyed with the reason as its parameter.
         expect(res.json().error.details, String(salary)).toContainEqual({
           path: 'salary',
           message: expect.stringMatching(/^Salario: El monto/),
-          key: 'zod.custom',
-          params: { code: 'custom' },
+          key: 'contributors.salaryInvalid',
+          params: { reason: expect.stringMatching(/^El monto/) },
         });
       }
     }

@@ -410,12 +410,12 @@ describe('CUI approval (maker-checker)', () => {
       payload: { to: 'RECHAZADO' },
     });
     expect(noReason.statusCode).toBe(400);
-    // The schema's own refusal (state-machine.ts), keyed by the error handler as zod's custom issue.
+    // The schema's own refusal (state-machine.ts, textWith): keyed with the action as its parameter.
     expect(noReason.json().error.details[0]).toEqual({
       path: 'comment',
       message: 'Indique el motivo: es obligatorio para «Rechazar».',
-      key: 'zod.custom',
-      params: { code: 'custom' },
+      key: 'platform.transitionCommentRequired',
+      params: { action: 'Rechazar' },
     });
     const approve = await t.request({
       method: 'POST',

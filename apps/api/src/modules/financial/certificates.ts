@@ -204,8 +204,10 @@ export async function verifyCertificate(db: Db, input: { code: string }): Promis
 export function certificateReport(c: SolvencyCertificate, verifyUrl: string): ReportDefinition {
   return {
     kind: 'solvency-certificate',
+    layout: 'document',
     title: 'Constancia de solvencia',
-    filters: [
+    filters: [],
+    fields: [
       { label: 'Entidad', value: `${c.entityName} (${c.entityCode})` },
       { label: 'Emitida', value: formatDay(c.issuedOn) },
     ],
@@ -221,5 +223,6 @@ export function certificateReport(c: SolvencyCertificate, verifyUrl: string): Re
         ],
       },
     ],
+    signatures: { lines: [{ caption: 'Por la institución' }], seal: 'Sello de la institución' },
   };
 }

@@ -13,7 +13,9 @@ import {
   msg,
   type OrderShownState,
   orderKindLabels,
+  orderShownState,
   orderStateLabels,
+  type orderStates,
   overdueDays,
   type PaymentOrder,
   type PaymentOrderListQuery,
@@ -45,8 +47,11 @@ function listConditions(ctx: RequestContext, q: Partial<PaymentOrderListQuery>, 
   if (q.period) where.push(eq(o.period, q.period));
   if (q.kind) where.push(eq(o.kind, q.kind));
   if (q.state === 'VENCIDA') where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} < ${asOf}::date`);
-  else if (q.state === 'EMITIDA') where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} >= ${asOf}::date`);
-  else if (q.state) where.push(sql`${x.state} = ${q.state}`);
+  else if (q.state === 'EMITIDA' || q.state === 'PAGADA_PARCIAL') {
+    // Not yet due: partly paid when something was paid by `asOf` (orderShownState).
+    const paid = sql`(${x.principalPaid} + ${x.interestPaid}) ${sql.raw(q.state === 'EMITIDA' ? '=' : '>')} 0`;
+    where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} >= ${asOf}::date and ${paid}`);
+  } else if (q.state) where.push(sql`${x.state} = ${q.state}`);
   if (q.minOverdueDays !== undefined) {
     where.push(sql`${x.state} = 'EMITIDA' and ${o.dueDate} <= ${asOf}::date - ${q.minOverdueDays}::int`);
   }
@@ -96,14 +101,16 @@ function selectOrders(db: Db, x: AsOf) {
 type Row = Awaited<ReturnType<ReturnType<typeof selectOrders>['where']>>[number];
 
 function toOrder(ctx: RequestContext | null, r: Row, asOf: string): PaymentOrder {
-  const stored = r.state as PaymentOrder['state'];
-  const state: OrderShownState = stored === 'EMITIDA' && r.o.dueDate < asOf ? 'VENCIDA' : stored;
+  const stored = r.state as (typeof orderStates)[number];
   const transitions =
     ctx && r.o.state === 'EMITIDA' && ctx.scopeFor('payment-orders', 'DELETE')
       ? paymentOrderMachine.transitions.filter((t) => t.from.includes('EMITIDA')).map(toAvailable)
       : [];
   const principalPaid = decimalToCents(r.principalPaid);
   const interestPaid = decimalToCents(r.interestPaid);
+  const interestDue = decimalToCents(r.interestDue);
+  const balance = decimalToCents(r.balance);
+  const state: OrderShownState = orderShownState(stored, r.o.dueDate, principalPaid + interestPaid, asOf);
   return {
     id: r.o.id,
     kind: r.o.kind,
@@ -119,13 +126,18 @@ function toOrder(ctx: RequestContext | null, r: Row, asOf: string): PaymentOrder
     reference: r.o.reference,
     issueDate: r.o.issueDate,
     dueDate: r.o.dueDate,
+    dueBasis: r.o.dueBasis,
     state,
     principal: centsToDecimal(r.o.principal),
+    // Adds up (orderStatement): principal + interestAccrued − principalPaid − interestPaid = balance while it
+    // is owed; voided or moved into an agreement, nothing is owed here (balance and principalDue 0).
+    interestAccrued: centsToDecimal(interestPaid + interestDue),
     principalPaid: centsToDecimal(principalPaid),
     interestPaid: centsToDecimal(interestPaid),
     paid: centsToDecimal(principalPaid + interestPaid),
-    interestDue: centsToDecimal(decimalToCents(r.interestDue)),
-    balance: centsToDecimal(decimalToCents(r.balance)),
+    principalDue: centsToDecimal(balance - interestDue),
+    interestDue: centsToDecimal(interestDue),
+    balance: centsToDecimal(balance),
     overdueDays: stored === 'EMITIDA' ? overdueDays(r.o.dueDate, asOf) : 0,
     asOf,
     voidReason: stored === 'ANULADA' ? r.o.voidReason : null,
@@ -194,6 +206,7 @@ export async function orderTotals(ctx: RequestContext, q: PaymentOrderListQuery)
       n: sql<number>`count(*)::int`,
       principal: sql<string>`coalesce(sum(${o.principal}), 0)::text`,
       paid: sql<string>`coalesce(sum(${x.principalPaid} + ${x.interestPaid}), 0)::text`,
+      interestAccrued: sql<string>`coalesce(sum(${x.interestPaid} + ${x.interestDue}), 0)::text`,
       interestDue: sql<string>`coalesce(sum(${x.interestDue}), 0)::text`,
       balance: sql<string>`coalesce(sum(${x.balance}), 0)::text`,
     })
@@ -206,6 +219,7 @@ export async function orderTotals(ctx: RequestContext, q: PaymentOrderListQuery)
   return {
     count: Number(r.n),
     principal: d(r.principal),
+    interestAccrued: d(r.interestAccrued),
     paid: d(r.paid),
     interestDue: d(r.interestDue),
     balance: d(r.balance),
@@ -259,6 +273,7 @@ export function orderReport(ord: PaymentOrder): ReportDefinition {
     ? `${ord.entityName} (${ord.entityCode})`
     : `${ord.contributorName ?? ''} · CUI ${ord.contributorCui ?? ''}`;
   const m = (s: string) => ({ cents: decimalToCents(s) });
+  const sum = (a: string, b: string) => centsToDecimal(decimalToCents(a) + decimalToCents(b));
   return {
     kind: 'payment-order',
     title: `Orden de pago ${formatPaymentReference(ord.reference)}`,
@@ -274,10 +289,15 @@ export function orderReport(ord: PaymentOrder): ReportDefinition {
         numeric: [2],
       },
       {
+        // Adds up on paper as on screen: capital + intereses causados − pagos = saldo.
         caption: 'Estado de cuenta',
-        headers: ['Capital', 'Intereses', 'Pagado', 'Saldo'],
-        rows: [[m(ord.principal), m(ord.interestDue), m(ord.paid), m(ord.balance)]],
-        numeric: [0, 1, 2, 3],
+        headers: ['Concepto', 'Capital', 'Intereses', 'Total'],
+        rows: [
+          ['Causado', m(ord.principal), m(ord.interestAccrued), m(sum(ord.principal, ord.interestAccrued))],
+          ['Pagado', m(ord.principalPaid), m(ord.interestPaid), m(ord.paid)],
+          ['Saldo', m(ord.principalDue), m(ord.interestDue), m(ord.balance)],
+        ],
+        numeric: [1, 2, 3],
         widths: ['*', '*', '*', '*'],
       },
     ],

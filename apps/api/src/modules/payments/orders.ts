@@ -6,10 +6,12 @@
 import {
   type Cents,
   centsToDecimal,
+  type DueBasis,
   guatemalaToday,
   type OrderKind,
   orderDueDate,
   paymentReference,
+  planillaOrderDue,
   type RateFrom,
 } from '@aporta/domain';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
@@ -170,6 +172,8 @@ export interface NewOrder {
   /** An agreement instalment: what of `principal` is principal and interest (the rest is the charge). */
   shares?: { principal: Cents; interest: Cents };
   dueDate?: string;
+  /** Why it falls due on `dueDate` (default LEGAL). */
+  dueBasis?: DueBasis;
   /** Default today (the demo seed issues orders in the past). */
   issueDate?: string;
 }
@@ -196,6 +200,7 @@ export async function insertOrder(ctx: RequestContext, tx: Db, o: NewOrder): Pro
       reference,
       issueDate: today,
       dueDate,
+      dueBasis: o.dueBasis ?? 'LEGAL',
       principal: o.principal,
       principalShare: o.shares?.principal ?? null,
       interestShare: o.shares?.interest ?? null,
@@ -208,7 +213,14 @@ export async function insertOrder(ctx: RequestContext, tx: Db, o: NewOrder): Pro
       action: 'CREATE',
       entityType: 'payment-order',
       entityId: row.id,
-      after: { tipo: o.kind, periodo: o.period, referencia: reference, capital: centsToDecimal(o.principal), vence: dueDate },
+      after: {
+        tipo: o.kind,
+        periodo: o.period,
+        referencia: reference,
+        capital: centsToDecimal(o.principal),
+        vence: dueDate,
+        ...(o.dueBasis === 'AFTER_REVIEW' ? { venceTrasRevision: true } : {}),
+      },
       scopeEntityId: o.entityId ?? null,
     },
     tx,
@@ -219,18 +231,41 @@ export async function insertOrder(ctx: RequestContext, tx: Db, o: NewOrder): Pro
 /**
  * Issues the two orders of an approved planilla (employee and employer contributions), in the
  * approval's transaction. A share of zero issues no order. Called by the planillas module on approval.
+ * Their due date is `planillaOrderDue` with the settings in force on the approval day (today): the legal
+ * date, or — a planilla last submitted by the legal date and approved after it — N business days after
+ * the approval (DOMAIN "Interest, further"). `submittedAt` is the latest submission (a planilla returned
+ * for corrections counts from when it was sent again); null: never submitted here, the legal date.
  */
 export async function issuePlanillaOrders(
   ctx: RequestContext,
   tx: Db,
-  p: { id: number; entityId: number; period: string; totalEmployee: Cents; totalEmployer: Cents },
+  p: { id: number; entityId: number; period: string; totalEmployee: Cents; totalEmployer: Cents; submittedAt: Date | null },
 ): Promise<void> {
+  const approvedOn = guatemalaToday();
+  const s = await settingsAt(tx, approvedOn);
+  const due = planillaOrderDue({
+    period: p.period,
+    submittedOn: p.submittedAt ? guatemalaToday(p.submittedAt) : null,
+    approvedOn,
+    dueDay: s.values['paymentOrders.dueDay'],
+    businessDaysAfterApproval: s.values['paymentOrders.businessDaysAfterLateApproval'],
+    calendar: s.values['calendar.holidays'],
+  });
   for (const [kind, amount] of [
     ['LABORAL', p.totalEmployee],
     ['PATRONAL', p.totalEmployer],
   ] as const) {
     if (amount <= 0n) continue;
-    await insertOrder(ctx, tx, { kind, entityId: p.entityId, planillaId: p.id, period: p.period, principal: amount });
+    await insertOrder(ctx, tx, {
+      kind,
+      entityId: p.entityId,
+      planillaId: p.id,
+      period: p.period,
+      principal: amount,
+      dueDate: due.dueDate,
+      dueBasis: due.basis,
+      issueDate: approvedOn,
+    });
   }
 }
 

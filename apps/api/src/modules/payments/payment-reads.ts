@@ -100,6 +100,7 @@ async function toPayments(db: Db, rows: PaymentRow[]): Promise<Payment[]> {
       entityName: r.entityName,
       contributorId: r.p.contributorId,
       contributorName: r.firstName ? `${r.firstName} ${r.firstSurname}` : null,
+      bankId: r.p.bankId,
       bank: r.p.bank,
       payDate: r.p.payDate,
       bankReference: r.p.bankReference,

@@ -1,5 +1,6 @@
 import {
   addDays,
+  decimalToCents,
   type Grant,
   guatemalaToday,
   interestBetween,
@@ -225,7 +226,25 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
       expect.objectContaining({ orderId: laboral.id, interest: '0.00', principal: '300.00' }),
     ]);
     const mid = (await req(operator.token, 'GET', `/api/payment-orders/${laboral.id}`)).json();
-    expect(mid).toMatchObject({ state: 'EMITIDA', paid: '300.00', balance: '400.00' });
+    // Partly paid before its due date: its own state; the statement adds up (no interest yet).
+    expect(mid).toMatchObject({
+      state: 'PAGADA_PARCIAL',
+      principal: '700.00',
+      interestAccrued: '0.00',
+      principalPaid: '300.00',
+      interestPaid: '0.00',
+      paid: '300.00',
+      principalDue: '400.00',
+      interestDue: '0.00',
+      balance: '400.00',
+    });
+    // The list filters by it, and EMITIDA no longer lists it.
+    const partial = (
+      await req(operator.token, 'GET', `/api/payment-orders?entityId=${laboral.entityId}&state=PAGADA_PARCIAL`)
+    ).json();
+    expect(partial.items.map((x: { id: number }) => x.id)).toContain(laboral.id);
+    const issued = (await req(operator.token, 'GET', `/api/payment-orders?entityId=${laboral.entityId}&state=EMITIDA`)).json();
+    expect(issued.items.map((x: { id: number }) => x.id)).not.toContain(laboral.id);
     const b = await req(operator.token, 'POST', '/api/payments', pay([laboral.id], '400.00'));
     expect(b.statusCode, b.body).toBe(201);
     expect(b.json().payment.receipt.number).toBe(firstReceipt + 1);
@@ -255,7 +274,7 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
       { amount: '50.00' },
       { orderIds: [laboral.id] },
       { payDate: '2000-01-01' },
-      { bank: 'Otro banco' },
+      { bank: 'INDUSTRIAL' },
       { bankReference: `BR-${key()}` },
     ]) {
       const mismatch = await req(operator.token, 'POST', '/api/payments', { ...body, ...other });
@@ -299,8 +318,10 @@ describe('orders issued by approval, paid in parts, receipts in order', () => {
     const rev = await req(admin.token, 'POST', `/api/payments/${onLaboral[1].id}/reverse`, { reason: 'Cheque rechazado' });
     expect(rev.statusCode, rev.body).toBe(200);
     expect(rev.json()).toMatchObject({ state: 'REVERTIDO', receipt: { state: 'ANULADO', number: firstReceipt + 1 } });
+    // Back to partly paid: the first payment (300.00) stands.
     expect((await req(admin.token, 'GET', `/api/payment-orders/${laboral.id}`)).json()).toMatchObject({
-      state: 'EMITIDA',
+      state: 'PAGADA_PARCIAL',
+      paid: '300.00',
       balance: '400.00',
     });
     expect((await req(admin.token, 'GET', `/api/planillas/${planillaId}`)).json().state).toBe('APROBADA');
@@ -383,6 +404,20 @@ describe('interest as of a date', () => {
     const r = await req(admin.token, 'POST', '/api/payments', pay([o.id], '10.00'));
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json().payment.allocations[0]).toMatchObject({ interest: '10.00', principal: '0.00' });
+    // After it, the order's statement shows the interest paid and still adds up to the cent.
+    const after = (await req(admin.token, 'GET', `/api/payment-orders/${o.id}?asOf=${today}`)).json();
+    const c = (v: string) => decimalToCents(v);
+    expect(after).toMatchObject({ state: 'VENCIDA', interestPaid: '10.00', principalPaid: '0.00', paid: '10.00' });
+    expect(c(after.interestAccrued)).toBe(expected);
+    expect(c(after.interestDue)).toBe(expected - 1000n);
+    expect(c(after.principalDue)).toBe(o.principal);
+    expect(c(after.principal) + c(after.interestAccrued) - c(after.principalPaid) - c(after.interestPaid)).toBe(c(after.balance));
+    expect(c(after.principalDue) + c(after.interestDue)).toBe(c(after.balance));
+    const sums = (
+      await req(admin.token, 'GET', `/api/payment-orders/totals?entityId=${fx.entityB.id}&kind=LABORAL&period=${o.period}`)
+    ).json();
+    expect(sums).toMatchObject({ interestAccrued: after.interestAccrued, paid: '10.00', balance: after.balance });
+    expect(c(sums.principal) + c(sums.interestAccrued) - c(sums.paid)).toBe(c(sums.balance));
     await db.delete(settingValues).where(sql`key = 'paymentOrders.annualInterestRate' and effective_from = ${change}`);
   });
 });
@@ -634,3 +669,50 @@ describe('200 payments at once', () => {
     );
   }, 240_000);
 });
+
+describe('the bank of a payment', () => {
+  it('is a bank of the catalogue: by id (the screen) or named by code or name; never free text; an old free-text row reads as it was', async () => {
+    const db = t.database.db;
+    const pid = await approvedPlanilla(fx.entityB.id, previousPeriod(previousPeriod(last)));
+    await dueIn(pid);
+    const [laboralB] = await ordersOf(pid);
+    const bank = await banrural();
+    const { bank: _named, ...noBank } = pay([laboralB.id], '10.00');
+    // By id: the payment keeps the catalogue's id and its name.
+    const byId = await req(admin.token, 'POST', '/api/payments', { ...noBank, bankId: bank.id });
+    expect(byId.statusCode, byId.body).toBe(201);
+    expect(byId.json().payment).toMatchObject({ bankId: bank.id, bank: bank.name });
+    // Named by its code (an integration): the same bank, stored with the catalogue's name.
+    const byCode = await req(admin.token, 'POST', '/api/payments', pay([laboralB.id], '10.00', { bank: 'banrural' }));
+    expect(byCode.statusCode, byCode.body).toBe(201);
+    expect(byCode.json().payment).toMatchObject({ bankId: bank.id, bank: bank.name });
+    // None, an unknown id, free text or an inactive bank: 400 on bankId, nothing registered.
+    const [closed] = await db
+      .insert(banks)
+      .values({ code: 'CERRADO-REGISTRO', name: 'Banco Cerrado de Registro, S. A.', isActive: false })
+      .returning();
+    for (const [body, key] of [
+      [noBank, 'payments.bankRequired'],
+      [{ ...noBank, bankId: 2_000_000_000 }, 'payments.bankNotActive'],
+      [{ ...noBank, bank: 'Mi banco de confianza' }, 'payments.bankNotActive'],
+      [{ ...noBank, bankId: closed.id }, 'payments.bankNotActive'],
+    ] as const) {
+      const r = await req(admin.token, 'POST', '/api/payments', {
+        ...body,
+        idempotencyKey: key_(),
+        bankReference: `BR-${key_()}`,
+      });
+      expect(r.statusCode, JSON.stringify(body)).toBe(400);
+      expect(r.json().error.details).toEqual([expect.objectContaining({ path: 'bankId', key })]);
+    }
+    expect((await req(admin.token, 'GET', `/api/payment-orders/${laboralB.id}`)).json().paid).toBe('20.00');
+    // A payment registered before the catalogue (free text, no id) reads as it was registered.
+    await db.update(payments).set({ bankId: null, bank: 'Banco de antes' }).where(eq(payments.id, byId.json().payment.id));
+    expect((await req(admin.token, 'GET', `/api/payments/${byId.json().payment.id}`)).json()).toMatchObject({
+      bankId: null,
+      bank: 'Banco de antes',
+    });
+  });
+});
+
+const key_ = () => key();

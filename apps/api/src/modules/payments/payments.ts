@@ -21,11 +21,25 @@ import { rowsOf } from '../../db/client.ts';
 import { bankFileRows, paymentAllocations, paymentOrders, payments, receipts } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db-errors.ts';
+import { bankRefused, paymentBank } from './banks.ts';
 import { interestRates, lockOrders, orderPlanillaStateSql } from './orders.ts';
 import { getPayment } from './payment-reads.ts';
 import { rangeWarnings, takeReceiptNumber } from './receipt-numbers.ts';
 
 // ─── Registering a payment ──────────────────────────────────────────────────────────────────────────
+
+/** A payment to register: a person's (a bank of the catalogue) or a bank file row's (the file's bank as imported). */
+export type PaymentInput = Omit<PaymentCreate, 'bankId'> & {
+  /** The «Bancos» catalogue's bank; null only for a row of a bank file imported before the catalogue. */
+  bankId?: number | null;
+  /**
+   * A bank file's row: the bank's name as the file recorded it at import time (with the file's `bankId`).
+   * Absent: the catalogue's bank `bankId` or named by `bank`, which must be active.
+   */
+  bankName?: string;
+  /** The bank file row this payment applies: linked to it (and moved to `state`) in the payment's transaction. */
+  bankFileRow?: { id: number; state: 'CONCILIADA' | 'RESUELTA' };
+};
 
 /**
  * Finds a payment by its idempotency key or bank reference: a repeated submission. Only among the payments the
@@ -35,7 +49,11 @@ import { rangeWarnings, takeReceiptNumber } from './receipt-numbers.ts';
  * with another body (other orders, amount, date, bank, reference or office) is a client's mistake that would
  * otherwise be answered with another payment's receipt, and is refused (409).
  */
-async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<number | null> {
+async function findRepeat(
+  ctx: RequestContext,
+  input: PaymentInput,
+  bank: { id: number | null; name: string },
+): Promise<number | null> {
   const [r] = await ctx.db
     .select({
       id: payments.id,
@@ -43,6 +61,7 @@ async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<nu
       amount: payments.amount,
       payDate: payments.payDate,
       bank: payments.bank,
+      bankId: payments.bankId,
       bankReference: payments.bankReference,
       office: payments.office,
       // Qualified by hand: drizzle writes a selected column unqualified, which the subquery would read as its own.
@@ -61,7 +80,8 @@ async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<nu
   const sameBody =
     r.amount === decimalToCents(input.amount) &&
     r.payDate === input.payDate &&
-    r.bank === input.bank &&
+    // The same bank: the catalogue's, or (a payment from before it) the same name.
+    (r.bankId !== null ? r.bankId === bank.id : r.bank === bank.name || r.bank === input.bank) &&
     r.bankReference === input.bankReference &&
     r.office === input.office &&
     [...input.orderIds].sort((x, y) => x - y).join(',') === r.orderIds;
@@ -80,15 +100,14 @@ async function findRepeat(ctx: RequestContext, input: PaymentCreate): Promise<nu
  * also when both arrive at once (the unique index decides; the loser reads the winner's result).
  * A payment larger than the balances named is refused (docs/decisions.md).
  */
-export async function registerPayment(
-  ctx: RequestContext,
-  input: PaymentCreate & {
-    /** The bank file row this payment applies: linked to it (and moved to `state`) in the payment's transaction. */
-    bankFileRow?: { id: number; state: 'CONCILIADA' | 'RESUELTA' };
-  },
-): Promise<PaymentResult> {
-  const repeat = await findRepeat(ctx, input);
+export async function registerPayment(ctx: RequestContext, input: PaymentInput): Promise<PaymentResult> {
+  // The bank: the bank file's as it was imported, or one of the catalogue (never free text).
+  const found = input.bankName !== undefined ? null : await paymentBank(ctx.db, input);
+  const bank = input.bankName !== undefined ? { id: input.bankId ?? null, name: input.bankName } : found;
+  if (!bank) throw bankRefused(!!(input.bankId || input.bank));
+  const repeat = await findRepeat(ctx, input, bank);
   if (repeat) return { payment: await getPayment(ctx, { id: repeat }), replayed: true, warnings: [] };
+  if (found && !found.isActive) throw bankRefused(true);
   const today = guatemalaToday();
   if (input.payDate > today) {
     throw new AppError('VALIDATION', msg('payments.payDateFuture'), [
@@ -169,7 +188,8 @@ export async function registerPayment(
         .values({
           entityId: first.entityId,
           contributorId: first.entityId ? null : first.contributorId,
-          bank: input.bank,
+          bankId: bank.id,
+          bank: bank.name,
           payDate: input.payDate,
           bankReference: input.bankReference,
           idempotencyKey: input.idempotencyKey,
@@ -238,7 +258,7 @@ export async function registerPayment(
           entityId: pay.id,
           after: {
             monto: centsToDecimal(amount),
-            banco: input.bank,
+            banco: bank.name,
             fecha: input.payDate,
             referenciaBancaria: input.bankReference,
             recibo: `${n.series}-${n.number}`,
@@ -257,7 +277,7 @@ export async function registerPayment(
   } catch (err) {
     // Two submissions of the same payment at once: the second meets the first's unique key.
     if (isUniqueViolation(err, 'payments_idempotency_key') || isUniqueViolation(err, 'payments_bank_reference_key')) {
-      const again = await findRepeat(ctx, input);
+      const again = await findRepeat(ctx, input, bank);
       if (again) return { payment: await getPayment(ctx, { id: again }), replayed: true, warnings: [] };
       // Taken by a payment outside the caller's scope: a bank transaction is paid once across the institution, so
       // it is refused — saying only that the value is taken, never whose payment, entity or amount holds it.

@@ -1,13 +1,18 @@
 import {
   AppError,
+  amountInWords,
   type Corte,
   centsToDecimal,
   decimalToCents,
   detail,
   formatDay,
   formatMoney,
+  formatPaymentReference,
+  formatPeriod,
   guatemalaToday,
   msg,
+  orderKindLabels,
+  type Payment,
   type Receipt,
   type ReceiptListQuery,
   type ReceiptRange,
@@ -267,30 +272,68 @@ export async function reissueReceipt(ctx: RequestContext, input: { paymentId: nu
   return getPayment(ctx, { id: input.paymentId });
 }
 
-export function receiptReport(r: Receipt, pay: Awaited<ReturnType<typeof getPayment>>): ReportDefinition {
+/**
+ * What a receipt says it was paid for, in words: the kinds of the orders it settles and their periods
+ * (`Pago de cuota laboral y cuota patronal del período 10/2026, con intereses por mora`).
+ */
+export function receiptConcept(allocations: Payment['allocations']): string {
+  const kinds = [...new Set(allocations.map((a) => orderKindLabels[a.kind].toLowerCase()))];
+  const periods = [...new Set(allocations.map((a) => a.period))].sort().map(formatPeriod);
+  const withInterest = allocations.some((a) => decimalToCents(a.interest) > 0n);
+  const list = (xs: string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} y ${xs.at(-1)}` : (xs[0] ?? ''));
+  const period = periods.length ? ` ${periods.length > 1 ? 'de los períodos' : 'del período'} ${list(periods)}` : '';
+  return `Pago de ${list(kinds) || 'aportes'}${period}${withInterest ? ', con intereses por mora' : ''}`;
+}
+
+/**
+ * The 7-B receipt as a document for paper: who paid (payer), the concept, the orders and periods it
+ * settles, the amount in figures and in words (quetzales and centavos), and the signature and seal lines.
+ */
+export function receiptReport(r: Receipt, pay: Payment): ReportDefinition {
+  const total = decimalToCents(r.amount);
+  const references = [...new Set(pay.allocations.map((a) => formatPaymentReference(a.reference)))];
+  const periods = [...new Set(pay.allocations.map((a) => a.period))].sort().map(formatPeriod);
   return {
     kind: 'receipt-7b',
+    layout: 'document',
     title: `Recibo 7-B serie ${r.series} No. ${r.number}`,
-    filters: [
+    filters: [],
+    fields: [
       { label: 'Recibido de', value: pay.entityName ?? pay.contributorName ?? '' },
+      { label: 'Concepto', value: receiptConcept(pay.allocations) },
+      { label: references.length > 1 ? 'Órdenes de pago' : 'Orden de pago', value: references.join(', ') },
+      { label: periods.length > 1 ? 'Períodos' : 'Período', value: periods.join(', ') },
       { label: 'Fecha de pago', value: formatDay(pay.payDate) },
       { label: 'Banco', value: `${pay.bank} · ref. ${pay.bankReference}` },
-      { label: 'Estado', value: r.state === 'ANULADO' ? `ANULADO: ${r.voidReason ?? ''}` : 'Emitido' },
+      { label: 'Oficina emisora', value: r.office },
+      ...(r.state === 'ANULADO' ? [{ label: 'Estado', value: `ANULADO: ${r.voidReason ?? ''}` }] : []),
     ],
     tables: [
       {
-        headers: ['Orden', 'Período', 'Intereses', 'Capital'],
+        headers: ['Orden', 'Concepto', 'Período', 'Intereses', 'Capital'],
         rows: pay.allocations.map((a) => [
-          a.reference,
-          a.period,
+          formatPaymentReference(a.reference),
+          orderKindLabels[a.kind],
+          formatPeriod(a.period),
           { cents: decimalToCents(a.interest) },
           { cents: decimalToCents(a.principal) },
         ]),
-        totals: ['Total', '', '', { cents: decimalToCents(r.amount) }],
-        numeric: [2, 3],
+        totals: ['Total', '', '', '', { cents: total }],
+        numeric: [3, 4],
+        widths: ['auto', '*', 'auto', 'auto', 'auto'],
       },
     ],
-    sections: [{ paragraphs: [`Total recibido: ${formatMoney(decimalToCents(r.amount))}. Oficina emisora ${r.office}.`] }],
+    sections: [
+      {
+        emphasis: true,
+        paragraphs: [`Total recibido: ${formatMoney(total)}`, `La cantidad de: ${amountInWords(total)}`],
+      },
+    ],
+    signatures: {
+      heading: 'Firma y sello',
+      lines: [{ caption: 'Firma de quien recibe' }],
+      seal: 'Sello de la institución',
+    },
   };
 }
 

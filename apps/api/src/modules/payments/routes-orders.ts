@@ -32,8 +32,11 @@ const orderColumns: ExportColumn<PaymentOrder>[] = [
   { header: 'Estado', value: (o) => orderStateLabels[o.state] },
   { header: 'Días de mora', value: (o) => o.overdueDays },
   { header: 'Capital', value: (o) => o.principal, money: true },
-  { header: 'Pagado', value: (o) => o.paid, money: true },
-  { header: 'Intereses', value: (o) => o.interestDue, money: true },
+  { header: 'Intereses causados', value: (o) => o.interestAccrued, money: true },
+  { header: 'Capital pagado', value: (o) => o.principalPaid, money: true },
+  { header: 'Intereses pagados', value: (o) => o.interestPaid, money: true },
+  { header: 'Capital pendiente', value: (o) => o.principalDue, money: true },
+  { header: 'Intereses pendientes', value: (o) => o.interestDue, money: true },
   { header: 'Saldo', value: (o) => o.balance, money: true },
 ];
 

@@ -4,7 +4,7 @@ import { AppError, msg } from '@aporta/domain';
 import { storedFiles } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { defineJob, enqueueJob, scheduleDaily } from '../../platform/jobs.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
+import { generateReportPdf, verificationPagePath } from '../../platform/pdf.ts';
 import { fileDocument } from '../documents/filing.ts';
 import type { RenapAdapter } from '../renap/adapter.ts';
 import { assertSettingsCover } from '../settings/history.ts';
@@ -13,10 +13,18 @@ import { today } from './service.ts';
 import { lettersReport, pensionsToWrite } from './survival-letters.ts';
 import { suspendOverdue } from './survival-suspension.ts';
 
-/** Set by the routes plugin: the RENAP adapter and the installation's name, which jobs cannot read from a request. */
-export const jobEnv: { adapter: ((ctx: RequestContext) => RenapAdapter) | null; appTitle: string } = {
+/**
+ * Set by the routes plugin: the RENAP adapter, the installation's name and its public origin (PUBLIC_URL,
+ * where the letters' QR opens the verification page), which jobs cannot read from a request.
+ */
+export const jobEnv: {
+  adapter: ((ctx: RequestContext) => RenapAdapter) | null;
+  appTitle: string;
+  publicOrigin: string | null;
+} = {
   adapter: null,
   appTitle: 'Aporta',
+  publicOrigin: null,
 };
 
 /**
@@ -67,8 +75,11 @@ export const survivalLettersJob = defineJob<
     const rows = await pensionsToWrite(ctx, payload);
     if (!rows.length) throw new AppError('CONFLICT', msg('pensions.noLettersThisMonth'));
     await job.progress({ done: 0, total: rows.length, phase: 'Preparando las cartas' });
+    const origin = jobEnv.publicOrigin;
     const { pdf } = await generateReportPdf(ctx, await lettersReport(ctx.db, rows, payload.asOf), {
       fallbackInstitution: jobEnv.appTitle,
+      // Without a request there is no origin: the QR is printed when the installation names its PUBLIC_URL.
+      verifyUrl: origin ? (code) => `${origin}${verificationPagePath(code)}` : undefined,
     });
     const key = `exports/${payload.asOf.slice(0, 7)}/${job.jobId}-${randomBytes(6).toString('hex')}.pdf`;
     const { size } = await job.files.put(key, Readable.from(pdf), { contentType: 'application/pdf' });

@@ -7,6 +7,7 @@ import {
   centsToDecimal,
   decimalToCents,
   msg,
+  type PayrollException,
   type PayrollLine,
   payrollLineKindLabels,
   pensionTypeLabels,
@@ -14,7 +15,7 @@ import {
 } from '@aporta/domain';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
-import { pensionPayrollLines, pensionPayrolls, pensions } from '../../db/schema/index.ts';
+import { pensionPayrollExceptions, pensionPayrollLines, pensionPayrolls, pensions } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, pageOf } from '../../platform/list.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
@@ -54,6 +55,47 @@ const toLine = (l: typeof pensionPayrollLines.$inferSelect): PayrollLine => ({
   amount: centsToDecimal(l.amount),
   bankAccount: l.bankAccount,
 });
+
+/** A page of what a payroll excluded or flagged, with the reason. Callers: passive-classes READ (scope ALL). */
+export async function payrollExceptions(
+  ctx: RequestContext,
+  input: { period: string; page: number; pageSize: number; kind?: 'EXCLUIDA' | 'OBSERVADA' },
+): Promise<{ items: PayrollException[]; total: number }> {
+  const p = await payrollOf(ctx, input.period);
+  const { limit, offset } = pageOf(input);
+  const where = and(
+    eq(pensionPayrollExceptions.payrollId, p.id),
+    input.kind ? eq(pensionPayrollExceptions.kind, input.kind) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(pensionPayrollExceptions)
+      .where(where)
+      .orderBy(pensionPayrollExceptions.kind, pensionPayrollExceptions.fullName, pensionPayrollExceptions.id)
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ total: count() }).from(pensionPayrollExceptions).where(where),
+  ]);
+  return {
+    total,
+    items: rows.map((r) => {
+      const m = (msg as (k: string, p: Record<string, string | number>) => ReturnType<typeof msg>)(r.messageKey, r.messageParams);
+      return {
+        id: r.id,
+        pensionId: r.pensionId,
+        cui: r.cui,
+        fullName: r.fullName,
+        type: r.type,
+        kind: r.kind,
+        reason: r.reason,
+        message: m.text,
+        key: m.key,
+        ...(m.params ? { params: m.params } : {}),
+      };
+    }),
+  };
+}
 
 /** A page of a payroll's lines. Callers: passive-classes READ (scope ALL). */
 export async function payrollLines(

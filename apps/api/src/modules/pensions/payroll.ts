@@ -4,9 +4,11 @@
  */
 import {
   AppError,
+  addMonths,
   centsToDecimal,
   decimalToCents,
   detail,
+  exclusionMessage,
   guatemalaToday,
   monthlyPayable,
   msg,
@@ -15,13 +17,27 @@ import {
   periodEnd,
   periodOf,
   periodStart,
+  type SuspensionReason,
   text,
 } from '@aporta/domain';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { pensionOwedMonths, pensionPayrollLines, pensionPayrolls, pensions } from '../../db/schema/index.ts';
+import {
+  pensionOwedMonths,
+  pensionPayrollExceptions,
+  pensionPayrollLines,
+  pensionPayrolls,
+  pensionSuspensions,
+  pensions,
+  renapLookups,
+} from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { toAppError } from '../../platform/db-errors.ts';
+import { offlineRenap, type RenapAdapter } from '../renap/adapter.ts';
+import { settingsAt } from '../settings/service.ts';
+import { actOnDeath } from './deaths.ts';
+import { EMPLOYED_STATES } from './eligibility.ts';
+import { jobEnv } from './jobs.ts';
 import { CLOSED_PAYROLL } from './service.ts';
 
 /** The payroll is the institution's, not an entity's: only an ALL grant generates, closes or reads it. */
@@ -92,6 +108,7 @@ export async function generatePayroll(
       if (existing) {
         payrollId = existing.id;
         await db.delete(pensionPayrollLines).where(eq(pensionPayrollLines.payrollId, payrollId));
+        await db.delete(pensionPayrollExceptions).where(eq(pensionPayrollExceptions.payrollId, payrollId));
       } else {
         const [row] = await db
           .insert(pensionPayrolls)
@@ -143,8 +160,16 @@ export async function generatePayroll(
         );
         if (!chunk.length) break;
         lastId = chunk[chunk.length - 1].id;
+        const deaths = await deathsOf(ctx, db, chunk);
         for (const p of chunk) {
           if (!p.amount) continue;
+          const death = deaths.get(p.cui);
+          if (death && death <= last) {
+            // RENAP records the death: suspended at once with a review (DOMAIN "Survival checks"), not paid;
+            // the exclusion is listed below with the other suspended pensions.
+            await actOnDeath(ctx, db, { id: p.id, state: 'ACTIVA', entityId: p.entity_id }, death);
+            continue;
+          }
           const due = monthlyPayable({ monthly: decimalToCents(p.amount), startDate: p.start_date, endDate: p.end_date }, period);
           if (due.days === 0 || due.cents === 0n) continue;
           total += due.cents;
@@ -202,6 +227,7 @@ export async function generatePayroll(
         if (buffer.length >= INSERT_CHUNK) await flush();
       }
       await flush();
+      await writeExceptions(db, payrollId, period);
       const [{ n: excluded }] = await db
         .select({ n: count() })
         .from(pensions)
@@ -233,6 +259,96 @@ export async function generatePayroll(
     .catch((err) => {
       throw toAppError(err) ?? err;
     });
+}
+
+/**
+ * The death dates RENAP records for a chunk of pensioners, each lookup logged. Asked in bulk only: the
+ * offline registry answers a chunk in one query; a registry that answers one CUI at a time is not asked
+ * here (a payroll of every pensioner would wait on it) — the periodic RENAP check acts on deaths there.
+ */
+async function deathsOf(ctx: RequestContext, db: Db, chunk: { cui: string }[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let adapter: RenapAdapter | null = null;
+  try {
+    adapter = jobEnv.adapter?.(ctx) ?? null;
+  } catch {
+    adapter = null;
+  }
+  // The offline registry is read in the payroll's transaction (one connection on PGlite: never beside it).
+  if (adapter?.source === 'offline') adapter = offlineRenap(db);
+  if (!adapter?.lookupMany || !chunk.length) return out;
+  const cuis = [...new Set(chunk.map((p) => p.cui))];
+  const found = await adapter.lookupMany(cuis);
+  for (const person of found) if (person.deathDate) out.set(person.cui, person.deathDate);
+  const known = new Set(found.map((x) => x.cui));
+  await db.insert(renapLookups).values(
+    cuis.map((cui) => ({
+      userId: ctx.actor.id,
+      userEmail: ctx.actor.email,
+      cui,
+      source: adapter.source,
+      result: known.has(cui) ? ('ENCONTRADO' as const) : ('NO_ENCONTRADO' as const),
+      durationMs: 0,
+      purpose: 'planilla de pensiones',
+    })),
+  );
+  return out;
+}
+
+/**
+ * What the payroll of `period` left out and pointed out: every suspended pension running that month
+ * (EXCLUIDA, with its suspension's reason and date: a RENAP death, an overdue survival check, a manual
+ * suspension), and every retirement or disability pension paid whose holder is on a sent, reviewed,
+ * observed, approved or paid planilla of the last months (OBSERVADA, the newest such planilla named).
+ */
+async function writeExceptions(db: Db, payrollId: number, period: string) {
+  const last = periodEnd(period);
+  const suspended = await db
+    .select({
+      id: pensions.id,
+      cui: pensions.cui,
+      fullName: pensions.fullName,
+      type: pensions.type,
+      reason: pensionSuspensions.reason,
+      fromDate: pensionSuspensions.fromDate,
+    })
+    .from(pensions)
+    .leftJoin(pensionSuspensions, and(eq(pensionSuspensions.pensionId, pensions.id), isNull(pensionSuspensions.toDate)))
+    .where(and(eq(pensions.state, 'SUSPENDIDA'), sql`${pensions.startDate} <= ${last}::date`))
+    .orderBy(pensions.id);
+  const seen = new Set<number>();
+  const rows = suspended.flatMap((p) => {
+    if (seen.has(p.id)) return [];
+    seen.add(p.id);
+    const m = exclusionMessage((p.reason ?? 'MANUAL') as SuspensionReason, p.fromDate ?? periodStart(period));
+    return [
+      {
+        payrollId,
+        pensionId: p.id,
+        kind: 'EXCLUIDA' as const,
+        reason: (p.reason ?? 'MANUAL') as SuspensionReason,
+        cui: p.cui,
+        fullName: p.fullName,
+        type: p.type,
+        messageKey: m.key,
+        messageParams: m.params ?? {},
+      },
+    ];
+  });
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+    await db.insert(pensionPayrollExceptions).values(rows.slice(i, i + INSERT_CHUNK));
+  const months = (await settingsAt(db, periodStart(period))).values['pensions.activeEmploymentMonths'];
+  const from = addMonths(period, -(months - 1));
+  await db.execute(sql`
+    insert into ${pensionPayrollExceptions} (payroll_id, pension_id, kind, reason, cui, full_name, type, message_key, message_params)
+    select distinct on (pl.pension_id) pl.payroll_id, pl.pension_id, 'OBSERVADA', 'EMPLEO_ACTIVO', pl.cui, pl.full_name, pl.type,
+           'pensions.payrollFlaggedEmployed', jsonb_build_object('period', l.period, 'entity', e.name)
+      from ${pensionPayrollLines} pl
+      join planilla_lines l on l.cui = pl.cui and l.period >= ${from} and l.period <= ${period} and coalesce(l.movement, '') <> 'BAJA'
+      join planillas p on p.id = l.planilla_id and p.state in ${EMPLOYED_STATES}
+      join municipal_entities e on e.id = l.entity_id
+     where pl.payroll_id = ${payrollId} and pl.kind = 'MENSUAL' and pl.type in ('JUBILACION', 'INVALIDEZ')
+     order by pl.pension_id, l.period desc, e.name`);
 }
 
 /**

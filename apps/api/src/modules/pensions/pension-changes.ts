@@ -9,6 +9,7 @@ import {
   contributorFullName,
   decimalToCents,
   detail,
+  eligibilityIssueView,
   type Message,
   msg,
   nextSurvivalDue,
@@ -36,6 +37,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { toAppError } from '../../platform/db-errors.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { settingsAt } from '../settings/service.ts';
+import { eligibilityOf } from './eligibility.ts';
 import { DUPLICATE_OPEN, getPension, loadPension, today } from './service.ts';
 
 type PensionData = z.output<typeof pensionInputSchema>;
@@ -71,7 +73,7 @@ async function beneficiaryRows(db: Db, pensionId: number, list: BeneficiaryData[
  * The holder of a new pension: a contributor in scope (JUBILACION, INVALIDEZ) or a beneficiary of a
  * pension in scope (VIUDEZ, ORFANDAD, of that pension's contributor). 400 naming `cui` otherwise.
  */
-async function holderOf(ctx: RequestContext, cui: string, type: PensionType) {
+export async function holderOf(ctx: RequestContext, cui: string, type: PensionType) {
   const inScopeContributor = ctx.inScope(contributors.entityId);
   const survivor = survivorPensionTypes.includes(type);
   if (!survivor) {
@@ -108,9 +110,64 @@ async function holderOf(ctx: RequestContext, cui: string, type: PensionType) {
   };
 }
 
+type Holder = Awaited<ReturnType<typeof holderOf>>;
+
+/** The CUI of the contributor whose history a pension rests on: the holder's, or the deceased's for a survivor. */
+async function contributorCuiOf(db: Db, holder: Holder, cui: string, type: PensionType): Promise<string> {
+  if (!survivorPensionTypes.includes(type)) return cui;
+  const [c] = await db.select({ cui: contributors.cui }).from(contributors).where(eq(contributors.id, holder.contributorId));
+  return c?.cui ?? cui;
+}
+
+/** The eligibility of a pension about to be registered (holder already resolved in scope). */
+export async function eligibilityFor(
+  ctx: RequestContext,
+  holder: Holder,
+  data: { cui: string; type: PensionType; startDate: string },
+) {
+  return eligibilityOf(ctx.db, {
+    type: data.type,
+    holderCui: data.cui,
+    birthDate: holder.birthDate,
+    contributorCui: await contributorCuiOf(ctx.db, holder, data.cui, data.type),
+    startDate: data.startDate,
+  });
+}
+
+/**
+ * Refuses a pension its type's rules exclude (400, each reason a detail on `type`); returns the
+ * warnings, which the form showed the clerk before saving (POST /api/pensions/eligibility) and the
+ * audit row keeps.
+ */
+async function checkEligibility(ctx: RequestContext, holder: Holder, data: PensionData) {
+  const { issues } = await eligibilityFor(ctx, holder, data);
+  const refusals = issues.filter((i) => i.severity === 'REFUSE');
+  if (refusals.length) {
+    throw new AppError(
+      'VALIDATION',
+      msg('pensions.eligibilityRefused'),
+      refusals.map((i) => ({ path: 'type', ...detail(i.message) })),
+    );
+  }
+  return issues.filter((i) => i.severity === 'WARN');
+}
+
+/** What registering a pension would find (the form asks before saving). Callers: passive-classes CREATE. */
+export async function previewEligibility(ctx: RequestContext, input: { cui: string; type: PensionType; startDate: string }) {
+  const holder = await holderOf(ctx, input.cui, input.type);
+  const r = await eligibilityFor(ctx, holder, input);
+  return {
+    age: r.age,
+    contributionMonths: r.contributionMonths,
+    employment: r.employment,
+    issues: r.issues.map(eligibilityIssueView),
+  };
+}
+
 /** Creates a pension with its beneficiaries and first amount. Callers: passive-classes CREATE. */
 export async function createPension(ctx: RequestContext, data: PensionData) {
   const holder = await holderOf(ctx, data.cui, data.type);
+  const eligibility = await checkEligibility(ctx, holder, data);
   const [dup] = await ctx.db
     .select({ id: pensions.id })
     .from(pensions)
@@ -162,7 +219,12 @@ export async function createPension(ctx: RequestContext, data: PensionData) {
           action: 'CREATE',
           entityType: 'pension',
           entityId: row.id,
-          after: { ...row, monthlyAmount: data.monthlyAmount, beneficiaries: data.beneficiaries },
+          after: {
+            ...row,
+            monthlyAmount: data.monthlyAmount,
+            beneficiaries: data.beneficiaries,
+            ...(eligibility.length ? { eligibilityWarnings: eligibility.map((i) => i.message.text) } : {}),
+          },
           scopeEntityId: row.entityId,
         },
         tx,

@@ -1,7 +1,7 @@
 import { addDays, addMonths, daysInMonth, guatemalaToday, nextSurvivalDue, periodEnd, periodOf } from '@aporta/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documents, pensionPayrollLines, pensions } from '../../db/schema/index.ts';
+import { documents, pensionPayrollLines, pensions, planillaLines, planillas } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 import { multipartBody, samplePdf } from '../../test/pdfs.ts';
 import { addRenapPerson, contributorFixtures, newCui } from '../contributors/fixtures.ts';
@@ -366,5 +366,118 @@ describe('access', () => {
     });
     expect((await req('GET', '/api/pension-payrolls', undefined, reader.token)).statusCode).toBe(403);
     expect((await req('POST', '/api/survival/suspension-jobs', {}, reader.token)).statusCode).toBe(403);
+  });
+
+  describe("eligibility and the payroll's exclusions (issue 28)", () => {
+    const current = periodOf(today);
+    let planillaId = 0;
+    /** Puts `cui` on a planilla of this month that is in review (pending): an active employee. */
+    async function employ(cui: string) {
+      const db = t.database.db;
+      if (!planillaId) {
+        const [pl] = await db
+          .insert(planillas)
+          .values({ entityId: fx.entityA.id, period: current, type: 'COMPLEMENTARIA', state: 'EN_REVISION' })
+          .returning({ id: planillas.id });
+        planillaId = pl.id;
+      }
+      const row = Math.floor(Math.random() * 1_000_000);
+      await db.insert(planillaLines).values({
+        planillaId,
+        rowNumber: row,
+        period: current,
+        entityId: fx.entityA.id,
+        cui,
+        fullName: 'Empleado Activo',
+        budgetLineCode: '011',
+        salary: 500000n,
+        subject: true,
+        employeeAmount: 35000n,
+        employerAmount: 35000n,
+      });
+    }
+
+    it('refuses a retirement for a 34-year-old active employee, with the reason', async () => {
+      const c = await contributor({ birthDate: addDays(today, -(34 * 365 + 30)) });
+      await employ(c.cui);
+      const body = pensionBody(c.cui, { resolutionDate: today, startDate: today });
+      const preview = await req('POST', '/api/pensions/eligibility', { cui: c.cui, type: 'JUBILACION', startDate: today });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json()).toMatchObject({ age: 34, contributionMonths: 0 });
+      expect(preview.json().issues.map((i: { severity: string; code: string }) => `${i.severity}:${i.code}`)).toEqual([
+        'REFUSE:EDAD',
+        'WARN:COTIZACIONES',
+        'WARN:EMPLEO_ACTIVO',
+      ]);
+      const res = await req('POST', '/api/pensions', body);
+      expect(res.statusCode, res.body).toBe(400);
+      const err = res.json().error;
+      expect(err.key).toBe('pensions.eligibilityRefused');
+      expect(err.details).toEqual([
+        expect.objectContaining({ path: 'type', key: 'pensions.eligibilityUnderAge', params: { age: 34, min: 50 } }),
+      ]);
+      const [none] = await t.database.db.select({ id: pensions.id }).from(pensions).where(eq(pensions.cui, c.cui));
+      expect(none).toBeUndefined();
+    });
+
+    it('warns of a disability pension for an active employee with few months, and registers it with the warnings audited', async () => {
+      const c = await contributor({ birthDate: '1980-04-04' });
+      await employ(c.cui);
+      const preview = (
+        await req('POST', '/api/pensions/eligibility', { cui: c.cui, type: 'INVALIDEZ', startDate: today })
+      ).json();
+      expect(preview.issues.every((i: { severity: string }) => i.severity === 'WARN')).toBe(true);
+      expect(preview.issues.find((i: { code: string }) => i.code === 'EMPLEO_ACTIVO')).toMatchObject({
+        key: 'pensions.eligibilityActiveEmployment',
+        params: { period: current, entity: expect.any(String) },
+      });
+      expect(preview.employment).toEqual([{ entityName: expect.any(String), period: current }]);
+      const res = await req(
+        'POST',
+        '/api/pensions',
+        pensionBody(c.cui, { type: 'INVALIDEZ', resolutionDate: today, startDate: today }),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      const history = (await req('GET', `/api/pensions/${res.json().id}/history`)).json();
+      expect(JSON.stringify(history)).toContain('Figura como empleado en la planilla');
+    });
+
+    it('the payroll excludes a pensioner RENAP records dead and flags one who is an active employee', async () => {
+      const dead = await pension({}, { birthDate: '1950-06-06' });
+      await addRenapPerson(t.database.db, dead.contributor.cui, { birthDate: '1950-06-06', deathDate: addDays(today, -5) });
+      const working = await pension({}, { birthDate: '1955-07-07' });
+      await employ(working.contributor.cui);
+      const period = addMonths(current, 1);
+      const gen = await req('POST', `/api/pension-payrolls/${period}/generate`);
+      expect(gen.statusCode, gen.body).toBe(200);
+      expect((await req('GET', `/api/pension-payrolls/${period}/lines?pensionId=${dead.id}`)).json().total).toBe(0);
+      expect((await req('GET', `/api/pension-payrolls/${period}/lines?pensionId=${working.id}`)).json().total).toBe(1);
+      expect((await req('GET', `/api/pensions/${dead.id}`)).json().state).toBe('SUSPENDIDA');
+      const ex = await req('GET', `/api/pension-payrolls/${period}/exceptions?pageSize=200`);
+      expect(ex.statusCode, ex.body).toBe(200);
+      const items = ex.json().items as {
+        pensionId: number;
+        kind: string;
+        reason: string;
+        key: string;
+        params: unknown;
+        message: string;
+      }[];
+      expect(items.find((i) => i.pensionId === dead.id)).toMatchObject({
+        kind: 'EXCLUIDA',
+        reason: 'FALLECIMIENTO',
+        key: 'pensions.payrollExcludedDeath',
+        params: { date: addDays(today, -5) },
+      });
+      expect(items.find((i) => i.pensionId === working.id)).toMatchObject({
+        kind: 'OBSERVADA',
+        reason: 'EMPLEO_ACTIVO',
+        params: { period: current, entity: expect.any(String) },
+      });
+      // Regenerating keeps the list (the dead pensioner is now suspended, still listed with the reason).
+      expect((await req('POST', `/api/pension-payrolls/${period}/generate`)).statusCode).toBe(200);
+      const again = (await req('GET', `/api/pension-payrolls/${period}/exceptions?kind=EXCLUIDA&pageSize=200`)).json();
+      expect(again.items.find((i: { pensionId: number }) => i.pensionId === dead.id)?.reason).toBe('FALLECIMIENTO');
+    });
   });
 });

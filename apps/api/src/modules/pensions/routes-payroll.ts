@@ -2,6 +2,8 @@
 import {
   listQuerySchema,
   listResponse,
+  payrollExceptionSchema,
+  payrollExceptionsQuerySchema,
   payrollGenerateParamsSchema,
   payrollLineSchema,
   payrollLinesQuerySchema,
@@ -13,7 +15,15 @@ import { sendReport } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { closePayroll, requestPayroll } from './payroll.ts';
-import { bankFileBatches, bankFileColumns, findPayrolls, getPayroll, payrollLines, payrollSummary } from './payroll-reads.ts';
+import {
+  bankFileBatches,
+  bankFileColumns,
+  findPayrolls,
+  getPayroll,
+  payrollExceptions,
+  payrollLines,
+  payrollSummary,
+} from './payroll-reads.ts';
 
 const P = (a: 'READ' | 'CREATE' | 'UPDATE' | 'APPROVE' | 'EXPORT') => ({ resource: 'passive-classes' as const, action: a });
 const tags = ['pensions'];
@@ -62,6 +72,21 @@ export const payrollRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => payrollLines(request.ctx, { ...request.params, ...request.query }),
+  );
+
+  app.get(
+    '/api/pension-payrolls/:period/exceptions',
+    {
+      config: { access: P('READ') },
+      schema: {
+        tags,
+        summary: 'Pensiones que la planilla excluyó (fallecidos, suspendidos) u observó (empleo activo), con el motivo',
+        params: payrollParamsSchema,
+        querystring: payrollExceptionsQuerySchema,
+        response: { 200: listResponse(payrollExceptionSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => payrollExceptions(request.ctx, { ...request.params, ...request.query }),
   );
 
   app.post(

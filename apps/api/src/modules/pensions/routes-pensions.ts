@@ -6,6 +6,8 @@ import {
   idParamsSchema,
   listResponse,
   pensionDetailSchema,
+  pensionEligibilityInputSchema,
+  pensionEligibilitySchema,
   pensionExportQuerySchema,
   pensionInputSchema,
   pensionListQuerySchema,
@@ -22,7 +24,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { paymentsOfPension } from './payroll-reads.ts';
-import { changePensionAmount, createPension, transitionPension, updatePension } from './pension-changes.ts';
+import { changePensionAmount, createPension, previewEligibility, transitionPension, updatePension } from './pension-changes.ts';
 import {
   exportPensionBatches,
   findPensions,
@@ -102,6 +104,20 @@ export const pensionCoreRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => reply.status(201).send(await createPension(request.ctx, request.body)),
+  );
+
+  app.post(
+    '/api/pensions/eligibility',
+    {
+      config: { access: P('CREATE') },
+      schema: {
+        tags,
+        summary: 'Elegibilidad de una pensión antes de registrarla (edad, meses cotizados, empleo activo)',
+        body: pensionEligibilityInputSchema,
+        response: { 200: pensionEligibilitySchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => previewEligibility(request.ctx, request.body),
   );
 
   app.get(

@@ -20,6 +20,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   const adapter = () => renapAdapterFor(app.config, app.db);
   jobEnv.adapter = adapter;
   jobEnv.appTitle = app.config.APP_TITLE;
+  jobEnv.publicOrigin = app.config.PUBLIC_URL?.replace(/\/+$/, '') ?? null;
 
   registerPensionQueues();
   registerPensionStatistics();

@@ -1,4 +1,14 @@
-import { AppError, formatCui, msg, pensionTypeLabels, periodEnd, periodOf, periodStart, survivalWindow } from '@aporta/domain';
+import {
+  AppError,
+  formatCui,
+  formatDay,
+  msg,
+  pensionTypeLabels,
+  periodEnd,
+  periodOf,
+  periodStart,
+  survivalWindow,
+} from '@aporta/domain';
 import { and, eq, gte, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { pensions } from '../../db/schema/index.ts';
@@ -9,7 +19,7 @@ import { loadPension, pensionQuery, today, toPension } from './service.ts';
 
 /** The letter to one pensioner whose check is due: a page of the letters PDF. */
 function letterSection(p: ReturnType<typeof toPension>, w: { due: string; windowEnd: string; graceEnd: string }, first: boolean) {
-  const d = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+  const d = formatDay;
   return {
     pageBreakBefore: !first,
     heading: `Señor(a) ${p.fullName}`,
@@ -18,8 +28,8 @@ function letterSection(p: ReturnType<typeof toPension>, w: { due: string; window
       `Le recordamos que su constancia anual de supervivencia corresponde a su cumpleaños del ${d(w.due)}. Puede presentarla en persona en nuestras oficinas, mediante acta notarial o con la confirmación de RENAP, a más tardar el ${d(w.windowEnd)}.`,
       `Si no la presenta antes del ${d(w.graceEnd)}, su pensión se suspenderá. Al presentarla se reactivará y los meses suspendidos se pagarán en la siguiente planilla.`,
       'Atentamente,',
-      'Sección de Clases Pasivas',
     ],
+    signatures: { lines: [{ caption: 'Sección de Clases Pasivas' }] },
   };
 }
 
@@ -28,10 +38,13 @@ export async function lettersReport(db: Db, rows: ReturnType<typeof toPension>[]
   const s = (await settingsAt(db, asOf)).values;
   return {
     kind: 'survival-letters',
+    // Letters, not a list: no "Filtros:" heading; the date printed as dd/mm/aaaa.
+    layout: 'document',
     title: rows.length === 1 ? 'Aviso de supervivencia' : 'Avisos de supervivencia',
-    filters: [
-      { label: 'Fecha', value: asOf },
-      { label: 'Pensionados', value: String(rows.length) },
+    filters: [],
+    fields: [
+      { label: 'Fecha', value: formatDay(asOf) },
+      ...(rows.length > 1 ? [{ label: 'Pensionados', value: rows.length.toLocaleString('en-US') }] : []),
     ],
     tables: [],
     sections: rows.map((p, i) => letterSection(p, survivalWindow(p.survivalDue as string, s), i === 0)),

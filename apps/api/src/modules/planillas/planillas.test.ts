@@ -161,7 +161,12 @@ describe('planillas: a draft typed on screen, calculated with the rates in force
     const future = await draft(operator.token, nextPeriod(current));
     expect(future.statusCode).toBe(400);
     expect(future.json().error.details).toEqual([
-      { path: 'period', message: expect.stringMatching(/no puede ser posterior a \d\d\/\d{4}/) },
+      {
+        path: 'period',
+        message: expect.stringMatching(/no puede ser posterior a \d\d\/\d{4}/),
+        key: 'platform.futurePeriodNamed',
+        params: { label: 'El período', last: current },
+      },
     ]);
     expect((await draft(operator.token, '2026-13')).statusCode).toBe(400);
     expect((await draft(operator.token, 'abc')).statusCode).toBe(400);
@@ -321,12 +326,19 @@ describe('planillas: lifecycle, review, concurrency, approval', () => {
     expect(cmp.json()).toMatchObject({ previous: { period: beforeLast } });
     expect(cmp.json().missingCount).toBe(2);
     expect(cmp.json().newCount).toBe(2);
+    // Nobody on it is recorded dead by RENAP: the approval's confirmation has no death to warn of.
+    expect(cmp.json()).toMatchObject({ deceasedCount: 0, deceased: [] });
   });
 
   it('approving creates the RENAP-known contributor (CUI pending) and the history shows the month', async () => {
     const ap = await transition(delegate.token, id, { to: 'APROBADA' });
     expect(ap.statusCode).toBe(200);
     expect(ap.json().state).toBe('APROBADA');
+    // The answer links the two orders the approval issued, each for its share.
+    const shown = ap.json();
+    expect(shown.orders.map((o: { kind: string }) => o.kind)).toEqual(['LABORAL', 'PATRONAL']);
+    expect(shown.orders.map((o: { principal: string }) => o.principal)).toEqual([shown.totalEmployee, shown.totalEmployer]);
+    expect(shown.orders[0].reference).toMatch(/^\d+$/);
     const [c] = await t.database.db.select().from(contributors).where(eq(contributors.cui, cuiKnown));
     expect(c).toMatchObject({ cuiState: 'PENDIENTE', firstName: 'ANA', entityId: fx.entityA.id });
     const [l] = await t.database.db
@@ -440,7 +452,7 @@ describe('planillas: upload through the import pipeline', () => {
     // and fails with the same reason (Procesos).
     const sub = await submitAndWait(operatorB.token, pid);
     expect(sub.json()).toMatchObject({ state: 'BORRADOR', errorCount: 3 });
-    expect(sub.json().submitMessage).toMatch(/3 línea\(s\) con errores que impiden enviarla/);
+    expect(sub.json().submitMessage).toMatch(/líneas con errores que impiden enviarla \(en total: 3\)/);
     expect(sub.json().submitMessage.match(/línea \d+:/g)).toHaveLength(3);
     const job = await t.request({ method: 'GET', url: `/api/jobs/${sub.json().submitJobId}`, token: operatorB.token });
     expect(job.json()).toMatchObject({ kind: 'planillas.submit', state: 'FAILED' });
@@ -781,7 +793,7 @@ describe('planillas: submit is a job — ENVIANDO meanwhile, never stuck', () =>
       await t.app.jobs.start();
       const back = await waitOut(op.token);
       expect(back.json()).toMatchObject({ state: 'BORRADOR', errorCount: 3 });
-      expect(back.json().submitMessage).toMatch(/3 línea\(s\) con errores/);
+      expect(back.json().submitMessage).toMatch(/líneas con errores .*\(en total: 3\)/);
       const job = await t.request({ method: 'GET', url: `/api/jobs/${back.json().submitJobId}`, token: op.token });
       expect(job.json()).toMatchObject({ state: 'FAILED' });
     } finally {
@@ -892,6 +904,12 @@ describe('planillas: limits the database can hold, and people RENAP records as d
     const warned = await addLine(operatorB.token, id, line({ cui: deadThisMonth, fullName: 'Ana María López García' }));
     expect(warned.statusCode).toBe(201);
     expect(warned.json().warnings.map((w: { code: string }) => w.code)).toContain('RENAP_FALLECIDO');
+    // The comparison names the line, for the approval's confirmation to warn of it.
+    const cmp = await t.request({ method: 'GET', url: `/api/planillas/${id}/comparison`, token: operatorB.token });
+    expect(cmp.json()).toMatchObject({
+      deceasedCount: 1,
+      deceased: [{ lineId: warned.json().id, cui: deadThisMonth, fullName: 'Ana María López García' }],
+    });
   });
 });
 

@@ -12,10 +12,10 @@ import {
   planillaTypeLabels,
   SUBMITTING_STATE,
 } from '@aporta/domain';
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { municipalEntities, planillaLines, planillas, users } from '../../db/schema/index.ts';
+import { municipalEntities, paymentOrders, planillaLines, planillas, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, likePattern, listPage, type Page, type ReadBack } from '../../platform/list.ts';
 import { type MakerSpec, makersOf, withColumns } from '../../platform/maker-checker.ts';
@@ -71,6 +71,10 @@ async function toPlanillas(ctx: RequestContext, rows: Joined[]): Promise<Planill
     })),
   );
   const editable = await editableIds(ctx, rows);
+  const orders = await ordersOf(
+    ctx.db,
+    rows.map(({ p }) => p.id),
+  );
   return rows.map(({ p, entityCode, entityName, createdByEmail, reviewerEmail }) => ({
     id: p.id,
     entityId: p.entityId,
@@ -99,7 +103,36 @@ async function toPlanillas(ctx: RequestContext, rows: Joined[]): Promise<Planill
     backPayResolution: p.backPayResolution,
     transitions: allowed.get(p.id) ?? [],
     canEdit: editable.has(p.id),
+    orders: orders.get(p.id) ?? [],
   }));
+}
+
+/**
+ * The payment orders the approval of each planilla issued (employee and employer shares; void ones left
+ * out), for the link from the planilla to them. One statement for the whole page.
+ */
+async function ordersOf(db: Db, ids: number[]): Promise<Map<number, Planilla['orders']>> {
+  const out = new Map<number, Planilla['orders']>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select({
+      id: paymentOrders.id,
+      planillaId: paymentOrders.planillaId,
+      kind: paymentOrders.kind,
+      reference: paymentOrders.reference,
+      principal: paymentOrders.principal,
+      dueDate: paymentOrders.dueDate,
+    })
+    .from(paymentOrders)
+    .where(and(inArray(paymentOrders.planillaId, ids), ne(paymentOrders.state, 'ANULADA')))
+    .orderBy(asc(paymentOrders.id));
+  for (const o of rows) {
+    if (o.planillaId == null || (o.kind !== 'LABORAL' && o.kind !== 'PATRONAL')) continue;
+    const list = out.get(o.planillaId) ?? [];
+    list.push({ id: o.id, kind: o.kind, reference: o.reference, principal: money(o.principal), dueDate: o.dueDate });
+    out.set(o.planillaId, list);
+  }
+  return out;
 }
 
 async function editableIds(ctx: RequestContext, rows: Joined[]): Promise<Set<number>> {

@@ -83,21 +83,32 @@ export async function assertLineOf(db: Db, planillaId: number, lineId: number) {
 export async function comparePlanilla(ctx: RequestContext, input: { id: number }): Promise<PlanillaComparison> {
   const { p } = await loadRow(ctx, ctx.db, input.id);
   const prev = await previousPlanilla(ctx.db, p.entityId, p.period, p.id);
-  const [counts] = rowsOf<{ nuevo: number; cambio: number; renap: number }>(
+  const [counts] = rowsOf<{ nuevo: number; cambio: number; renap: number; fallecido: number }>(
     await ctx.db.execute(sql`
       select count(*) filter (where warnings @> '[{"code":"NUEVO"}]')::int as nuevo,
         count(*) filter (where warnings @> '[{"code":"CAMBIO_SALARIO"}]')::int as cambio,
         count(*) filter (where warnings @> '[{"code":"RENAP_DESCONOCIDO"}]' or warnings @> '[{"code":"RENAP_NOMBRE"}]'
-          or warnings @> '[{"code":"RENAP_FALLECIDO"}]')::int as renap
+          or warnings @> '[{"code":"RENAP_FALLECIDO"}]')::int as renap,
+        count(*) filter (where warnings @> '[{"code":"RENAP_FALLECIDO"}]')::int as fallecido
       from ${planillaLines} where planilla_id = ${p.id} and has_warnings`),
   );
+  // The lines of people RENAP records as deceased: the reviewer is told before approving (issue 28).
+  const deceased = counts.fallecido
+    ? rowsOf<{ id: number; row_number: number; cui: string; full_name: string }>(
+        await ctx.db.execute(sql`
+          select id, row_number, cui, full_name from ${planillaLines}
+           where planilla_id = ${p.id} and has_warnings and warnings @> '[{"code":"RENAP_FALLECIDO"}]'
+           order by row_number limit 50`),
+      ).map((d) => ({ lineId: d.id, rowNumber: d.row_number, cui: d.cui, fullName: d.full_name }))
+    : [];
+  const renap = { renapCount: counts.renap, deceased, deceasedCount: counts.fallecido };
   if (!prev)
     return {
       previous: null,
       newCount: counts.nuevo,
       missingCount: 0,
       salaryChangeCount: counts.cambio,
-      renapCount: counts.renap,
+      ...renap,
       missing: [],
     };
   const [pr] = await ctx.db.select().from(planillas).where(eq(planillas.id, prev.id));
@@ -123,7 +134,7 @@ export async function comparePlanilla(ctx: RequestContext, input: { id: number }
     newCount: counts.nuevo,
     missingCount: Number(n),
     salaryChangeCount: counts.cambio,
-    renapCount: counts.renap,
+    ...renap,
     missing: missing.map((m) => ({
       cui: m.cui,
       fullName: m.full_name,

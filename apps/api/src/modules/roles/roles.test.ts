@@ -107,7 +107,7 @@ describe('roles', () => {
     const refused = await t.request({ method: 'DELETE', url: `/api/roles/${role.id}`, token: admin.token });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(
-      'El rol "En uso" está asignado a 2 usuario(s). Reasígnelos a otro rol antes de eliminarlo.',
+      'El rol "En uso" está asignado a usuarios (en total: 2). Reasígnelos a otro rol antes de eliminarlo.',
     );
     for (const u of [u1, u2]) {
       await t.request({

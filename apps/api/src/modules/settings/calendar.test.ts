@@ -166,12 +166,20 @@ describe('a local holiday and a day declared by decree count from their effectiv
         path: 'value.fixed.6.day',
         message:
           'Feriados y medios días: El 30 de junio no se ingresa en feriados nacionales de fecha fija: se calcula cada año según el Decreto 19-2018 del Congreso de la República.',
+        key: 'settings.settingProblem',
+        params: {
+          setting: 'Feriados y medios días',
+          problem:
+            'El 30 de junio no se ingresa en feriados nacionales de fecha fija: se calcula cada año según el Decreto 19-2018 del Congreso de la República.',
+        },
       },
     ]);
     expect(await bad({ ...value, extraordinary: [{ date: decreeDay, name: 'Asueto' }] })).toEqual([
       {
         path: 'value.extraordinary.0.legalBasis',
         message: 'Feriados y medios días: Escriba la base legal (decreto o acuerdo que lo declara).',
+        key: 'settings.settingProblem',
+        params: { setting: 'Feriados y medios días', problem: 'Escriba la base legal (decreto o acuerdo que lo declara).' },
       },
     ]);
     expect((await bad(legacy)).map((d) => d.path)).toEqual(['value.local', 'value.extraordinary']);

@@ -111,12 +111,19 @@ describe('scheduling a value (issue 10)', () => {
     };
     const base = { value: '8', effectiveFrom: addDays(inAMonth, 1), reason: 'Motivo suficiente' };
     expect((await bad(RATE, { ...base, value: '7,5' })).details).toEqual([
-      { path: 'value', message: expect.stringMatching(/^Cuota laboral: El porcentaje "7,5" usa coma decimal/) },
+      {
+        path: 'value',
+        message: expect.stringMatching(/^Cuota laboral: El porcentaje "7,5" usa coma decimal/),
+        key: 'settings.settingProblem',
+        params: { setting: 'Cuota laboral', problem: expect.stringMatching(/^El porcentaje "7,5" usa coma decimal/) },
+      },
     ]);
     expect((await bad(RATE, { ...base, value: '150' })).details[0].message).toMatch(/^Cuota laboral: .*supera el máximo/);
     expect((await bad('paymentOrders.dueDay', { ...base, value: 31 })).details[0]).toEqual({
       path: 'value',
       message: 'Día de vencimiento: El máximo es 28.',
+      key: 'settings.settingProblem',
+      params: { setting: 'Día de vencimiento', problem: 'El máximo es 28.' },
     });
     expect((await bad('contributions.subjectBudgetLines', { ...base, value: ['011', '11'] })).details[0].path).toMatch(/^value/);
     expect((await bad(RATE, { ...base, effectiveFrom: today })).details[0]).toMatchObject({

@@ -172,9 +172,24 @@ export async function specDocuments(ctx: RequestContext, state: 'borrador' | 'fi
   }));
 }
 
-/** The current bytes of a request the caller takes part in (preview, download); a "VISTO" event for a signer. */
+/**
+ * The name a request's current bytes download as: the uploaded name, marked `-firmado` once every signer
+ * signed, `-firma-parcial` while it carries some signatures but not all (a draft or an unsigned one keeps
+ * its name). Spanish on purpose, like the documents themselves.
+ */
+export function signedFilename(
+  filename: string,
+  req: Pick<typeof signingRequests.$inferSelect, 'state' | 'currentSha256' | 'originalSha256'>,
+): string {
+  const suffix = req.state === 'FIRMADO' ? '-firmado' : req.currentSha256 !== req.originalSha256 ? '-firma-parcial' : '';
+  if (!suffix) return filename;
+  const base = filename.replace(/\.pdf$/i, '') || 'documento';
+  return `${base}${suffix}.pdf`;
+}
+
+/** The current bytes of a request the caller takes part in (preview, download), named for what they hold. */
 export async function requestPdf(ctx: RequestContext, deps: SigningDeps, id: number) {
   const req = await involvedRequest(ctx, id);
   const bytes = await getBlob(deps.files, req.currentSha256);
-  return { bytes, filename: req.filename, sha256: req.currentSha256 };
+  return { bytes, filename: signedFilename(req.filename, req), sha256: req.currentSha256 };
 }

@@ -11,16 +11,9 @@ import {
   signerMachine,
   signingRequestMachine,
 } from '@aporta/domain';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  type SigningEventAction,
-  signingCertificates,
-  signingEvents,
-  signingRequests,
-  signingSigners,
-  users,
-} from '../../db/schema/index.ts';
+import { type SigningEventAction, signingEvents, signingRequests, signingSigners } from '../../db/schema/index.ts';
 import { putBlob } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { withPermission } from '../../platform/context.ts';
@@ -30,30 +23,26 @@ import { applyTransition, RACE_MESSAGE } from '../../platform/transitions.ts';
 import { checkUpload } from '../../platform/uploads.ts';
 import { documentContent, getDocument } from '../documents/library.ts';
 import { notifyUsers } from '../notifications/service.ts';
-import { fullName, type SigningDeps } from './deps.ts';
+import type { SigningDeps } from './deps.ts';
 import { getSigningRequest, involvedRequest } from './lists.ts';
+import { assertSigners } from './signers.ts';
 
 /**
  * The signing flow up to the signatures: a PDF uploaded (or taken from Documentos) becomes a request to
  * signers in order, as a draft or sent at once; its events and its moves through signingRequestMachine.
  */
 
-/** A PDF checked (type, size, opens, not encrypted) and stored; answers its hash and pages. */
-export async function storePdf(db: Db, files: FileStore, bytes: Uint8Array, filename: string) {
+/** A PDF checked: type, size, no active content, opens, not encrypted; answers its pages. */
+async function checkPdf(bytes: Uint8Array, filename: string) {
   checkUpload(bytes, filename, ['application/pdf']);
-  const { pages } = await inspectPdf(bytes).catch((e) => badPdfError(e, filename));
-  const sha256 = await putBlob(db, files, bytes, 'application/pdf');
-  return { sha256, pages };
+  return inspectPdf(bytes).catch((e) => badPdfError(e, filename));
 }
 
-export async function signerOptions(ctx: RequestContext) {
-  const rows = await ctx.db
-    .selectDistinct({ id: users.id, name: fullName, email: users.email })
-    .from(users)
-    .innerJoin(signingCertificates, eq(signingCertificates.userId, users.id))
-    .where(and(eq(users.isActive, true), isNull(signingCertificates.revokedAt), sql`${signingCertificates.notAfter} > now()`))
-    .orderBy(fullName);
-  return { items: rows };
+/** A PDF checked (`checkPdf`) and stored; answers its hash and pages. */
+export async function storePdf(db: Db, files: FileStore, bytes: Uint8Array, filename: string) {
+  const { pages } = await checkPdf(bytes, filename);
+  const sha256 = await putBlob(db, files, bytes, 'application/pdf');
+  return { sha256, pages };
 }
 
 export async function createSigningRequest(
@@ -61,18 +50,9 @@ export async function createSigningRequest(
   deps: SigningDeps,
   input: { title: string; message: string; signers: number[]; send: boolean; file: { bytes: Uint8Array; filename: string } },
 ): Promise<SigningRequest> {
-  const found = await ctx.db
-    .select({ id: users.id, isActive: users.isActive })
-    .from(users)
-    .where(inArray(users.id, input.signers));
-  for (const [i, id] of input.signers.entries()) {
-    const u = found.find((f) => f.id === id);
-    if (!u?.isActive) {
-      throw new AppError('VALIDATION', msg('signing.signerInvalid', { position: i + 1 }), [
-        { path: `signers.${i}`, ...detail(msg('signing.signerInvalidDetail')) },
-      ]);
-    }
-  }
+  // The file is judged first (whoever the signers are), then the signers, and only then is it stored.
+  await checkPdf(input.file.bytes, input.file.filename);
+  await assertSigners(ctx.db, input.signers);
   const { sha256 } = await storePdf(ctx.db, deps.files, input.file.bytes, input.file.filename);
   const state: SigningRequestState = input.send ? 'PENDIENTE' : 'BORRADOR';
   const id = await ctx.db.transaction(async (tx) => {
@@ -153,6 +133,16 @@ export async function sendSigningRequest(ctx: RequestContext, id: number): Promi
   const req = await involvedRequest(ctx, id);
   if (req.createdBy !== ctx.user.id) throw new AppError('FORBIDDEN', msg('signing.onlySenderSends'));
   if (req.state !== 'BORRADOR') throw new AppError('CONFLICT', msg('signing.alreadySent'));
+  // A draft's signers were able to sign when it was saved; a role or a certificate may have changed since.
+  const signers = await ctx.db
+    .select({ userId: signingSigners.userId })
+    .from(signingSigners)
+    .where(eq(signingSigners.requestId, id))
+    .orderBy(asc(signingSigners.position));
+  await assertSigners(
+    ctx.db,
+    signers.map((s) => s.userId),
+  );
   await ctx.db.transaction(async (tx) => {
     await moveRequest(tx, ctx, id, 'BORRADOR', 'PENDIENTE', msg('signing.alreadySent'));
     const first = await moveSigner(tx, id, 1, 'ESPERA', 'PENDIENTE', msg('signing.alreadySent'));

@@ -29,8 +29,9 @@ import {
   signingRequestDetail,
   specDocuments,
 } from './lists.ts';
-import { sendSigningRequest, signerOptions, uploadSigningRequest } from './requests.ts';
+import { sendSigningRequest, uploadSigningRequest } from './requests.ts';
 import { rejectRequest, signRequest } from './sign.ts';
+import { signerOptions } from './signers.ts';
 
 /** The routes of the signing flow (firmaDoc): uploading, the lists and their exports, signing, rejecting, the spec's calls. */
 
@@ -44,11 +45,11 @@ export function registerRequestRoutes(app: Parameters<FastifyPluginAsyncZod>[0],
       config: { access: { resource: 'signing-upload', action: 'CREATE' } },
       schema: {
         tags,
-        summary: 'Usuarios con certificado vigente que pueden firmar',
+        summary: 'Usuarios que pueden firmar: activos, con el permiso de firmar y un certificado vigente',
         response: { 200: signerOptionsSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => signerOptions(request.ctx),
+    async (request) => signerOptions(request.ctx.db),
   );
   app.post(
     '/api/signing/requests',

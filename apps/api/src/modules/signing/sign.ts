@@ -84,13 +84,11 @@ export async function signRequest(
         .where(eq(signingCertificates.id, cert.id));
       await event(tx, ctx, id, 'CLAVE_INCORRECTA', { detail: `Intento ${tries} de ${MAX_PASSPHRASE_TRIES}` });
     });
-    throw new AppError(
-      'VALIDATION',
-      locked
-        ? msg('signing.passphraseWrongPaused', { tries: MAX_PASSPHRASE_TRIES, minutes: PASSPHRASE_PAUSE_MS / 60_000 })
-        : msg('signing.passphraseWrongAttempt', { attempt: tries, tries: MAX_PASSPHRASE_TRIES }),
-      [{ path: 'passphrase', ...detail(msg('signing.passphraseWrong')) }],
-    );
+    // Said once: the field's detail is the message itself (a toast lists a detail only when it says more).
+    const wrong = locked
+      ? msg('signing.passphraseWrongPaused', { tries: MAX_PASSPHRASE_TRIES, minutes: PASSPHRASE_PAUSE_MS / 60_000 })
+      : msg('signing.passphraseWrongAttempt', { attempt: tries, tries: MAX_PASSPHRASE_TRIES });
+    throw new AppError('VALIDATION', wrong, [{ path: 'passphrase', ...detail(wrong) }]);
   }
   const { ca, root } = await caMaterial(ctx.db, deps.config);
   const before = await getBlob(deps.files, req.currentSha256);

@@ -1,7 +1,15 @@
 import type { Grant } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, signingCertificates } from '../../db/schema/index.ts';
+import {
+  institutionRoles,
+  institutions,
+  jobs,
+  roleGrants,
+  roles,
+  signingCertificates,
+  userInstitutions,
+} from '../../db/schema/index.ts';
 import { sha256Hex } from '../../platform/blobs.ts';
 import { generateKeyPair, issueCertificate, newSerial } from '../../platform/pki.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -10,6 +18,7 @@ import { hasPdfsig, type NssDb, pdfsigMissing, trustedNssDb } from '../../test/p
 import { hasPoppler, pdfPages } from '../../test/poppler.ts';
 import { startTsa } from '../../test/tsa.ts';
 import { caMaterial, currentCrl } from './authority.ts';
+import { signedFilename } from './lists.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -155,6 +164,80 @@ describe('certificates (administradorFirma)', () => {
         .sort(),
     ).toEqual([ana.id, luis.id].sort());
   });
+
+  it('offers as signers only users who can sign; a request naming anyone else is refused, saying who and why', async () => {
+    // A read-only user (Consulta) with a certificate, a signer without one, a member of SISTEMA and a user
+    // whose institution's role grants signing, both with certificates.
+    const readOnly = await t.createUser({
+      grants: [
+        { resource: 'signing-pending', action: 'READ', scope: 'ALL' },
+        { resource: 'signing-signed', action: 'READ', scope: 'ALL' },
+      ],
+    });
+    const noCertificate = await t.createUser({ grants: signerGrants });
+    const system = await t.createUser({ system: true });
+    const viaInstitution = await t.createUser();
+    const db = t.app.db;
+    const [inst] = await db
+      .insert(institutions)
+      .values({ code: `FIRMANTES-${viaInstitution.id}`, name: 'Firmantes', kind: 'INSTITUCION' })
+      .returning();
+    const [role] = await db
+      .insert(roles)
+      .values({ name: `firmantes-${viaInstitution.id}` })
+      .returning();
+    await db.insert(roleGrants).values({ roleId: role.id, resource: 'signing-pending', action: 'SIGN', scope: 'ALL' });
+    await db.insert(institutionRoles).values({ institutionId: inst.id, roleId: role.id });
+    await db.insert(userInstitutions).values({ userId: viaInstitution.id, institutionId: inst.id });
+    for (const u of [readOnly, system, viaInstitution]) {
+      const res = await json(admin.token, 'POST', '/api/signing/certificates', {
+        userId: u.id,
+        passphrase: 'frase de prueba 2026',
+      });
+      expect(res.statusCode).toBe(201);
+    }
+
+    const offered = (await json(sender.token, 'GET', '/api/signing/signers')).json().items.map((s: { id: number }) => s.id);
+    expect(offered).toEqual(expect.arrayContaining([ana.id, luis.id, system.id, viaInstitution.id]));
+    // No permission to sign (with a certificate), no certificate (with the permission), neither.
+    for (const u of [readOnly, noCertificate, sender, admin]) expect(offered).not.toContain(u.id);
+
+    const sentBefore = (await json(sender.token, 'GET', '/api/signing/requests/sent')).json().total;
+    const refused = await upload(
+      sender.token,
+      { title: 'Oficio', signers: `${ana.id},${readOnly.id},${noCertificate.id}` },
+      { name: 'oficio.pdf', bytes: await samplePdf('Oficio') },
+    );
+    expect(refused.statusCode).toBe(400);
+    const error = refused.json().error;
+    expect(error.message).toMatch(/^Firmante 2 \(Usuario Prueba \d+\): su rol no tiene el permiso de firmar documentos\.$/);
+    expect(error).toMatchObject({ key: 'signing.signerCannotSign', params: { position: 2 } });
+    expect(error.details.map((d: { path: string; key: string }) => [d.path, d.key])).toEqual([
+      ['signers.1', 'signing.signerCannotSign'],
+      ['signers.2', 'signing.signerNoCertificate'],
+    ]);
+    expect(error.details[1].message).toMatch(
+      /^Firmante 3 \(Usuario Prueba \d+\): no tiene un certificado de firma vigente; un administrador lo emite en «Administrador de firma»\.$/,
+    );
+    // Nothing was created.
+    expect((await json(sender.token, 'GET', '/api/signing/requests/sent')).json().total).toBe(sentBefore);
+
+    // A draft whose signer can no longer sign when it is sent is refused the same way, and stays a draft.
+    const draft = await upload(
+      sender.token,
+      { title: 'Borrador', signers: `${viaInstitution.id}`, send: 'false' },
+      { name: 'borrador.pdf', bytes: await samplePdf('Borrador') },
+    );
+    expect(draft.statusCode).toBe(201);
+    await db.delete(institutionRoles).where(eq(institutionRoles.roleId, role.id));
+    const notSent = await json(sender.token, 'POST', `/api/signing/requests/${draft.json().id}/send`);
+    expect(notSent.statusCode).toBe(400);
+    expect(notSent.json().error.key).toBe('signing.signerCannotSign');
+    expect((await json(sender.token, 'GET', `/api/signing/requests/${draft.json().id}`)).json().state).toBe('BORRADOR');
+    expect((await json(sender.token, 'GET', '/api/signing/signers')).json().items.map((s: { id: number }) => s.id)).not.toContain(
+      viaInstitution.id,
+    );
+  });
 });
 
 describe('signing flow (firmaDoc)', () => {
@@ -289,6 +372,11 @@ describe('signing flow (firmaDoc)', () => {
     expect((await json(ana.token, 'GET', '/api/signing/requests/count')).json()).toEqual({ pending: 0 });
     expect((await json(sender.token, 'POST', `/api/signing/requests/${secondId}/send`)).json().state).toBe('PENDIENTE');
 
+    const nameOf = async () =>
+      (await t.request({ method: 'GET', url: `/api/signing/requests/${secondId}/pdf`, token: sender.token })).headers[
+        'content-disposition'
+      ];
+    expect(await nameOf()).toContain(`filename*=UTF-8''resolucion.pdf`);
     for (const [u, pass] of [
       [ana, passAna],
       [luis, passLuis],
@@ -296,6 +384,8 @@ describe('signing flow (firmaDoc)', () => {
       const { sha256 } = await pdfOf(u.token, secondId);
       const r = await json(u.token, 'POST', `/api/signing/requests/${secondId}/sign`, { passphrase: pass, sha256 });
       expect(r.statusCode).toBe(200);
+      // Signed by the first but not yet by all: named as partly signed.
+      if (u === ana) expect(await nameOf()).toContain(`filename*=UTF-8''resolucion-firma-parcial.pdf`);
     }
     const done = await json(sender.token, 'GET', `/api/signing/requests/${secondId}`);
     expect(done.json().state).toBe('FIRMADO');
@@ -309,6 +399,15 @@ describe('signing flow (firmaDoc)', () => {
     });
 
     const { bytes } = await pdfOf(sender.token, secondId);
+    // Downloaded, the file is named as signed.
+    const download = await t.request({
+      method: 'GET',
+      url: `/api/signing/requests/${secondId}/pdf?download=1`,
+      token: ana.token,
+    });
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="resolucion-firmado.pdf"; filename*=UTF-8''resolucion-firmado.pdf`,
+    );
     // Incremental: the original bytes are the start of the signed file.
     expect(Buffer.from(bytes.subarray(0, original.length)).equals(original)).toBe(true);
 
@@ -376,6 +475,13 @@ describe('signing flow (firmaDoc)', () => {
   });
 
   it(`a revoked certificate is refused for signing and reported by pdfsig once the CRL is published${hasPdfsig ? '' : ` (${pdfsigMissing})`}`, async () => {
+    const sentToLuis = (
+      await upload(
+        sender.token,
+        { title: 'Oficio', signers: `${luis.id}` },
+        { name: 'oficio.pdf', bytes: await samplePdf('Oficio') },
+      )
+    ).json().id;
     const [luisCert] = (await json(admin.token, 'GET', '/api/signing/certificates?state=VIGENTE'))
       .json()
       .items.filter((c: { userId: number }) => c.userId === luis.id);
@@ -403,19 +509,24 @@ describe('signing flow (firmaDoc)', () => {
     // Ana's, Luis's (revoked), and the institution's seal over the trail page.
     expect(report.json().signatures.map((s: { revoked: boolean }) => s.revoked)).toEqual([false, true, false]);
 
-    // Luis can no longer sign.
-    const res = await upload(
-      sender.token,
-      { title: 'Oficio', signers: `${luis.id}` },
-      { name: 'oficio.pdf', bytes: await samplePdf('Oficio') },
-    );
-    const { sha256 } = await pdfOf(luis.token, res.json().id);
-    const refused = await json(luis.token, 'POST', `/api/signing/requests/${res.json().id}/sign`, {
+    // Luis can no longer sign what was sent to him before the revocation, and is no longer offered.
+    const { sha256 } = await pdfOf(luis.token, sentToLuis);
+    const refused = await json(luis.token, 'POST', `/api/signing/requests/${sentToLuis}/sign`, {
       passphrase: passLuis,
       sha256,
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toMatch(/certificado de firma está revocado/);
+    expect((await json(sender.token, 'GET', '/api/signing/signers')).json().items.map((s: { id: number }) => s.id)).not.toContain(
+      luis.id,
+    );
+    const toLuis = await upload(
+      sender.token,
+      { title: 'Oficio 2', signers: `${luis.id}` },
+      { name: 'oficio.pdf', bytes: await samplePdf('Oficio 2') },
+    );
+    expect(toLuis.statusCode).toBe(400);
+    expect(toLuis.json().error.key).toBe('signing.signerNoCertificate');
 
     if (!nss) return;
     nss.importCrl(await currentCrl(t.app.db, t.config));
@@ -438,6 +549,9 @@ describe('signing flow (firmaDoc)', () => {
       const r = await json(ana.token, 'POST', `/api/signing/requests/${id}/sign`, { passphrase: 'no es la frase', sha256 });
       expect(r.statusCode).toBe(400);
       expect(r.json().error.message).toMatch(n < 3 ? new RegExp(`intento ${n} de 3`) : /queda en pausa/);
+      // Said once: the passphrase field's detail is the same message, with the same key (a toast shows it once).
+      const { message, key, details } = r.json().error;
+      expect(details).toEqual([{ path: 'passphrase', message, key, params: r.json().error.params }]);
     }
     const paused = await json(ana.token, 'POST', `/api/signing/requests/${id}/sign`, { passphrase: passAna, sha256 });
     expect(paused.statusCode).toBe(429);
@@ -666,3 +780,20 @@ const SMALL_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC',
   'base64',
 );
+
+describe('signedFilename', () => {
+  const req = (state: 'BORRADOR' | 'PENDIENTE' | 'FIRMADO' | 'RECHAZADO', signed: boolean) => ({
+    state,
+    originalSha256: 'a'.repeat(64),
+    currentSha256: (signed ? 'b' : 'a').repeat(64),
+  });
+  it('marks a document signed by all as -firmado, one partly signed as -firma-parcial, and leaves the rest', () => {
+    expect(signedFilename('Resolución 12.PDF', req('FIRMADO', true))).toBe('Resolución 12-firmado.pdf');
+    expect(signedFilename('acta', req('FIRMADO', true))).toBe('acta-firmado.pdf');
+    expect(signedFilename('.pdf', req('FIRMADO', true))).toBe('documento-firmado.pdf');
+    expect(signedFilename('acta.pdf', req('PENDIENTE', true))).toBe('acta-firma-parcial.pdf');
+    expect(signedFilename('acta.pdf', req('RECHAZADO', true))).toBe('acta-firma-parcial.pdf');
+    expect(signedFilename('acta.pdf', req('PENDIENTE', false))).toBe('acta.pdf');
+    expect(signedFilename('acta.pdf', req('BORRADOR', false))).toBe('acta.pdf');
+  });
+});

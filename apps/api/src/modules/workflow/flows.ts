@@ -23,12 +23,17 @@ import { moduleActions } from './actions.ts';
 
 type FlowVersionRow = typeof wfFlowVersions.$inferSelect;
 
-const latest = sql<number>`(select max(v.version) from ${wfFlowVersions} v where v.flow_id = ${wfFlows.id})`;
-const latestState = sql<FormVersionState>`(select v.state from ${wfFlowVersions} v where v.flow_id = ${wfFlows.id} order by v.version desc limit 1)`;
+/**
+ * The outer flow's id, always qualified: in a one-table select (the list's count) Drizzle writes
+ * `${wfFlows.id}` as a bare `"id"`, which inside a subquery names the subquery's own row.
+ */
+const flowId = sql`${wfFlows}.${sql.identifier('id')}`;
+const latest = sql<number>`(select max(v.version) from ${wfFlowVersions} v where v.flow_id = ${flowId})`;
+const latestState = sql<FormVersionState>`(select v.state from ${wfFlowVersions} v where v.flow_id = ${flowId} order by v.version desc limit 1)`;
 const published = sql<
   number | null
->`(select v.version from ${wfFlowVersions} v where v.flow_id = ${wfFlows.id} and v.state = 'PUBLICADA' order by v.version desc limit 1)`;
-const openRequests = sql<number>`(select count(*)::int from ${sigRequests} r where r.flow_id = ${wfFlows.id} and r.closed_at is null)`;
+>`(select v.version from ${wfFlowVersions} v where v.flow_id = ${flowId} and v.state = 'PUBLICADA' order by v.version desc limit 1)`;
+const openRequests = sql<number>`(select count(*)::int from ${sigRequests} r where r.flow_id = ${flowId} and r.closed_at is null)`;
 
 const summaryColumns = {
   id: wfFlows.id,
@@ -113,7 +118,7 @@ export async function getFlow(ctx: RequestContext, input: { id: number }): Promi
   const versions = await ctx.db
     .select({
       v: wfFlowVersions,
-      requests: sql<number>`(select count(*)::int from ${sigRequests} r where r.flow_version_id = ${wfFlowVersions.id} and r.closed_at is null)`,
+      requests: sql<number>`(select count(*)::int from ${sigRequests} r where r.flow_version_id = ${wfFlowVersions}.${sql.identifier('id')} and r.closed_at is null)`,
     })
     .from(wfFlowVersions)
     .where(eq(wfFlowVersions.flowId, input.id))
@@ -341,7 +346,9 @@ export async function flowOptions(ctx: RequestContext) {
   return {
     roles: roleRows,
     forms: forms.map((f) => {
-      const v = versions.find((x) => x.formId === f.id && x.state === 'PUBLICADA') ?? versions.find((x) => x.formId === f.id);
+      const published = versions.find((x) => x.formId === f.id && x.state === 'PUBLICADA');
+      const last = versions.find((x) => x.formId === f.id);
+      const v = published ?? last;
       const fields = (v?.fields as FormField[] | null) ?? null;
       const props = Object.entries((v?.schema as { properties?: Record<string, { title?: string }> })?.properties ?? {});
       return {
@@ -350,6 +357,9 @@ export async function flowOptions(ctx: RequestContext) {
         fields: fields
           ? fields.filter((x) => x.type !== 'section').map((x) => ({ name: x.name, label: x.label }))
           : props.map(([name, p]) => ({ name, label: p.title ?? name })),
+        publishedVersion: published?.version ?? null,
+        latestVersion: last?.version ?? 0,
+        latestState: last?.state ?? 'BORRADOR',
       };
     }),
     moduleActions: moduleActions(),

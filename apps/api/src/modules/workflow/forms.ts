@@ -20,11 +20,17 @@ import { schemaProblem } from './validate.ts';
 
 type VersionRow = typeof wfFormVersions.$inferSelect;
 
-const latest = sql<number>`(select max(v.version) from ${wfFormVersions} v where v.form_id = ${wfForms.id})`;
-const latestState = sql<FormVersionState>`(select v.state from ${wfFormVersions} v where v.form_id = ${wfForms.id} order by v.version desc limit 1)`;
+/**
+ * The outer form's id, always qualified: in a one-table select Drizzle writes `${wfForms.id}` as a bare
+ * `"id"`, which inside a subquery names the subquery's own row (`v.id`), so every form showed the state
+ * of some other form's version (a draft listed as PUBLICADA).
+ */
+const formId = sql`${wfForms}.${sql.identifier('id')}`;
+const latest = sql<number>`(select max(v.version) from ${wfFormVersions} v where v.form_id = ${formId})`;
+const latestState = sql<FormVersionState>`(select v.state from ${wfFormVersions} v where v.form_id = ${formId} order by v.version desc limit 1)`;
 const published = sql<
   number | null
->`(select v.version from ${wfFormVersions} v where v.form_id = ${wfForms.id} and v.state = 'PUBLICADA' order by v.version desc limit 1)`;
+>`(select v.version from ${wfFormVersions} v where v.form_id = ${formId} and v.state = 'PUBLICADA' order by v.version desc limit 1)`;
 
 const summaryColumns = {
   id: wfForms.id,
@@ -90,18 +96,29 @@ const toVersion = (v: VersionRow, requests: number): FormVersion => ({
   requests,
 });
 
+/**
+ * A form with its versions. Its latest version, latest state and published version are read from the
+ * same version rows it lists, so the answer of a save, the library's row and the detail agree.
+ */
 export async function getForm(ctx: RequestContext, input: { id: number }): Promise<FormDetail> {
   const [f] = await ctx.db.select(summaryColumns).from(wfForms).where(eq(wfForms.id, input.id));
   if (!f) throw new AppError('NOT_FOUND', msg('workflow.formNotFound'));
-  const versions = await ctx.db
+  const rows = await ctx.db
     .select({
       v: wfFormVersions,
-      requests: sql<number>`(select count(*)::int from ${sigRequests} r where r.form_version_id = ${wfFormVersions.id})`,
+      requests: sql<number>`(select count(*)::int from ${sigRequests} r where r.form_version_id = ${wfFormVersions}.${sql.identifier('id')})`,
     })
     .from(wfFormVersions)
     .where(eq(wfFormVersions.formId, input.id))
     .orderBy(desc(wfFormVersions.version));
-  return { ...toSummary(f), versions: versions.map((r) => toVersion(r.v, Number(r.requests))) };
+  const versions = rows.map((r) => toVersion(r.v, Number(r.requests)));
+  return {
+    ...toSummary(f),
+    latestVersion: versions[0]?.version ?? 0,
+    latestState: versions[0]?.state ?? 'BORRADOR',
+    publishedVersion: versions.find((v) => v.state === 'PUBLICADA')?.version ?? null,
+    versions,
+  };
 }
 
 /** The stored definition of a save: compiled from the builder's fields, or a JSON Schema checked against the meta-schema. */

@@ -68,7 +68,7 @@ export async function dueFor(db: Db, def: FlowDefinition, state: string, from = 
 
 // ─── Reading ───────────────────────────────────────────────────────────────────────────────────────
 
-const requesterName = sql<string>`coalesce((select trim(u.first_name || ' ' || u.last_name) from ${users} u where u.id = ${sigRequests.requesterId}), '')`;
+const requesterName = sql<string>`coalesce((select trim(u.first_name || ' ' || u.last_name) from ${users} u where u.id = ${sigRequests}.${sql.identifier('requester_id')}), '')`;
 const overdueSql = sql<boolean>`(${sigRequests.closedAt} is null and ${sigRequests.dueAt} < now())`;
 
 const listColumns = {
@@ -214,7 +214,7 @@ export async function countRequests(ctx: RequestContext, query: Partial<SigReque
       flowId: sigRequests.flowId,
       flowTitle: wfFlows.title,
       state: sigRequests.state,
-      definition: sql<FlowDefinition>`(select v.definition from ${wfFlowVersions} v where v.id = max(${sigRequests.flowVersionId}))`,
+      definition: sql<FlowDefinition>`(select v.definition from ${wfFlowVersions} v where v.id = max(${sigRequests}.${sql.identifier('flow_version_id')}))`,
       count: sql<number>`count(*)::int`,
       overdue: sql<number>`count(*) filter (where ${overdueSql})::int`,
     })

@@ -195,6 +195,73 @@ describe('forms', () => {
   });
 });
 
+describe('one state per form version: the save, the library and the detail agree', () => {
+  type Row = { id: number; latestVersion: number; latestState: string; publishedVersion: number | null };
+  const listed = async (id: number, query = '') =>
+    ((await req('GET', `/api/wf/forms?pageSize=100${query}`)).json().items as Row[]).find((f) => f.id === id);
+
+  it('a form saved after another was published is a draft everywhere; published, it is PUBLICADA everywhere', async () => {
+    // Another form published first: its version row must not lend its state to the new one.
+    await publishedForm('Publicado antes');
+    const saved = await req('POST', '/api/wf/forms', { title: 'Borrador nuevo', fields: fields.slice(0, 3) });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const answer = saved.json();
+    expect([answer.latestVersion, answer.latestState, answer.publishedVersion]).toEqual([1, 'BORRADOR', null]);
+    expect(answer.versions.map((v: { version: number; state: string }) => [v.version, v.state])).toEqual([[1, 'BORRADOR']]);
+    const row = await listed(answer.id);
+    expect(row).toMatchObject({ latestVersion: 1, latestState: 'BORRADOR', publishedVersion: null });
+    const detail = (await req('GET', `/api/wf/forms/${answer.id}`)).json();
+    expect([detail.latestState, detail.versions[0].state]).toEqual(['BORRADOR', 'BORRADOR']);
+    // The state filter and its count name the same rows.
+    const drafts = (await req('GET', '/api/wf/forms?pageSize=100&state=BORRADOR')).json();
+    expect(drafts.items.map((f: Row) => f.id)).toContain(answer.id);
+    expect(drafts.items.every((f: Row) => f.latestState === 'BORRADOR')).toBe(true);
+    expect(drafts.total).toBe(drafts.items.length);
+    expect(await listed(answer.id, '&state=PUBLICADA')).toBeUndefined();
+
+    const pub = await req('POST', `/api/wf/forms/${answer.id}/versions/1/publish`);
+    expect(pub.statusCode, pub.body).toBe(200);
+    expect([pub.json().latestState, pub.json().publishedVersion, pub.json().versions[0].state]).toEqual([
+      'PUBLICADA',
+      1,
+      'PUBLICADA',
+    ]);
+    expect(await listed(answer.id)).toMatchObject({ latestState: 'PUBLICADA', publishedVersion: 1 });
+    expect(await listed(answer.id, '&state=PUBLICADA')).toBeDefined();
+  });
+
+  it('publish form → listed published → flow on it published → in the procedures of a clerk in scope', async () => {
+    const created = await req('POST', '/api/wf/forms', { title: 'Trámite visible', fields });
+    const formId = created.json().id as number;
+    const options = async () =>
+      (await req('GET', '/api/wf/flows/options')).json().forms.find((f: { id: number }) => f.id === formId);
+    // The designer is told the form has no published version yet.
+    expect(await options()).toMatchObject({ publishedVersion: null, latestVersion: 1, latestState: 'BORRADOR' });
+    const flow = await req('POST', '/api/wf/flows', { title: 'Flujo visible', formId, definition: flowDef() });
+    expect(flow.statusCode, flow.body).toBe(201);
+    const flowId = flow.json().id as number;
+    const procedures = async () =>
+      ((await req('GET', '/api/sig/options', undefined, clerk.token)).json().flows as { id: number }[]).map((f) => f.id);
+    // A draft flow is not offered; the flow's own detail says it is a draft with no published version.
+    expect(flow.json()).toMatchObject({ latestState: 'BORRADOR', publishedVersion: null });
+    expect(await procedures()).not.toContain(flowId);
+    expect((await req('POST', `/api/wf/flows/${flowId}/versions/1/publish`)).statusCode).toBe(200);
+    // Published flow on a draft form: still not offered, and the designer can tell why.
+    expect(await procedures()).not.toContain(flowId);
+    expect((await req('POST', `/api/wf/forms/${formId}/versions/1/publish`)).statusCode).toBe(200);
+    expect(await listed(formId)).toMatchObject({ latestState: 'PUBLICADA', publishedVersion: 1 });
+    expect(await options()).toMatchObject({ publishedVersion: 1, latestVersion: 1, latestState: 'PUBLICADA' });
+    const flows = (await req('GET', '/api/wf/flows?pageSize=100')).json().items;
+    expect(flows.find((f: { id: number }) => f.id === flowId)).toMatchObject({ latestState: 'PUBLICADA', publishedVersion: 1 });
+    expect(await procedures()).toContain(flowId);
+    // Offered with the published version's form (what the request is filled with).
+    const offered = (await req('GET', '/api/sig/options', undefined, clerk.token))
+      .json()
+      .flows.find((f: { id: number }) => f.id === flowId);
+    expect(Object.keys(offered.schema.properties)).toContain('monto');
+  });
+});
+
 describe('flows', () => {
   it('refuses to publish a flow with an orphan state or without a final state, naming them', async () => {
     const formId = await publishedForm('Para flujos');

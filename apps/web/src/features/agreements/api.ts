@@ -68,3 +68,7 @@ export const startDetection = (asOf: string | null) =>
 
 /** Downloads the agreement as PDF. */
 export const downloadAgreementPdf = (id: number) => downloadFile(apiUrl('/api/payment-agreements/{id}/pdf', { path: { id } }));
+
+/** The command palette: agreements by number or entity. */
+export const findAgreementsForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/payment-agreements', { query: { q, pageSize: 8 }, signal });

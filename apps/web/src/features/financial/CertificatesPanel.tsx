@@ -1,15 +1,18 @@
-import { formatDay } from '@aporta/domain';
+import { formatDay, guatemalaToday } from '@aporta/domain';
 import { Alert, Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { IconCertificate, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmSummary } from '../../components/ConfirmSummary.tsx';
 import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
+import { formatDate } from '../../lib/format.ts';
 import { errorText, notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { downloadCertificatePdf, useCertificates, useIssueCertificate } from './api.ts';
+import { type Certificate, downloadCertificatePdf, useCertificates, useIssueCertificate } from './api.ts';
 
 const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red', SIN_EFECTO: 'red' } as const;
 
@@ -17,13 +20,48 @@ const statusColor = { VIGENTE: 'teal', VENCIDA: 'gray', REVOCADA: 'red', SIN_EFE
 export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
   const { t } = useTranslation();
   const can = useCan();
-  const options = usePlanillaOptions(!fixed && can('planillas', 'READ'));
+  const options = usePlanillaOptions(can('planillas', 'READ'));
   const [chosen, setChosen] = useState<number | null>(null);
   const entityId = fixed ?? chosen;
   const list = useCertificates(fixed ?? null);
   const issue = useIssueCertificate();
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [issued, setIssued] = useState<Certificate | null>(null);
   const pdf = (id: number) => downloadCertificatePdf(id).catch((e) => showApiError(e));
+  const entity =
+    options.data?.entities.find((e) => e.id === entityId) ??
+    (list.data?.items ?? [])
+      .filter((c) => c.entityId === entityId)
+      .map((c) => ({ id: c.entityId, name: c.entityName, code: c.entityCode }))[0];
+  const doIssue = (id: number) =>
+    issue.mutate(id, {
+      onSuccess: (c) => {
+        setRefusal(null);
+        setIssued(c);
+        notifySuccess(t('financial.issued', { code: c.code, entity: c.entityName }));
+        void pdf(c.id);
+      },
+      onError: (err) => setRefusal(errorText(err)),
+    });
+  // Issuing a document: asked first, saying to whom, what it checks and what it creates.
+  const confirmIssue = (id: number) =>
+    openConfirm({
+      title: t('financial.confirm.title'),
+      size: 'lg',
+      children: (
+        <ConfirmSummary
+          lead={entity ? t('financial.confirm.lead', { entity: entity.name }) : t('financial.confirm.leadNoName')}
+          facts={[
+            ...(entity ? [{ label: t('financial.entity'), value: `${entity.name} (${entity.code})` }] : []),
+            { label: t('financial.confirm.document'), value: t('financial.confirm.documentValue') },
+            { label: t('financial.issuedOn'), value: formatDate(guatemalaToday()) },
+          ]}
+          creates={t('financial.confirm.creates')}
+        />
+      ),
+      labels: { confirm: t('financial.issue'), cancel: t('common.cancel') },
+      onConfirm: () => doIssue(id),
+    });
   return (
     <Stack data-testid="certificates">
       {can('financial-module', 'CREATE') && (
@@ -38,6 +76,7 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
               onChange={(v) => {
                 setChosen(v ? Number(v) : null);
                 setRefusal(null);
+                setIssued(null);
               }}
               w={{ base: '100%', sm: 420 }}
             />
@@ -46,17 +85,7 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
             leftSection={<IconCertificate size={16} />}
             disabled={!entityId}
             loading={issue.isPending}
-            onClick={() =>
-              entityId &&
-              issue.mutate(entityId, {
-                onSuccess: (c) => {
-                  setRefusal(null);
-                  notifySuccess(t('financial.issued', { code: c.code }));
-                  void pdf(c.id);
-                },
-                onError: (err) => setRefusal(errorText(err)),
-              })
-            }
+            onClick={() => entityId && confirmIssue(entityId)}
           >
             {t('financial.issue')}
           </Button>
@@ -65,6 +94,28 @@ export function CertificatesPanel({ entityId: fixed }: { entityId?: number }) {
       {refusal && (
         <Alert color="orange" data-testid="certificate-refused">
           {refusal}
+        </Alert>
+      )}
+      {issued && !refusal && (
+        <Alert color="teal" data-testid="certificate-issued" title={t('financial.result.title')}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              {t('financial.result.text', {
+                code: issued.code,
+                entity: issued.entityName,
+                until: formatDate(issued.validUntil),
+              })}
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconFileTypePdf size={14} />}
+              onClick={() => pdf(issued.id)}
+              data-testid="certificate-issued-pdf"
+            >
+              {t('financial.result.pdf', { code: issued.code })}
+            </Button>
+          </Stack>
         </Alert>
       )}
       {(list.data?.items ?? []).length === 0 ? (

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { api, apiUrl } from '../../lib/api.ts';
+import { type ApiAnswer, api, apiUrl } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/download.ts';
 import { queryClient } from '../../lib/query.ts';
 import { financialKeys } from './keys.ts';
@@ -30,6 +30,9 @@ export const useCertificates = (entityId: number | null) =>
     queryKey: financialKeys.certificates(entityId),
     queryFn: () => api.get('/api/financial/certificates', { query: { entityId: entityId ? String(entityId) : undefined } }),
   });
+
+/** A solvency certificate as the API answers it. */
+export type Certificate = ApiAnswer<'/api/financial/certificates', 'post'>;
 
 export const useIssueCertificate = () =>
   useMutation({

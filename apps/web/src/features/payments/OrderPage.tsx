@@ -1,4 +1,4 @@
-import { formatDay, formatPaymentReference, guatemalaToday } from '@aporta/domain';
+import { centsToDecimal, decimalToCents, formatDay, guatemalaToday } from '@aporta/domain';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -13,10 +13,12 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
+import { ltr } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { downloadOrderPdf, ownerQuery, type PaymentRow, useOrder, usePaymentList, useVoidOrder } from './api.ts';
-import { PaymentForm } from './PaymentForm.tsx';
+import { downloadOrderPdf, type OrderRow, ownerQuery, type PaymentRow, useOrder, usePaymentList, useVoidOrder } from './api.ts';
+import { ReceiptLink, Reference, referenceText } from './components.tsx';
+import { isPayable, PaymentForm } from './PaymentForm.tsx';
 
 /** Payments (with their receipts) of an owner, optionally only those touching one order. */
 export function PaymentsTable({ items, orderId }: { items: PaymentRow[]; orderId?: number }) {
@@ -41,14 +43,12 @@ export function PaymentsTable({ items, orderId }: { items: PaymentRow[]; orderId
             <Table.Tr key={p.id}>
               <Table.Td>{formatDay(p.payDate)}</Table.Td>
               <Table.Td>{p.bank}</Table.Td>
-              <Table.Td>{p.bankReference}</Table.Td>
+              <Table.Td dir="ltr">{ltr(p.bankReference)}</Table.Td>
               <Table.Td ta="right">
                 <Money value={p.amount} />
               </Table.Td>
               <Table.Td data-testid="receipt-number">
-                {p.receipt
-                  ? `${p.receipt.series}-${p.receipt.number}${p.receipt.state === 'ANULADO' ? ` (${t('payments.receiptStates.ANULADO')})` : ''}`
-                  : '—'}
+                <ReceiptLink receipt={p.receipt} />
               </Table.Td>
               <Table.Td>{t(`payments.paymentStates.${p.state}`)}</Table.Td>
             </Table.Tr>
@@ -59,9 +59,61 @@ export function PaymentsTable({ items, orderId }: { items: PaymentRow[]; orderId
   );
 }
 
+/**
+ * An order's statement as of its date, which adds up on screen: principal and interest accrued, what of
+ * each was paid (interest first), and what of each is due — principal + interest − paid = balance. Every
+ * amount is the API's; the totals column adds cents.
+ */
+export function OrderStatement({ order: o }: { order: OrderRow }) {
+  const { t } = useTranslation();
+  const sum = (a: string, b: string) => centsToDecimal(decimalToCents(a) + decimalToCents(b));
+  const rows = [
+    { key: 'accrued', principal: o.principal, interest: o.interestAccrued, total: sum(o.principal, o.interestAccrued) },
+    { key: 'paid', principal: o.principalPaid, interest: o.interestPaid, total: o.paid },
+    { key: 'due', principal: o.principalDue, interest: o.interestDue, total: o.balance },
+  ] as const;
+  return (
+    <Stack gap="xs">
+      <Table.ScrollContainer minWidth={420}>
+        <Table withTableBorder data-testid="order-amounts" aria-label={t('payments.orders.statement')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('payments.orders.statement')}</Table.Th>
+              <Table.Th ta="right">{t('payments.fields.principal')}</Table.Th>
+              <Table.Th ta="right">{t('payments.fields.interest')}</Table.Th>
+              <Table.Th ta="right">{t('payments.fields.total')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.key} data-testid={`order-${r.key}`} fw={r.key === 'due' ? 600 : undefined}>
+                <Table.Th scope="row" fw={r.key === 'due' ? 700 : 500}>
+                  {t(`payments.orders.statementRows.${r.key}`)}
+                </Table.Th>
+                <Table.Td ta="right">
+                  <Money value={r.principal} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money value={r.interest} />
+                </Table.Td>
+                <Table.Td ta="right" data-testid={r.key === 'due' ? 'order-balance' : undefined}>
+                  <Money value={r.total} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Text size="xs" c="dimmed">
+        {t('payments.orders.statementHelp')}
+      </Text>
+    </Stack>
+  );
+}
+
 /** `/ordenes-pago/:id`: principal, interest, paid and balance as of a date; PDF; payments; void. */
 export function OrderPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const id = Number(useParams().id);
   const [asOf, setAsOf] = useState(guatemalaToday());
@@ -78,7 +130,7 @@ export function OrderPage() {
       {() => (
         <Stack>
           <PageHeader
-            title={`${t('payments.orders.one')} ${formatPaymentReference(o!.reference)}`}
+            title={`${t('payments.orders.one')} ${referenceText(o!.reference, i18n.language)}`}
             description={`${t(`payments.kinds.${o!.kind}`)} · ${o!.entityName ?? o!.contributorName ?? ''}`}
           >
             <Group>
@@ -101,6 +153,11 @@ export function OrderPage() {
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
               <Fact label={t('payments.fields.state')}>
                 <OrderStateBadge state={o!.state} />
+                {o!.state === 'VENCIDA' && decimalToCents(o!.paid) > 0n && (
+                  <Text size="xs" c="dimmed" fw={400} data-testid="order-partly-paid">
+                    {t('payments.orders.partlyPaidOverdue')}
+                  </Text>
+                )}
               </Fact>
               <Fact label={t('payments.fields.period')}>
                 {o!.periods.map((p) => (
@@ -108,9 +165,16 @@ export function OrderPage() {
                 ))}
               </Fact>
               <Fact label={t('payments.fields.issueDate')}>{formatDay(o!.issueDate)}</Fact>
-              <Fact label={t('payments.fields.dueDate')}>{formatDay(o!.dueDate)}</Fact>
+              <Fact label={t('payments.fields.dueDate')}>
+                {formatDay(o!.dueDate)}
+                {o!.dueBasis === 'AFTER_REVIEW' && (
+                  <Text size="xs" c="dimmed" fw={400} data-testid="due-after-review">
+                    {t('payments.orders.dueAfterReview', { date: formatDay(o!.issueDate) })}
+                  </Text>
+                )}
+              </Fact>
               <Fact label={t('payments.fields.reference')}>
-                <span data-testid="order-reference">{formatPaymentReference(o!.reference)}</span>
+                <Reference value={o!.reference} testId="order-reference" />
               </Fact>
               {o!.planillaId && (
                 <Fact label={t('payments.fields.planilla')}>
@@ -127,24 +191,9 @@ export function OrderPage() {
             <Group align="flex-end" mb="sm">
               <DateField label={t('payments.fields.asOf')} value={asOf} onChange={(v) => v && setAsOf(v)} w={170} />
             </Group>
-            <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="order-amounts">
-              <Fact label={t('payments.fields.principal')}>
-                <Money value={o!.principal} />
-              </Fact>
-              <Fact label={t('payments.fields.interest')}>
-                <Money value={o!.interestDue} />
-              </Fact>
-              <Fact label={t('payments.fields.paid')}>
-                <Money value={o!.paid} />
-              </Fact>
-              <Fact label={t('payments.fields.balance')}>
-                <span data-testid="order-balance">
-                  <Money value={o!.balance} />
-                </span>
-              </Fact>
-            </SimpleGrid>
+            <OrderStatement order={o!} />
           </Card>
-          {can('planilla-payments', 'CREATE') && (o!.state === 'EMITIDA' || o!.state === 'VENCIDA') && (
+          {can('planilla-payments', 'CREATE') && isPayable(o!) && (
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
                 {t('payments.pay.title')}

@@ -1,4 +1,4 @@
-import { formatPaymentReference, guatemalaToday, orderKinds, orderShownStateSchema, orderShownStates } from '@aporta/domain';
+import { guatemalaToday, orderKinds, orderShownStateSchema, orderShownStates } from '@aporta/domain';
 import { Anchor, Group, Paper, Text } from '@mantine/core';
 import { createContext, useContext, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { type OrderRow, type OrdersQuery, useOrders, useOrderTotals } from './api.ts';
+import { Reference } from './components.tsx';
 
 export function orderColumns(t: (k: string) => string): ListColumn<OrderRow>[] {
   return [
@@ -18,8 +19,8 @@ export function orderColumns(t: (k: string) => string): ListColumn<OrderRow>[] {
       accessor: 'reference',
       title: t('payments.fields.reference'),
       render: (o) => (
-        <Anchor component={Link} to={`/ordenes-pago/${o.id}`} ff="monospace" size="sm">
-          {formatPaymentReference(o.reference)}
+        <Anchor component={Link} to={`/ordenes-pago/${o.id}`} size="sm">
+          <Reference value={o.reference} />
         </Anchor>
       ),
     },
@@ -37,11 +38,12 @@ export function orderColumns(t: (k: string) => string): ListColumn<OrderRow>[] {
       render: (o) => <Money value={o.principal} />,
     },
     {
-      accessor: 'interestDue',
-      title: t('payments.fields.interest'),
+      accessor: 'interestAccrued',
+      title: t('payments.fields.interestAccrued'),
       textAlign: 'right',
-      render: (o) => <Money value={o.interestDue} />,
+      render: (o) => <Money value={o.interestAccrued} />,
     },
+    { accessor: 'paid', title: t('payments.fields.paid'), textAlign: 'right', render: (o) => <Money value={o.paid} /> },
     { accessor: 'balance', title: t('payments.fields.balance'), textAlign: 'right', render: (o) => <Money value={o.balance} /> },
   ];
 }
@@ -130,10 +132,13 @@ export function OrdersPage() {
                     {t('payments.fields.principal')}: <Money value={totals.data.principal} />
                   </Text>
                   <Text size="sm">
+                    {t('payments.fields.interestAccrued')}: <Money value={totals.data.interestAccrued} />
+                  </Text>
+                  <Text size="sm">
                     {t('payments.fields.paid')}: <Money value={totals.data.paid} />
                   </Text>
                   <Text size="sm">
-                    {t('payments.fields.interest')}: <Money value={totals.data.interestDue} />
+                    {t('payments.fields.interestDue')}: <Money value={totals.data.interestDue} />
                   </Text>
                   <Text size="sm" fw={600}>
                     {t('payments.fields.balance')}: <Money value={totals.data.balance} />

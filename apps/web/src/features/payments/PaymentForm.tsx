@@ -1,26 +1,51 @@
-import { centsToDecimal, decimalToCents, formatPaymentReference, guatemalaToday, paymentCreateSchema } from '@aporta/domain';
-import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { centsToDecimal, decimalToCents, guatemalaToday, parseAmount, paymentCreateSchema } from '@aporta/domain';
+import { Alert, Anchor, Button, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { DateField } from '../../components/DateField.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { zod4Resolver } from '../../lib/form-validate.ts';
+import { formatDate, ltr } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { type NewPayment, ownerQuery, type PaymentResult, useOffices, useOrderList, useRegisterPayment } from './api.ts';
-import { newIdempotencyKey } from './components.tsx';
+import {
+  fetchOrdersAsOf,
+  type NewPayment,
+  type OrderRow,
+  ownerQuery,
+  type PaymentResult,
+  useBankOptions,
+  useOffices,
+  useOrderList,
+  useRegisterPayment,
+} from './api.ts';
+import { newIdempotencyKey, ReceiptLink, Reference, referenceText } from './components.tsx';
 import { onListFields } from './form-validation.ts';
+import { type PaymentPreview, previewPayment } from './payment-preview.ts';
 
-const FIELDS = ['orderIds', 'bank', 'payDate', 'bankReference', 'amount', 'office'] as const;
+const FIELDS = ['orderIds', 'bankId', 'payDate', 'bankReference', 'amount', 'office'] as const;
 
-type PaymentValues = { orderIds: string[]; bank: string; payDate: string; bankReference: string; amount: string; office: string };
+type PaymentValues = {
+  orderIds: string[];
+  bankId: string;
+  payDate: string;
+  bankReference: string;
+  amount: string;
+  office: string;
+};
+
+/** The orders a payment may name: issued and owing (not yet due, partly paid or overdue). */
+export const isPayable = (o: Pick<OrderRow, 'state'>) =>
+  o.state === 'EMITIDA' || o.state === 'PAGADA_PARCIAL' || o.state === 'VENCIDA';
 
 /** The payment as the API takes it, under the form's idempotency key (and as its schema checks it here). */
 const toPayment = (v: PaymentValues, idempotencyKey: string): NewPayment => ({
   idempotencyKey,
   orderIds: v.orderIds.map(Number),
-  bank: v.bank,
+  bankId: v.bankId ? Number(v.bankId) : undefined,
   payDate: v.payDate,
   bankReference: v.bankReference,
   amount: v.amount,
@@ -41,20 +66,22 @@ export function PaymentForm({
   preselected?: number[];
   onDone?: (r: PaymentResult) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const orders = useOrderList(
     { ...ownerQuery(owner), pageSize: 100, sort: 'dueDate', state: undefined },
     !!(owner.entityId || owner.contributorId),
   );
-  const open = (orders.data?.items ?? []).filter((o) => o.state === 'EMITIDA' || o.state === 'VENCIDA');
+  const open = (orders.data?.items ?? []).filter(isPayable);
   const offices = useOffices();
+  const banks = useBankOptions();
+  const [checking, setChecking] = useState(false);
   const register = useRegisterPayment();
   const [key, setKey] = useState(newIdempotencyKey);
   const [result, setResult] = useState<PaymentResult | null>(null);
   const form = useForm<PaymentValues>({
     initialValues: {
       orderIds: preselected.map(String),
-      bank: '',
+      bankId: '',
       payDate: guatemalaToday(),
       bankReference: '',
       amount: '',
@@ -69,7 +96,7 @@ export function PaymentForm({
   const chosen = open.filter((o) => form.values.orderIds.includes(String(o.id)));
   const balance = chosen.reduce((s, o) => s + decimalToCents(o.balance), 0n);
 
-  const submit = form.onSubmit((v) => {
+  const send = (v: PaymentValues) =>
     register.mutate(toPayment(v, key), {
       onSuccess: (r) => {
         setResult(r);
@@ -84,26 +111,53 @@ export function PaymentForm({
       },
       onError: (err) => showApiError(err, form, FIELDS, { notify: 'always' }),
     });
+
+  /**
+   * Before registering: what will happen, from the orders as the API computes them on the payment's date
+   * and the same split the server applies (interest first): a payment that exceeds the balances goes
+   * straight to the server, whose refusal says by how much.
+   */
+  const submit = form.onSubmit(async (v) => {
+    const cents = parseAmount(v.amount);
+    if (!cents.ok) return send(v);
+    setChecking(true);
+    let asOfPay: OrderRow[];
+    try {
+      const r = await fetchOrdersAsOf({ ...ownerQuery(owner), pageSize: 100, sort: 'dueDate', asOf: v.payDate });
+      asOfPay = r.items.filter((o) => v.orderIds.includes(String(o.id)) && isPayable(o));
+    } catch (err) {
+      showApiError(err);
+      return;
+    } finally {
+      setChecking(false);
+    }
+    if (asOfPay.length !== v.orderIds.length) return send(v);
+    const preview = previewPayment(cents.cents, asOfPay);
+    if (preview.excess > 0n) return send(v);
+    const bankName = banks.data?.find((b) => String(b.id) === v.bankId)?.name ?? '';
+    openConfirm({
+      title: t('payments.pay.confirmTitle'),
+      size: 'lg',
+      children: (
+        <PaymentConfirmation
+          preview={preview}
+          amount={centsToDecimal(cents.cents)}
+          owner={asOfPay[0]?.entityName ?? asOfPay[0]?.contributorName ?? ''}
+          bank={bankName}
+          bankReference={v.bankReference}
+          payDate={v.payDate}
+          office={v.office}
+        />
+      ),
+      labels: { confirm: t('payments.pay.confirm'), cancel: t('common.cancel') },
+      onConfirm: () => send(v),
+    });
   });
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        {result && (
-          <Alert color={result.replayed ? 'yellow' : 'teal'} data-testid="payment-result">
-            {result.replayed
-              ? t('payments.pay.replayed')
-              : t('payments.pay.done', {
-                  series: result.payment.receipt?.series ?? '',
-                  number: result.payment.receipt?.number ?? '',
-                })}
-            {result.warnings.map((w) => (
-              <Text key={w} size="sm" c="orange.9">
-                {w}
-              </Text>
-            ))}
-          </Alert>
-        )}
+        {result && <PaymentResultAlert result={result} />}
         <Checkbox.Group
           label={t('payments.pay.orders')}
           value={form.values.orderIds}
@@ -121,9 +175,11 @@ export function PaymentForm({
                   {open.map((o) => (
                     <Table.Tr key={o.id}>
                       <Table.Td>
-                        <Checkbox value={String(o.id)} aria-label={formatPaymentReference(o.reference)} />
+                        <Checkbox value={String(o.id)} aria-label={referenceText(o.reference, i18n.language)} />
                       </Table.Td>
-                      <Table.Td ff="monospace">{formatPaymentReference(o.reference)}</Table.Td>
+                      <Table.Td>
+                        <Reference value={o.reference} />
+                      </Table.Td>
                       <Table.Td>{t(`payments.kinds.${o.kind}`)}</Table.Td>
                       <Table.Td>
                         <Period value={o.period} />
@@ -144,7 +200,15 @@ export function PaymentForm({
           </Text>
         )}
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput label={t('payments.fields.bank')} required {...form.getInputProps('bank')} />
+          <Select
+            label={t('payments.fields.bank')}
+            required
+            searchable
+            placeholder={t('payments.pay.bankPlaceholder')}
+            data={(banks.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
+            nothingFoundMessage={banks.isFetching ? t('common.loading') : t('payments.bank.noBanks')}
+            {...form.getInputProps('bankId')}
+          />
           <DateField label={t('payments.fields.payDate')} required {...form.getInputProps('payDate')} />
           <TextInput label={t('payments.fields.bankReference')} required {...form.getInputProps('bankReference')} />
           <TextInput
@@ -165,11 +229,122 @@ export function PaymentForm({
           />
         </SimpleGrid>
         <Group justify="flex-end">
-          <Button type="submit" loading={register.isPending}>
+          <Button type="submit" loading={register.isPending || checking}>
             {t('payments.pay.submit')}
           </Button>
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** What registering the payment will do: who pays, how much, how it splits per order, the balances after and the receipt. */
+function PaymentConfirmation(p: {
+  preview: PaymentPreview;
+  amount: string;
+  owner: string;
+  bank: string;
+  bankReference: string;
+  payDate: string;
+  office: string;
+}) {
+  const { t } = useTranslation();
+  const m = (c: bigint) => <Money value={centsToDecimal(c)} />;
+  return (
+    <Stack gap="sm" data-testid="payment-confirmation">
+      <Text size="sm">
+        {t('payments.pay.confirmIntro', { owner: p.owner, bank: p.bank, date: formatDate(p.payDate) })}{' '}
+        <b>
+          <Money value={p.amount} />
+        </b>
+        {' · '}
+        {t('payments.fields.bankReference')}: <span dir="ltr">{ltr(p.bankReference)}</span>
+      </Text>
+      <Table.ScrollContainer minWidth={520}>
+        <Table striped withTableBorder>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('payments.fields.reference')}</Table.Th>
+              <Table.Th ta="right">{t('payments.fields.interestPaid')}</Table.Th>
+              <Table.Th ta="right">{t('payments.fields.principalPaid')}</Table.Th>
+              <Table.Th ta="right">{t('payments.pay.balanceAfter')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {p.preview.lines.map((l) => (
+              <Table.Tr key={l.order.id}>
+                <Table.Td>
+                  <Reference value={l.order.reference} />
+                  <Text size="xs" c="dimmed">
+                    {t(`payments.kinds.${l.order.kind}`)} · <Period value={l.order.period} />
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">{m(l.interest)}</Table.Td>
+                <Table.Td ta="right">{m(l.principal)}</Table.Td>
+                <Table.Td ta="right" data-testid="confirm-balance-after">
+                  {m(l.balanceAfter)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+          <Table.Tfoot>
+            <Table.Tr>
+              <Table.Th>{t('payments.fields.total')}</Table.Th>
+              <Table.Th ta="right">{m(p.preview.interest)}</Table.Th>
+              <Table.Th ta="right">{m(p.preview.principal)}</Table.Th>
+              <Table.Th ta="right">{m(p.preview.balanceAfter)}</Table.Th>
+            </Table.Tr>
+          </Table.Tfoot>
+        </Table>
+      </Table.ScrollContainer>
+      <Text size="sm">{t('payments.pay.confirmReceipt', { office: p.office })}</Text>
+      {p.preview.balanceAfter === 0n ? (
+        <Text size="sm">{t('payments.pay.confirmPaysOff')}</Text>
+      ) : (
+        <Text size="sm">{t('payments.pay.confirmPartial')}</Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * After registering: the receipt issued as a link to its PDF and the orders paid; a repeat (the same
+ * submission or bank reference) shows the original payment — its date, bank, amount, receipt and orders.
+ */
+export function PaymentResultAlert({ result }: { result: PaymentResult }) {
+  const { t } = useTranslation();
+  const p = result.payment;
+  return (
+    <Alert color={result.replayed ? 'yellow' : 'teal'} data-testid="payment-result">
+      <Stack gap={4}>
+        <Text size="sm">
+          {result.replayed
+            ? t('payments.pay.replayed')
+            : t('payments.pay.done', { series: p.receipt?.series ?? '', number: p.receipt?.number ?? '' })}
+        </Text>
+        {result.replayed && (
+          <Text size="sm" data-testid="payment-original">
+            {t('payments.pay.original', { date: formatDate(p.payDate), bank: p.bank })} <Money value={p.amount} /> ·{' '}
+            {t('payments.fields.bankReference')}: <span dir="ltr">{ltr(p.bankReference)}</span>
+          </Text>
+        )}
+        <Text size="sm">
+          {t('payments.fields.receipt')}: <ReceiptLink receipt={p.receipt} />
+        </Text>
+        <Group gap="xs">
+          <Text size="sm">{t('payments.pay.ordersPaid')}:</Text>
+          {p.allocations.map((a) => (
+            <Anchor key={a.orderId} component={Link} to={`/ordenes-pago/${a.orderId}`} size="sm" data-testid="payment-order-link">
+              <Reference value={a.reference} />
+            </Anchor>
+          ))}
+        </Group>
+        {result.warnings.map((w) => (
+          <Text key={w} size="sm" c="orange.9">
+            {w}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
   );
 }

@@ -22,7 +22,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatMoneyDecimal, ltr } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { entityOptions } from '../../lib/options.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
@@ -46,7 +46,8 @@ import {
   useReversePayment,
   useUploadBankFile,
 } from './api.ts';
-import { PaymentForm } from './PaymentForm.tsx';
+import { ReceiptLink, Reference, referenceText } from './components.tsx';
+import { isPayable, PaymentForm } from './PaymentForm.tsx';
 
 function PaymentList() {
   const { t } = useTranslation();
@@ -57,7 +58,7 @@ function PaymentList() {
     { accessor: 'payDate', title: t('payments.fields.payDate'), sortable: true, render: (p) => formatDay(p.payDate) },
     { accessor: 'owner', title: t('payments.fields.owner'), render: (p) => p.entityName ?? p.contributorName },
     { accessor: 'bank', title: t('payments.fields.bank') },
-    { accessor: 'bankReference', title: t('payments.fields.bankReference') },
+    { accessor: 'bankReference', title: t('payments.fields.bankReference'), render: (p) => ltr(p.bankReference) },
     {
       accessor: 'amount',
       title: t('payments.fields.amount'),
@@ -68,10 +69,7 @@ function PaymentList() {
     {
       accessor: 'receipt',
       title: t('payments.fields.receipt'),
-      render: (p) =>
-        p.receipt
-          ? `${p.receipt.series}-${p.receipt.number}${p.receipt.state === 'ANULADO' ? ` (${t('payments.receiptStates.ANULADO')})` : ''}`
-          : '—',
+      render: (p) => <ReceiptLink receipt={p.receipt} />,
     },
     { accessor: 'state', title: t('payments.fields.state'), render: (p) => t(`payments.paymentStates.${p.state}`) },
     {
@@ -145,12 +143,12 @@ function RegisterPayment() {
 }
 
 function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankRow; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const options = usePlanillaOptions();
   const [entityId, setEntityId] = useState<string | null>(null);
   const [orderId, setOrderId] = useState<string | null>(row.orderId ? String(row.orderId) : null);
   const orders = useOrderList({ entityId: entityId ?? undefined, pageSize: 100 }, !!entityId);
-  const open = (orders.data?.items ?? []).filter((o) => o.state === 'EMITIDA' || o.state === 'VENCIDA');
+  const open = (orders.data?.items ?? []).filter(isPayable);
   const resolve = useResolveBankRow(fileId, row.id);
   const [discarding, setDiscarding] = useState(false);
   return (
@@ -164,7 +162,7 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankRow; on
     >
       <Stack>
         <Text size="sm">
-          {row.reference} · <Money value={row.amount} /> · {row.payDate ? formatDay(row.payDate) : ''}
+          <Reference value={row.reference} /> · <Money value={row.amount} /> · {row.payDate ? formatDay(row.payDate) : ''}
         </Text>
         <Text size="sm" c="dimmed">
           {messageText({ message: row.message ?? '' })}
@@ -180,7 +178,7 @@ function ResolveRow({ fileId, row, onClose }: { fileId: number; row: BankRow; on
           label={t('payments.bank.order')}
           data={open.map((o) => ({
             value: String(o.id),
-            label: `${o.reference} · ${t(`payments.kinds.${o.kind}`)} · Q ${o.balance}`,
+            label: `${referenceText(o.reference, i18n.language)} · ${t(`payments.kinds.${o.kind}`)} · ${formatMoneyDecimal(o.balance)}`,
           }))}
           value={orderId}
           onChange={setOrderId}
@@ -298,7 +296,7 @@ function BankFileDetail({ id }: { id: number }) {
   const columns: ListColumn<BankRow>[] = [
     { accessor: 'rowNumber', title: t('payments.bank.row') },
     { accessor: 'payDate', title: t('payments.fields.payDate'), render: (r) => (r.payDate ? formatDay(r.payDate) : '') },
-    { accessor: 'reference', title: t('payments.fields.reference') },
+    { accessor: 'reference', title: t('payments.fields.reference'), render: (r) => <Reference value={r.reference} /> },
     { accessor: 'amount', title: t('payments.fields.amount'), textAlign: 'right', render: (r) => <Money value={r.amount} /> },
     { accessor: 'state', title: t('payments.fields.state'), render: (r) => t(`payments.bankStates.${r.state}`) },
     { accessor: 'message', title: t('payments.bank.message') },

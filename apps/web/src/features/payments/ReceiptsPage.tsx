@@ -1,5 +1,6 @@
 import { formatDay, receiptRangeCreateSchema, receiptStates } from '@aporta/domain';
 import {
+  Anchor,
   Badge,
   Button,
   Card,
@@ -57,7 +58,22 @@ export function ReceiptsPage() {
       accessor: 'number',
       title: t('payments.fields.number'),
       sortable: true,
-      render: (r) => <span data-testid="receipt-number">{r.number}</span>,
+      // A link to the receipt's PDF.
+      render: (r) => (
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          data-testid="receipt-number"
+          aria-label={t('payments.receipts.openPdf', { number: `${r.series}-${r.number}` })}
+          onClick={(e) => {
+            e.stopPropagation();
+            downloadReceiptPdf(r.id).catch((err) => showApiError(err));
+          }}
+        >
+          {r.number}
+        </Anchor>
+      ),
     },
     { accessor: 'office', title: t('payments.fields.office') },
     { accessor: 'issuedAt', title: t('payments.fields.issuedAt'), sortable: true, kind: 'datetime' },

@@ -1,4 +1,4 @@
-import { formatPaymentReference, guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
+import { guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
 import { Anchor, Button, Card, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -8,9 +8,11 @@ import { Money, Period } from '../../components/Money.tsx';
 import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { zod4Resolver } from '../../lib/form-validate.ts';
+import { displayCui } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { type OrderRow, useCreateVoluntaryOrder, useVoluntaryLimits, useVoluntaryOrders } from './api.ts';
+import { Reference } from './components.tsx';
 import { onListFields } from './form-validation.ts';
 
 /** The last 24 months, newest first, for the months a voluntary payment covers. */
@@ -87,13 +89,13 @@ export function VoluntaryPage() {
       accessor: 'reference',
       title: t('payments.fields.reference'),
       render: (o) => (
-        <Anchor component={Link} to={`/ordenes-pago/${o.id}`} ff="monospace" size="sm">
-          {formatPaymentReference(o.reference)}
+        <Anchor component={Link} to={`/ordenes-pago/${o.id}`} size="sm">
+          <Reference value={o.reference} />
         </Anchor>
       ),
     },
     { accessor: 'contributorName', title: t('payments.fields.contributor') },
-    { accessor: 'contributorCui', title: 'CUI' },
+    { accessor: 'contributorCui', title: 'CUI', render: (o) => displayCui(o.contributorCui) },
     {
       accessor: 'periods',
       title: t('payments.voluntary.months'),

@@ -134,6 +134,9 @@ export const downloadOrderPdf = (id: number, asOf: string) =>
 
 // ── Payments ──
 
+/** The owner's orders as of a day (the payment's date), for the confirmation that previews a payment. */
+export const fetchOrdersAsOf = (query: OrdersQuery) => api.get('/api/payment-orders', { query });
+
 export const useOffices = () => useQuery({ queryKey: paymentKeys.offices(), queryFn: () => api.get('/api/payments/offices') });
 
 export const useRegisterPayment = () =>
@@ -229,3 +232,11 @@ export const useRetryBankFile = (fileId: number) =>
     mutationFn: () => api.post('/api/bank-files/{id}/retry', { path: { id: fileId } }),
     onSuccess: invalidatePayments,
   });
+
+/** The command palette: orders by reference (grouped or not) or by entity or person; receipts by 7-B number or series. */
+export const findOrdersForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/payment-orders', { query: { q, pageSize: 8 }, signal });
+export const findReceiptsForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/receipts', { query: { q, pageSize: 8 }, signal });
+/** The payment a receipt was issued for (its allocations name the orders it paid). */
+export const getPaymentForPalette = (id: number, signal: AbortSignal) => api.get('/api/payments/{id}', { path: { id }, signal });

@@ -7,6 +7,7 @@ import { OrderStateBadge } from '../../components/OrderStateBadge.tsx';
 import type { ContributorTab } from '../../lib/contributorTabs.ts';
 import type { EntityTab } from '../../lib/entityTabs.ts';
 import { ownerQuery, useOrderList, usePaymentList } from './api.ts';
+import { Reference } from './components.tsx';
 import { PaymentsTable } from './OrderPage.tsx';
 
 /** Whose orders and payments: an entity's (its planillas, agreements) or a contributor's (voluntary). */
@@ -28,7 +29,10 @@ function OwnerOrders({ owner }: { owner: Owner }) {
     <Stack gap="xs" data-testid="owner-orders">
       {items.map((o) => (
         <Text key={o.id} size="sm">
-          <Link to={`/ordenes-pago/${o.id}`}>{o.reference}</Link> · {t(`payments.kinds.${o.kind}`)} ·{' '}
+          <Link to={`/ordenes-pago/${o.id}`}>
+            <Reference value={o.reference} />
+          </Link>{' '}
+          · {t(`payments.kinds.${o.kind}`)} ·{' '}
           {o.periods.map((p) => (
             <Period key={p} value={p} />
           ))}{' '}

@@ -1,13 +1,28 @@
 import {
   formatPeriod,
+  payrollExceptionKinds,
   payrollLineKindLabels,
   payrollLineKinds,
   payrollStateLabels,
   pensionTypeLabels,
   periodSchema,
 } from '@aporta/domain';
-import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Pagination,
+  SegmentedControl,
+  SimpleGrid,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconDownload, IconFileTypePdf, IconLock, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { type ListColumn, ListPage, type ListQueryResult } from '../../components/ListPage.tsx';
@@ -16,17 +31,20 @@ import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { errorText, notifyError, notifySuccess } from '../../lib/notify.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
   downloadPayrollBankFile,
   downloadPayrollSummary,
+  type PayrollExceptionRow,
   type PayrollLineRow,
   payrollLinesHook,
   useClosePayroll,
   useGeneratePayroll,
   usePayroll,
+  usePayrollExceptions,
   usePayrolls,
 } from './api.ts';
 
@@ -43,6 +61,117 @@ const Stat = ({ label, children, testId }: { label: string; children: React.Reac
     <Text fw={600}>{children}</Text>
   </div>
 );
+
+const EXCEPTIONS_PAGE = 20;
+type ExceptionKind = (typeof payrollExceptionKinds)[number];
+
+/**
+ * The day an exception speaks of: the suspension's start for an excluded pension (dd/mm/aaaa), the
+ * planilla's month that names a flagged pensioner as an employee (mm/aaaa).
+ */
+const exceptionDate = (e: PayrollExceptionRow): string => {
+  const date = e.params?.date;
+  if (typeof date === 'string' && date) return formatDate(date);
+  const period = e.params?.period;
+  return typeof period === 'string' && period ? formatPeriod(period) : '';
+};
+
+/**
+ * What the month's payroll left out (suspended: a RENAP death, an overdue survival check, a manual
+ * suspension) or paid and pointed out (a pensioner on a recent planilla as an employee), with why.
+ */
+function PayrollExceptions({ period }: { period: string }) {
+  const { t } = useTranslation();
+  const [kind, setKind] = useState<ExceptionKind | 'ALL'>('ALL');
+  const [page, setPage] = useState(1);
+  const rows = usePayrollExceptions(period, {
+    page,
+    pageSize: EXCEPTIONS_PAGE,
+    kind: kind === 'ALL' ? undefined : kind,
+  });
+  const items = rows.data?.items ?? [];
+  const total = rows.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / EXCEPTIONS_PAGE));
+  return (
+    <Card withBorder data-testid="payroll-exceptions">
+      <Group justify="space-between" mb="xs" wrap="wrap">
+        <div>
+          <Text fw={600}>{t('pensions.payroll.exceptions.title')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('pensions.payroll.exceptions.hint')}
+          </Text>
+        </div>
+        <SegmentedControl
+          size="xs"
+          value={kind}
+          onChange={(v) => {
+            setKind(v as ExceptionKind | 'ALL');
+            setPage(1);
+          }}
+          data={[
+            { value: 'ALL', label: t('pensions.payroll.exceptions.all') },
+            ...payrollExceptionKinds.map((k) => ({ value: k, label: t(`pensions.payroll.exceptions.kinds.${k}`) })),
+          ]}
+          aria-label={t('pensions.payroll.exceptions.kind')}
+        />
+      </Group>
+      {rows.isError && <Alert color="red">{errorText(rows.error)}</Alert>}
+      {!rows.isError && !rows.isPending && items.length === 0 && (
+        <Text size="sm" c="dimmed" data-testid="payroll-exceptions-empty">
+          {kind === 'ALL' ? t('pensions.payroll.exceptions.none') : t('pensions.payroll.exceptions.noneOfKind')}
+        </Text>
+      )}
+      {items.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('pensions.fields.pensioner')}</Table.Th>
+                <Table.Th>CUI</Table.Th>
+                <Table.Th>{t('pensions.payroll.exceptions.kind')}</Table.Th>
+                <Table.Th>{t('pensions.payroll.exceptions.reason')}</Table.Th>
+                <Table.Th>{t('pensions.payroll.exceptions.date')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((e) => (
+                <Table.Tr key={e.id} data-testid="payroll-exception">
+                  <Table.Td>
+                    <Link to={`/contributors/passive-classes/${e.pensionId}`}>{e.fullName}</Link>
+                    <Text size="xs" c="dimmed">
+                      {pensionTypeLabels[e.type]}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <span dir="ltr">{displayCui(e.cui)}</span>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={e.kind === 'EXCLUIDA' ? 'red' : 'orange'} variant="light" c="var(--mantine-color-text)">
+                      {t(`pensions.payroll.exceptions.kinds.${e.kind}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{messageText(e)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {exceptionDate(e)}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && (
+        <Group justify="flex-end" mt="xs">
+          <Pagination size="sm" total={pages} value={page} onChange={setPage} />
+        </Group>
+      )}
+    </Card>
+  );
+}
 
 /**
  * `/contributors/passive-classes/planilla`: the monthly pension payroll — generate (or regenerate the
@@ -196,6 +325,7 @@ export function PayrollPage() {
           )}
         </Card>
       )}
+      {p && <PayrollExceptions key={`${period}-${p.generatedAt}`} period={period} />}
     </>
   );
 

@@ -12,21 +12,35 @@ import {
   relationshipLabels,
   relationships,
 } from '@aporta/domain';
-import { ActionIcon, Alert, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, List, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import type { TFunction } from 'i18next';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { ConfirmSummary } from '../../components/ConfirmSummary.tsx';
 import { DateField } from '../../components/DateField.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
+import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { zod4Resolver } from '../../lib/form-validate.ts';
+import { displayCui, formatDate } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { type PensionBody, type PensionUpdate, useCreatePension, usePension, useUpdatePension } from './api.ts';
+import {
+  type PensionBody,
+  type PensionEligibility,
+  type PensionUpdate,
+  useCheckEligibility,
+  useCreatePension,
+  usePension,
+  useUpdatePension,
+} from './api.ts';
+import { eligibilityStep } from './eligibility.ts';
 
 type BeneficiaryValues = {
   key: string;
@@ -154,6 +168,50 @@ const toInput = (v: FormValues): PensionBody | null => {
   return v.type && beneficiaries ? { ...v, type: v.type, beneficiaries } : null;
 };
 
+type EligibilityIssue = PensionEligibility['issues'][number];
+
+/**
+ * Before registering a pension whose eligibility carries warnings: who, which type, from when, what the
+ * history shows (age, months contributed), and each warning; registering anyway is the clerk's decision.
+ */
+function confirmWarnings(
+  t: TFunction,
+  body: PensionBody,
+  e: PensionEligibility,
+  warnings: EligibilityIssue[],
+  onConfirm: () => void,
+) {
+  openConfirm({
+    title: t('pensions.eligibility.confirmTitle'),
+    size: 'lg',
+    children: (
+      <ConfirmSummary
+        lead={t('pensions.eligibility.confirmLead', { count: warnings.length })}
+        facts={[
+          { label: t('pensions.form.pensionerCui'), value: <span dir="ltr">{displayCui(body.cui)}</span> },
+          { label: t('pensions.fields.type'), value: pensionTypeLabels[body.type] },
+          { label: t('pensions.fields.startDate'), value: formatDate(body.startDate) },
+          { label: t('pensions.eligibility.age'), value: t('pensions.eligibility.years', { count: e.age }) },
+          {
+            label: t('pensions.eligibility.contributionMonths'),
+            value: t('pensions.eligibility.months', { count: e.contributionMonths }),
+          },
+        ]}
+        warnings={
+          <List size="sm" data-testid="eligibility-warnings">
+            {warnings.map((w) => (
+              <List.Item key={`${w.code}-${w.message}`}>{messageText(w)}</List.Item>
+            ))}
+          </List>
+        }
+        creates={t('pensions.eligibility.confirmCreates')}
+      />
+    ),
+    labels: { confirm: t('pensions.eligibility.registerAnyway'), cancel: t('common.cancel') },
+    onConfirm,
+  });
+}
+
 /** Create a pension with its beneficiaries (`…/new`), or edit its resolution, account and beneficiaries (`…/:id/edit`). */
 export function PensionFormPage() {
   const { t } = useTranslation();
@@ -163,6 +221,9 @@ export function PensionFormPage() {
   const can = useCan();
   const existing = usePension(id);
   const create = useCreatePension();
+  const eligibility = useCheckEligibility();
+  /** The reasons the last eligibility check refused the pension (nothing was saved). */
+  const [refusals, setRefusals] = useState<EligibilityIssue[]>([]);
   const update = useUpdatePension(id ?? 0);
   const form = useForm<FormValues>({
     mode: 'controlled',
@@ -203,13 +264,28 @@ export function PensionFormPage() {
     } else {
       const body = toInput(values);
       if (!body) return;
-      create.mutate(body, {
-        onSuccess: (p) => {
-          notifySuccess(t('pensions.form.created'));
-          navigate(`/contributors/passive-classes/${p.id}`);
+      const save = () =>
+        create.mutate(body, {
+          onSuccess: (p) => {
+            notifySuccess(t('pensions.form.created'));
+            navigate(`/contributors/passive-classes/${p.id}`);
+          },
+          onError,
+        });
+      setRefusals([]);
+      // What the history says first: a refusal saves nothing, warnings are confirmed, else it is saved.
+      eligibility.mutate(
+        { cui: body.cui, type: body.type, startDate: body.startDate },
+        {
+          onSuccess: (e) => {
+            const next = eligibilityStep(e);
+            if (next.step === 'refuse') setRefusals(next.refusals);
+            else if (next.step === 'confirm') confirmWarnings(t, body, e, next.warnings, save);
+            else save();
+          },
+          onError,
         },
-        onError,
-      });
+      );
     }
   });
   const locked = !!id;
@@ -219,6 +295,16 @@ export function PensionFormPage() {
     <form onSubmit={submit} noValidate>
       <PageHeader title={id ? t('pensions.form.editTitle') : t('pensions.form.newTitle')} mb="md" />
       <Stack>
+        {refusals.length > 0 && (
+          <Alert color="red" title={t('pensions.eligibility.refusedTitle')} data-testid="eligibility-refused">
+            <Text size="sm">{t('pensions.eligibility.refusedLead')}</Text>
+            <List size="sm" mt={4}>
+              {refusals.map((r) => (
+                <List.Item key={`${r.code}-${r.message}`}>{messageText(r)}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
         <Card withBorder>
           <Text fw={600} mb="sm">
             {t('pensions.form.pension')}
@@ -350,7 +436,7 @@ export function PensionFormPage() {
           >
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
+          <Button type="submit" loading={eligibility.isPending || create.isPending || update.isPending}>
             {t('pensions.form.save')}
           </Button>
         </Group>

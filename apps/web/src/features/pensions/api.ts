@@ -20,6 +20,12 @@ export type SurvivalCheckBody = ApiBody<'/api/pensions/{id}/survival-checks'>;
 export type ReviewRow = ApiAnswer<'/api/pension-reviews'>['items'][number];
 /** One line of a month's pension payroll. */
 export type PayrollLineRow = ApiAnswer<'/api/pension-payrolls/{period}/lines'>['items'][number];
+/** What the eligibility check of a pension about to be registered takes: the pensioner, the type, the start. */
+export type EligibilityBody = ApiBody<'/api/pensions/eligibility'>;
+/** Age, months contributed, recent employment and each refusal or warning (keyed messages). */
+export type PensionEligibility = ApiAnswer<'/api/pensions/eligibility', 'post'>;
+/** A pension the month's payroll excluded (suspended) or flagged (active employee), with the reason. */
+export type PayrollExceptionRow = ApiAnswer<'/api/pension-payrolls/{period}/exceptions'>['items'][number];
 type SurvivalList = ApiAnswer<'/api/survival'>;
 /** A pension whose yearly check is due (or overdue) as of a day. */
 export type SurvivalDueRow = NonNullable<SurvivalList['pensions']>['items'][number];
@@ -62,6 +68,10 @@ export const useCreatePension = () =>
     mutationFn: (body: PensionBody) => api.post('/api/pensions', { body }),
     onSuccess: invalidate,
   });
+
+/** Checks, before registering, what the history says of the pension (nothing is saved). */
+export const useCheckEligibility = () =>
+  useMutation({ mutationFn: (body: EligibilityBody) => api.post('/api/pensions/eligibility', { body }) });
 
 export const useUpdatePension = (id: number) =>
   useMutation({
@@ -181,6 +191,17 @@ export const payrollLinesHook = (period: string) => (query: ApiQuery<'/api/pensi
     retry: false,
   });
 
+/** What one month's payroll excluded or flagged (a page of it; `kind` narrows to one of the two). */
+export const usePayrollExceptions = (period: string | null, query: ApiQuery<'/api/pension-payrolls/{period}/exceptions'>) =>
+  useQuery({
+    queryKey: pensionKeys.payrollExceptions(period ?? '', query),
+    queryFn: ({ signal }) =>
+      api.get('/api/pension-payrolls/{period}/exceptions', { path: { period: period ?? '' }, query, signal }),
+    enabled: !!period,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
 export const useGeneratePayroll = () =>
   useMutation({
     mutationFn: (period: string) => api.post('/api/pension-payrolls/{period}/generate', { path: { period } }),
@@ -200,3 +221,7 @@ export const downloadPayrollBankFile = (period: string) =>
 /** Downloads the month's summary (PDF). */
 export const downloadPayrollSummary = (period: string) =>
   downloadFile(apiUrl('/api/pension-payrolls/{period}/summary', { path: { period } }));
+
+/** The command palette: pensions by the pensioner's name, CUI or resolution number. */
+export const findPensionsForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/pensions', { query: { q, pageSize: 8 }, signal });

@@ -11,4 +11,5 @@ export const pensionKeys = {
   payrolls: (query: unknown) => [...pensionKeys.all, 'payrolls', query] as const,
   payroll: (period: string) => [...pensionKeys.all, 'payroll', period] as const,
   payrollLines: (period: string, query: unknown) => [...pensionKeys.all, 'payroll-lines', period, query] as const,
+  payrollExceptions: (period: string, query: unknown) => [...pensionKeys.all, 'payroll-exceptions', period, query] as const,
 };

@@ -1,5 +1,12 @@
 import 'mantine-datatable/styles.layer.css';
-import { type AvailableTransition, formatPeriod, formatRate, movements, planillaLineInputSchema } from '@aporta/domain';
+import {
+  type AvailableTransition,
+  formatPaymentReference,
+  formatPeriod,
+  formatRate,
+  movements,
+  planillaLineInputSchema,
+} from '@aporta/domain';
 import {
   ActionIcon,
   Alert,
@@ -14,6 +21,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Table,
   Text,
   Textarea,
   TextInput,
@@ -22,6 +30,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEdit, IconMessageCircle, IconPlus, IconTrash } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,10 +48,11 @@ import { ApiError, fillPath } from '../../lib/api.ts';
 import { openConfirm } from '../../lib/confirm.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { zod4Resolver } from '../../lib/form-validate.ts';
-import { displayCui, formatDateTime } from '../../lib/format.ts';
+import { displayCui, formatDate, formatDateTime } from '../../lib/format.ts';
 import { apiErrorText, notifyError, notifySuccess, notifyWarning } from '../../lib/notify.ts';
 import { useCan } from '../../lib/useCan.ts';
 import {
+  fetchPlanillaComparison,
   invalidate,
   type Planilla,
   type PlanillaLine,
@@ -57,6 +67,7 @@ import {
   useTransitionPlanilla,
 } from './api.ts';
 import { LineIssues, PlanillaStateBadge } from './components.tsx';
+import { confirmApprove, confirmSubmit } from './confirmations.tsx';
 
 /** Employees missing since last period listed in the review; the count says how many more. */
 const MISSING_SHOWN = 10;
@@ -147,6 +158,13 @@ function Lines({
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q, 300);
   const [issues, setIssues] = useState<'all' | 'errors' | 'warnings'>(planilla.errorCount ? 'errors' : 'all');
+  // The last error fixed: the table leaves the (now empty) "with errors" filter and shows every line.
+  useEffect(() => {
+    if (issues === 'errors' && planilla.errorCount === 0) {
+      setIssues('all');
+      setPage(1);
+    }
+  }, [issues, planilla.errorCount]);
   const query = { page, pageSize: 25, q: debounced || undefined, issues: issues === 'all' ? undefined : issues };
   const lines = usePlanillaLines(planilla.id, query);
   const remove = useRemoveLine(planilla.id);
@@ -161,7 +179,7 @@ function Lines({
         remove.mutate(l.id, { onSuccess: () => notifySuccess(t('planillas.lines.removed')), onError: notifyError }),
     });
   return (
-    <Card withBorder>
+    <Card withBorder data-testid="planilla-lines-card">
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Title order={2} size="h4">
           {t('planillas.lines.title', { count: planilla.lineCount })}
@@ -302,6 +320,55 @@ function Lines({
   );
 }
 
+/** What the approval created: the payment orders of the planilla, each a link to its page. */
+function IssuedOrders({ planilla }: { planilla: Planilla }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const linked = can('payment-orders', 'READ');
+  return (
+    <Card withBorder data-testid="planilla-orders">
+      <Title order={2} size="h4" mb="xs">
+        {t('planillas.orders.title', { count: planilla.orders.length })}
+      </Title>
+      <Table.ScrollContainer minWidth={560}>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('planillas.orders.reference')}</Table.Th>
+              <Table.Th>{t('planillas.orders.kind')}</Table.Th>
+              <Table.Th ta="end">{t('planillas.orders.amount')}</Table.Th>
+              <Table.Th>{t('planillas.orders.dueDate')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {planilla.orders.map((o) => {
+              const reference = <span dir="ltr">{formatPaymentReference(o.reference)}</span>;
+              return (
+                <Table.Tr key={o.id}>
+                  <Table.Td>
+                    {linked ? (
+                      <Anchor component={Link} to={`/ordenes-pago/${o.id}`} data-testid="planilla-order-link">
+                        {reference}
+                      </Anchor>
+                    ) : (
+                      reference
+                    )}
+                  </Table.Td>
+                  <Table.Td>{t(`planillas.orders.kinds.${o.kind}`)}</Table.Td>
+                  <Table.Td ta="end">
+                    <Money value={o.principal} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(o.dueDate)}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}
+
 /** The review's comparison with the previous period (new, missing, salary changes, RENAP). */
 function Comparison({ planilla }: { planilla: Planilla }) {
   const { t } = useTranslation();
@@ -406,6 +473,24 @@ function Comments({ planillaId }: { planillaId: number }) {
   );
 }
 
+/** The transitions whose toast says what happened in their own words (the rest name the state reached). */
+const DONE_KEYS = [
+  'PLANILLA_SUBMIT',
+  'PLANILLA_TAKE',
+  'PLANILLA_APPROVE',
+  'PLANILLA_OBSERVE',
+  'PLANILLA_REJECT',
+  'PLANILLA_DISCARD',
+  'PLANILLA_VOID',
+] as const;
+
+/** What a transition's toast says: "Planilla enviada a revisión.", "Planilla aprobada: 2 órdenes de pago emitidas." */
+function doneText(t: TFunction, x: AvailableTransition, r: Planilla): string {
+  const key = DONE_KEYS.find((k) => k === x.key);
+  if (key) return t(`planillas.actions.done.${key}`, { count: r.orders.length });
+  return t('planillas.actions.done.other', { state: t(`planillas.states.${r.state}`) });
+}
+
 /**
  * While the planilla on screen is being sent (ENVIANDO) the page polls it; when its submit job ends it
  * under the user's eyes, everything shown is fetched again (lines recalculated, timeline) and the outcome
@@ -437,7 +522,7 @@ export function PlanillaPage() {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   useFollowSubmit(planilla.data);
 
-  const take = (p: Planilla, x: AvailableTransition, comment: string) => {
+  const run = (p: Planilla, x: AvailableTransition, comment: string) => {
     setRefusal(null);
     transition.mutate(
       {
@@ -450,7 +535,7 @@ export function PlanillaPage() {
       {
         onSuccess: (r) => {
           setNotes([]);
-          notifySuccess(t('planillas.actions.done', { action: x.label, state: r.state }));
+          notifySuccess(doneText(t, x, r));
         },
         onError: (err) => {
           if (err instanceof ApiError && err.details.length) setRefusal(err);
@@ -458,6 +543,18 @@ export function PlanillaPage() {
         },
       },
     );
+  };
+
+  // Sending and approving move money (the contributions declared; the payment orders issued): each asks
+  // first, saying what, how much, to whom and what it creates.
+  const take = (p: Planilla, x: AvailableTransition, comment: string) => {
+    if (x.to === 'ENVIANDO') confirmSubmit(t, p, () => run(p, x, comment));
+    else if (x.to === 'APROBADA') {
+      setRefusal(null);
+      fetchPlanillaComparison(p.id)
+        .catch(() => null)
+        .then((c) => confirmApprove(t, p, c, () => run(p, x, comment)));
+    } else run(p, x, comment);
   };
 
   return (
@@ -559,6 +656,7 @@ export function PlanillaPage() {
                 )}
               </Card>
             )}
+            {p.orders.length > 0 && <IssuedOrders planilla={p} />}
             {(reviewing || p.state === 'ENVIADA' || can('delegate-review', 'READ')) && <Comparison planilla={p} />}
             <Lines
               planilla={p}

@@ -13,6 +13,8 @@ export type PlanillaListQuery = ApiQuery<'/api/planillas'>;
 export type Planilla = ApiAnswer<'/api/planillas/{id}'>;
 /** One line of a planilla. */
 export type PlanillaLine = ApiAnswer<'/api/planillas/{id}/lines'>['items'][number];
+/** A planilla beside its previous period (new, missing, salary changes, RENAP). */
+export type PlanillaComparison = ApiAnswer<'/api/planillas/{id}/comparison'>;
 /** The body that adds or corrects a line. */
 export type PlanillaLineBody = ApiBody<'/api/planillas/{id}/lines', 'post'>;
 /** A planilla upload's batch. */
@@ -43,7 +45,7 @@ export const useBackPay = planillaListHook('/api/back-pay');
 
 /** Command palette: the first planillas whose entity or period match `q`. */
 export const findPlanillasForPalette = (q: string, signal: AbortSignal) =>
-  api.get('/api/planillas', { query: { q, pageSize: 6 }, signal });
+  api.get('/api/planillas', { query: { q, pageSize: 8 }, signal });
 
 /** A planilla; polled while it is being sent (ENVIANDO), until its submit job ends it. */
 export const usePlanilla = (id: number | null) =>
@@ -74,6 +76,13 @@ export const usePlanillaComparison = (id: number, enabled = true) =>
     queryKey: planillaKeys.comparison(id),
     queryFn: () => api.get('/api/planillas/{id}/comparison', { path: { id } }),
     enabled,
+  });
+
+/** The comparison, from the cache when the page already has it: what the approval's confirmation tells. */
+export const fetchPlanillaComparison = (id: number) =>
+  queryClient.ensureQueryData({
+    queryKey: planillaKeys.comparison(id),
+    queryFn: () => api.get('/api/planillas/{id}/comparison', { path: { id } }),
   });
 
 export const usePlanillaOverview = (period: string | null) =>

@@ -152,11 +152,13 @@ function RequestDrawer({
   const me = useCurrentUser().data?.id;
   const [pdf, setPdf] = useState<{ url: string; sha256: string | null } | null>(null);
   const [pass, setPass] = useState('');
+  const [passError, setPassError] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   useEffect(() => {
     setPdf(null);
     setPass('');
+    setPassError(null);
     setRejecting(false);
     setReason('');
     if (!request) return;
@@ -224,7 +226,8 @@ function RequestDrawer({
                     notifySuccess(t('signing.signed'));
                     done();
                   },
-                  onError: (err) => showApiError(err),
+                  // A wrong passphrase is said once, under the field; anything else in a notification.
+                  onError: (err) => showApiError(err, { setFieldError: (_path, text) => setPassError(text) }, ['passphrase']),
                 },
               );
             }}
@@ -233,7 +236,11 @@ function RequestDrawer({
               <PasswordInput
                 label={t('signing.passphrase')}
                 value={pass}
-                onChange={(e) => setPass(e.currentTarget.value)}
+                onChange={(e) => {
+                  setPass(e.currentTarget.value);
+                  setPassError(null);
+                }}
+                error={passError}
                 w={260}
                 required
               />

@@ -1,6 +1,21 @@
-import { Button, Card, FileInput, Group, MultiSelect, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  MultiSelect,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.tsx';
 import { showApiError } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -109,6 +124,7 @@ function UploadForm() {
             autosize
             minRows={2}
           />
+          {signers.data && signers.data.items.length === 0 && <NoSigners />}
           <MultiSelect
             label={t('signing.upload.signers')}
             description={t('signing.upload.signersHelp')}
@@ -117,6 +133,7 @@ function UploadForm() {
             onChange={setOrder}
             searchable
             maxValues={10}
+            disabled={signers.data?.items.length === 0}
           />
           {order.length > 0 && (
             <Text size="sm" c="dimmed">
@@ -143,5 +160,28 @@ function UploadForm() {
         </Stack>
       </Card>
     </QueryState>
+  );
+}
+
+/**
+ * Why the signers' list is empty and what to do: only users whose role may sign and who hold a valid
+ * certificate are offered, and nobody does yet. Who may issue certificates gets the way there.
+ */
+export function NoSigners() {
+  const { t } = useTranslation();
+  const can = useCan();
+  return (
+    <Alert color="yellow" title={t('signing.upload.noSigners')} data-testid="no-signers">
+      <Stack gap={4}>
+        <Text size="sm">{t('signing.upload.noSignersWhy')}</Text>
+        {can('signature-admin', 'CREATE') ? (
+          <Anchor component={Link} to="/administradorFirma" size="sm">
+            {t('signing.upload.issueCertificates')}
+          </Anchor>
+        ) : (
+          <Text size="sm">{t('signing.upload.askForCertificates')}</Text>
+        )}
+      </Stack>
+    </Alert>
   );
 }

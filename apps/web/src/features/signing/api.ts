@@ -255,3 +255,7 @@ export const downloadDocument = (id: number) =>
 /** The export of the documents of the folder open, or of every one in reach at the start. */
 export const documentsExportPath = (folderId: number | null) =>
   folderId ? apiUrl('/api/folders/{id}/documents/export', { path: { id: folderId } }) : apiUrl('/api/library/documents/export');
+
+/** The command palette: documents of the library by title or file name. */
+export const findDocumentsForPalette = (q: string, signal: AbortSignal) =>
+  api.get('/api/library/documents', { query: { q, pageSize: 8 }, signal });

@@ -40,7 +40,7 @@ import {
 import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -48,7 +48,7 @@ import { openConfirm } from '../../lib/confirm.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { messageText } from '../../lib/server-messages.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFlow, useFlowOptions, usePublishFlow, useSaveFlow, useValidateFlow } from './api.ts';
+import { useFlow, useFlowOptions, useFormVersionAction, usePublishFlow, useSaveFlow, useValidateFlow } from './api.ts';
 import { moment, VersionBadge } from './components.tsx';
 
 const keyOf = (label: string, taken: string[]) => {
@@ -110,6 +110,7 @@ function Designer({ id }: { id: number | null }) {
   const [to, setTo] = useState<string | null>(null);
   const save = useSaveFlow();
   const publish = usePublishFlow();
+  const publishForm = useFormVersionAction();
   const validate = useValidateFlow();
   // Any change to the definition makes the last validation stale.
   const [checkedDef, setCheckedDef] = useState(def);
@@ -192,7 +193,8 @@ function Designer({ id }: { id: number | null }) {
     setDef((d) => ({ ...d, states: d.states.map((s) => (s.key === state?.key ? { ...s, ...patch } : s)) }));
   const patchTransition = (patch: Partial<FlowTransition>) =>
     setDef((d) => ({ ...d, transitions: d.transitions.map((x) => (x.key === transition?.key ? { ...x, ...patch } : x)) }));
-  const formFields = options.forms.find((f) => f.id === formId)?.fields ?? [];
+  const chosenForm = options.forms.find((f) => f.id === formId);
+  const formFields = chosenForm?.fields ?? [];
   const localProblems = flowProblems(def, {
     formFields: formId ? formFields.map((f) => f.name) : null,
     moduleActions: options.moduleActions.map((a) => a.key),
@@ -242,6 +244,24 @@ function Designer({ id }: { id: number | null }) {
     });
   };
 
+  const onPublishForm = () => {
+    if (!chosenForm) return;
+    const version = chosenForm.latestVersion;
+    publishForm.mutate(
+      { id: chosenForm.id, version, action: 'publish' },
+      {
+        onSuccess: () => notifySuccess(t('workflow.designer.formPublished', { form: chosenForm.title, version })),
+        onError: notifyError,
+      },
+    );
+  };
+  // Whether a clerk can file a request on this flow now, and if not, why and what to do (publishing a
+  // draft is offered there, beside the reason).
+  const flowUnpublished = !!flow.data && flow.data.publishedVersion == null;
+  const draftPending = !!flow.data && flow.data.publishedVersion != null && latest?.state === 'BORRADOR';
+  const formUnpublished = !!chosenForm && chosenForm.publishedVersion == null;
+  const mayPublishFlow = !!id && can('flow', 'APPROVE') && latest?.state === 'BORRADOR';
+
   return (
     <Stack gap="md">
       <PageHeader
@@ -255,11 +275,6 @@ function Designer({ id }: { id: number | null }) {
           {mayEdit && (
             <Button leftSection={<IconDeviceFloppy size={16} />} onClick={onSave} loading={save.isPending}>
               {t('workflow.designer.save')}
-            </Button>
-          )}
-          {id && can('flow', 'APPROVE') && latest?.state === 'BORRADOR' && (
-            <Button color="green" leftSection={<IconSend size={16} />} onClick={onPublish} loading={publish.isPending}>
-              {t('workflow.designer.publishVersion', { version: flow.data?.latestVersion })}
             </Button>
           )}
         </Group>
@@ -276,6 +291,47 @@ function Designer({ id }: { id: number | null }) {
                 </Text>
               ))
             : t('workflow.designer.canPublish')}
+        </Alert>
+      )}
+      {(flowUnpublished || draftPending) && (
+        <Alert color={flowUnpublished ? 'yellow' : 'blue'} data-testid="flow-availability">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm">
+              {flowUnpublished
+                ? t('workflow.designer.notPublished')
+                : t('workflow.designer.draftPending', {
+                    version: latest?.version,
+                    published: flow.data?.publishedVersion,
+                  })}
+            </Text>
+            {mayPublishFlow && (
+              <Button
+                size="xs"
+                color="green"
+                leftSection={<IconSend size={14} />}
+                onClick={onPublish}
+                loading={publish.isPending}
+              >
+                {t('workflow.designer.publishVersion', { version: latest?.version })}
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      )}
+      {formUnpublished && chosenForm && (
+        <Alert color="yellow" data-testid="flow-form-availability">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm">{t('workflow.designer.formNotPublished', { form: chosenForm.title })}</Text>
+            {can('forms', 'UPDATE') && chosenForm.latestState === 'BORRADOR' ? (
+              <Button size="xs" color="green" onClick={onPublishForm} loading={publishForm.isPending}>
+                {t('workflow.designer.publishForm', { version: chosenForm.latestVersion })}
+              </Button>
+            ) : (
+              <Button size="xs" variant="light" component={Link} to="/forms">
+                {t('workflow.designer.openForms')}
+              </Button>
+            )}
+          </Group>
         </Alert>
       )}
       <Grid gap="md">

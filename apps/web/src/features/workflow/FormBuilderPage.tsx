@@ -5,6 +5,7 @@ import {
   type FormCatalog,
   type FormField,
   type FormFieldType,
+  type FormVersionState,
   formCatalogs,
   formDefinitionSchema,
   formFieldsProblems,
@@ -51,7 +52,9 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { issueText, messageText } from '../../lib/server-messages.ts';
 import { getToken } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { useFormDefinition, useSaveForm } from './api.ts';
+import { useFormDefinition, useFormVersionAction, useSaveForm } from './api.ts';
+import { previewData, renameInPreview, touchedAfterMove, touchedAfterRemove, visibleProblems } from './builder-state.ts';
+import { VersionBadge } from './components.tsx';
 import { FormRenderer } from './FormRenderer.tsx';
 
 /**
@@ -123,10 +126,20 @@ export function FormBuilderPage() {
   const [importError, setImportError] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<ErrorDetail[]>([]);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
+  // Problems show once a save was tried, or for the fields the user touched: never on a fresh form.
+  const [attempted, setAttempted] = useState(false);
+  const [touched, setTouched] = useState<Set<number>>(() => new Set());
   const signedIn = !!getToken();
   const can = useCan();
   const existing = useFormDefinition(signedIn ? editId : null);
   const save = useSaveForm();
+  const versionAction = useFormVersionAction();
+  // The state of the form in the library, read from its latest version (what the library lists).
+  const [stored, setStored] = useState<{ version: number; state: FormVersionState } | null>(null);
+  const resetChecks = () => {
+    setAttempted(false);
+    setTouched(new Set());
+  };
 
   useEffect(() => {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(draft));
@@ -138,15 +151,28 @@ export function FormBuilderPage() {
     if (f && fields) {
       setDraft({ formId: f.id, title: f.title, description: f.description, fields });
       setSelected(fields.length ? 0 : null);
+      setAttempted(false);
+      setTouched(new Set());
     }
+    if (f?.versions[0]) setStored({ version: f.versions[0].version, state: f.versions[0].state });
   }, [existing.data]);
 
   const problems = useMemo(() => formFieldsProblems(draft.fields), [draft.fields]);
+  const shownProblems = visibleProblems(problems, attempted, touched);
   const compiled = useMemo(() => compileForm(draft.title, draft.fields), [draft.title, draft.fields]);
   const setFields = (fn: (fields: FormField[]) => FormField[]) => setDraft((d) => ({ ...d, fields: fn(d.fields) }));
   const field = selected != null ? draft.fields[selected] : undefined;
-  const update = (patch: Partial<FormField>) =>
+  const update = (patch: Partial<FormField>) => {
+    if (selected == null) return;
+    const before = draft.fields[selected];
+    // The preview follows a rename: the value moves to the new name, the old name is not checked any more.
+    if (before && patch.name !== undefined && patch.name !== before.name) {
+      const to = patch.name;
+      setPreview((p) => renameInPreview(p, before.name, to));
+    }
+    setTouched((prev) => new Set(prev).add(selected));
     setFields((fs) => fs.map((f, i) => (i === selected ? ({ ...f, ...patch } as FormField) : f)));
+  };
 
   const add = (type: FormFieldType) => {
     const label = type === 'section' ? t('workflow.builder.section') : t(`workflow.fieldTypes.${type}`);
@@ -176,6 +202,7 @@ export function FormBuilderPage() {
       copy.splice(to, 0, x);
       return copy;
     });
+    setTouched((prev) => touchedAfterMove(prev, from, to));
     setSelected(to);
   };
   const remove = (i: number) =>
@@ -186,6 +213,7 @@ export function FormBuilderPage() {
       confirmProps: { color: 'red' },
       onConfirm: () => {
         setFields((fs) => fs.filter((_, j) => j !== i));
+        setTouched((prev) => touchedAfterRemove(prev, i));
         setSelected(null);
       },
     });
@@ -230,27 +258,34 @@ export function FormBuilderPage() {
     }
     setDraft((d) => ({ ...d, title: def.data.title, description: def.data.description ?? '', fields: def.data.fields }));
     setSelected(def.data.fields.length ? 0 : null);
+    resetChecks();
     notifySuccess(t('workflow.builder.imported', { title: def.data.title }));
   };
   const mayCreate = can('forms', 'CREATE');
   const mayUpdate = can('forms', 'UPDATE');
   const maySave = draft.formId ? mayUpdate : mayCreate;
-  const onSave = () =>
+  const onSave = () => {
+    setAttempted(true);
+    if (problems.length) return;
     save.mutate(
       { id: draft.formId, data: { title: draft.title, description: draft.description || undefined, fields: draft.fields } },
       {
         onSuccess: (f) => {
           setServerErrors([]);
           setDraft((d) => ({ ...d, formId: f.id }));
-          notifySuccess(
-            t('workflow.builder.saved', {
-              version: f.latestVersion,
-              state:
-                f.latestState === 'BORRADOR'
-                  ? t('workflow.builder.savedDraft')
-                  : t(`workflow.versionStates.${f.latestState}`).toLowerCase(),
-            }),
-          );
+          // Announced from the saved version itself: the same row the library and the detail show.
+          const v = f.versions[0];
+          setStored(v ? { version: v.version, state: v.state } : null);
+          if (v)
+            notifySuccess(
+              t('workflow.builder.saved', {
+                version: v.version,
+                state:
+                  v.state === 'BORRADOR'
+                    ? t('workflow.builder.savedDraft')
+                    : t(`workflow.versionStates.${v.state}`).toLowerCase(),
+              }),
+            );
         },
         onError: (err) => {
           if (err instanceof ApiError)
@@ -259,6 +294,21 @@ export function FormBuilderPage() {
         },
       },
     );
+  };
+  const onPublish = (version: number) => {
+    if (!draft.formId) return;
+    versionAction.mutate(
+      { id: draft.formId, version, action: 'publish' },
+      {
+        onSuccess: (f) => {
+          const v = f.versions.find((x) => x.version === version);
+          if (v) setStored({ version: v.version, state: v.state });
+          notifySuccess(t('workflow.versionPublished', { version }));
+        },
+        onError: notifyError,
+      },
+    );
+  };
 
   return (
     <Container size="xl" py="md">
@@ -284,12 +334,7 @@ export function FormBuilderPage() {
               )}
             </FileButton>
             {signedIn && maySave && (
-              <Button
-                leftSection={<IconDeviceFloppy size={16} />}
-                onClick={onSave}
-                loading={save.isPending}
-                disabled={problems.length > 0}
-              >
+              <Button leftSection={<IconDeviceFloppy size={16} />} onClick={onSave} loading={save.isPending}>
                 {draft.formId ? t('workflow.builder.saveVersion') : t('workflow.builder.saveToLibrary')}
               </Button>
             )}
@@ -313,6 +358,30 @@ export function FormBuilderPage() {
         {importError && (
           <Alert color="red" title={t('workflow.builder.importFailed')} withCloseButton onClose={() => setImportError(null)}>
             {importError}
+          </Alert>
+        )}
+        {signedIn && draft.formId && stored && (
+          <Alert color={stored.state === 'PUBLICADA' ? 'green' : 'yellow'} data-testid="builder-stored-state">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Group gap="xs">
+                <VersionBadge state={stored.state} />
+                <Text size="sm">
+                  {t(
+                    stored.state === 'PUBLICADA'
+                      ? 'workflow.builder.publishedNotice'
+                      : stored.state === 'BORRADOR'
+                        ? 'workflow.builder.draftNotice'
+                        : 'workflow.builder.retiredNotice',
+                    { version: stored.version },
+                  )}
+                </Text>
+              </Group>
+              {stored.state === 'BORRADOR' && mayUpdate && (
+                <Button size="xs" color="green" onClick={() => onPublish(stored.version)} loading={versionAction.isPending}>
+                  {t('workflow.builder.publishVersion', { version: stored.version })}
+                </Button>
+              )}
+            </Group>
           </Alert>
         )}
         {serverErrors.length > 0 && (
@@ -364,6 +433,9 @@ export function FormBuilderPage() {
                       onConfirm: () => {
                         setDraft(emptyDraft(t));
                         setSelected(null);
+                        setPreview({});
+                        setStored(null);
+                        resetChecks();
                       },
                     })
                   }
@@ -444,9 +516,9 @@ export function FormBuilderPage() {
                   </Paper>
                 ))}
               </Stack>
-              {problems.length > 0 && (
+              {shownProblems.length > 0 && (
                 <Alert color="red" title={t('workflow.builder.fixBeforeSaving')}>
-                  {problems.map((p) => (
+                  {shownProblems.map((p) => (
                     <Text key={p.path + p.message} size="sm">
                       {messageText(p)}
                     </Text>
@@ -471,9 +543,11 @@ export function FormBuilderPage() {
               </Title>
               {problems.length === 0 && draft.fields.length > 0 ? (
                 <FormRenderer
+                  // A new definition is a new form: nothing the renderer checked before is kept.
+                  key={JSON.stringify(compiled)}
                   schema={compiled.schema}
                   uiSchema={compiled.uiSchema}
-                  data={preview}
+                  data={previewData(preview, draft.fields)}
                   onChange={setPreview}
                   onSubmit={() => notifySuccess(t('workflow.builder.previewValid'))}
                   submitLabel={t('workflow.builder.tryValidation')}

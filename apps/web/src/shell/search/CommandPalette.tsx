@@ -1,5 +1,6 @@
 import '@mantine/spotlight/styles.css';
 import type { MenuItem } from '@aporta/domain';
+import { Group, Loader, Text } from '@mantine/core';
 import { Spotlight, spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
@@ -18,7 +19,8 @@ export const openCommandPalette = () => spotlight.open();
 
 /**
  * The command palette (Ctrl+K, or the topbar search box): the menu entries the user may open, plus
- * records from every registered search provider. The list is at most 320 px high (spec section 9).
+ * records from every registered search provider (searching…, nothing found, a search that failed are
+ * said). The list is at most 320 px high (spec section 9).
  */
 export function CommandPalette({ menu }: { menu: MenuItem[] }) {
   const { t } = useTranslation();
@@ -26,6 +28,9 @@ export function CommandPalette({ menu }: { menu: MenuItem[] }) {
   const [query, setQuery] = useState('');
   const providers = useSyncExternalStore(subscribeSearchProviders, getSearchProviders);
   const [records, setRecords] = useState<{ group: string; results: SearchResult[] }[]>([]);
+  /** The query whose records are shown (or being fetched), and whether some provider failed on it. */
+  const [status, setStatus] = useState<'idle' | 'loading' | 'done' | 'error'>('idle');
+  const [failed, setFailed] = useState<string[]>([]);
 
   const pages = useMemo(
     () =>
@@ -39,18 +44,30 @@ export function CommandPalette({ menu }: { menu: MenuItem[] }) {
   const q = fold(query);
   const matches = q ? pages.filter((p) => fold(`${p.label} ${p.description}`).includes(q)) : pages;
 
+  // Records are searched after a pause in typing (250 ms); a newer query cancels the one in flight.
   useEffect(() => {
-    if (!providers.length || query.trim().length < 2) {
+    const eligible = providers.some((p) => query.trim().length >= (p.minLength ?? 2));
+    if (!eligible) {
       setRecords([]);
+      setFailed([]);
+      setStatus('idle');
       return;
     }
+    setStatus('loading');
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
       runSearchProviders(query, ctrl.signal)
-        .then((r) => {
-          if (!ctrl.signal.aborted) setRecords(r.map(({ provider, results }) => ({ group: t(provider.group), results })));
+        .then(({ groups, failed: down }) => {
+          if (ctrl.signal.aborted) return;
+          setRecords(groups.map(({ provider, results }) => ({ group: t(provider.group), results })));
+          setFailed(down.map((p) => t(p.group)));
+          setStatus('done');
         })
-        .catch(() => undefined);
+        .catch(() => {
+          if (ctrl.signal.aborted) return;
+          setRecords([]);
+          setStatus('error');
+        });
     }, 250);
     return () => {
       clearTimeout(timer);
@@ -96,7 +113,20 @@ export function CommandPalette({ menu }: { menu: MenuItem[] }) {
             ))}
           </Spotlight.ActionsGroup>
         ))}
-        {matches.length === 0 && records.every((g) => g.results.length === 0) && (
+        {status === 'loading' && (
+          <Group gap="xs" px="md" py="xs" data-testid="palette-loading" aria-live="polite">
+            <Loader size="xs" />
+            <Text size="sm" c="dimmed">
+              {t('shell.paletteSearching')}
+            </Text>
+          </Group>
+        )}
+        {(status === 'error' || (status === 'done' && failed.length > 0)) && (
+          <Text size="sm" c="red" px="md" py="xs" role="status" data-testid="palette-error">
+            {status === 'error' ? t('shell.paletteError') : t('shell.paletteFailed', { groups: failed.join(', ') })}
+          </Text>
+        )}
+        {matches.length === 0 && status !== 'loading' && records.every((g) => g.results.length === 0) && (
           <Spotlight.Empty>{t('shell.paletteEmpty')}</Spotlight.Empty>
         )}
       </Spotlight.ActionsList>

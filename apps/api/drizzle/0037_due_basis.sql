@@ -1,0 +1,2 @@
+ALTER TABLE "payment_orders" ADD COLUMN "due_basis" text DEFAULT 'LEGAL' NOT NULL;--> statement-breakpoint
+ALTER TABLE "payment_orders" ADD CONSTRAINT "payment_orders_due_basis_chk" CHECK (due_basis in ('LEGAL', 'AFTER_REVIEW'));

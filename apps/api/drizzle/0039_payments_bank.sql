@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "bank_id" integer;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_bank_id_banks_id_fk" FOREIGN KEY ("bank_id") REFERENCES "public"."banks"("id") ON DELETE no action ON UPDATE no action;
