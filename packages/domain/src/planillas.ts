@@ -526,6 +526,8 @@ export const planillaSchema = z.object({
   lineCount: z.number().int(),
   errorCount: z.number().int(),
   warningCount: z.number().int(),
+  /** Lines with a reviewer's observation (planillaLineSchema `observations`): the operator's "Con observación". */
+  observedLineCount: z.number().int(),
   totalSalary: moneyDecimalSchema,
   totalEmployee: moneyDecimalSchema,
   totalEmployer: moneyDecimalSchema,
@@ -551,6 +553,17 @@ export const planillaSchema = z.object({
 });
 export type Planilla = z.infer<typeof planillaSchema>;
 
+/** A reviewer's note on one line of a planilla (written when observing it, or as a line comment). */
+export const planillaLineObservationSchema = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  authorEmail: z.string(),
+  /** PLANILLA_OBSERVE when written with the observation; null for a comment written on its own. */
+  transition: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PlanillaLineObservation = z.infer<typeof planillaLineObservationSchema>;
+
 export const planillaLineSchema = z.object({
   id: z.number().int(),
   rowNumber: z.number().int(),
@@ -569,6 +582,8 @@ export const planillaLineSchema = z.object({
   errors: z.array(lineIssueSchema),
   warnings: z.array(lineIssueSchema),
   contributorId: z.number().int().nullable(),
+  /** What the reviewer wrote about this line (observations and line comments), oldest first. */
+  observations: z.array(planillaLineObservationSchema),
 });
 export type PlanillaLine = z.infer<typeof planillaLineSchema>;
 
@@ -595,8 +610,8 @@ export const planillaListQuerySchema = listQuerySchema.extend({
 export type PlanillaListQuery = z.infer<typeof planillaListQuerySchema>;
 
 export const planillaLinesQuerySchema = listQuerySchema.extend({
-  /** Only lines with errors, with warnings, or all. */
-  issues: z.enum(['errors', 'warnings']).optional(),
+  /** Only lines with errors, with warnings, with a reviewer's observation, or all. */
+  issues: z.enum(['errors', 'warnings', 'observations']).optional(),
 });
 export type PlanillaLinesQuery = z.infer<typeof planillaLinesQuerySchema>;
 
@@ -719,6 +734,26 @@ export const planillaOverviewSchema = z.object({
 });
 export type PlanillaOverview = z.infer<typeof planillaOverviewSchema>;
 
+/**
+ * One share of a month (employee or employer) in a contributor's history: whether it is paid, and the
+ * payment order that charges it (the planilla's LABORAL or PATRONAL order, or the voluntary order that
+ * covered the month), void orders left out. Each share is paid on its own: the employee share is PAGADO once
+ * its order is paid, whatever the employer's order says.
+ */
+export const contributionShareSchema = z.object({
+  paid: z.boolean(),
+  /** Null when no live order charges it (approved before orders were issued, or its order voided). */
+  order: z
+    .object({
+      id: z.number().int(),
+      reference: z.string(),
+      /** The stored state: EMITIDA (unpaid or partly paid), PAGADA, or CONVENIDA (its balance owed in an agreement). */
+      state: z.enum(['EMITIDA', 'PAGADA', 'CONVENIDA']),
+    })
+    .nullable(),
+});
+export type ContributionShare = z.infer<typeof contributionShareSchema>;
+
 /** One month of a contributor's (or an entity's) contribution history. */
 export const contributionMonthSchema = z.object({
   period: z.string(),
@@ -729,8 +764,12 @@ export const contributionMonthSchema = z.object({
   salary: moneyDecimalSchema.nullable(),
   employeeAmount: moneyDecimalSchema.nullable(),
   employerAmount: moneyDecimalSchema.nullable(),
-  /** Paid arrives with the payments issue: null until then (not known), never a guess. */
+  /** Both shares paid (null for a gap). Each share on its own: `employeeShare`, `employerShare`. */
   paid: z.boolean().nullable(),
+  /** The employee share (laboral): paid or not, and its order. Null for a gap. */
+  employeeShare: contributionShareSchema.nullable(),
+  /** The employer share (patronal): paid or not, and its order. Null for a gap. */
+  employerShare: contributionShareSchema.nullable(),
   /** A month between the first and last contribution without one. */
   gap: z.boolean(),
 });
@@ -771,7 +810,12 @@ export const entityContributionMonthSchema = z.object({
   salary: moneyDecimalSchema,
   employeeAmount: moneyDecimalSchema,
   employerAmount: moneyDecimalSchema,
+  /** Every planilla of the month paid, both shares (null for a gap). */
   paid: z.boolean().nullable(),
+  /** Each share on its own: the employee (laboral) orders of the month all paid; null for a gap. */
+  employeePaid: z.boolean().nullable(),
+  /** The employer (patronal) orders of the month all paid; null for a gap. */
+  employerPaid: z.boolean().nullable(),
   gap: z.boolean(),
 });
 export const entityContributionHistorySchema = z.object({

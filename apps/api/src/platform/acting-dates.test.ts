@@ -142,6 +142,7 @@ const rules: Record<string, Rule> = {
     why: 'a setting is scheduled ahead; a past day is asked as retroactive',
   },
   'POST /api/pensions body:startDate': { acts: false, why: 'a resolution may grant a pension from a later month' },
+  'POST /api/pensions/eligibility body:startDate': { acts: false, why: 'the eligibility of the pension about to be registered' },
   'POST /api/pensions/{id}/amounts body:effectiveFrom': { acts: false, why: 'an amount change is scheduled ahead' },
   'POST /api/pensions body:beneficiaries[].studyCertificateUntil': { acts: false, why: 'until when a certificate covers' },
   'PUT /api/pensions/{id} body:beneficiaries[].studyCertificateUntil': { acts: false, why: 'as on create' },

@@ -22,7 +22,14 @@ describe('platform', () => {
   it('answers an unknown /api route with the JSON error shape', async () => {
     const res = await t.request({ method: 'GET', url: '/api/no-existe?x=1' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'La ruta GET /api/no-existe no existe.' } });
+    expect(res.json()).toEqual({
+      error: {
+        code: 'ROUTE_NOT_FOUND',
+        message: 'La ruta GET /api/no-existe no existe.',
+        key: 'platform.routeNotFound',
+        params: { method: 'GET', path: '/api/no-existe' },
+      },
+    });
   });
 
   it('refuses malformed JSON with 400, not 500', async () => {

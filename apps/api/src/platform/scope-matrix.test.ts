@@ -148,9 +148,10 @@ function allOnly(method: 'GET' | 'POST', url: string, payload?: unknown): Check 
   };
 }
 
+// A disability pension: the fixture's contributor (born 1990) is under the retirement age (pension eligibility).
 const pensionBody = (cui: string) => ({
   cui,
-  type: 'JUBILACION',
+  type: 'INVALIDEZ',
   resolutionNumber: 'RES-ALC',
   resolutionDate: '2020-01-01',
   startDate: '2020-01-01',
@@ -348,6 +349,18 @@ const cases: Record<string, Case> = {
       expect(res.json().error.details[0].path).toBe('cui');
     },
   },
+  'POST /api/pensions/eligibility': {
+    check: async (ctx) => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/pensions/eligibility',
+        token: ctx.user.token,
+        payload: { cui: B.cui, type: 'INVALIDEZ', startDate: '2020-01-01' },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.details[0].path).toBe('cui');
+    },
+  },
   'GET /api/pensions/:id': { check: byId((s) => `/api/pensions/${s.pensionId}`) },
   'GET /api/pensions/:id/history': { check: byId((s) => `/api/pensions/${s.pensionId}/history`) },
   'GET /api/pensions/:id/transitions': { check: byId((s) => `/api/pensions/${s.pensionId}/transitions`) },
@@ -379,6 +392,7 @@ const cases: Record<string, Case> = {
   'POST /api/pension-payrolls/:period/close': { check: allOnly('POST', '/api/pension-payrolls/2020-01/close') },
   'GET /api/pension-payrolls/:period/bank-file': { check: allOnly('GET', '/api/pension-payrolls/2020-01/bank-file') },
   'GET /api/pension-payrolls/:period/summary': { check: allOnly('GET', '/api/pension-payrolls/2020-01/summary') },
+  'GET /api/pension-payrolls/:period/exceptions': { check: allOnly('GET', '/api/pension-payrolls/2020-01/exceptions') },
   'GET /api/survival': {
     check: shows(
       () => '/api/survival?kind=overdue&asOf=2030-01-01&pageSize=200',

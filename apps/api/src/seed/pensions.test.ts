@@ -5,6 +5,7 @@ import {
   jobSchedules,
   jobs,
   pensionBeneficiaries,
+  pensionReviews,
   pensionSuspensions,
   pensions,
   renapPeople,
@@ -51,7 +52,12 @@ describe('pension demo data', () => {
       .select({ n: count() })
       .from(pensionSuspensions)
       .where(eq(pensionSuspensions.reason, 'SUPERVIVENCIA'));
-    expect(open).toBe(suspended);
+    // The demo payroll's RENAP check (issue 28) suspends a pensioner recorded dead: a death, not survival.
+    const [{ n: deaths }] = await db
+      .select({ n: count() })
+      .from(pensionSuspensions)
+      .where(eq(pensionSuspensions.reason, 'FALLECIMIENTO'));
+    expect(open + deaths).toBe(suspended);
     const [{ n: checks }] = await db.select({ n: count() }).from(survivalChecks);
     expect(checks).toBeGreaterThan(total / 2);
     const [{ n: bens }] = await db.select({ n: count() }).from(pensionBeneficiaries);
@@ -59,13 +65,18 @@ describe('pension demo data', () => {
     // Checks due now: birthdays in the window before the seed's day, not yet presented.
     const due = await t.request({ method: 'GET', url: `/api/survival?kind=due&asOf=${today}`, token: admin.token });
     expect(due.json().pensions.total).toBeGreaterThan(0);
-    // A few open pensioners are deceased in the offline registry.
+    // A few open pensioners are deceased in the offline registry (the demo payroll already suspended those it
+    // found: RENAP deaths are checked when a payroll is generated).
     const dead = await db
       .select({ n: count() })
       .from(pensions)
       .innerJoin(renapPeople, eq(renapPeople.cui, pensions.cui))
       .where(and(eq(pensions.state, 'ACTIVA'), isNotNull(renapPeople.deathDate)));
-    expect(dead[0].n).toBe(3);
+    const [{ n: suspendedDead }] = await db
+      .select({ n: count() })
+      .from(pensionSuspensions)
+      .where(eq(pensionSuspensions.reason, 'FALLECIMIENTO'));
+    expect(dead[0].n + suspendedDead).toBe(3);
 
     await seedPensionDemo(t.database.db, { pensions: 600, today });
     const [{ n: again }] = await db.select({ n: count() }).from(pensions);
@@ -78,6 +89,8 @@ describe('pension demo data', () => {
     // First sight (the day of installation): nothing runs.
     expect(await runDueSchedules(db, new Date(`${today}T12:00:00Z`), undefined, keys)).toEqual([]);
     const [{ n: before }] = await db.select({ n: count() }).from(pensions).where(eq(pensions.state, 'SUSPENDIDA'));
+    // The demo payroll already found one of the deceased (its RENAP check opened that review).
+    const [{ n: reviewsBefore }] = await db.select({ n: count() }).from(pensionReviews);
     // Two months later: checks have fallen beyond grace, and the deceased are found.
     const later = addDays(today, 60);
     expect(await runDueSchedules(db, new Date(`${later}T12:00:00Z`), undefined, keys)).toEqual(keys);
@@ -122,7 +135,7 @@ describe('pension demo data', () => {
     expect(outcomes.find((o) => o.key === 'pensions.renap-check')).toMatchObject({
       lastSlot: later,
       lastError: null,
-      lastResult: { deaths: 3, reviewsOpened: 3 },
+      lastResult: { deaths: 3, reviewsOpened: 3 - reviewsBefore },
     });
     expect(outcomes.find((o) => o.key === 'pensions.survival-suspension')?.lastResult).toMatchObject({ asOf: later });
     const reviews = await t.request({ method: 'GET', url: '/api/pension-reviews?state=ABIERTA', token: admin.token });

@@ -28407,7 +28407,7 @@ export type paths = {
                     pageSize?: string | number;
                     sort?: string;
                     q?: string;
-                    issues?: "errors" | "warnings";
+                    issues?: "errors" | "warnings" | "observations";
                 };
                 header?: never;
                 path: {
@@ -50058,7 +50058,18 @@ export type components = {
             employeeAmount: components["schemas"]["MoneyDecimalInput"] | null;
             employerAmount: components["schemas"]["MoneyDecimalInput"] | null;
             paid: boolean | null;
+            employeeShare: components["schemas"]["ContributionShareInput"] | null;
+            employerShare: components["schemas"]["ContributionShareInput"] | null;
             gap: boolean;
+        };
+        ContributionShareInput: {
+            paid: boolean;
+            order: {
+                id: number;
+                reference: string;
+                /** @enum {string} */
+                state: "EMITIDA" | "PAGADA" | "CONVENIDA";
+            } | null;
         };
         ContributorExportQueryInput: {
             sort?: string;
@@ -50537,6 +50548,8 @@ export type components = {
             employeeAmount: components["schemas"]["MoneyDecimalInput"];
             employerAmount: components["schemas"]["MoneyDecimalInput"];
             paid: boolean | null;
+            employeePaid: boolean | null;
+            employerPaid: boolean | null;
             gap: boolean;
         };
         ErrorBodyInput: {
@@ -51703,6 +51716,13 @@ export type components = {
             movement?: string | null;
             movementDate?: string | null;
         };
+        PlanillaLineObservationInput: {
+            id: number;
+            body: string;
+            authorEmail: string;
+            transition: string | null;
+            createdAt: string;
+        };
         PlanillaLineInput: {
             id: number;
             rowNumber: number;
@@ -51721,6 +51741,7 @@ export type components = {
             errors: components["schemas"]["LineIssueInput"][];
             warnings: components["schemas"]["LineIssueInput"][];
             contributorId: number | null;
+            observations: components["schemas"]["PlanillaLineObservationInput"][];
         };
         PlanillaLinesQueryInput: {
             page?: string | number;
@@ -51730,7 +51751,7 @@ export type components = {
             sort?: string;
             q?: string;
             /** @enum {string} */
-            issues?: "errors" | "warnings";
+            issues?: "errors" | "warnings" | "observations";
         };
         PlanillaListQueryInput: {
             page?: string | number;
@@ -51806,6 +51827,7 @@ export type components = {
             lineCount: number;
             errorCount: number;
             warningCount: number;
+            observedLineCount: number;
             totalSalary: components["schemas"]["MoneyDecimalInput"];
             totalEmployee: components["schemas"]["MoneyDecimalInput"];
             totalEmployer: components["schemas"]["MoneyDecimalInput"];
@@ -54793,7 +54815,18 @@ export type components = {
             employeeAmount: components["schemas"]["MoneyDecimal"] | null;
             employerAmount: components["schemas"]["MoneyDecimal"] | null;
             paid: boolean | null;
+            employeeShare: components["schemas"]["ContributionShare"] | null;
+            employerShare: components["schemas"]["ContributionShare"] | null;
             gap: boolean;
+        };
+        ContributionShare: {
+            paid: boolean;
+            order: {
+                id: number;
+                reference: string;
+                /** @enum {string} */
+                state: "EMITIDA" | "PAGADA" | "CONVENIDA";
+            } | null;
         };
         ContributorExportQuery: {
             sort?: string;
@@ -55278,6 +55311,8 @@ export type components = {
             employeeAmount: components["schemas"]["MoneyDecimal"];
             employerAmount: components["schemas"]["MoneyDecimal"];
             paid: boolean | null;
+            employeePaid: boolean | null;
+            employerPaid: boolean | null;
             gap: boolean;
         };
         ErrorBody: {
@@ -56459,6 +56494,13 @@ export type components = {
             movement?: string | null;
             movementDate?: string | null;
         };
+        PlanillaLineObservation: {
+            id: number;
+            body: string;
+            authorEmail: string;
+            transition: string | null;
+            createdAt: string;
+        };
         PlanillaLine: {
             id: number;
             rowNumber: number;
@@ -56477,6 +56519,7 @@ export type components = {
             errors: components["schemas"]["LineIssue"][];
             warnings: components["schemas"]["LineIssue"][];
             contributorId: number | null;
+            observations: components["schemas"]["PlanillaLineObservation"][];
         };
         PlanillaLinesQuery: {
             /** @default 1 */
@@ -56487,7 +56530,7 @@ export type components = {
             sort?: string;
             q?: string;
             /** @enum {string} */
-            issues?: "errors" | "warnings";
+            issues?: "errors" | "warnings" | "observations";
         };
         PlanillaListQuery: {
             /** @default 1 */
@@ -56564,6 +56607,7 @@ export type components = {
             lineCount: number;
             errorCount: number;
             warningCount: number;
+            observedLineCount: number;
             totalSalary: components["schemas"]["MoneyDecimal"];
             totalEmployee: components["schemas"]["MoneyDecimal"];
             totalEmployer: components["schemas"]["MoneyDecimal"];

@@ -1,4 +1,4 @@
-import { formatNit } from '@aporta/domain';
+import { formatNit, formatPeriod } from '@aporta/domain';
 import { placeholderImage } from '@aporta/domain/template';
 import { Avatar, Badge, Group, NumberInput, Select, Switch, Text, TextInput } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../components/DateField.tsx';
+import { PeriodField } from '../components/PeriodField.tsx';
 import {
   displayCui,
   formatCui,
@@ -29,6 +30,7 @@ export const fieldKinds = [
   'number',
   'money',
   'date',
+  'period',
   'datetime',
   'boolean',
   'enum',
@@ -222,6 +224,32 @@ export const fieldTypes: Record<FieldKind, FieldType> = {
       />
     ),
     filter: (p) => <DateField label={p.label} value={(p.value as string | null) ?? null} onChange={p.onChange} w={p.w} />,
+  },
+  // A payroll period `AAAA-MM`, read and typed mm/aaaa (PeriodField).
+  period: {
+    text: (v) => (isNone(v) ? '' : formatPeriod(String(v))),
+    cell: (v) => <span style={{ whiteSpace: 'nowrap' }}>{isNone(v) ? '' : formatPeriod(String(v))}</span>,
+    input: (p) => (
+      <PeriodField
+        label={p.label}
+        value={(p.value as string | null) ?? null}
+        onChange={p.onChange}
+        required={p.required}
+        disabled={p.disabled}
+        error={p.error}
+        w={p.w}
+        data-testid={p['data-testid']}
+      />
+    ),
+    filter: (p) => (
+      <PeriodField
+        label={p.label}
+        value={(p.value as string | null) ?? null}
+        onChange={p.onChange}
+        w={p.w}
+        data-testid={p['data-testid']}
+      />
+    ),
   },
   datetime: { text: (v) => formatDateTime(v as string | null) },
   boolean: {

@@ -78,7 +78,7 @@ describe('institutions', () => {
     });
     const refused = await t.request({ method: 'DELETE', url: `/api/institutions/${inst.id}`, token: admin.token });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.message).toMatch(/tiene 1 usuario/);
+    expect(refused.json().error.message).toMatch(/tiene usuarios \(en total: 1\)/);
     await t.request({
       method: 'PUT',
       url: `/api/users/${u.id}`,

@@ -6,7 +6,9 @@ import {
   AppError,
   centsToDecimal,
   decimalToCents,
+  formatCui,
   formatDay,
+  formatMoney,
   formatPaymentReference,
   formatPeriod,
   guatemalaToday,
@@ -267,25 +269,35 @@ export async function orderDocument(ctx: RequestContext, input: { id: number; as
   return { report: orderReport(o), name: `orden-${o.reference}` };
 }
 
-/** The order as a PDF: institution header, entity, period, concepts, amounts, due date, reference and its QR. */
+/**
+ * The order as a PDF document (no filters heading: its own data under the title): entity, concept,
+ * period, dates, the account statement with money as `Q 1,234.50`, the reference grouped and its QR.
+ */
 export function orderReport(ord: PaymentOrder): ReportDefinition {
   const owner = ord.entityName
     ? `${ord.entityName} (${ord.entityCode})`
-    : `${ord.contributorName ?? ''} · CUI ${ord.contributorCui ?? ''}`;
+    : `${ord.contributorName ?? ''} · CUI ${ord.contributorCui ? formatCui(ord.contributorCui) : ''}`;
   const m = (s: string) => ({ cents: decimalToCents(s) });
   const sum = (a: string, b: string) => centsToDecimal(decimalToCents(a) + decimalToCents(b));
+  const periods = ord.periods.map(formatPeriod).join(', ');
   return {
     kind: 'payment-order',
     title: `Orden de pago ${formatPaymentReference(ord.reference)}`,
-    filters: [
+    layout: 'document',
+    filters: [],
+    fields: [
       { label: ord.entityName ? 'Entidad' : 'Afiliado', value: owner },
-      { label: 'Período', value: ord.periods.map(formatPeriod).join(', ') },
+      { label: 'Concepto', value: orderKindLabels[ord.kind] },
+      { label: ord.periods.length > 1 ? 'Períodos' : 'Período', value: periods },
+      { label: 'Emitida el', value: formatDay(ord.issueDate) },
+      { label: 'Vence el', value: formatDay(ord.dueDate) },
+      { label: 'Estado', value: orderStateLabels[ord.state] },
       { label: 'Saldo al', value: formatDay(ord.asOf) },
     ],
     tables: [
       {
         headers: ['Concepto', 'Período', 'Monto'],
-        rows: [[orderKindLabels[ord.kind], ord.periods.map(formatPeriod).join(', '), m(ord.principal)]],
+        rows: [[orderKindLabels[ord.kind], periods, m(ord.principal)]],
         numeric: [2],
       },
       {
@@ -306,7 +318,7 @@ export function orderReport(ord: PaymentOrder): ReportDefinition {
         heading: 'Referencia de pago',
         qr: { value: ord.reference, caption: formatPaymentReference(ord.reference) },
         paragraphs: [
-          `Emitida el ${formatDay(ord.issueDate)}. Vence el ${formatDay(ord.dueDate)}. Estado: ${orderStateLabels[ord.state]}.`,
+          `Saldo a pagar al ${formatDay(ord.asOf)}: ${formatMoney(decimalToCents(ord.balance))}.`,
           'Pague en el banco con la referencia de 19 dígitos (los dos últimos son dígitos verificadores ISO 7064 MOD 97-10). ' +
             'Después del vencimiento se cobra interés simple diario sobre el capital no pagado a la tasa anual vigente.',
         ],

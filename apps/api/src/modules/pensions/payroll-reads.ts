@@ -6,6 +6,7 @@ import {
   AppError,
   centsToDecimal,
   decimalToCents,
+  formatPeriod,
   msg,
   type PayrollException,
   type PayrollLine,
@@ -185,9 +186,9 @@ export async function payrollSummary(ctx: RequestContext, period: string): Promi
   const owed = rows.filter((r) => r.kind === 'ATRASO').reduce((s, r) => s + decimalToCents(r.total), 0n);
   return {
     kind: 'pension-payroll',
-    title: `Planilla de pensiones de ${period}`,
+    title: `Planilla de pensiones de ${formatPeriod(period)}`,
     filters: [
-      { label: 'Período', value: period },
+      { label: 'Período', value: formatPeriod(period) },
       { label: 'Estado', value: p.state === 'CERRADA' ? 'Cerrada' : 'Borrador' },
       { label: 'Pensiones suspendidas excluidas', value: String(p.excludedSuspended) },
     ],

@@ -2,6 +2,7 @@
 import {
   AppError,
   type ContributionHistory,
+  type ContributionShare,
   contributionGaps,
   decimalToCents,
   type EntityContributionHistory,
@@ -14,9 +15,9 @@ import {
   periodOf,
   previousPeriod,
 } from '@aporta/domain';
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
-import { contributors, municipalEntities, planillaLines, planillas } from '../../db/schema/index.ts';
+import { contributors, municipalEntities, paymentOrders, planillaLines, planillas } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { likePattern, pageOf } from '../../platform/list.ts';
 import { paidMonths } from '../payments/voluntary.ts';
@@ -112,6 +113,7 @@ export async function contributorHistory(
       entityName: municipalEntities.name,
       planillaId: planillaLines.planillaId,
       planillaType: planillas.type,
+      planillaState: planillas.state,
       salary: planillaLines.salary,
       employee: planillaLines.employeeAmount,
       employer: planillaLines.employerAmount,
@@ -143,6 +145,17 @@ export async function contributorHistory(
   const paid = await paidMonths(ctx.db, input.cui);
   const inSpan = (p: string) => (!input.from || p >= input.from) && (!input.to || p <= input.to);
   const voluntary = ctx.scope === 'ALL' ? [...paid.voluntary].filter(([p]) => inSpan(p)) : [];
+  // Each share on its own (issue 28): the planilla's LABORAL order pays the employee share, its PATRONAL
+  // order the employer share; a voluntary order pays both shares of its months.
+  const orders = await shareOrders(
+    ctx,
+    [...new Set(rows.map((r) => r.planillaId))],
+    [...new Set(voluntary.map(([, v]) => v.orderId))],
+  );
+  const shareOf = (planillaId: number, planillaPaid: boolean, kind: 'LABORAL' | 'PATRONAL'): ContributionShare => {
+    const order = orders.planilla.get(`${planillaId}:${kind}`) ?? null;
+    return { paid: planillaPaid || order?.state === 'PAGADA', order };
+  };
   const voluntaryMonths = await Promise.all(
     voluntary.map(async ([period, v]) => {
       // What the order paid for the month (its shares sum exactly to the order, voluntaryMonthShares).
@@ -157,6 +170,8 @@ export async function contributorHistory(
         employeeAmount: money(decimalToCents(v.employeeAmount)),
         employerAmount: money(decimalToCents(v.employerAmount)),
         paid: true,
+        employeeShare: { paid: true, order: orders.voluntary.get(v.orderId) ?? null },
+        employerShare: { paid: true, order: orders.voluntary.get(v.orderId) ?? null },
         gap: false,
       };
     }),
@@ -166,18 +181,25 @@ export async function contributorHistory(
     input.from && input.to ? { from: input.from, to: input.to } : undefined,
   );
   const months = [
-    ...rows.map((r) => ({
-      period: r.period,
-      entityId: r.entityId,
-      entityName: r.entityName,
-      planillaId: r.planillaId,
-      planillaType: r.planillaType,
-      salary: r.salary == null ? null : money(r.salary),
-      employeeAmount: money(r.employee),
-      employerAmount: money(r.employer),
-      paid: paid.planilla.has(r.planillaId),
-      gap: false,
-    })),
+    ...rows.map((r) => {
+      const planillaPaid = paid.planilla.has(r.planillaId) || r.planillaState === 'PAGADA';
+      const employeeShare = shareOf(r.planillaId, planillaPaid, 'LABORAL');
+      const employerShare = shareOf(r.planillaId, planillaPaid, 'PATRONAL');
+      return {
+        period: r.period,
+        entityId: r.entityId,
+        entityName: r.entityName,
+        planillaId: r.planillaId,
+        planillaType: r.planillaType,
+        salary: r.salary == null ? null : money(r.salary),
+        employeeAmount: money(r.employee),
+        employerAmount: money(r.employer),
+        paid: employeeShare.paid && employerShare.paid,
+        employeeShare,
+        employerShare,
+        gap: false,
+      };
+    }),
     ...voluntaryMonths,
     ...gaps.map((g) => ({
       period: g,
@@ -189,6 +211,8 @@ export async function contributorHistory(
       employeeAmount: null,
       employerAmount: null,
       paid: null,
+      employeeShare: null,
+      employerShare: null,
       gap: true,
     })),
   ].sort((a, b) => a.period.localeCompare(b.period));
@@ -203,6 +227,52 @@ export async function contributorHistory(
       employer: money(rows.reduce((s, r) => s + r.employer, 0n)),
     },
   };
+}
+
+type ShareOrder = NonNullable<ContributionShare['order']>;
+
+/**
+ * The live (not void) payment orders that charge a contributor's months: each planilla's LABORAL and
+ * PATRONAL order (keyed `planillaId:kind`) and the voluntary orders by id. Two statements at most.
+ */
+async function shareOrders(
+  ctx: RequestContext,
+  planillaIds: number[],
+  voluntaryIds: number[],
+): Promise<{ planilla: Map<string, ShareOrder>; voluntary: Map<number, ShareOrder> }> {
+  const planilla = new Map<string, ShareOrder>();
+  const voluntary = new Map<number, ShareOrder>();
+  const columns = {
+    id: paymentOrders.id,
+    planillaId: paymentOrders.planillaId,
+    kind: paymentOrders.kind,
+    reference: paymentOrders.reference,
+    state: paymentOrders.state,
+  };
+  const toOrder = (o: { id: number; reference: string; state: string }): ShareOrder | null =>
+    o.state === 'EMITIDA' || o.state === 'PAGADA' || o.state === 'CONVENIDA'
+      ? { id: o.id, reference: o.reference, state: o.state }
+      : null;
+  if (planillaIds.length) {
+    const rows = await ctx.db
+      .select(columns)
+      .from(paymentOrders)
+      .where(and(inArray(paymentOrders.planillaId, planillaIds), ne(paymentOrders.state, 'ANULADA')));
+    for (const o of rows) {
+      const order = toOrder(o);
+      if (o.planillaId != null && order && (o.kind === 'LABORAL' || o.kind === 'PATRONAL')) {
+        planilla.set(`${o.planillaId}:${o.kind}`, order);
+      }
+    }
+  }
+  if (voluntaryIds.length) {
+    const rows = await ctx.db.select(columns).from(paymentOrders).where(inArray(paymentOrders.id, voluntaryIds));
+    for (const o of rows) {
+      const order = toOrder(o);
+      if (order) voluntary.set(o.id, order);
+    }
+  }
+  return { planilla, voluntary };
 }
 
 /** An entity's declared months (approved or paid planillas): employees, salaries, amounts, and the gaps. */
@@ -223,10 +293,16 @@ export async function entityHistory(
     employee: string;
     employer: string;
     paid: boolean;
+    employee_paid: boolean;
+    employer_paid: boolean;
   }>(
     await ctx.db.execute(sql`
       select period, count(*)::int as n, sum(line_count)::int as employees, sum(total_salary)::text as salary,
-        sum(total_employee)::text as employee, sum(total_employer)::text as employer, bool_and(state = 'PAGADA') as paid
+        sum(total_employee)::text as employee, sum(total_employer)::text as employer, bool_and(state = 'PAGADA') as paid,
+        bool_and(state = 'PAGADA' or exists (select 1 from ${paymentOrders} o where o.planilla_id = ${planillas}.id
+          and o.kind = 'LABORAL' and o.state = 'PAGADA')) as employee_paid,
+        bool_and(state = 'PAGADA' or exists (select 1 from ${paymentOrders} o where o.planilla_id = ${planillas}.id
+          and o.kind = 'PATRONAL' and o.state = 'PAGADA')) as employer_paid
       from ${planillas} where entity_id = ${input.entityId} and state in ('APROBADA', 'PAGADA')
         ${input.from ? sql`and period >= ${input.from}` : sql``} ${input.to ? sql`and period <= ${input.to}` : sql``}
       group by period order by period`),
@@ -245,6 +321,8 @@ export async function entityHistory(
       employeeAmount: d(r.employee),
       employerAmount: d(r.employer),
       paid: Boolean(r.paid),
+      employeePaid: Boolean(r.employee_paid),
+      employerPaid: Boolean(r.employer_paid),
       gap: false,
     })),
     ...gaps.map((g) => ({
@@ -255,6 +333,8 @@ export async function entityHistory(
       employeeAmount: '0.00',
       employerAmount: '0.00',
       paid: null,
+      employeePaid: null,
+      employerPaid: null,
       gap: true,
     })),
   ].sort((a, b) => a.period.localeCompare(b.period));

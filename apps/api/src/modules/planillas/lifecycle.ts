@@ -113,6 +113,7 @@ export async function transitionPlanilla(ctx: RequestContext, input: { id: numbe
       comment: applied.comment,
       actorId: ctx.actor.id,
       actorEmail: ctx.actor.email,
+      lineObservations: lineComments?.length ?? 0,
     });
   });
   return getPlanilla(ctx, { id: input.id });

@@ -7,11 +7,12 @@ import {
   msg,
   type PlanillaLine,
   type PlanillaLineInput,
+  type PlanillaLineObservation,
   type PlanillaLinesQuery,
 } from '@aporta/domain';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { planillaLines, type planillas } from '../../db/schema/index.ts';
+import { planillaComments, planillaLines, type planillas } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, likePattern, listPage } from '../../platform/list.ts';
 import {
@@ -38,7 +39,7 @@ const lineColumns = {
 };
 type LineRow = { [K in keyof typeof lineColumns]: (typeof lineColumns)[K]['_']['data'] | null };
 
-const toLine = (l: LineRow): PlanillaLine => ({
+const toLine = (l: LineRow, observations: PlanillaLineObservation[] = []): PlanillaLine => ({
   id: l.id as number,
   rowNumber: l.rowNumber as number,
   period: l.period as string,
@@ -56,12 +57,59 @@ const toLine = (l: LineRow): PlanillaLine => ({
   errors: l.errors ?? [],
   warnings: l.warnings ?? [],
   contributorId: l.contributorId,
+  observations,
 });
+
+/**
+ * The reviewer's notes on each of these lines (written when observing the planilla, or as line comments),
+ * oldest first: the operator reads them on the line itself. One statement for the page or batch.
+ */
+async function observationsOf(db: Db, lineIds: number[]): Promise<Map<number, PlanillaLineObservation[]>> {
+  const out = new Map<number, PlanillaLineObservation[]>();
+  if (!lineIds.length) return out;
+  const rows = await db
+    .select({
+      id: planillaComments.id,
+      lineId: planillaComments.lineId,
+      body: planillaComments.body,
+      authorEmail: planillaComments.authorEmail,
+      transition: planillaComments.transition,
+      createdAt: planillaComments.createdAt,
+    })
+    .from(planillaComments)
+    .where(inArray(planillaComments.lineId, lineIds))
+    .orderBy(asc(planillaComments.createdAt), asc(planillaComments.id));
+  for (const r of rows) {
+    if (r.lineId == null) continue;
+    const list = out.get(r.lineId) ?? [];
+    list.push({
+      id: r.id,
+      body: r.body,
+      authorEmail: r.authorEmail,
+      transition: r.transition,
+      createdAt: r.createdAt.toISOString(),
+    });
+    out.set(r.lineId, list);
+  }
+  return out;
+}
+
+/** Lines as the API answers them, each with its observations. */
+async function linesWithObservations(db: Db, rows: LineRow[]): Promise<PlanillaLine[]> {
+  const observations = await observationsOf(
+    db,
+    rows.map((l) => l.id as number),
+  );
+  return rows.map((l) => toLine(l, observations.get(l.id as number)));
+}
 
 function lineConditions(id: number, q: Partial<PlanillaLinesQuery>): SQL {
   const where: SQL[] = [eq(planillaLines.planillaId, id)];
   if (q.issues === 'errors') where.push(eq(planillaLines.hasErrors, true));
   if (q.issues === 'warnings') where.push(eq(planillaLines.hasWarnings, true));
+  if (q.issues === 'observations') {
+    where.push(sql`exists (select 1 from ${planillaComments} c where c.line_id = ${planillaLines.id})`);
+  }
   if (q.q) {
     const digits = q.q.replace(/[\s-]/g, '');
     where.push(
@@ -106,7 +154,7 @@ export async function findPlanillaLines(ctx: RequestContext, input: { id: number
     count: () => ctx.db.select({ id: planillaLines.id }).from(planillaLines).where(cond),
     countCap: Number.MAX_SAFE_INTEGER - 1,
   });
-  return { ...page, items: page.items.map(toLine) };
+  return { ...page, items: await linesWithObservations(ctx.db, page.items) };
 }
 
 /** The lines for a spreadsheet or a PDF of the declaration, in keyset batches (row number, or the list's sort). */
@@ -126,7 +174,7 @@ export async function* planillaLineBatches(ctx: RequestContext, id: number, q: P
     (l) => l.id as number,
     1000,
   )) {
-    if (rows.length) yield rows.map(toLine);
+    if (rows.length) yield await linesWithObservations(ctx.db, rows);
   }
 }
 
@@ -207,7 +255,8 @@ export async function addPlanillaLine(
 
 async function getLine(db: Db, lineId: number): Promise<PlanillaLine> {
   const [l] = await db.select(lineColumns).from(planillaLines).where(eq(planillaLines.id, lineId));
-  return toLine(l);
+  const [line] = await linesWithObservations(db, [l]);
+  return line;
 }
 
 async function lockLine(tx: Db, planillaId: number, lineId: number) {

@@ -10,6 +10,7 @@ import {
   entityRegions,
   jobs as jobsTable,
   notifications,
+  paymentOrders,
   planillaLines,
   planillas,
   regionDelegates,
@@ -271,6 +272,13 @@ describe('planillas: lifecycle, review, concurrency, approval', () => {
     expect(sub.json()).toMatchObject({ state: 'ENVIADA', submittedById: operator.id, submitMessage: null });
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, delegate.id));
     expect(notes.some((n) => n.link === `/planilla/vista/${id}`)).toBe(true);
+    // In words: which planilla (mm/aaaa), what happened, its lines and amounts as Q 1,234.50 (issue 28).
+    const [y, m] = last.split('-');
+    const sent = notes.find((n) => n.link === `/planilla/vista/${id}`);
+    expect(sent?.title).toBe(`Planilla ${m}/${y} de ${fx.entityA.name} enviada a revisión`);
+    expect(sent?.body).toBe(
+      `2 líneas; cuota laboral Q ${sub.json().totalEmployee} y patronal Q ${sub.json().totalEmployer}. Espera su revisión.`,
+    );
     const take = await transition(operator.token, id, { to: 'EN_REVISION' });
     expect(take.statusCode).toBe(403);
     // Editing a submitted planilla is refused with the reason.
@@ -309,6 +317,34 @@ describe('planillas: lifecycle, review, concurrency, approval', () => {
     const comments = (await t.request({ method: 'GET', url: `/api/planillas/${id}/comments`, token: operator.token })).json()
       .items;
     expect(comments.map((c: { lineRow: number | null }) => c.lineRow)).toEqual([null, 2]);
+    // The operator reads each line's observation on the line itself, and filters the observed lines (issue 28).
+    const seen = (await t.request({ method: 'GET', url: `/api/planillas/${id}/lines`, token: operator.token })).json().items;
+    expect(seen.map((l: { observations: unknown[] }) => l.observations.length)).toEqual([0, 1]);
+    expect(seen[1].observations[0]).toMatchObject({
+      body: 'El salario no coincide con el contrato.',
+      authorEmail: delegate.email,
+      transition: 'PLANILLA_OBSERVE',
+      createdAt: expect.any(String),
+    });
+    const observed = await t.request({
+      method: 'GET',
+      url: `/api/planillas/${id}/lines?issues=observations`,
+      token: operator.token,
+    });
+    expect(observed.statusCode).toBe(200);
+    expect(observed.json()).toMatchObject({ total: 1, items: [{ id: lines[1].id, rowNumber: 2 }] });
+    expect((await t.request({ method: 'GET', url: `/api/planillas/${id}`, token: operator.token })).json()).toMatchObject({
+      observedLineCount: 1,
+    });
+    // The operator is told in words: which planilla (mm/aaaa), what happened, how many observations, why.
+    const told = await t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, operator.id), eq(notifications.link, `/planilla/vista/${id}`)));
+    const [y, m] = last.split('-');
+    expect(told.map((n) => n.title)).toContain(`Su planilla ${m}/${y} de ${fx.entityA.name} fue observada: 1 observación`);
+    expect(told.map((n) => n.body)).toContain('Revise el salario de la línea 2. Corrija lo observado y envíela de nuevo.');
+    expect(told.map((n) => n.title).join()).not.toMatch(/\d{4}-\d{2}/);
     const fix = await t.request({
       method: 'PUT',
       url: `/api/planillas/${id}/lines/${lines[1].id}`,
@@ -316,6 +352,8 @@ describe('planillas: lifecycle, review, concurrency, approval', () => {
       payload: line({ cui: lines[1].cui, salary: '3100.00' }),
     });
     expect(fix.statusCode).toBe(200);
+    // A corrected line keeps the observation it answers.
+    expect(fix.json().observations.map((o: { body: string }) => o.body)).toEqual(['El salario no coincide con el contrato.']);
     expect((await submitAndWait(operator.token, id)).json().state).toBe('ENVIADA');
     expect((await transition(delegate.token, id, { to: 'EN_REVISION' })).statusCode).toBe(200);
   });
@@ -354,6 +392,44 @@ describe('planillas: lifecycle, review, concurrency, approval', () => {
     expect(h.statusCode).toBe(200);
     // Approved but its orders not paid yet: the month is declared and owed (paid false, not unknown).
     expect(h.json().months).toMatchObject([{ period: last, employeeAmount: '210.00', paid: false, gap: false }]);
+    // Each share on its own, with the order that charges it (issue 28).
+    const [laboral, patronal] = shown.orders as { id: number; reference: string }[];
+    expect(h.json().months[0]).toMatchObject({
+      employeeShare: { paid: false, order: { id: laboral.id, reference: laboral.reference, state: 'EMITIDA' } },
+      employerShare: { paid: false, order: { id: patronal.id, reference: patronal.reference, state: 'EMITIDA' } },
+    });
+    // The employee share paid (its order PAGADA), the employer's not yet: the employee share reads paid.
+    await t.database.db.update(paymentOrders).set({ state: 'PAGADA' }).where(eq(paymentOrders.id, laboral.id));
+    try {
+      const h2 = await t.request({
+        method: 'GET',
+        url: `/api/contribution-history/contributor?cui=${cuiKnown}`,
+        token: operator.token,
+      });
+      expect(h2.json().months[0]).toMatchObject({
+        paid: false,
+        employeeShare: { paid: true, order: { id: laboral.id, state: 'PAGADA' } },
+        employerShare: { paid: false, order: { id: patronal.id, state: 'EMITIDA' } },
+      });
+      // The entity's history says the same, share by share.
+      const eh = await t.request({
+        method: 'GET',
+        url: `/api/contribution-history/entity?entityId=${fx.entityA.id}&from=${last}&to=${last}`,
+        token: admin.token,
+      });
+      expect(eh.json().months).toMatchObject([{ period: last, paid: false, employeePaid: true, employerPaid: false }]);
+    } finally {
+      await t.database.db.update(paymentOrders).set({ state: 'EMITIDA' }).where(eq(paymentOrders.id, laboral.id));
+    }
+    // The operator is told the approval in words, with the amounts of the orders it issued.
+    const told = await t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, operator.id), eq(notifications.link, `/planilla/vista/${id}`)));
+    const approved = told.find((n) => n.title.endsWith('fue aprobada'));
+    expect(approved?.body).toBe(
+      `Aprobada por ${delegate.email}. Se emitieron las órdenes de pago: cuota laboral Q ${shown.totalEmployee} y patronal Q ${shown.totalEmployer}.`,
+    );
     const audit = await t.database.db
       .select()
       .from(auditLog)

@@ -12,10 +12,10 @@ import {
   planillaTypeLabels,
   SUBMITTING_STATE,
 } from '@aporta/domain';
-import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { municipalEntities, paymentOrders, planillaLines, planillas, users } from '../../db/schema/index.ts';
+import { municipalEntities, paymentOrders, planillaComments, planillaLines, planillas, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, likePattern, listPage, type Page, type ReadBack } from '../../platform/list.ts';
 import { type MakerSpec, makersOf, withColumns } from '../../platform/maker-checker.ts';
@@ -75,6 +75,10 @@ async function toPlanillas(ctx: RequestContext, rows: Joined[]): Promise<Planill
     ctx.db,
     rows.map(({ p }) => p.id),
   );
+  const observed = await observedLineCounts(
+    ctx.db,
+    rows.map(({ p }) => p.id),
+  );
   return rows.map(({ p, entityCode, entityName, createdByEmail, reviewerEmail }) => ({
     id: p.id,
     entityId: p.entityId,
@@ -86,6 +90,7 @@ async function toPlanillas(ctx: RequestContext, rows: Joined[]): Promise<Planill
     lineCount: p.lineCount,
     errorCount: p.errorCount,
     warningCount: p.warningCount,
+    observedLineCount: observed.get(p.id) ?? 0,
     totalSalary: money(p.totalSalary),
     totalEmployee: money(p.totalEmployee),
     totalEmployer: money(p.totalEmployer),
@@ -133,6 +138,17 @@ async function ordersOf(db: Db, ids: number[]): Promise<Map<number, Planilla['or
     out.set(o.planillaId, list);
   }
   return out;
+}
+
+/** How many lines of each planilla carry a reviewer's observation (a line comment). One statement for the page. */
+async function observedLineCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ planillaId: planillaComments.planillaId, n: sql<number>`count(distinct ${planillaComments.lineId})::int` })
+    .from(planillaComments)
+    .where(and(inArray(planillaComments.planillaId, ids), isNotNull(planillaComments.lineId)))
+    .groupBy(planillaComments.planillaId);
+  return new Map(rows.map((r) => [r.planillaId, Number(r.n)]));
 }
 
 async function editableIds(ctx: RequestContext, rows: Joined[]): Promise<Set<number>> {

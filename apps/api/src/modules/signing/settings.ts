@@ -1,4 +1,4 @@
-import { AppError, detail, msg } from '@aporta/domain';
+import { AppError, detail, formatDay, guatemalaToday, msg } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -67,7 +67,7 @@ export async function appearanceReason(db: Db, who: { name: string; position: st
   const parts = [action];
   if (s?.showName ?? true) parts.push(who.name);
   if ((s?.showPosition ?? true) && who.position) parts.push(who.position);
-  if (s?.showDate ?? true) parts.push(new Date().toISOString().slice(0, 10));
+  if (s?.showDate ?? true) parts.push(formatDay(guatemalaToday()));
   return parts.join(' · ');
 }
 

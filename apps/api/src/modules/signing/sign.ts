@@ -10,6 +10,7 @@ import {
 import { getBlob, putBlob } from '../../platform/blobs.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { appendTextPages, signerOf, signPdf } from '../../platform/pades.ts';
+import { formatGuatemalaDateTime } from '../../platform/pdf.ts';
 import { decryptPrivateKey, WrongPassphraseError } from '../../platform/pki.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { caMaterial, sealSigner, unb64 } from './authority.ts';
@@ -213,11 +214,13 @@ async function completionCopy(
       at: new Date(),
     },
   ];
-  const stamp = (d: Date) => `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  // As a clerk reads time: dd/mm/aaaa hh:mm in Guatemala (the page says so once, not in UTC).
+  const stamp = (d: Date) => formatGuatemalaDateTime(d);
   const lines = [
     `Documento: ${req.title} (${req.filename})`,
     `SHA-256 del original: ${req.originalSha256}`,
     `SHA-256 con todas las firmas: ${signedSha256}`,
+    'Fechas y horas en hora de Guatemala.',
     '',
     ...rows.flatMap((e) => [
       `${stamp(e.at)} · ${eventLabels[e.action] ?? e.action} · ${e.userName}${e.ip ? ` · IP ${e.ip}` : ''}${e.detail ? ` · ${e.detail}` : ''}`,

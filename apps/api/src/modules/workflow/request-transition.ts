@@ -2,8 +2,12 @@ import {
   AppError,
   conditionHolds,
   type conditionOps,
+  decimalToCents,
   type FlowCondition,
   type FlowDefinition,
+  formatCui,
+  formatDay,
+  formatMoney,
   isFinalFlowState,
   type MessageKey,
   msg,
@@ -13,7 +17,7 @@ import type { Db } from '../../db/client.ts';
 import { documentFolders, roles, sigRequestEvents, sigRequests, wfFormVersions } from '../../db/schema/index.ts';
 import { createContext, type RequestContext } from '../../platform/context.ts';
 import type { FileStore } from '../../platform/files.ts';
-import { generateReportPdf } from '../../platform/pdf.ts';
+import { formatGuatemalaDateTime, generateReportPdf } from '../../platform/pdf.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { addDocument } from '../documents/filing.ts';
 import { notifyUsers } from '../notifications/service.ts';
@@ -27,14 +31,18 @@ import { dueFor, machineOf, type Row, requestRow, SIG_ENTITY_TYPE, stateLabel } 
  * request as a PDF in Documentos, run a module's action, all in the move's transaction.
  */
 
-/** Notifies who is now expected to act on the request (assignment) and the requester of the move. */
+/**
+ * Notifies who is now expected to act on the request (assignment) and the requester of the move, in words a
+ * person would write: the state reached by its name, the step taken quoted as a name (`step`: the
+ * transition's label, null when the request was just filed), never "Aprobar por …".
+ */
 export async function notifyMove(
   tx: Db,
   ctx: RequestContext,
   req: { id: number; number: string; entityId: number | null; requesterId: number | null; flowTitle: string },
   def: FlowDefinition,
   state: string,
-  what: string,
+  step: string | null,
 ) {
   const link = `/sig/item/${req.id}`;
   const expected = new Set<number>();
@@ -46,8 +54,8 @@ export async function notifyMove(
       db: tx,
       userIds: [...expected],
       type: 'info',
-      title: `Solicitud ${req.number} asignada: ${stateLabel(def, state)}`,
-      body: `${req.flowTitle}: espera su acción.`,
+      title: `Solicitud ${req.number} espera su acción (${stateLabel(def, state)})`,
+      body: `${req.flowTitle}: la solicitud le fue asignada.`,
       link,
     });
   }
@@ -56,8 +64,8 @@ export async function notifyMove(
       db: tx,
       userIds: [req.requesterId],
       type: 'info',
-      title: `Solicitud ${req.number}: ${what}`,
-      body: req.flowTitle,
+      title: step ? `Solicitud ${req.number}: ${stateLabel(def, state)}` : `Solicitud ${req.number} presentada`,
+      body: step ? `${req.flowTitle}: se realizó el paso «${step}» (${ctx.actor.email}).` : `${req.flowTitle}.`,
       link,
     });
   }
@@ -66,6 +74,31 @@ export async function notifyMove(
 export interface TransitionEnv {
   files: FileStore;
   appTitle: string;
+  /** Where a reader checks a generated constancia's code (its QR): the public verification page of the request's origin. */
+  verifyUrl?: (code: string) => string;
+}
+
+/** A field of the request's form as its JSON Schema property: its title, and what its value is (money, a date, a CUI, a choice). */
+interface FieldSchema {
+  title?: string;
+  type?: string;
+  format?: string;
+  oneOf?: { const: unknown; title?: string }[];
+}
+
+/** A request's value as printed on paper: money `Q 1,234.50`, dates dd/mm/aaaa, CUIs grouped, a choice by its label, numbers grouped. */
+export function printedValue(p: FieldSchema | undefined, v: unknown): string {
+  if (v == null || v === '') return '—';
+  if (typeof v === 'boolean') return v ? 'Sí' : 'No';
+  const choice = p?.oneOf?.find((o) => o.const === v);
+  if (choice?.title) return choice.title;
+  if (typeof v === 'number') return p?.type === 'integer' ? String(v) : v.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  const s = String(v);
+  if (p?.format === 'money' && /^-?\d+(\.\d{1,2})?$/.test(s)) return formatMoney(decimalToCents(s));
+  if (p?.format === 'cui' && /^\d{13}$/.test(s)) return formatCui(s);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return formatDay(s);
+  if (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))) return formatGuatemalaDateTime(new Date(s));
+  return s;
 }
 
 /** The refusal of a transition whose condition does not hold on the request's data, by the condition's operator. */
@@ -177,18 +210,11 @@ export async function transitionRequest(
         userIds: [r.requesterId],
         type: 'success',
         title: `Solicitud ${r.number}: ${stateLabel(def, input.to)}`,
-        body: action.message || `${r.flowTitle}: ${applied.transition.label}.`,
+        body: action.message || `${r.flowTitle}: se realizó el paso «${applied.transition.label}».`,
         link: `/sig/item/${r.id}`,
       });
     }
-    await notifyMove(
-      tx,
-      ctx,
-      { ...req, flowTitle: r.flowTitle },
-      def,
-      input.to,
-      `${applied.transition.label} (${stateLabel(def, input.to)})`,
-    );
+    await notifyMove(tx, ctx, { ...req, flowTitle: r.flowTitle }, def, input.to, applied.transition.label);
   });
   return getRequest(ctx, { id: r.id });
 }
@@ -210,25 +236,28 @@ export const libraryContext = (ctx: RequestContext) =>
 async function documentOfRequest(ctx: RequestContext, env: TransitionEnv, r: Row, def: FlowDefinition, to: string) {
   const data = r.data as Record<string, unknown>;
   const [form] = await ctx.db.select().from(wfFormVersions).where(eq(wfFormVersions.id, r.formVersionId));
-  const props = ((form.schema as { properties?: Record<string, { title?: string }> }).properties ?? {}) as Record<
-    string,
-    { title?: string }
-  >;
+  const props = ((form.schema as { properties?: Record<string, FieldSchema> }).properties ?? {}) as Record<string, FieldSchema>;
   const rows = Object.entries(data)
-    .filter(([, v]) => typeof v !== 'object')
-    .map(([k, v]) => [props[k]?.title ?? k, String(v)]);
+    .filter(([, v]) => typeof v !== 'object' || v === null)
+    .map(([k, v]) => [props[k]?.title ?? k, printedValue(props[k], v)]);
+  // A constancia is a document (its own data under the title, no filters heading), with its verification QR.
   const pdf = await generateReportPdf(
     ctx,
     {
       kind: 'sig-constancia',
-      title: `${r.flowTitle} — ${r.number}`,
-      filters: [
+      title: `Constancia: ${r.flowTitle}`,
+      layout: 'document',
+      filters: [],
+      fields: [
         { label: 'Solicitud', value: r.number },
+        ...(r.entityName ? [{ label: 'Entidad', value: r.entityName }] : []),
+        ...(r.requesterName ? [{ label: 'Solicitante', value: r.requesterName }] : []),
+        { label: 'Presentada el', value: formatGuatemalaDateTime(r.createdAt) },
         { label: 'Estado', value: stateLabel(def, to) },
       ],
-      tables: [{ headers: ['Dato', 'Valor'], rows }],
+      tables: [{ headers: ['Dato', 'Valor'], rows, widths: ['auto', '*'] }],
     },
-    { fallbackInstitution: env.appTitle },
+    { fallbackInstitution: env.appTitle, verifyUrl: env.verifyUrl },
   );
   const doc = await addDocument(libraryContext(ctx), env.files, {
     folderId: await sigFolder(ctx.db),

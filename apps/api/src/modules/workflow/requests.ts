@@ -190,7 +190,7 @@ export async function createRequest(ctx: RequestContext, input: SigRequestCreate
       { id: row.id, number, entityId, requesterId: row.requesterId, flowTitle: flow.title },
       def,
       def.initial,
-      'presentada',
+      null,
     );
     return row.id;
   });

@@ -18,7 +18,7 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendDownload } from '../../platform/downloads.ts';
+import { sendDownload, verifyUrlFor } from '../../platform/downloads.ts';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { DOCUMENT_TYPES, readUpload } from '../../platform/uploads.ts';
@@ -145,7 +145,7 @@ export function registerRequestRoutes(app: Parameters<FastifyPluginAsyncZod>[0])
     async (request) =>
       transitionRequest(
         request.ctx,
-        { files: app.files, appTitle: app.config.APP_TITLE },
+        { files: app.files, appTitle: app.config.APP_TITLE, verifyUrl: verifyUrlFor(request) },
         { id: request.params.id, ...request.body },
       ),
   );

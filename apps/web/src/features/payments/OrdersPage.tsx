@@ -88,7 +88,7 @@ export function OrdersPage() {
       kind: 'reference',
       options: entityOptions(options.data?.entities),
     },
-    { name: 'period', label: t('payments.fields.period'), kind: 'text', w: { base: '100%', sm: 120 } },
+    { name: 'period', label: t('payments.fields.period'), kind: 'period', w: { base: '100%', sm: 150 } },
     {
       name: 'state',
       label: t('payments.fields.state'),

@@ -1,4 +1,4 @@
-import { guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
+import { formatPeriod, guatemalaToday, periodOf, previousPeriod, voluntaryOrderCreateSchema } from '@aporta/domain';
 import { Anchor, Button, Card, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +64,7 @@ function VoluntaryForm() {
           <MultiSelect
             label={t('payments.voluntary.months')}
             required
-            data={recentPeriods().map((p) => ({ value: p, label: `${p.slice(5)}/${p.slice(0, 4)}` }))}
+            data={recentPeriods().map((p) => ({ value: p, label: formatPeriod(p) }))}
             {...form.getInputProps('periods')}
           />
           <TextInput label={t('payments.voluntary.salary')} required inputMode="decimal" {...form.getInputProps('salary')} />

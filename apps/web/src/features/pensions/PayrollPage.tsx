@@ -7,26 +7,14 @@ import {
   pensionTypeLabels,
   periodSchema,
 } from '@aporta/domain';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Pagination,
-  SegmentedControl,
-  SimpleGrid,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Pagination, SegmentedControl, SimpleGrid, Table, Text } from '@mantine/core';
 import { IconDownload, IconFileTypePdf, IconLock, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { type ListColumn, ListPage, type ListQueryResult } from '../../components/ListPage.tsx';
 import { Money } from '../../components/Money.tsx';
+import { PeriodField } from '../../components/PeriodField.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { SpanishDocumentHint } from '../../components/SpanishDocumentHint.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -242,11 +230,13 @@ export function PayrollPage() {
     <>
       <Group align="flex-end" wrap="wrap" justify="space-between">
         <Group align="flex-end" wrap="wrap">
-          <TextInput
+          <PeriodField
             label={t('pensions.payroll.period')}
             description={t('pensions.payroll.periodHint')}
             value={period}
-            onChange={(e) => setPeriod(e.currentTarget.value.trim())}
+            // Text that is not yet a month keeps the payroll shown (the field says what is wrong).
+            onChange={(v) => v && setPeriod(v)}
+            required
             error={!valid ? t('pensions.payroll.periodInvalid') : undefined}
             w={{ base: '100%', sm: 180 }}
             data-testid="payroll-period"

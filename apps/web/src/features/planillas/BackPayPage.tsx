@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { PeriodField } from '../../components/PeriodField.tsx';
 import type { ApiBody } from '../../lib/api.ts';
 import { showApiError } from '../../lib/form-errors.ts';
 import { zod4Resolver } from '../../lib/form-validate.ts';
@@ -73,8 +74,18 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
           />
           <TextInput label="CUI" required {...form.getInputProps('cui')} />
           <TextInput label={t('planillas.fields.fullName')} required {...form.getInputProps('fullName')} />
-          <TextInput label={t('planillas.backPay.from')} required placeholder="aaaa-mm" {...form.getInputProps('fromPeriod')} />
-          <TextInput label={t('planillas.backPay.to')} required placeholder="aaaa-mm" {...form.getInputProps('toPeriod')} />
+          <PeriodField
+            label={t('planillas.backPay.from')}
+            required
+            {...form.getInputProps('fromPeriod')}
+            onChange={(p) => form.setFieldValue('fromPeriod', p ?? '')}
+          />
+          <PeriodField
+            label={t('planillas.backPay.to')}
+            required
+            {...form.getInputProps('toPeriod')}
+            onChange={(p) => form.setFieldValue('toPeriod', p ?? '')}
+          />
           <TextInput
             label={t('planillas.backPay.monthlySalary')}
             required

@@ -1,4 +1,4 @@
-import { contributionHistoryQuerySchema, formatPeriod } from '@aporta/domain';
+import { contributionHistoryQuerySchema, formatPaymentReference, formatPeriod } from '@aporta/domain';
 import { Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -10,7 +10,8 @@ import { QueryState } from '../../components/QueryState.tsx';
 import { displayCui } from '../../lib/format.ts';
 import { usePlanillaOptions } from '../../lib/referenceOptions.ts';
 import { issueText } from '../../lib/server-messages.ts';
-import { useContributorContributions, useEntityContributions } from './api.ts';
+import { useCan } from '../../lib/useCan.ts';
+import { type ContributionShare, useContributorContributions, useEntityContributions } from './api.ts';
 
 const GapBadge = () => {
   const { t } = useTranslation();
@@ -21,7 +22,7 @@ const GapBadge = () => {
   );
 };
 
-/** Whether a declared month is paid (its planilla's orders, or a voluntary order, paid in full). */
+/** Whether a share of a declared month is paid (its orders paid in full); null: not known. */
 const PaidBadge = ({ paid }: { paid: boolean | null }) => {
   const { t } = useTranslation();
   if (paid === null) return <>{t('planillas.history.paidUnknown')}</>;
@@ -32,9 +33,54 @@ const PaidBadge = ({ paid }: { paid: boolean | null }) => {
   );
 };
 
-/** A contributor's months (by CUI): entity, salary, amount, planilla, paid, and the gaps. `share` picks the column. */
+/**
+ * One share of a month (laboral or patronal): paid or not on its own, and the order that charges it — a
+ * link to the order when the user may read orders (issue 28: the employee share paid reads paid even while
+ * the employer's order is still owed).
+ */
+function ShareCell({ share, kind, linked }: { share: ContributionShare; kind: 'employee' | 'employer'; linked: boolean }) {
+  const { t } = useTranslation();
+  const { order } = share;
+  const inAgreement = !share.paid && order?.state === 'CONVENIDA';
+  const reference = order ? <span dir="ltr">{formatPaymentReference(order.reference)}</span> : null;
+  return (
+    <Stack gap={2} align="flex-start">
+      <Badge
+        color={share.paid ? 'teal' : inAgreement ? 'blue' : 'orange'}
+        variant="light"
+        c="var(--mantine-color-text)"
+        data-testid={`month-paid-${kind}`}
+      >
+        {share.paid
+          ? t('planillas.history.paidYes')
+          : inAgreement
+            ? t('planillas.history.inAgreement')
+            : t('planillas.history.paidNo')}
+      </Badge>
+      {order && (
+        <Text size="xs">
+          {t('planillas.history.orderLabel')}{' '}
+          {linked ? (
+            <Anchor component={Link} to={`/ordenes-pago/${order.id}`} size="xs" data-testid={`month-order-${kind}`}>
+              {reference}
+            </Anchor>
+          ) : (
+            reference
+          )}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A contributor's months (by CUI): entity, salary, amount, planilla, each share paid or not with its order,
+ * and the gaps. `share` picks the amount column.
+ */
 export function ContributorContributions({ cui, share }: { cui: string; share: 'employee' | 'employer' }) {
   const { t } = useTranslation();
+  const can = useCan();
+  const linked = can('payment-orders', 'READ');
   const history = useContributorContributions({ cui });
   return (
     <QueryState query={history}>
@@ -54,7 +100,7 @@ export function ContributorContributions({ cui, share }: { cui: string; share: '
                 {t('planillas.history.gaps', { count: h.gaps.length })}
               </Text>
             </Group>
-            <Table.ScrollContainer minWidth={640}>
+            <Table.ScrollContainer minWidth={760}>
               <Table striped data-testid="contribution-history">
                 <Table.Thead>
                   <Table.Tr>
@@ -65,7 +111,8 @@ export function ContributorContributions({ cui, share }: { cui: string; share: '
                       {share === 'employee' ? t('planillas.fields.employee') : t('planillas.fields.employer')}
                     </Table.Th>
                     <Table.Th>{t('planillas.history.planilla')}</Table.Th>
-                    <Table.Th>{t('planillas.history.paid')}</Table.Th>
+                    <Table.Th>{t('planillas.history.employeeShare')}</Table.Th>
+                    <Table.Th>{t('planillas.history.employerShare')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -86,7 +133,12 @@ export function ContributorContributions({ cui, share }: { cui: string; share: '
                           </Anchor>
                         )}
                       </Table.Td>
-                      <Table.Td>{m.gap ? '' : <PaidBadge paid={m.paid} />}</Table.Td>
+                      <Table.Td>
+                        {m.employeeShare ? <ShareCell share={m.employeeShare} kind="employee" linked={linked} /> : ''}
+                      </Table.Td>
+                      <Table.Td>
+                        {m.employerShare ? <ShareCell share={m.employerShare} kind="employer" linked={linked} /> : ''}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -121,7 +173,8 @@ function EntityContributions({ entityId }: { entityId: number }) {
                     <Table.Th ta="right">{t('planillas.fields.totalSalary')}</Table.Th>
                     <Table.Th ta="right">{t('planillas.fields.employee')}</Table.Th>
                     <Table.Th ta="right">{t('planillas.fields.employer')}</Table.Th>
-                    <Table.Th>{t('planillas.history.paid')}</Table.Th>
+                    <Table.Th>{t('planillas.history.employeeShare')}</Table.Th>
+                    <Table.Th>{t('planillas.history.employerShare')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -134,7 +187,8 @@ function EntityContributions({ entityId }: { entityId: number }) {
                       <Table.Td ta="right">{m.gap ? '' : <Money value={m.salary} />}</Table.Td>
                       <Table.Td ta="right">{m.gap ? '' : <Money value={m.employeeAmount} />}</Table.Td>
                       <Table.Td ta="right">{m.gap ? '' : <Money value={m.employerAmount} />}</Table.Td>
-                      <Table.Td>{m.gap ? '' : <PaidBadge paid={m.paid} />}</Table.Td>
+                      <Table.Td>{m.gap ? '' : <PaidBadge paid={m.employeePaid} />}</Table.Td>
+                      <Table.Td>{m.gap ? '' : <PaidBadge paid={m.employerPaid} />}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

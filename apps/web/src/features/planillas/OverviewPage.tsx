@@ -1,10 +1,11 @@
 import { centsToDecimal, decimalToCents, formatPeriod, periodSchema, previousPeriod } from '@aporta/domain';
-import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Money, Period } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PeriodField } from '../../components/PeriodField.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { formatMoneyDecimal } from '../../lib/format.ts';
 import { usePlanillaOverview } from './api.ts';
@@ -24,12 +25,13 @@ export function OverviewPage() {
   return (
     <Stack>
       <PageHeader title={t('planillas.overview.title')} description={t('planillas.overview.description')}>
-        <TextInput
+        <PeriodField
           label={t('planillas.fields.period')}
           value={period}
-          onChange={(e) => setPeriod(e.currentTarget.value.trim())}
-          error={!valid ? t('planillas.upload.periodInvalid') : undefined}
-          w={140}
+          // Text that is not yet a month keeps the period shown (the field says what is wrong).
+          onChange={(p) => p && setPeriod(p)}
+          required
+          w={160}
           data-testid="overview-period"
         />
       </PageHeader>

@@ -29,7 +29,7 @@ function PlanillaList({ variant }: { variant: Variant }) {
       kind: 'reference',
       options: entityOptions(options.data?.entities),
     },
-    { name: 'period', label: t('planillas.fields.period'), kind: 'text', w: { base: '100%', sm: 130 } },
+    { name: 'period', label: t('planillas.fields.period'), kind: 'period', w: { base: '100%', sm: 150 } },
     ...(variant === 'review'
       ? []
       : [

@@ -66,7 +66,7 @@ import {
   useSaveLine,
   useTransitionPlanilla,
 } from './api.ts';
-import { LineIssues, PlanillaStateBadge } from './components.tsx';
+import { LineIssues, LineObservations, PlanillaStateBadge } from './components.tsx';
 import { confirmApprove, confirmSubmit } from './confirmations.tsx';
 
 /** Employees missing since last period listed in the review; the count says how many more. */
@@ -157,7 +157,10 @@ function Lines({
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q, 300);
-  const [issues, setIssues] = useState<'all' | 'errors' | 'warnings'>(planilla.errorCount ? 'errors' : 'all');
+  // Observed and back with the operator: the lines the reviewer observed come first (issue 28).
+  const [issues, setIssues] = useState<'all' | 'errors' | 'warnings' | 'observations'>(
+    planilla.errorCount ? 'errors' : planilla.state === 'OBSERVADA' && planilla.observedLineCount ? 'observations' : 'all',
+  );
   // The last error fixed: the table leaves the (now empty) "with errors" filter and shows every line.
   useEffect(() => {
     if (issues === 'errors' && planilla.errorCount === 0) {
@@ -205,6 +208,10 @@ function Lines({
               { value: 'all', label: t('planillas.lines.all') },
               { value: 'errors', label: t('planillas.lines.withErrors', { count: planilla.errorCount }) },
               { value: 'warnings', label: t('planillas.lines.withWarnings', { count: planilla.warningCount }) },
+              {
+                value: 'observations',
+                label: t('planillas.lines.withObservations', { count: planilla.observedLineCount }),
+              },
             ]}
           />
           {planilla.canEdit && (
@@ -255,6 +262,7 @@ function Lines({
               render: (l) => (
                 <Stack gap={2}>
                   <LineIssues errors={l.errors} warnings={l.warnings} />
+                  <LineObservations observations={l.observations} />
                   {notes
                     .filter((n) => n.lineId === l.id)
                     .map((n) => (

@@ -1,6 +1,6 @@
 import 'mantine-datatable/styles.layer.css';
 import { formatPeriod, type PlanillaType, periodSchema, planillaTypes, previousPeriod } from '@aporta/domain';
-import { Alert, Anchor, Button, Card, Group, List, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCopy, IconFilePlus } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { JobProgress } from '../../components/JobProgress.tsx';
 import { Money, Period } from '../../components/Money.tsx';
+import { PeriodField } from '../../components/PeriodField.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { NotAuthorizedPage } from '../../components/RequirePermission.tsx';
 import { UploadPageFrame } from '../../components/UploadPageFrame.tsx';
@@ -241,13 +242,12 @@ export function UploadPage() {
               nothingFoundMessage={t('planillas.upload.noEntities')}
               data-testid="upload-entity"
             />
-            <TextInput
+            <PeriodField
               label={t('planillas.fields.period')}
               description={t('planillas.upload.periodHint')}
               required
               value={period}
-              onChange={(e) => setPeriod(e.currentTarget.value.trim())}
-              error={period && !periodOk ? t('planillas.upload.periodInvalid') : undefined}
+              onChange={(p) => setPeriod(p ?? '')}
               data-testid="upload-period"
             />
             <Select

@@ -21,6 +21,10 @@ export type PlanillaLineBody = ApiBody<'/api/planillas/{id}/lines', 'post'>;
 export type PlanillaUpload = ApiAnswer<'/api/planilla-uploads/{id}'>;
 /** One row (valid or exception) of an upload. */
 export type PlanillaUploadRow = ApiAnswer<'/api/planilla-uploads/{id}/rows'>['items'][number];
+/** One share (laboral or patronal) of a month of a contributor's history: paid or not, and its order. */
+export type ContributionShare = NonNullable<
+  ApiAnswer<'/api/contribution-history/contributor'>['months'][number]['employeeShare']
+>;
 /** One declared employee (the employees list). */
 export type PlanillaEmployee = ApiAnswer<'/api/planilla-employees'>['items'][number];
 

@@ -1,7 +1,8 @@
-import type { LineIssue, PlanillaState } from '@aporta/domain';
+import type { LineIssue, PlanillaLineObservation, PlanillaState } from '@aporta/domain';
 import { Badge, List, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCircleX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleX, IconMessageCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../lib/format.ts';
 import { messageText } from '../../lib/server-messages.ts';
 
 const stateColors: Record<PlanillaState, string> = {
@@ -48,6 +49,26 @@ export function LineIssues({ errors, warnings }: { errors: LineIssue[]; warnings
         >
           <Text size="xs" span>
             {messageText(w)}
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+/** What the reviewer wrote about a line (its observations), on the line itself, with who and when (issue 28). */
+export function LineObservations({ observations }: { observations: PlanillaLineObservation[] }) {
+  const { t } = useTranslation();
+  if (!observations.length) return null;
+  return (
+    <List size="xs" spacing={2} listStyleType="none" data-testid="line-observations">
+      {observations.map((o) => (
+        <List.Item key={o.id} icon={<IconMessageCircle size={14} color="var(--mantine-color-blue-8)" aria-hidden />}>
+          <Text size="xs" fs="italic" span>
+            {t('planillas.review.noteOnLine', { comment: o.body })}
+          </Text>{' '}
+          <Text size="xs" c="dimmed" span>
+            {t('planillas.lines.observationBy', { author: o.authorEmail, date: formatDateTime(o.createdAt) })}
           </Text>
         </List.Item>
       ))}
