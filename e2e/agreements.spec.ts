@@ -63,6 +63,10 @@ test('solvency: an entity in arrears is refused with the reason; an entity al d�
   await visitor.getByRole('textbox', { name: 'Código de verificación' }).fill(forged);
   await visitor.getByRole('button', { name: 'Verificar' }).click();
   await expect(visitor.getByTestId('verify-result')).toHaveText('No existe ninguna constancia de solvencia con ese código.');
+  // From the certificate's QR: the code in the address verifies at once, under the institution's brand.
+  await visitor.goto(`/verificar-constancia?codigo=${code}`);
+  await expect(visitor.getByTestId('verify-result')).toContainText('Constancia auténtica y vigente');
+  await expect(visitor.getByTestId('verify-brand')).toBeVisible();
   await visitorContext.close();
 });
 

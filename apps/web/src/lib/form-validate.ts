@@ -1,6 +1,6 @@
 import type { FormErrors } from '@mantine/form';
+import { zod4Resolver as mantineZod4Resolver } from 'mantine-form-zod-resolver';
 import type { $ZodType } from 'zod/v4/core';
-import { zod4Resolver as mantineZod4Resolver } from './form-validate.ts';
 import { issueText } from './server-messages.ts';
 
 /**

@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, apiErrorOf } from './api.ts';
+import { zod4Resolver } from './form-validate.ts';
 import { errorToast } from './notify.ts';
 import { applyZodLanguage, messageText, registerMessageFormats } from './server-messages.ts';
 
@@ -82,6 +83,12 @@ describe('server messages in the screen language', () => {
       title: 'The data sent is not valid.',
       message: 'Minimum Q\u00a01.00 from 01/02/2026 for 01/2026 (2 rows)',
     });
+  });
+
+  it('a form validated by a domain schema shows the schema’s message in the language (lib/form-validate)', () => {
+    const schema = z.object({ name: z.string().min(1, { error: 'Los datos enviados no son válidos.' }) });
+    expect(zod4Resolver(schema)({ name: '' })).toEqual({ name: 'The data sent is not valid.' });
+    expect(zod4Resolver(schema)({ name: 'Ana' })).toEqual({});
   });
 
   it('forms checked in the browser get zod’s own messages in the language', () => {

@@ -48,7 +48,11 @@ function zodIssueText(params: MessageParams): string | undefined {
 }
 
 /** The user's-language text of a message the server sent (an error, a field's or a row's detail). */
-export function messageText(said: Said, depth = 0): string {
+export function messageText(said: Said): string {
+  return worded(said, 0);
+}
+
+function worded(said: Said, depth: number): string {
   const found = said.key ? { key: said.key, params: said.params } : messageOfText(said.message);
   if (!found) return said.message;
   const { key, params } = found;
@@ -56,13 +60,13 @@ export function messageText(said: Said, depth = 0): string {
   const full = `server.${key}`;
   if (!i18n.exists(full)) return said.message;
   // A parameter that is itself a message (a setting's problem, a parser's reason) is said in the language too.
-  const worded = Object.fromEntries(
+  const values = Object.fromEntries(
     Object.entries(params ?? {}).map(([k, v]) => {
       const inner = typeof v === 'string' && depth === 0 ? messageOfText(v) : undefined;
-      return [k, inner ? messageText({ message: String(v), ...inner }, 1) : v];
+      return [k, inner ? worded({ message: String(v), ...inner }, depth + 1) : v];
     }),
   );
-  return i18n.t(full, { ...worded, interpolation: { escapeValue: false } });
+  return i18n.t(full, { ...values, interpolation: { escapeValue: false } });
 }
 
 /** A schema issue's message checked in the browser: a catalogue text is translated, zod's own already is. */

@@ -1,7 +1,7 @@
 import { Box, Center, Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { useAppInfo } from './useAppInfo.ts';
+import { useAppInfo } from '../lib/useAppInfo.ts';
 
 export function AuthLayout() {
   const { t } = useTranslation();

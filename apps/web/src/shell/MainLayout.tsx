@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth.ts';
+import { useAppInfo } from '../lib/useAppInfo.ts';
 import { BackToTop, Footer, Preloader, ThemeSpinner } from './FrameParts.tsx';
 import { HorizontalMenu } from './HorizontalMenu.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -12,7 +13,6 @@ import { layoutStore, useLayoutState } from './settings/layoutStore.ts';
 import { SettingsDrawer } from './settings/SettingsDrawer.tsx';
 import { Topbar } from './Topbar.tsx';
 import { TwoColumnMenu } from './TwoColumnMenu.tsx';
-import { useAppInfo } from './useAppInfo.ts';
 import { useMenu } from './useMenu.ts';
 import { useViewportWidth } from './useViewportWidth.ts';
 

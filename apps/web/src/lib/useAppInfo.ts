@@ -1,6 +1,6 @@
 import type { AppInfo } from '@aporta/domain/shell';
 import { useEffect, useState } from 'react';
-import { api } from '../lib/api.ts';
+import { api } from './api.ts';
 
 // Read once per page load and shared by the sign-in layout and the main layout. Not a TanStack query:
 // the sign-in page must not download the query library for one constant answer.
