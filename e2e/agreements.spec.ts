@@ -172,6 +172,8 @@ test('agreements: an entity in arrears gets a simulated then created agreement t
   await instalments.nth(1).getByRole('link').click();
   await expect(page).toHaveURL(/\/ordenes-pago\/\d+$/);
   const balance = cents((await page.getByTestId('order-balance').textContent()) ?? '');
+  // The agreement's toast sits where the bank list opens: it closes by itself first.
+  await expect(page.locator('.mantine-Notifications-root [role="alert"]')).toHaveCount(0);
   await page.getByRole('combobox', { name: 'Banco', exact: true }).fill('Rural');
   await page.getByRole('option', { name: 'Banco de Desarrollo Rural, S. A.' }).click();
   await page.getByRole('textbox', { name: 'Referencia bancaria' }).fill(`CV-${Date.now()}`);

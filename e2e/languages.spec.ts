@@ -39,7 +39,7 @@ for (const lang of LANGUAGES) {
     // A rule of the domain's schema, checked in the browser, in the language.
     await email.fill(`nadie-${lang}@demo.aporta.local`);
     await submit.click();
-    await expect(page.getByText(at(server, 'server.accounts.passwordRequired'))).toBeVisible();
+    await expect(page.getByText(at(server, 'server.accounts.loginPasswordRequired'))).toBeVisible();
 
     // The server's refusal, sent with its key, in the language.
     await password.fill('Una-Clave-Equivocada-1');

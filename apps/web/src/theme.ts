@@ -209,12 +209,21 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
 /** The theme of the sign-in page and of the first paint before settings are known. */
 export const theme = themes.default;
 
-/** Darker dimmed text and error red in light mode, for AA contrast on white. */
+/**
+ * Light-variant text (an Alert's title, a light Badge or Button) in light mode: the colour's darkest shade,
+ * for AA contrast on its own pale tint (Mantine's shade 6 is under 3:1 on teal or green tints).
+ */
+function lightVariantText(t: MantineTheme): Record<string, string> {
+  return Object.fromEntries(Object.entries(t.colors).map(([name, colors]) => [`--mantine-color-${name}-light-color`, colors[9]]));
+}
+
+/** Darker dimmed text, error red and light-variant text in light mode, for AA contrast. */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': t.colors.gray[7],
     '--mantine-color-error': t.colors.red[9],
+    ...lightVariantText(t),
     ...outlineVariables(t, 'light'),
   },
   dark: {

@@ -204,6 +204,8 @@ export function PaymentForm({
             label={t('payments.fields.bank')}
             required
             searchable
+            // The bank stays chosen for the next payment; picking it again must not clear it.
+            allowDeselect={false}
             placeholder={t('payments.pay.bankPlaceholder')}
             data={(banks.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
             nothingFoundMessage={banks.isFetching ? t('common.loading') : t('payments.bank.noBanks')}
