@@ -118,7 +118,7 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   const receiptRow = page
     .getByRole('row')
     .filter({ hasText: ENTITY })
-    .filter({ has: page.getByRole('cell', { name: String(firstNumber), exact: true }) });
+    .filter({ has: page.getByRole('button', { name: new RegExp(`^Abrir el PDF del recibo [A-Z0-9]+-${firstNumber}$`) }) });
   await expect(receiptRow).toHaveCount(1);
   await receiptRow.getByRole('button', { name: 'Anular' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Anular' }).click();
@@ -148,7 +148,9 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   await page.locator('input[type=file]').setInputFiles({ name: 'banrural.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('button', { name: 'Importar y conciliar' }).click();
   await expect(page.getByTestId('bank-file-summary')).toContainText('1 sin coincidencia');
-  const pending = page.getByRole('row').filter({ hasText: unknown });
+  // References are shown grouped by four, as on the order and its PDF.
+  const unknownShown = unknown.replace(/(\d{4})(?=\d)/g, '$1 ');
+  const pending = page.getByRole('row').filter({ hasText: unknownShown });
   await pending.getByRole('button', { name: 'Resolver' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Entidad').click();
@@ -156,7 +158,7 @@ test('payments: approval issues two orders; PDF; partial payment then the rest w
   await dialog.getByLabel('Orden a la que se aplica').click();
   await page.getByRole('option').first().click();
   await dialog.getByRole('button', { name: 'Registrar el pago' }).click();
-  await expect(page.getByRole('row').filter({ hasText: unknown })).toContainText('Resuelta');
+  await expect(page.getByRole('row').filter({ hasText: unknownShown })).toContainText('Resuelta');
   if (shots) await page.screenshot({ path: `${shots}/archivo-banco.png`, fullPage: true });
 
   // Both orders paid (the matched row's payment is registered by a job): the planilla is paid and the month too.

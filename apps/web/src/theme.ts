@@ -96,7 +96,17 @@ function outlineVariables(t: MantineTheme, scheme: 'light' | 'dark'): Record<str
  * renders it unnamed. A function, so it reads the language at render; a field's own label wins.
  */
 const clearButton = { defaultProps: () => ({ clearButtonProps: { 'aria-label': i18n.t('common.clearInput') } }) };
+/*
+ * A light Alert's title in the text colour: Mantine writes it in the colour's shade 9 on a tint of the
+ * theme's primary shade, under AA for some colours (teal 9 on a teal 8 tint: 4.43:1). Its icon and border
+ * keep the colour. A filled Alert keeps Mantine's own.
+ */
+const alert = {
+  styles: (_t: MantineTheme, props: { variant?: string }) =>
+    !props.variant || props.variant === 'light' ? { title: { color: 'var(--mantine-color-text)' } } : {},
+};
 const components = {
+  Alert: alert,
   Select: clearButton,
   MultiSelect: clearButton,
   Autocomplete: clearButton,
@@ -209,21 +219,12 @@ export const themes: Record<ShellTheme, MantineThemeOverride> = {
 /** The theme of the sign-in page and of the first paint before settings are known. */
 export const theme = themes.default;
 
-/**
- * Light-variant text (an Alert's title, a light Badge or Button) in light mode: the colour's darkest shade,
- * for AA contrast on its own pale tint (Mantine's shade 6 is under 3:1 on teal or green tints).
- */
-function lightVariantText(t: MantineTheme): Record<string, string> {
-  return Object.fromEntries(Object.entries(t.colors).map(([name, colors]) => [`--mantine-color-${name}-light-color`, colors[9]]));
-}
-
-/** Darker dimmed text, error red and light-variant text in light mode, for AA contrast. */
+/** Darker dimmed text and error red in light mode, for AA contrast on white. */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': t.colors.gray[7],
     '--mantine-color-error': t.colors.red[9],
-    ...lightVariantText(t),
     ...outlineVariables(t, 'light'),
   },
   dark: {

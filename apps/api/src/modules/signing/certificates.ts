@@ -3,6 +3,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { signingCertificates, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { listPage } from '../../platform/list.ts';
+import { formatGuatemalaDateTime } from '../../platform/pdf.ts';
 import {
   encryptPrivateKey,
   exportPkcs8,
@@ -150,7 +151,7 @@ export async function issueUserCertificate(
       userIds: [user.id],
       type: 'success',
       title: 'Se le emitió un certificado de firma',
-      body: `Vigente hasta ${notAfter.toISOString().slice(0, 10)}. Firme con la frase de paso que eligió.`,
+      body: `Vigente hasta el ${formatGuatemalaDateTime(notAfter)} (hora de Guatemala). Firme con la frase de paso que eligió.`,
       link: '/firmaDoc/pendientes',
     });
     return { created, superseded: superseded.length };
