@@ -1,6 +1,5 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { applyZodLanguage, registerMessageFormats } from './server-messages.ts';
 
 /** Languages the product ships (spec section 9); `es` is the default, `gr` is German as in the template. */
 export const LANGUAGES = ['es', 'en', 'ar', 'ch', 'fr', 'gr', 'it', 'ru'] as const;
@@ -100,8 +99,6 @@ export async function initI18n(): Promise<typeof i18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  registerMessageFormats();
-  applyZodLanguage(effective);
   applyDocumentLanguage(effective);
   void applyDayjsLocale(effective).catch(() => undefined);
   return i18n;
@@ -115,7 +112,6 @@ export async function changeLanguage(lang: Language): Promise<void> {
   // biome-ignore lint/suspicious/noDocumentCookie: the specification keeps the language in the `lang` cookie.
   document.cookie = `lang=${lang}; path=/; max-age=31536000; samesite=lax`;
   await i18n.changeLanguage(lang);
-  applyZodLanguage(lang);
   applyDocumentLanguage(lang);
   await applyDayjsLocale(lang).catch(() => undefined);
 }

@@ -3,7 +3,16 @@ import { ApiError } from './api.ts';
 import { errorToast } from './notify.ts';
 
 vi.mock('@mantine/notifications', () => ({ notifications: { show: vi.fn() } }));
-vi.mock('i18next', () => ({ default: { t: (key: string) => key, exists: () => false, language: 'es' } }));
+vi.mock('i18next', () => ({
+  default: {
+    t: (key: string) => key,
+    exists: () => false,
+    language: 'es',
+    isInitialized: true,
+    on: () => undefined,
+    services: {},
+  },
+}));
 
 describe('errorToast', () => {
   it('lists under a generic message the details that say which field or row failed and why', () => {

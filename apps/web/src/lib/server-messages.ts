@@ -96,3 +96,12 @@ export function registerMessageFormats(): void {
     return Number.isFinite(n) ? formatNumber(n, { language: lng }) : String(value);
   });
 }
+
+/*
+ * Set up when first imported — by a screen or form that shows such messages, never by the sign-in page's
+ * first load (its JavaScript budget): the formats, and zod's language now and at every language change.
+ */
+if (i18n.isInitialized) registerMessageFormats();
+else i18n.on('initialized', registerMessageFormats);
+applyZodLanguage(currentLang());
+i18n.on('languageChanged', () => applyZodLanguage(currentLang()));

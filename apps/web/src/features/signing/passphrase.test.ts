@@ -9,7 +9,16 @@ vi.mock('../../lib/notify.ts', async (actual) => ({
   notifyError: vi.fn(),
   notifyUnplacedError: vi.fn(),
 }));
-vi.mock('i18next', () => ({ default: { t: (key: string) => key, exists: () => false, language: 'es' } }));
+vi.mock('i18next', () => ({
+  default: {
+    t: (key: string) => key,
+    exists: () => false,
+    language: 'es',
+    isInitialized: true,
+    on: () => undefined,
+    services: {},
+  },
+}));
 
 /** A wrong passphrase as the server answers it (signing/sign.ts): the field's detail is the message itself. */
 const wrongPassphrase = () => {
