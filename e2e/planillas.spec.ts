@@ -77,6 +77,11 @@ test('planillas: Mixco copies last month, uploads a corrected file, fixes two li
     await expect(dialog).toBeHidden();
   }
   await expect(op.getByTestId('planilla-errors')).toHaveText('0');
+  // The last error fixed, the table leaves the now empty "Con error (0)" filter and shows every line.
+  const lines = op.getByTestId('planilla-lines-card');
+  await expect(lines.getByRole('radio', { name: 'Todas' })).toBeChecked();
+  await expect(lines.getByRole('radio', { name: 'Con error (0)' })).not.toBeChecked();
+  await expect(lines.getByRole('row').filter({ hasText: 'Empleado Corregido 5' })).toBeVisible();
   await shot(op, 'planilla-borrador');
   await expectAccessible(op);
   // … and submits: the planilla is sent by a job (Enviando, with its progress) and the page follows it.
@@ -106,9 +111,23 @@ test('planillas: Mixco copies last month, uploads a corrected file, fixes two li
   await take(dl, 'Observar', 'Corrija el salario de la línea 2.');
   await expect(dl.getByTestId('planilla-state')).toHaveText('Observada');
 
-  // The operator corrects and resubmits.
+  // The operator corrects and resubmits: the observed line comes first, the delegate's words on the line itself.
   await op.goto(url);
   await expect(op.getByTestId('planilla-comments')).toContainText('El salario no coincide con el contrato.');
+  const observedLines = op.getByTestId('planilla-lines-card');
+  await expect(observedLines.getByRole('radio', { name: 'Con observación (1)' })).toBeChecked();
+  const observedRow = observedLines.getByRole('row').filter({ has: op.getByTestId('line-observations') });
+  await expect(observedRow).toHaveCount(1);
+  await expect(observedRow.getByTestId('line-observations')).toContainText(
+    'Observación: El salario no coincide con el contrato.',
+  );
+  await expect(observedRow.getByTestId('line-observations')).toContainText(`Por ${DELEGATE}, el `);
+  await expect(observedRow.getByRole('button', { name: 'Corregir la línea 2', exact: true })).toBeVisible();
+  // Every line again: the observation stays on its line.
+  await observedLines.locator('label', { hasText: /^Todas$/ }).click();
+  await expect(observedLines.getByRole('row').filter({ hasText: 'Empleado Corregido 5' })).toBeVisible();
+  await expect(observedLines.getByTestId('line-observations')).toHaveCount(1);
+  await shot(op, 'observacion-en-la-linea');
   await op.getByRole('button', { name: 'Corregir la línea 2', exact: true }).click();
   await op.getByRole('dialog').getByLabel('Salario').fill('3100.00');
   await op.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();

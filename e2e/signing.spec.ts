@@ -16,6 +16,12 @@ test.use({ actionTimeout: 20_000 });
 const DEMO_PASSWORD = 'Demo-Clave-2026';
 const sara = { email: 'superadmin@demo.aporta.local', name: 'Sara Superadmin', pass: 'frase de Sara 2026' };
 const andres = { email: 'administrador@demo.aporta.local', name: 'Andrés Administrador', pass: 'frase de Andrés 2026' };
+/** A delegate: their role holds no permission to sign, so a certificate alone does not make them a signer. */
+const marta = {
+  email: 'delegado.metropolitana@demo.aporta.local',
+  name: 'Marta Delegada Metropolitana',
+  pass: 'frase de Marta 2026',
+};
 
 /** A one-page PDF written by hand (valid xref offsets), so the journey needs no PDF library. */
 function onePagePdf(text: string): Buffer {
@@ -102,8 +108,31 @@ async function openPending(page: Page, who: typeof sara, title: string) {
   await page.goto('/firmaDoc/pendientes');
   await page.getByRole('row').filter({ hasText: title }).getByRole('button', { name: 'Revisar y firmar' }).click();
   const drawer = page.getByRole('dialog', { name: title });
-  await expect(drawer.getByTitle('Vista previa')).toBeVisible();
+  await expectPreview(page, drawer);
   return drawer;
+}
+
+/**
+ * The signer reads what they sign: the PDF is shown in the drawer from a blob: URL that the app's own
+ * Content-Security-Policy lets a frame load (Chromium shows "This content is blocked" in an error page
+ * otherwise, and logs the refusal).
+ */
+async function expectPreview(page: Page, drawer: ReturnType<Page['getByRole']>) {
+  const preview = drawer.getByTitle('Vista previa');
+  await expect(preview).toBeVisible();
+  await expect(preview).toHaveAttribute('src', /^blob:http/);
+  const src = (await preview.getAttribute('src')) ?? '';
+  await expect.poll(() => page.frames().some((f) => f.url() === src)).toBe(true);
+  expect(page.frames().filter((f) => f.url().startsWith('chrome-error:'))).toEqual([]);
+}
+
+/** Every refusal by the Content-Security-Policy the page logs (none is expected anywhere in the journey). */
+function cspRefusals(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to (frame|load)/i.test(m.text())) seen.push(m.text());
+  });
+  return seen;
 }
 
 async function signAs(page: Page, who: typeof sara, title: string) {
@@ -119,13 +148,35 @@ test('certificates, signing in order, rejection, two valid signatures by pdfsig,
   request,
 }) => {
   test.setTimeout(240_000);
-  // The administrator issues certificates to two users (each types the passphrase that protects their key).
+  const refusals = cspRefusals(page);
   await signIn(page);
-  await page.goto('/administradorFirma');
+  // Before any certificate exists, the signers' list says why it is empty and leads to where they are issued.
+  await page.goto('/firmaDoc/upload');
+  const none = page.getByTestId('no-signers');
+  await expect(none).toContainText('Nadie puede firmar todavía');
+  await expect(none).toContainText('Ningún usuario con el permiso de firmar documentos tiene un certificado de firma vigente.');
+  await expect(page.getByRole('combobox', { name: 'Firmantes' })).toBeDisabled();
+  await none.getByRole('link', { name: 'Emitir certificados en «Administrador de firma»' }).click();
+
+  // The administrator issues certificates to two users (each types the passphrase that protects their key),
+  // and to a delegate, whose role cannot sign.
+  await expect(page).toHaveURL(/\/administradorFirma$/);
   await expect(page.getByRole('heading', { name: 'Administrador de firma' })).toBeVisible();
   await issue(page, sara, 'Directora');
   await issue(page, andres, 'Gerente');
+  await issue(page, marta, 'Delegada');
   await expectAccessible(page);
+
+  // Only users who can sign are offered: the two whose role may sign, never the delegate.
+  await page.goto('/firmaDoc/upload');
+  await expect(page.getByTestId('no-signers')).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Firmantes' }).click();
+  const offered = page.getByRole('option');
+  await expect(offered).toHaveCount(2);
+  await expect(offered.filter({ hasText: sara.email })).toHaveCount(1);
+  await expect(offered.filter({ hasText: andres.email })).toHaveCount(1);
+  await expect(offered.filter({ hasText: marta.email })).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Firmantes' }).press('Escape');
 
   // A document goes to both in order; the first signs, the second rejects with a reason.
   await send(page, 'Resolucion 12-2026');
@@ -148,8 +199,13 @@ test('certificates, signing in order, rejection, two valid signatures by pdfsig,
   await expectAccessible(page);
   await page.keyboard.press('Escape');
 
-  // Sent again, both sign.
+  // Sent again, both sign in turn: the second sees nothing to sign until the first has signed.
   await send(page, 'Resolucion 12-2026 corregida', { draft: true });
+  await signOut(page);
+  await signIn(page, andres.email, DEMO_PASSWORD);
+  await page.goto('/firmaDoc/pendientes');
+  await expect(page.getByText('No hay documentos que mostrar.')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Resolucion 12-2026 corregida' })).toHaveCount(0);
   await signOut(page);
   await signAs(page, sara, 'Resolucion 12-2026 corregida');
   await signAs(page, andres, 'Resolucion 12-2026 corregida');
@@ -159,10 +215,14 @@ test('certificates, signing in order, rejection, two valid signatures by pdfsig,
   const signedRow = page.getByRole('row').filter({ hasText: 'Resolucion 12-2026 corregida' });
   await expect(signedRow).toContainText('Firmado');
   await signedRow.getByRole('button', { name: 'Abrir' }).click();
+  // The signed document is shown too, and downloads named as signed.
+  await expectPreview(page, page.getByRole('dialog', { name: 'Resolucion 12-2026 corregida' }));
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Descargar' }).click();
+  expect((await download).suggestedFilename()).toBe('resolucion-firmado.pdf');
   const signedPdf = readFileSync(await (await download).path());
   await page.keyboard.press('Escape');
+  expect(refusals).toEqual([]);
 
   // pdfsig, with only the institution's root trusted, reports two valid signatures.
   const dir = mkdtempSync(join(tmpdir(), 'aporta-e2e-nss-'));

@@ -55,6 +55,9 @@ test('workflow: a form designed signed out is exported, imported after signing i
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Diseñador de formularios' })).toBeVisible();
   await expect(page.getByText('Diseño sin sesión')).toBeVisible();
+  // A fresh, empty form asks for nothing yet: no "Corrija antes de guardar" before the user has done anything.
+  await expect(page.getByText('Campos (0)')).toBeVisible();
+  await expect(page.getByText('Corrija antes de guardar')).toHaveCount(0);
   await page.getByRole('textbox', { name: 'Título del formulario' }).fill(formTitle);
   await page.getByRole('button', { name: 'Texto', exact: true }).click();
   await page.getByRole('textbox', { name: 'Etiqueta' }).fill('Motivo del permiso');
@@ -82,24 +85,34 @@ test('workflow: a form designed signed out is exported, imported after signing i
   await page.getByRole('button', { name: 'Empezar de nuevo' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Descartar' }).click();
   await expect(page.getByText('Campos (0)')).toBeVisible();
+  await expect(page.getByText('Corrija antes de guardar')).toHaveCount(0);
 
   await signIn(page);
   await page.goto('/form-builder');
+  await expect(page.getByText('Corrija antes de guardar')).toHaveCount(0);
   await page.locator('input[type=file]').setInputFiles(file);
   await expect(page.getByText(`Definición importada: ${formTitle}`)).toBeVisible();
   await expect(page.getByTestId('builder-field-motivo')).toBeVisible();
   await page.getByRole('button', { name: 'Guardar en la biblioteca' }).click();
-  await expect(page.getByText(/Formulario guardado \(versión 1/)).toBeVisible();
+  // Saved is a draft, said the same way by the notice, the builder and the library, until it is published.
+  await expect(page.getByText('Formulario guardado (versión 1, borrador).')).toBeVisible();
+  await expect(page.getByTestId('builder-stored-state')).toContainText('Borrador');
+  await expect(page.getByTestId('builder-stored-state')).toContainText('ningún trámite la usa hasta que se publique');
 
   // ─── The forms library: publish ──────────────────────────────────────────────────────────────────
   await page.goto('/forms');
   await page.getByRole('textbox', { name: 'Buscar' }).fill(formTitle);
+  const formRow = page.getByRole('row').filter({ hasText: formTitle });
+  await expect(formRow).toContainText('Borrador');
+  await expect(formRow).not.toContainText('Publicada');
   await page.getByRole('cell', { name: formTitle }).click();
   const versions = page.getByRole('dialog');
+  await expect(versions.getByRole('row').filter({ hasText: 'v1' })).toContainText('Borrador');
   await versions.getByRole('button', { name: 'Publicar' }).click();
   await expect(page.getByText('Versión 1 publicada.')).toBeVisible();
   await expect(versions.getByRole('button', { name: 'Retirar' })).toBeVisible();
   await versions.getByRole('button', { name: 'Cerrar' }).click();
+  await expect(formRow).toContainText('Publicada');
 
   // ─── The flow designer: draw and publish ─────────────────────────────────────────────────────────
   await page.goto('/flow/new');
@@ -165,8 +178,18 @@ test('workflow: a form designed signed out is exported, imported after signing i
   await take(reviewer, 'Observar', 'Indique el monto sin centavos.');
   await expect(reviewer.getByText('Observada', { exact: true }).first()).toBeVisible();
 
-  // ─── The clerk corrects and sends it back ────────────────────────────────────────────────────────
+  // ─── The clerk is told, in words a person would write, that it waits for them; corrects and resends ─
   await clerk.reload();
+  await clerk.getByTestId('notifications-button').click();
+  const notice = clerk
+    .getByTestId('notifications-panel')
+    .getByTestId('notification-item')
+    .filter({ hasText: `Solicitud ${number} espera su acción (Observada)` });
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toContainText(`${flowTitle}: la solicitud le fue asignada.`);
+  await expect(notice).not.toContainText('Observar por');
+  await clerk.getByTestId('notifications-button').click();
+  await expect(clerk.getByTestId('notifications-panel')).toBeHidden();
   await expect(clerk.getByText('Indique el monto sin centavos.')).toBeVisible();
   await clerk.getByRole('button', { name: 'Corregir datos' }).click();
   await clerk.getByRole('textbox', { name: 'Monto solicitado' }).fill('1250');

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.ts';
 import type { RequestContext } from './context.ts';
 import { assertHeavyRoute } from './load.ts';
 import { type GeneratedDocument, generateReportPdf, type ReportDefinition, verificationPagePath } from './pdf.ts';
@@ -51,21 +52,36 @@ export function contentDisposition(disposition: 'attachment' | 'inline', name: s
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** The part of a request a report download needs: who asks, and the origin its verification link names. */
+/**
+ * The part of a request a report download needs: who asks, and the origin its verification link names
+ * (`server.config.PUBLIC_URL` when the installation names it, else the request's own origin).
+ */
 export interface ReportRequest {
   ctx: RequestContext;
   protocol: string;
   host: string;
+  server?: { config?: Pick<Config, 'PUBLIC_URL'> };
+}
+
+/**
+ * The origin printed on a document for its readers (QR and verification links): the installation's
+ * `PUBLIC_URL` when set (what staff and citizens reach from outside, whatever Host a proxy or an internal
+ * client sent), else the request's own protocol and Host. Without a trailing slash.
+ */
+export function publicOriginOf(request: Pick<ReportRequest, 'protocol' | 'host' | 'server'>): string {
+  const configured = request.server?.config?.PUBLIC_URL?.trim().replace(/\/+$/, '');
+  return configured || `${request.protocol}://${request.host}`;
 }
 
 /**
  * Where a reader checks a verification code printed on a PDF generated for `request` (what its QR
- * opens): the public verification page of this origin, which verifies the code on arrival.
+ * opens): the public verification page of the installation's public origin (`publicOriginOf`), which
+ * verifies the code on arrival.
  */
 export const verifyUrlFor =
-  (request: Pick<ReportRequest, 'protocol' | 'host'>) =>
+  (request: Pick<ReportRequest, 'protocol' | 'host' | 'server'>) =>
   (code: string): string =>
-    `${request.protocol}://${request.host}${verificationPagePath(code)}`;
+    `${publicOriginOf(request)}${verificationPagePath(code)}`;
 
 /** `report` as a registered PDF whose verification link points at this server (`fallbackInstitution`: the institution's name when the catalogue has none). */
 export function reportPdfFor(

@@ -384,7 +384,12 @@ export async function generateReportPdf(
                   width: 92,
                   stack: [
                     { qr: verifyUrl, fit: 72, alignment: 'right' },
-                    { text: 'Verifique este documento con el código', fontSize: 6.5, alignment: 'right', margin: [0, 2, 0, 0] },
+                    {
+                      text: 'Escanee el código QR para verificar este documento',
+                      fontSize: 6.5,
+                      alignment: 'right',
+                      margin: [0, 2, 0, 0],
+                    },
                   ],
                 },
               ]

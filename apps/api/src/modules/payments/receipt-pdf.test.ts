@@ -79,6 +79,8 @@ describe('7-B receipt PDF', () => {
       const text = flat(pages.join('\n'));
       expect(text).toContain('UN MIL DOSCIENTOS TREINTA Y CUATRO QUETZALES CON 50/100');
       expect(text).toContain('Q 1,234.50');
+      // The table's total row sums each column: no interest, all principal (not the whole under Capital alone).
+      expect(text).toMatch(/Total Q 0\.00 Q 1,234\.50/);
       expect(text).toContain(`Recibido de: ${fx.entityA.name}`);
       expect(text).toContain('Concepto: Pago de cuota laboral del período 10/2026');
       // The order's reference grouped as on screen, the period as mm/aaaa, never aaaa-mm.

@@ -73,7 +73,14 @@ export async function payrollExceptions(
       .select()
       .from(pensionPayrollExceptions)
       .where(where)
-      .orderBy(pensionPayrollExceptions.kind, pensionPayrollExceptions.fullName, pensionPayrollExceptions.id)
+      // By reason within each kind, so the few RENAP deaths head the excluded ahead of the many overdue
+      // survival checks (the reasons sort FALLECIMIENTO, MANUAL, SUPERVIVENCIA), then by name.
+      .orderBy(
+        pensionPayrollExceptions.kind,
+        pensionPayrollExceptions.reason,
+        pensionPayrollExceptions.fullName,
+        pensionPayrollExceptions.id,
+      )
       .limit(limit)
       .offset(offset),
     ctx.db.select({ total: count() }).from(pensionPayrollExceptions).where(where),

@@ -284,8 +284,8 @@ describe('survival checks, suspension and reactivation', () => {
   });
 
   it('excludes suspended pensions from the payroll and prorates the first month', async () => {
-    const start = `${periodOf(today)}-11`;
-    const p = await pension({ startDate: start, resolutionDate: start }, { birthDate: '1950-01-01' });
+    // Registered today (a resolution is never dated ahead); the start is moved into next month's payroll below.
+    const p = await pension({ startDate: today, resolutionDate: today }, { birthDate: '1950-01-01' });
     const suspended = await pension({}, { birthDate: '1950-01-01' });
     const s = await req('POST', `/api/pensions/${suspended.id}/transition`, {
       to: 'SUSPENDIDA',

@@ -27,14 +27,14 @@ export async function suspendOverdue(ctx: RequestContext, asOf: string) {
       from: 'ACTIVA',
       to: 'SUSPENDIDA',
       where: sql`${pensions.survivalDue} < ${cutoff}`,
-      comment: `Supervivencia no presentada dentro del plazo y la gracia (al ${asOf}).`,
+      comment: `Supervivencia no presentada dentro del plazo y la gracia (al ${formatDay(asOf)}).`,
       entityId: pensions.entityId,
       set: sql`"updated_at" = now()`,
     });
     if (rows.length) {
       await db.execute(sql`
         insert into ${pensionSuspensions} (pension_id, reason, from_date, comment)
-        select p.id, 'SUPERVIVENCIA', least(p.survival_due + ${days}::int, ${asOf}::date), ${`Suspendida por el proceso diario del ${asOf}.`}
+        select p.id, 'SUPERVIVENCIA', least(p.survival_due + ${days}::int, ${asOf}::date), ${`Suspendida por el proceso diario del ${formatDay(asOf)}.`}
           from ${pensions} p where p.id = any(${`{${rows.map((r) => r.id).join(',')}}`}::int[])`);
       // Whoever handles survival checks hears of it, in the same transaction. No count or names: a
       // holder's grant may be limited to some entities, and the overdue list they open is scoped.

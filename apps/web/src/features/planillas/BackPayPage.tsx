@@ -5,6 +5,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DateField } from '../../components/DateField.tsx';
 import { FormActions } from '../../components/FormActions.tsx';
 import { type ListColumn, ListPage } from '../../components/ListPage.tsx';
 import { Money, Period } from '../../components/Money.tsx';
@@ -66,11 +67,11 @@ function BackPayForm({ onClose }: { onClose: () => void }) {
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('planillas.backPay.resolutionNumber')} required {...form.getInputProps('resolutionNumber')} />
-          <TextInput
+          <DateField
             label={t('planillas.backPay.resolutionDate')}
             required
-            placeholder="aaaa-mm-dd"
             {...form.getInputProps('resolutionDate')}
+            onChange={(d) => form.setFieldValue('resolutionDate', d ?? '')}
           />
           <TextInput label="CUI" required {...form.getInputProps('cui')} />
           <TextInput label={t('planillas.fields.fullName')} required {...form.getInputProps('fullName')} />

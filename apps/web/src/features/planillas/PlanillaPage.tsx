@@ -35,6 +35,7 @@ import { DataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { DateField } from '../../components/DateField.tsx';
 import { ExportButtons } from '../../components/ExportButtons.tsx';
 import { FormActions } from '../../components/FormActions.tsx';
 import { JobProgress } from '../../components/JobProgress.tsx';
@@ -133,7 +134,11 @@ function LineForm({ planillaId, line, onClose }: { planillaId: number; line: Pla
             {...form.getInputProps('movement')}
           />
         </SimpleGrid>
-        <TextInput label={t('planillas.fields.movementDate')} placeholder="dd/mm/aaaa" {...form.getInputProps('movementDate')} />
+        <DateField
+          label={t('planillas.fields.movementDate')}
+          {...form.getInputProps('movementDate')}
+          onChange={(d) => form.setFieldValue('movementDate', d ?? '')}
+        />
         <FormActions onCancel={onClose} submitLabel={t('planillas.lines.save')} loading={save.isPending} />
       </Stack>
     </form>
