@@ -84,3 +84,33 @@ export const historyChanges = (before: unknown, after: unknown): RecordHistoryEn
   auditDiff(before, after).map((d) => ({ field: d.field, before: historyText(d.before), after: historyText(d.after) }));
 
 export const auditEntryListSchema = z.array(auditEntrySchema);
+
+/**
+ * The first break verification found in the audit log's hash chain: a row changed (its content or hash),
+ * rows deleted (`missing` of them after `afterId`; `id` the last one, when the next row names it), a row
+ * inserted out of band, or the chain's head itself changed or deleted (HEAD).
+ */
+export const auditChainBreakSchema = z.object({
+  kind: z.enum(['CHANGED', 'DELETED', 'INSERTED', 'HEAD']),
+  id: z.number().int().nullable(),
+  seq: z.number().int().nullable(),
+  missing: z.number().int(),
+  afterId: z.number().int().nullable(),
+});
+export type AuditChainBreak = z.infer<typeof auditChainBreakSchema>;
+
+/** The audit log's hash chain, verified: intact up to a row, or its first break; rows not sealed yet. */
+export const auditChainStatusSchema = z.object({
+  intact: z.boolean(),
+  /** Rows of the chain checked. */
+  sealedRows: z.number().int(),
+  /** The last row found intact (before the break, if any). */
+  intactThroughId: z.number().int().nullable(),
+  /** The hash of the chain's head: kept outside the database, it shows later that nothing was rewritten. */
+  headHash: z.string(),
+  /** Rows written and not chained yet (the seconds before sealing). */
+  pendingRows: z.number().int(),
+  checkedAt: z.string(),
+  broken: auditChainBreakSchema.nullable(),
+});
+export type AuditChainStatus = z.infer<typeof auditChainStatusSchema>;

@@ -1,6 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client.ts';
 import { systemActor, writeAudit } from '../../platform/audit.ts';
+import { canonicalAuditRow, chainHash, sealAuditChain } from '../../platform/audit-chain.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -164,5 +166,78 @@ describe('one record history', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION');
     expect((await get('/api/audit/records/contributor/9001?pageSize=500')).statusCode).toBe(400);
+  });
+});
+
+describe('the hash chain for auditors', () => {
+  it('verifies the chain: intact up to the last row, for an ALL grant only', async () => {
+    const res = await get('/api/audit/verify');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const { sql } = await import('drizzle-orm');
+    const [{ max }] = rowsOf<{ max: number }>(await t.database.db.execute(sql`select max(id)::int as max from audit_log`));
+    expect(body).toMatchObject({ intact: true, broken: null, intactThroughId: max, pendingRows: 0 });
+    expect(body.headHash).toMatch(/^[0-9a-f]{64}$/);
+    const entityReader = await t.createUser({ grants: [{ resource: 'audit', action: 'READ', scope: 'ENTITY' }] });
+    const refused = await get('/api/audit/verify', entityReader.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.key).toBe('accounts.auditVerifyRequiresAllScope');
+    const planillaReader = await t.createUser({ grants: [{ resource: 'planilla-audit-logs', action: 'READ', scope: 'ALL' }] });
+    expect((await get('/api/audit/verify', planillaReader.token)).statusCode).toBe(403);
+  });
+
+  it('names a row changed in SQL on the route the screen calls', async () => {
+    const { sql } = await import('drizzle-orm');
+    const db = t.database.db;
+    await sealAuditChain(db, { untilNow: true });
+    const [{ id }] = rowsOf<{ id: number }>(
+      await db.execute(sql`select min(id)::int as id from audit_log where entity_type = 'regions'`),
+    );
+    const [{ kept }] = rowsOf<{ kept: string }>(
+      await db.execute(sql`select after::text as kept from audit_log where id = ${id}`),
+    );
+    await db.execute(sql`update audit_log set after = '{"name":"Cambiado a mano"}'::jsonb where id = ${id}`);
+    const body = (await get('/api/audit/verify')).json();
+    expect(body).toMatchObject({ intact: false, broken: { kind: 'CHANGED', id } });
+    expect(body.intactThroughId).toBeLessThan(id);
+    await db.execute(sql`update audit_log set after = ${kept}::jsonb where id = ${id}`);
+    expect((await get('/api/audit/verify')).json().intact).toBe(true);
+  });
+
+  it('exports each row with its chain: an auditor recomputes every hash from the file', async () => {
+    await sealAuditChain(t.database.db, { untilNow: true });
+    const res = await get('/api/audit/export?format=xlsx&entityType=regions&sort=id');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as never);
+    const sheet = wb.worksheets[0];
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    expect(headers).toEqual(expect.arrayContaining(['Posición en la cadena', 'Hash anterior', 'Hash', 'Marca de tiempo (UTC)']));
+    const col = (name: string) => headers.indexOf(name) + 1;
+    const cell = (r: number, name: string) => {
+      const v = sheet.getRow(r).getCell(col(name)).value;
+      return v == null || v === '' ? null : String(v);
+    };
+    expect(sheet.rowCount).toBeGreaterThanOrEqual(3);
+    for (let r = 2; r <= sheet.rowCount; r++) {
+      const row = {
+        id: cell(r, 'ID')!,
+        seq: cell(r, 'Posición en la cadena'),
+        prevId: cell(r, 'Registro anterior en la cadena'),
+        at: cell(r, 'Marca de tiempo (UTC)')!,
+        actorId: cell(r, 'ID de usuario'),
+        actorEmail: cell(r, 'Usuario'),
+        action: cell(r, 'Acción')!,
+        entityType: cell(r, 'Tipo de registro')!,
+        entityId: cell(r, 'Registro'),
+        before: cell(r, 'Antes'),
+        after: cell(r, 'Después'),
+        ip: cell(r, 'IP'),
+        scopeEntityId: cell(r, 'Entidad'),
+        prevHash: cell(r, 'Hash anterior'),
+        hash: cell(r, 'Hash'),
+      };
+      expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(chainHash(row.prevHash!, canonicalAuditRow(row, row.seq!, row.prevId))).toBe(row.hash);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import {
+  auditChainStatusSchema,
   auditEntrySchema,
   auditExportQuerySchema,
   auditFacetsSchema,
@@ -12,7 +13,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
-import { type AuditView, auditExport, auditFacets, findAudit, findRecordHistory, PLANILLA_VIEW } from './service.ts';
+import {
+  type AuditView,
+  auditExport,
+  auditFacets,
+  findAudit,
+  findRecordHistory,
+  PLANILLA_VIEW,
+  verifyAuditTrail,
+} from './service.ts';
 
 /**
  * Audit trail views: the general one (`audit`) and the planilla one (`planilla-audit-logs`), the same
@@ -73,6 +82,20 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  // The hash chain verified (seals what waits first): heavy, as it reads the whole log.
+  app.get(
+    '/api/audit/verify',
+    {
+      config: { access: { resource: 'audit', action: 'READ' }, heavy: true },
+      schema: {
+        tags: ['audit'],
+        summary: 'Verificar la cadena de hashes de la bitácora: íntegra hasta un registro, o el primero alterado',
+        response: { 200: auditChainStatusSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request) => verifyAuditTrail(request.ctx),
+  );
 
   // One record's history for any screen (components/RecordHistory.tsx), with the audit list's permission and scope.
   app.get(

@@ -1,15 +1,18 @@
 import {
+  type AuditChainStatus,
   type AuditEntry,
   type AuditFacets,
   type AuditQuery,
   PLANILLA_ENTITY_TYPE,
   type RecordHistoryEntry,
   type RecordHistoryQuery,
+  text,
 } from '@aporta/domain';
-import { and, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/index.ts';
 import { auditHistoryPage, auditInScope } from '../../platform/audit.ts';
-import type { RequestContext } from '../../platform/context.ts';
+import { auditAtUtc, sealAuditChain, verifyAuditChain } from '../../platform/audit-chain.ts';
+import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import type { ExportColumn } from '../../platform/export.ts';
 import { keysetBatches, keysetOf, likePattern, listPage } from '../../platform/list.ts';
 
@@ -55,7 +58,13 @@ function whereOf(ctx: RequestContext, q: Partial<AuditQuery>, view: AuditView): 
   return and(...conds);
 }
 
-const toEntry = ({ scopeEntityId: _, ...r }: typeof auditLog.$inferSelect): AuditEntry => ({ ...r, at: r.at.toISOString() });
+type AuditRow = typeof auditLog.$inferSelect;
+
+/** A row as the list answers it: the scope column and the hash chain's columns stay out (the export has them). */
+const toEntry = ({ scopeEntityId: _s, seq: _q, prevId: _p, prevHash: _ph, hash: _h, ...r }: AuditRow): AuditEntry => ({
+  ...r,
+  at: r.at.toISOString(),
+});
 
 /** Audit rows filtered by user, entity type, record, action and date range. Callers hold `audit` or `planilla-audit-logs` READ. */
 export async function findAudit(ctx: RequestContext, input: { query: AuditQuery; view?: AuditView }) {
@@ -93,7 +102,18 @@ export async function auditFacets(ctx: RequestContext, input: { view?: AuditView
   return { entityTypes: types.map((t) => t.v), actions: actions.map((a) => a.v) };
 }
 
-const json = (v: unknown) => (v == null ? '' : JSON.stringify(v));
+/**
+ * A row as the export writes it: the chain's columns, and the fields the hash covers exactly as it covers
+ * them (the time in UTC to the microsecond, before/after as PostgreSQL's jsonb text), so an auditor can
+ * recompute every hash from the file (docs/decisions.md, "A tamper-evident audit log").
+ */
+const exportFields = {
+  ...getTableColumns(auditLog),
+  atUtc: auditAtUtc,
+  beforeText: sql<string | null>`${auditLog.before}::text`,
+  afterText: sql<string | null>`${auditLog.after}::text`,
+};
+type ExportRow = AuditRow & { atUtc: string; beforeText: string | null; afterText: string | null };
 
 /** Export plan of an audit view with the same filters. Callers hold EXPORT on the view's resource. */
 export function auditExport(ctx: RequestContext, input: { query: Partial<AuditQuery>; view?: AuditView }) {
@@ -101,16 +121,23 @@ export function auditExport(ctx: RequestContext, input: { query: Partial<AuditQu
   const { query, view = {} } = input;
   const where = whereOf(ctx, query, view);
   const keyset = keysetOf(query.sort, sortable, '-at', auditLog.id);
-  const columns: ExportColumn<AuditEntry>[] = [
+  const columns: ExportColumn<ExportRow>[] = [
     { header: 'ID', value: (r) => r.id, width: 10 },
-    { header: 'Fecha y hora', value: (r) => new Date(r.at), width: 22 },
+    { header: 'Fecha y hora', value: (r) => r.at, width: 22 },
     { header: 'Usuario', value: (r) => r.actorEmail ?? '', width: 30 },
     { header: 'Acción', value: (r) => r.action, width: 16 },
     { header: 'Tipo de registro', value: (r) => r.entityType, width: 22 },
     { header: 'Registro', value: (r) => r.entityId ?? '', width: 12 },
-    { header: 'Antes', value: (r) => json(r.before), width: 50 },
-    { header: 'Después', value: (r) => json(r.after), width: 50 },
+    { header: 'Antes', value: (r) => r.beforeText ?? '', width: 50 },
+    { header: 'Después', value: (r) => r.afterText ?? '', width: 50 },
     { header: 'IP', value: (r) => r.ip ?? '', width: 16 },
+    { header: 'ID de usuario', value: (r) => r.actorId ?? '', width: 12 },
+    { header: 'Entidad', value: (r) => r.scopeEntityId ?? '', width: 10 },
+    { header: 'Marca de tiempo (UTC)', value: (r) => r.atUtc, width: 30 },
+    { header: 'Posición en la cadena', value: (r) => r.seq ?? '', width: 12 },
+    { header: 'Registro anterior en la cadena', value: (r) => r.prevId ?? '', width: 12 },
+    { header: 'Hash anterior', value: (r) => r.prevHash ?? '', width: 68 },
+    { header: 'Hash', value: (r) => r.hash ?? '', width: 68 },
   ];
   return {
     filename: view.fixedEntityType === PLANILLA_ENTITY_TYPE ? 'bitacora-planillas' : 'bitacora',
@@ -118,17 +145,27 @@ export function auditExport(ctx: RequestContext, input: { query: Partial<AuditQu
     batches: keysetBatches(
       keyset,
       async (c) =>
-        (
-          await db
-            .select()
-            .from(auditLog)
-            .where(and(where, c.after))
-            .orderBy(...c.order)
-            .limit(c.limit)
-        ).map(toEntry),
+        (await db
+          .select(exportFields)
+          .from(auditLog)
+          .where(and(where, c.after))
+          .orderBy(...c.order)
+          .limit(c.limit)) as ExportRow[],
       (r) => r.id,
     ),
   };
+}
+
+/**
+ * Seals what is waiting, then walks the whole hash chain (platform/audit-chain.ts): «intact up to row N» or
+ * the first row changed, deleted or inserted out of band. The chain is the whole institution's: only an
+ * ALL grant of `audit` READ verifies it.
+ */
+export async function verifyAuditTrail(ctx: RequestContext): Promise<AuditChainStatus> {
+  requireAllScope(ctx, text('accounts.auditVerifyRequiresAllScope'));
+  await sealAuditChain(ctx.db, { untilNow: true, timeoutMs: 5_000 });
+  const verdict = await verifyAuditChain(ctx.db);
+  return { ...verdict, checkedAt: new Date().toISOString() };
 }
 
 export const PLANILLA_VIEW: AuditView = { fixedEntityType: PLANILLA_ENTITY_TYPE };

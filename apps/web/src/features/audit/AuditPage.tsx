@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateField.tsx';
 import { type ListColumn, type ListFilter, ListPage, type ListParams } from '../../components/ListPage.tsx';
 import { useCan } from '../../lib/useCan.ts';
-import { type AuditView, auditViews, useAuditFacets, useFindAudit } from './api.ts';
+import { type AuditView, auditViews, useAuditFacets, useFindAudit, useVerifyAuditChain } from './api.ts';
+import { ChainCheckButton, ChainCheckResult } from './ChainCheck.tsx';
 import { auditActionLabel, auditEntityLabel } from './labels.ts';
 
 // ListPage calls its `useRows` as a hook: one per view keeps each a plain, stable hook.
@@ -21,6 +22,9 @@ export function AuditPage({ variant }: { variant: AuditView }) {
   const { t } = useTranslation();
   const can = useCan();
   const facets = useAuditFacets(variant);
+  // The hash chain is the whole institution's: verified from the general view, with `audit` READ over ALL.
+  const verify = useVerifyAuditChain();
+  const canVerify = variant === 'general' && can('audit', 'READ', 'ALL');
   // Kept here too so each date bounds the other in its calendar.
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
@@ -109,6 +113,8 @@ export function AuditPage({ variant }: { variant: AuditView }) {
     <ListPage<AuditEntry>
       title={variant === 'planillas' ? t('audit.planillaTitle') : t('audit.title')}
       description={variant === 'planillas' ? t('audit.planillaIntro') : undefined}
+      actions={canVerify ? <ChainCheckButton verify={verify} /> : undefined}
+      notice={canVerify && !verify.isIdle ? <ChainCheckResult verify={verify} /> : undefined}
       defaultSort="-at"
       search={false}
       filters={filters}

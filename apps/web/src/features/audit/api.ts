@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, type QueryRecord } from '../../lib/api.ts';
 import { auditKeys } from './keys.ts';
 
@@ -27,4 +27,9 @@ export function useAuditFacets(view: AuditView) {
     queryFn: () => api.get(facets),
     staleTime: 60_000,
   });
+}
+
+/** Verifies the audit log's hash chain on demand (the server seals what waits first; it reads the whole log). */
+export function useVerifyAuditChain() {
+  return useMutation({ mutationFn: () => api.get('/api/audit/verify') });
 }
