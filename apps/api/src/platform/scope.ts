@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError, msg, type Scope } from '@aporta/domain';
 import { type AnyColumn, and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
@@ -19,8 +20,28 @@ import type { RequestContext } from './context.ts';
  * ENTIDAD institutions. Services add the condition to their WHERE so filtering happens in the query.
  */
 
+/**
+ * A request made with an integration token (issue 30) acts as the token's creator, pinned to the token's one
+ * municipal entity: the access guard runs the route inside `withEntityPin`, so every scope this module computes
+ * for that user during the request — `ctx.inScope`, `scopedEntityIdSet`, the transitions' checks, whatever
+ * the scope (ALL included) — reaches that entity alone. Only the pinned user is affected; work queued for later
+ * (a job) runs outside the request and rebuilds its own context.
+ */
+const entityPins = new AsyncLocalStorage<{ userId: number; entityId: number }>();
+
+/** Runs `fn` (and everything it awaits) with `userId`'s scopes pinned to `entityId`. */
+export const withEntityPin = <T>(pin: { userId: number; entityId: number }, fn: () => T): T => entityPins.run(pin, fn);
+
+/** The entity `userId`'s scopes are pinned to in this request, or null. */
+export function entityPinOf(userId: number): number | null {
+  const pin = entityPins.getStore();
+  return pin && pin.userId === userId ? pin.entityId : null;
+}
+
 /** Subquery of the entity ids a user reaches with `scope`; null for ALL (no restriction). */
 export function scopedEntityIds(userId: number, scope: Scope): SQL | null {
+  const pinned = entityPinOf(userId);
+  if (pinned != null) return sql`(select ${pinned}::int as id)`;
   if (scope === 'ALL') return null;
   if (scope === 'REGION') {
     return sql`(

@@ -1,17 +1,35 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  API_TOKEN_PREFIX,
   AppError,
   allPermissions,
   type CurrentUser,
   type EffectivePermissions,
   type Grant,
+  INTEGRATION_PERMISSIONS,
+  type IntegrationPermission,
+  integrationPermissionKeys,
   mergeGrants,
+  msg,
+  type Scope,
   SYSTEM_INSTITUTION,
+  scopeFor,
+  tokenPermissions,
 } from '@aporta/domain';
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { type Db, preparedPerDb } from '../db/client.ts';
-import { institutionRoles, institutions, roleGrants, sessions, userInstitutions, userRoles, users } from '../db/schema/index.ts';
+import { type Db, preparedPerDb, rowsOf } from '../db/client.ts';
+import {
+  apiTokens,
+  institutionRoles,
+  institutions,
+  roleGrants,
+  sessions,
+  userInstitutions,
+  userRoles,
+  users,
+} from '../db/schema/index.ts';
 import type { Actor } from './audit.ts';
+import { scopedEntityIds } from './scope.ts';
 
 /**
  * The session core: what the access guard needs to turn a bearer token into a user, and the session
@@ -28,9 +46,19 @@ export interface AuthPolicy {
 
 /** What a request knows about its signed-in user. */
 export interface AuthContext {
-  sessionId: number;
+  /** The session behind the request; null for a request made with an integration token. */
+  sessionId: number | null;
   user: CurrentUser;
   actor: Actor;
+  /** Set when the request came with an integration token (`apt_…`) instead of a session. */
+  apiToken?: ApiTokenAuth;
+}
+
+/** The integration token behind a request: its id, its one entity and its name. */
+export interface ApiTokenAuth {
+  id: number;
+  entityId: number;
+  name: string;
 }
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -115,7 +143,9 @@ export async function createSession(
   db: Db,
   opts: { userId: number; policy: Pick<AuthPolicy, 'sessionAbsoluteDays'>; ip: string | null; userAgent: string | null },
 ): Promise<{ id: number; token: string }> {
-  const token = randomBytes(32).toString('base64url');
+  let token = randomBytes(32).toString('base64url');
+  // Never one the access guard would read as an integration token (1 in 16 million would start "apt_").
+  while (isApiToken(token)) token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + opts.policy.sessionAbsoluteDays * 86_400_000);
   const [session] = await db
     .insert(sessions)
@@ -164,7 +194,7 @@ const sessionStatementOf = preparedPerDb((db: Db) =>
 );
 
 interface CachedSession {
-  auth: Omit<AuthContext, 'actor'>;
+  auth: Omit<AuthContext, 'actor'> & { actorEmail?: string };
   expiresAt: Date;
   lastSeenAt: Date;
   cachedAt: number;
@@ -251,7 +281,10 @@ export async function authenticate(opts: {
   if (entry.expiresAt <= now || entry.lastSeenAt <= idleLimit) throw new AppError('SESSION_EXPIRED');
   // Touch at most once a minute: enough precision for an idle timeout counted in hours.
   if (now.getTime() - entry.lastSeenAt.getTime() > 60_000) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, entry.auth.sessionId));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(eq(sessions.id, entry.auth.sessionId as number));
     entry.lastSeenAt = now;
   }
   const { user } = entry.auth;
@@ -296,4 +329,138 @@ export async function openSessionsOf(db: Db, userId: number) {
 /** How many open sessions a user has left. */
 export async function countActiveSessions(db: Db, userId: number): Promise<number> {
   return (await openSessionsOf(db, userId)).length;
+}
+
+// ─── Integration tokens (issue 30) ─────────────────────────────────────────────────────────────────
+
+/** True for a bearer token that is an integration token (`apt_…`), not a session's. */
+export const isApiToken = (token: string): boolean => token.startsWith(API_TOKEN_PREFIX);
+
+/** A new integration token: the token (shown once), its SHA-256 (stored) and the first characters kept to recognise it. */
+export function newApiToken(): { token: string; hash: string; prefix: string } {
+  const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { token, hash: hashToken(token), prefix: token.slice(0, API_TOKEN_PREFIX.length + 6) };
+}
+
+/** The token, its creator (as the session statement reads a user) and the creator's grants: one prepared statement. */
+const apiTokenStatementOf = preparedPerDb((db: Db) =>
+  db
+    .select({
+      tokenId: apiTokens.id,
+      tokenName: apiTokens.name,
+      entityId: apiTokens.entityId,
+      permissions: apiTokens.permissions,
+      expiresAt: apiTokens.expiresAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      revokedAt: apiTokens.revokedAt,
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isActive: users.isActive,
+      mustChangePassword: users.mustChangePassword,
+      institutions: sql<unknown>`(select coalesce(json_agg(json_build_object('id', i.id, 'code', i.code, 'name', i.name) order by ui.position, i.id), '[]'::json)
+        from ${userInstitutions} ui join ${institutions} i on i.id = ui.institution_id where ui.user_id = ${users.id})`,
+      grants: sql<unknown>`(select coalesce(json_agg(json_build_object('resource', g.resource, 'action', g.action, 'scope', g.scope)), '[]'::json)
+        from ${roleGrants} g where g.role_id in (
+          select ur.role_id from ${userRoles} ur where ur.user_id = ${users.id}
+          union select ir.role_id from ${institutionRoles} ir join ${userInstitutions} ui on ui.institution_id = ir.institution_id
+          where ui.user_id = ${users.id}))`,
+    })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.createdBy))
+    .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('aporta_api_token'),
+);
+
+/**
+ * The integration permissions of a token its creator still holds today, each with a scope that reaches the
+ * token's entity (the privilege ceiling at use time): one query for the creator's REGION and ENTITY reach.
+ */
+async function permissionsStillHeld(
+  db: Db,
+  creator: CurrentUser,
+  entityId: number,
+  names: readonly IntegrationPermission[],
+): Promise<IntegrationPermission[]> {
+  const scopeOf = (r: (typeof INTEGRATION_PERMISSIONS)[IntegrationPermission][number]) =>
+    scopeFor(creator.permissions as EffectivePermissions, r.resource, r.action);
+  const needed = new Set<Scope>();
+  for (const n of names) for (const p of INTEGRATION_PERMISSIONS[n]) needed.add(scopeOf(p) ?? 'ALL');
+  const reach: Record<Scope, boolean> = { ALL: true, REGION: false, ENTITY: false };
+  const partial = (['REGION', 'ENTITY'] as const).filter((s) => needed.has(s));
+  if (partial.length) {
+    const cols = partial.map((s) => sql`${entityId}::int in ${scopedEntityIds(creator.id, s)} as ${sql.raw(s.toLowerCase())}`);
+    const [row] = rowsOf<{ region?: boolean; entity?: boolean }>(await db.execute(sql`select ${sql.join(cols, sql`, `)}`));
+    reach.REGION = !!row?.region;
+    reach.ENTITY = !!row?.entity;
+  }
+  return names.filter((n) =>
+    INTEGRATION_PERMISSIONS[n].every((p) => {
+      const s = scopeOf(p);
+      return !!s && reach[s];
+    }),
+  );
+}
+
+/**
+ * Resolves an integration token (`apt_…`) to the context it acts in: its creator, with only the token's
+ * permissions that the creator still holds over the token's entity, each at scope ENTITY (the access guard pins
+ * that scope to the token's entity). 401 when unknown, revoked, expired, when the creator is no longer active
+ * or holds none of them. Cached with the sessions (emptied by the same 'aporta_auth' notification, which a
+ * revocation raises); `last_used_at` is written at most once a minute.
+ */
+export async function authenticateApiToken(opts: {
+  db: Db;
+  token: string;
+  ip: string | null;
+  cache?: SessionCache;
+}): Promise<AuthContext> {
+  const { db, token, cache } = opts;
+  const now = new Date();
+  const hash = hashToken(token);
+  const key = `apt:${hash}`;
+  let entry = cache?.get(key);
+  if (!entry) {
+    const mark = cache?.mark() ?? 0;
+    const [row] = await apiTokenStatementOf(db).execute({ hash });
+    if (!row || row.revokedAt) throw new AppError('UNAUTHENTICATED', msg('integrations.invalid'));
+    if (!row.isActive) throw new AppError('UNAUTHENTICATED', msg('integrations.creatorInactive'));
+    const creator = currentUserOf(row, json<InstitutionRef[]>(row.institutions), json<Grant[]>(row.grants));
+    const names = row.permissions.filter((p): p is IntegrationPermission => (integrationPermissionKeys as string[]).includes(p));
+    const held = await permissionsStillHeld(db, creator, row.entityId, names);
+    if (!held.length) throw new AppError('UNAUTHENTICATED', msg('integrations.noPermissionLeft'));
+    const user: CurrentUser = {
+      ...creator,
+      permissions: tokenPermissions(held) as CurrentUser['permissions'],
+      mustChangePassword: false,
+    };
+    entry = {
+      auth: {
+        sessionId: null,
+        user,
+        apiToken: { id: row.tokenId, entityId: row.entityId, name: row.tokenName },
+        actorEmail: `${creator.email} (token #${row.tokenId})`,
+      },
+      expiresAt: row.expiresAt,
+      lastSeenAt: row.lastUsedAt ?? new Date(0),
+      cachedAt: Date.now(),
+    };
+    cache?.set(key, entry, mark);
+  }
+  if (entry.expiresAt <= now) throw new AppError('UNAUTHENTICATED', msg('integrations.expired'));
+  const apiToken = entry.auth.apiToken as ApiTokenAuth;
+  // Last used, to the minute: one UPDATE a minute at most per token (no notification: not an auth change).
+  if (now.getTime() - entry.lastSeenAt.getTime() > 60_000) {
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, apiToken.id));
+    entry.lastSeenAt = now;
+  }
+  const { user } = entry.auth;
+  return {
+    sessionId: null,
+    user,
+    apiToken,
+    actor: { id: user.id, email: entry.auth.actorEmail ?? user.email, ip: opts.ip },
+  };
 }
