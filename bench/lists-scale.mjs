@@ -1,7 +1,8 @@
 // Lists and search at scale (issue 11): loads N contributors (1 000 000 on PostgreSQL, 300 000 on the
 // embedded PGlite) with varied names and valid CUIs across every municipality, starts the real server in
 // a child process, and measures six requests at 1, 10 and 50 connections with autocannon:
-//   list page 1 · page 500 · a department filter · exact CUI · CUI prefix · a name with one typo.
+//   list page 1 · page 500 · a department filter · exact CUI · CUI prefix · a rare name with one typo ·
+//   two of the commonest surnames, exact and with a typo each («hernandes lopes»). Names are Zipf-like.
 // The floor is the same SQL the API ran for that request (captured once per request while the API served
 // it in this process; the session's own statements left out) replayed directly on a pool of the same size.
 // Prints p50/p95/p99, requests per second and the API/floor ratio per query; the health check is polled
@@ -66,17 +67,55 @@ const { seedReference } = await mod('apps/api/src/seed/index.ts');
 const schema = await mod('apps/api/src/db/schema/index.ts');
 const { hashPassword } = await mod('apps/api/src/platform/passwords.ts');
 const { cuiCheckDigit, foldName } = await mod('packages/domain/src/index.ts');
-const { eq, sql } = apiRequire('drizzle-orm');
+const { and, eq, inArray, sql } = apiRequire('drizzle-orm');
 
-// A seeded random generator: every run loads the same rows.
+// A seeded random generator (mulberry32): every run loads the same rows. The linear congruential one this
+// bench had lost its low bits in floating point (seed × 1103515245 passes 2^53), so consecutive draws were
+// correlated: García was followed by Pérez 743 times and Pérez by García once.
 let seed = 20261123;
 const rand = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
 };
-const pick = (a) => a[Math.floor(rand() * a.length)];
-const firsts = FIRST_NAMES.slice(0, 250);
-const surnames = [...new Set(SURNAMES)].slice(0, 350);
+// Names drawn with Zipf-like weights (the n-th commonest name weighs 1/n), as a population's are: 230 first
+// names and 330 surnames, the commonest first. The heads below are ordered by how common they are in
+// Guatemala; the rest of each list follows bench/names.mjs. With these weights Hernández is one surname in
+// six and López one in thirteen, so «hernandez lopez» matches some 2 % of the people and each word alone 14–28 %.
+const FIRST_HEAD = `José María Juan Carlos Luis Ana Jorge Miguel Marta Rosa Manuel Francisco Mario Pedro Julio Sandra
+Carmen Edgar Byron Gloria Elena Antonio Santos Víctor Óscar Silvia Lucía Sergio Ángel Marco Rafael Juana Lidia
+Hugo Roberto Ricardo Mynor Patricia Olga Blanca`.split(/\s+/);
+const SURNAME_HEAD = `Hernández López García Pérez González Morales Rodríguez Martínez Ramírez Gómez Cruz Méndez Chávez
+Castillo Ortiz Reyes Juárez Díaz Vásquez Sánchez Alvarado Aguilar Flores Ramos Ruiz Velásquez Castro Mejía Estrada
+Gutiérrez Rivera Barrios Xol Caal Choc Coc Tzul Ajú Santos Lucas`.split(/\s+/);
+const ranked = (head, rest, n) => [...new Set([...head, ...rest])].slice(0, n);
+const firsts = ranked(FIRST_HEAD, FIRST_NAMES, 230);
+const surnames = ranked(SURNAME_HEAD, SURNAMES, 330);
+const zipf = (list) => {
+  const cumulative = [];
+  let sum = 0;
+  for (let r = 1; r <= list.length; r++) {
+    sum += 1 / r;
+    cumulative.push(sum);
+  }
+  return () => {
+    const x = rand() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo];
+  };
+};
+const pickFirst = zipf(firsts);
+const pickSurname = zipf(surnames);
+// The rarer half of the surnames (five letters or more, so that one typo leaves a word to correct): a
+// «nombre con error» asks for a person with one of them.
+const rareSurnames = surnames.slice(165).filter((s) => foldName(s).length >= 5);
 
 // ---------------------------------------------------------------- database
 const REUSE = !PGLITE && args.reuse ? args.reuse : null;
@@ -125,7 +164,9 @@ try {
 async function run() {
   const t0 = performance.now();
   const db = database.db;
-  if (!REUSE) await load(db);
+  // A reused database gets the migrations written since it was loaded (the server would apply them anyway).
+  if (REUSE) await database.migrate();
+  else await load(db);
   const [{ total }] = await db.select({ total: sql`count(*)::int` }).from(schema.contributors);
   say(
     REUSE
@@ -146,13 +187,29 @@ async function run() {
     const swap = { Z: 'S', S: 'Z', C: 'S', V: 'B', B: 'V', Y: 'I', I: 'Y', O: 'U', E: 'I' };
     return word.slice(0, i) + (swap[word[i]] ?? 'E') + word.slice(i + 1);
   };
-  // A first name and the longest other word with one letter changed ("maria hernandes").
-  const typoQueries = sample.map(({ name }) => {
-    const [firstWord, ...rest] = name.split(' ');
-    const longest = rest.reduce((a, b) => (b.length > a.length ? b : a));
-    return `${firstWord} ${typo(longest)}`.toLowerCase();
-  });
+  // A person with a rare surname (the rarer half of the list): their first name (usually a common one)
+  // and that surname with one letter changed ("jose tzaquitsal").
+  const rare = (
+    await db
+      .select({ name: schema.contributors.searchName, surname: schema.contributors.firstSurname })
+      .from(schema.contributors)
+      .where(and(inArray(schema.contributors.firstSurname, rareSurnames), sql`${schema.contributors.id} % 97 = 3`))
+      .orderBy(schema.contributors.id)
+      .limit(40)
+  ).map((r) => ({ name: r.name, surname: foldName(r.surname) }));
+  const typoQueries = rare.map(({ name, surname }) => `${name.split(' ')[0]} ${typo(surname)}`.toLowerCase());
   say(`nombres con error: ${typoQueries.slice(0, 6).join(', ')}…`);
+  // Two of the commonest surnames, exact and with one typo each (what a clerk types all day).
+  const commonPairs = [
+    ['hernandez lopez', 'hernandes lopes'],
+    ['lopez hernandez', 'lopes hernandes'],
+    ['garcia perez', 'garsia peres'],
+    ['perez gonzalez', 'peres gonsales'],
+    ['hernandez garcia', 'hernandes garsia'],
+    ['gonzalez lopez', 'gonsales lopes'],
+    ['morales hernandez', 'moralez hernandes'],
+    ['lopez perez', 'lopes peres'],
+  ];
 
   const config = {
     ...loadConfig({
@@ -189,6 +246,11 @@ async function run() {
     { key: 'CUI exacto', paths: sample.map((s) => `/api/contributors?pageSize=25&q=${s.cui}`) },
     { key: 'prefijo CUI', paths: sample.map((s) => `/api/contributors?pageSize=25&q=${s.cui.slice(0, 8)}`) },
     { key: 'nombre con error', paths: typoQueries.map((q) => `/api/contributors?pageSize=25&q=${encodeURIComponent(q)}`) },
+    { key: 'apellidos comunes', paths: commonPairs.map(([q]) => `/api/contributors?pageSize=25&q=${encodeURIComponent(q)}`) },
+    {
+      key: 'comunes con error',
+      paths: commonPairs.map(([, q]) => `/api/contributors?pageSize=25&q=${encodeURIComponent(q)}`),
+    },
   ];
   const queries = ONLY ? allQueries.filter((q) => ONLY.includes(q.key)) : allQueries;
 
@@ -622,10 +684,11 @@ async function load(db) {
         check = cuiCheckDigit(body);
       } while (check === null);
       const m = munis[i % munis.length];
-      const f1 = pick(firsts);
-      const f2 = rand() < 0.7 ? pick(firsts) : null;
-      const s1 = pick(surnames);
-      const s2 = rand() < 0.9 ? pick(surnames) : null;
+      const f1 = pickFirst();
+      let f2 = rand() < 0.7 ? pickFirst() : null;
+      if (f2 === f1) f2 = null;
+      const s1 = pickSurname();
+      const s2 = rand() < 0.9 ? pickSurname() : null;
       const searchName = foldName([f1, f2, s1, s2].filter(Boolean).join(' '));
       const block = Math.floor(i / 50_000);
       const at = new Date(i % 7 === 0 ? base + block * 86_400_000 + Math.floor(rand() * 86_400_000) : base + block * 86_400_000);

@@ -270,6 +270,11 @@ export async function listPage<R>(
      * so a screen that pages by number reaches its last page.
      */
     countCap?: number;
+    /**
+     * A cheap test that the count would reach the cap (a name search the planner expects to match many more
+     * rows, modules/contributors/name-search.ts): then the total is `atLeast` the cap without counting.
+     */
+    surelyAboveCap?: () => Promise<boolean>;
   },
 ): Promise<Page<R>> {
   const { query, prepared } = opts;
@@ -283,7 +288,11 @@ export async function listPage<R>(
     );
     return statement.execute({ ...prepared.values, ...values });
   };
-  const count = () => countRows(db, opts.count, opts.estimateTable, prepared, opts.countCap ?? COUNT_CAP);
+  const cap = opts.countCap ?? COUNT_CAP;
+  const count = async () =>
+    opts.surelyAboveCap && (await opts.surelyAboveCap())
+      ? { total: cap, totalKind: 'atLeast' as const }
+      : countRows(db, opts.count, opts.estimateTable, prepared, cap);
   const size = query.pageSize;
   const cursor = query.after ?? query.before;
   const k = opts.ranked ? undefined : keysetOf(query.sort, opts.sortable, opts.defaultSort, opts.id, opts.readBack);

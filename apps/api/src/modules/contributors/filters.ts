@@ -1,6 +1,6 @@
 // The contributors list's conditions: sortable columns, filters within scope, text and name search.
 import { type ContributorListQuery, type CurrentUser, foldName, normalizeCui, normalizeNit, type Scope } from '@aporta/domain';
-import { and, desc, eq, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, like, or, type SQL, sql } from 'drizzle-orm';
 import { contributors, municipalities, nameWords as nameWordsTable } from '../../db/schema/index.ts';
 import { likePattern } from '../../platform/list.ts';
 import { entityInScope } from '../../platform/scope.ts';
@@ -107,7 +107,8 @@ export const nameWords = (q: string) => {
  * short word still counts — "LUSIA" for "LUCIA" scores 0.33) or containing it (a prefix for a two-letter
  * word). Then a contributor matches when, for every typed word, one of their name words is among its
  * corrections: an exact array match on the GIN index of `search_words`. Accents and case are folded on
- * both sides.
+ * both sides. This form (corrections in subqueries) serves exports, reports and counts; the list resolves
+ * the corrections first and matches and ranks with them as values (name-search.ts, issue 30).
  */
 function nameCondition(words: string[]): SQL {
   return and(
@@ -118,19 +119,6 @@ function nameCondition(words: string[]): SQL {
     }),
   ) as SQL;
 }
-
-/** Relevance of a name search: contributors holding every typed word exactly first, then by trigram similarity. */
-export const nameRank = (words: string[]): SQL[] => [
-  sql`(${sql.join(
-    words.map((w) => sql`(${w} = any(${contributors.searchWords}))::int`),
-    sql` + `,
-  )}) desc`,
-  sql`(${sql.join(
-    words.map((w) => sql`word_similarity(${w}, ${contributors.searchName})`),
-    sql` + `,
-  )}) desc`,
-  desc(contributors.id),
-];
 
 export const isNameQuery = (q?: string) => {
   const text = q?.trim();

@@ -7,14 +7,24 @@ import {
   msg,
   normalizeCui,
 } from '@aporta/domain';
-import { and, count, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { type Db, preparedPerDb } from '../../db/client.ts';
 import { contributors, contributorTypes, departments, municipalEntities, municipalities } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { EXPORT_CHUNK_ROWS, type KeysetChunk, keysetBatches, keysetOf, listPage } from '../../platform/list.ts';
 import { expensiveSearch } from '../../platform/load.ts';
 import { entityInScope } from '../../platform/scope.ts';
-import { Binder, filtersWithin, isNameQuery, nameRank, nameWords, sortable } from './filters.ts';
+import { Binder, filtersWithin, isNameQuery, nameWords, sortable } from './filters.ts';
+import {
+  matchOf,
+  NAME_COUNT_CAP,
+  nameSearchTuning,
+  plannedRows,
+  rankOf,
+  resolveName,
+  surelyAboveCap,
+  tierPage,
+} from './name-search.ts';
 
 // What a contributor's view shows (toContributor): not the search columns nor who imported or created the
 // row, which every list, lookup and export would otherwise read, send and parse for nothing.
@@ -101,6 +111,12 @@ export async function findContributors(ctx: RequestContext, query: ContributorLi
   const b = new Binder(!byName);
   b.mark(`scope:${ctx.scope}`);
   const scoped = inScope && b.prepare ? entityInScope(b.bind('userId', ctx.user.id), ctx.scope!, contributors.entityId) : inScope;
+  if (byName) {
+    // A name search: its words are corrected against the dictionary first, inside the search's transaction,
+    // then matched and ranked with the corrections as values (name-search.ts).
+    const res = await expensiveSearch(ctx.db, (tx) => namePage(tx, filtersWithin(scoped, { ...query, q: undefined }), query));
+    return { ...res, items: res.items.map(toContributor) };
+  }
   const where = filtersWithin(scoped, query, b);
   const page = (db: Db) =>
     listPage(db, {
@@ -121,11 +137,53 @@ export async function findContributors(ctx: RequestContext, query: ContributorLi
           .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
           .where(where),
       estimateTable: where ? undefined : contributors,
-      ranked: byName && !query.sort ? nameRank(nameWords(query.q!)) : undefined,
       prepared: b.prepare ? { key: `contributors|${b.shape.join(',')}`, values: b.values } : undefined,
     });
-  const res = byName ? await expensiveSearch(ctx.db, page) : await page(ctx.db);
+  const res = await page(ctx.db);
   return { ...res, items: res.items.map(toContributor) };
+}
+
+/**
+ * One page of a name search within `base` (scope and the other filters). Ranked by relevance unless a sort
+ * is asked: in one statement (`rankOf`) when the planner expects few matches (`nameSearchTuning`), else by tiers
+ * (`tierPage`), or by `rankOf` again when the page lies past the first tiers; a sorted search pages by key like
+ * any list. Counted up to `NAME_COUNT_CAP` ("más de 1 000"), and not at all when the planner expects far
+ * more matches (`surelyAboveCap`).
+ */
+async function namePage(db: Db, base: SQL | undefined, query: ContributorListQuery) {
+  const name = await resolveName(db, nameWords(query.q!));
+  // A word nothing in the dictionary resembles: nobody matches.
+  if (name.levels.some((ls) => !ls.length)) return { items: [], total: 0, totalKind: 'exact' as const, next: null, prev: null };
+  const where = and(base, matchOf(name));
+  const planned = await plannedRows(db, where);
+  const ranked = !query.sort;
+  return listPage(db, {
+    query,
+    sortable,
+    defaultSort: '-updatedAt',
+    rows: (c) => {
+      const general = () =>
+        baseQuery(db)
+          .where(and(where, c.where))
+          .orderBy(...c.order)
+          .limit(c.limit)
+          .offset(c.offset);
+      if (!ranked || planned <= nameSearchTuning.fewMatches) return general();
+      const tierRows = (tier: SQL, limit: number) =>
+        baseQuery(db).where(and(base, tier)).orderBy(desc(contributors.id)).limit(limit);
+      return tierPage(name, Number(c.offset), Number(c.limit), tierRows).then((rows) => rows ?? general());
+    },
+    idOf: (r) => r.id,
+    count: () =>
+      db
+        .select({ id: contributors.id })
+        .from(contributors)
+        .leftJoin(municipalities, eq(municipalities.id, contributors.municipalityId))
+        .where(where),
+    countCap: NAME_COUNT_CAP,
+    surelyAboveCap: async () => surelyAboveCap(planned),
+    ranked: ranked ? rankOf(name) : undefined,
+  });
 }
 
 /** The CUI of a query that asks for one CUI and nothing else (no filter, no cursor, no sort); else null. */
