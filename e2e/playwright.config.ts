@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_PORT } from './constants.mjs';
+import { E2E_PORT, E2E_SMTP_PORT } from './constants.mjs';
 
 /** Browser specs run in Debian's Chromium against one built server; Playwright never downloads a browser. */
 export default defineConfig({
@@ -46,5 +46,8 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'pipe',
     stderr: 'pipe',
+    // Mail goes to the SMTP server auth.spec.ts starts for its password-reset journey. While none listens
+    // (every other spec), the server's dispatcher only retries later: nothing waits on those messages.
+    env: { SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}` },
   },
 });

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { agreementRoutes } from './modules/agreements/routes.ts';
+import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { appInfoRoutes } from './modules/app-info/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -27,6 +28,7 @@ import { homeRoutes } from './modules/home/routes.ts';
 import { institutionRoutes } from './modules/institutions/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { legalRoutes } from './modules/legal/routes.ts';
+import { mailRoutes } from './modules/mail/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { pensionRoutes } from './modules/pensions/routes.ts';
@@ -40,8 +42,16 @@ import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { templateRoutes } from './modules/template/routes.ts';
 import { userSettingsRoutes } from './modules/user-settings/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { workflowRoutes } from './modules/workflow/routes.ts';
-import { isGuardedUrl, registerAccessGuard } from './platform/access.ts';
+import {
+  INTEGRATION_SECURITY_SCHEME,
+  INTEGRATION_TAG,
+  isGuardedUrl,
+  markIntegrationRoute,
+  registerAccessGuard,
+} from './platform/access.ts';
+import { AuditSealer } from './platform/audit-chain.ts';
 import { contractTransform, nameContractSchemas } from './platform/contract.ts';
 import { errorBody, frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { createFileStore } from './platform/files.ts';
@@ -49,10 +59,15 @@ import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
 import { JobWorker } from './platform/jobs.ts';
 import { configureLoad, registerHeavyLimit } from './platform/load.ts';
+import { MailDispatcher, messageIdHost } from './platform/mail-dispatcher.ts';
+import { configureMailSiteFrom } from './platform/mail-templates.ts';
+import { registerMetrics } from './platform/metrics.ts';
 import { databaseRateLimitStore } from './platform/rate-limit-store.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { serializerCompiler } from './platform/serialize.ts';
 import { SessionCache } from './platform/session.ts';
+import { WebhookDispatcher } from './platform/webhook-dispatcher.ts';
+import { configureWebhooks } from './platform/webhooks.ts';
 
 // Spanish messages for every schema violation, in the browser and on the server alike.
 z.config(z.locales.es());
@@ -83,6 +98,9 @@ const modules = [
   agreementRoutes,
   financialRoutes,
   legalRoutes,
+  mailRoutes,
+  apiTokenRoutes,
+  webhookRoutes,
   contributorReportRoutes,
   documentRoutes,
   signingRoutes,
@@ -118,6 +136,14 @@ export async function buildApp(opts: {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  // Mail templates name the institution and link back to this address (platform/mail-templates.ts).
+  configureMailSiteFrom(config);
+  // Webhooks: https only (http to loopback outside production), private addresses refused in production (platform/webhooks.ts).
+  configureWebhooks({
+    production: config.NODE_ENV === 'production',
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    masterKey: config.SIGNING_MASTER_KEY,
+  });
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate(
@@ -144,6 +170,8 @@ export async function buildApp(opts: {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
     if (!isGuardedUrl(route.url)) return;
+    // Integration tokens (issue 30): the routes they may call are tagged «Integraciones» in the OpenAPI document.
+    markIntegrationRoute(route);
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
         const config = route.config as { access?: Access; heavy?: boolean } | undefined;
@@ -153,6 +181,8 @@ export async function buildApp(opts: {
   });
 
   registerErrorHandling(app);
+  // /livez, /readyz, /metrics; and, with metrics on, every request measured (its hook before every route's).
+  registerMetrics(app);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -178,8 +208,26 @@ export async function buildApp(opts: {
     openapi: {
       openapi: '3.1.0',
       info: { title: `${config.APP_TITLE} API`, version: config.version, description: 'API de Aporta' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          [INTEGRATION_SECURITY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'apt_…',
+            description:
+              'Token de integración de una entidad (Administración → Tokens de integración): solo las rutas de «Integraciones». Guía: docs/integraciones.md.',
+          },
+        },
+      },
       security: [{ bearer: [] }],
+      tags: [
+        {
+          name: INTEGRATION_TAG,
+          description:
+            'Lo que el sistema de nómina de una municipalidad hace con un token de integración (Authorization: Bearer apt_…): cargar, validar y enviar su planilla; consultar sus órdenes de pago, pagos, recibos 7-B y estado de cuenta. Solo su entidad; máximo API_TOKEN_RATE_PER_MINUTE solicitudes por minuto (429 con Retry-After).',
+        },
+      ],
     },
     transform: contractTransform,
     // The domain's named schemas as components.schemas, referred to by every route that uses them.
@@ -205,8 +253,33 @@ export async function buildApp(opts: {
   app.decorate('jobs', jobs);
   // Runs before the database is closed by the caller: running jobs are given back to the queue.
   app.addHook('onClose', async () => jobs.stop());
+  // The outbox's dispatcher runs where jobs run; without SMTP_URL it sends nothing (mail stays in the outbox).
+  const mail = new MailDispatcher({
+    db: database.db,
+    files,
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    host: messageIdHost(config.PUBLIC_URL, config.MAIL_FROM),
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    log: app.log,
+  });
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => mail.stop());
+  // The webhooks' dispatcher (issue 30) runs where jobs run, as the mail's does.
+  const webhooks = new WebhookDispatcher({ db: database.db, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, log: app.log });
+  app.decorate('webhooks', webhooks);
+  app.addHook('onClose', async () => webhooks.stop());
+  // Chains the audit rows (platform/audit-chain.ts): every second, and soon after a request that may have written.
+  const auditSealer = new AuditSealer(database.db, { log: app.log });
+  app.addHook('onClose', async () => auditSealer.stop());
   if (opts.startJobs ?? config.JOBS_CONCURRENCY > 0) {
     app.addHook('onReady', async () => jobs.start());
+    app.addHook('onReady', async () => mail.start());
+    app.addHook('onReady', async () => webhooks.start());
+    app.addHook('onReady', async () => auditSealer.start());
+    app.addHook('onResponse', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') auditSealer.nudge();
+    });
   }
 
   const hasWeb = !!config.webDist && existsSync(join(config.webDist, 'index.html'));

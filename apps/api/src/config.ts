@@ -32,6 +32,11 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Requests a minute one integration token may make (issue 30), counted across processes; beyond: 429. */
+  API_TOKEN_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** «Olvidé mi contraseña»: minutes a reset link stays valid, and requests per e-mail address per hour. */
+  PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
+  PASSWORD_RESET_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   REGISTRATION_ENABLED: bool.default(true),
   APP_TITLE: z.string().min(1).default('Aporta'),
   APP_ACRONYM: z.string().min(1).default('APORTA'),
@@ -58,6 +63,25 @@ const envSchema = z.object({
   SIGNING_MASTER_KEY: z.string().min(32, { error: 'debe tener al menos 32 caracteres' }).optional(),
   /** The address users reach the app at, printed in certificates (CRL distribution point). */
   PUBLIC_URL: z.url({ error: 'debe ser una URL http(s)' }).optional(),
+  /**
+   * Outgoing mail (issue 29): `smtp://user:pass@host:port` or `smtps://…`. Without it mails stay in the outbox
+   * (PENDING, never attempted; the «Correo saliente» screen shows them). Never logged: only its host is.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, { error: 'debe empezar con smtp:// o smtps://' })
+    .optional(),
+  /** The sender of every mail; default `"<APP_TITLE>" <no-responder@aporta.local>`. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** Attempts before an outbox message is FAILED (back-off 1, 2, 4… minutes, capped at an hour). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(50).default(8),
+  /** Attempts before a webhook delivery is FAILED (back-off 1, 2, 4… minutes, capped at an hour). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(50).default(8),
+  /**
+   * Webhooks to private, loopback or link-local addresses are refused in production (SSRF); `true` allows them
+   * (a receiver inside the institution's network).
+   */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /**
    * HTTP server processes `serve` starts (node:cluster, sharing the port): one per core on PostgreSQL. The
    * embedded database belongs to one process, so more than one needs DATABASE_URL. Pools, search slots and
@@ -87,11 +111,21 @@ const envSchema = z.object({
   SESSION_CACHE_SECONDS: z.coerce.number({ error: 'debe ser un número' }).min(0).max(300).optional(),
   /** The template's data calls (/app/{collection}) answer after the spec's simulated 500 ms, for demos. */
   TEMPLATE_DELAY: bool.default(false),
+  /**
+   * Prometheus metrics (platform/metrics.ts): `/metrics` on a port of its own (METRICS_PORT, listening on
+   * METRICS_HOST, 127.0.0.1 unless set) and/or on the main port with `Authorization: Bearer <METRICS_TOKEN>`
+   * (the token is then asked on the metrics port too). With neither, metrics are off and `/metrics` is a 404.
+   */
+  METRICS_PORT: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(32, { error: 'debe tener al menos 32 caracteres' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA' | 'SESSION_CACHE_SECONDS' | 'JOBS_PER_USER'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'DEMO_DATA' | 'SESSION_CACHE_SECONDS' | 'JOBS_PER_USER' | 'MAIL_FROM'> {
+  /** The sender of every mail (MAIL_FROM, or the institution's name at no-responder@aporta.local). */
+  MAIL_FROM: string;
   /** 30 s by default; 0 (no cache) in tests unless set, so a test that edits the database sees it at once. */
   SESSION_CACHE_SECONDS: number;
   /**
@@ -122,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The first administrator's password follows the rule every other password follows.
   const weak = e.ADMIN_PASSWORD && passwordProblem(e.ADMIN_PASSWORD, { email: e.ADMIN_EMAIL, minLength: e.PASSWORD_MIN_LENGTH });
   if (weak) throw new ConfigError(`Configuración inválida — ADMIN_PASSWORD: ${weak}`);
+  if (e.METRICS_PORT && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      'Configuración inválida — METRICS_PORT: debe ser distinto de PORT (o quite METRICS_PORT y use METRICS_TOKEN)',
+    );
+  }
   if (e.API_PROCESSES > 1 && !e.DATABASE_URL) {
     throw new ConfigError(
       'Configuración inválida — API_PROCESSES: más de un proceso necesita PostgreSQL (DATABASE_URL); la base embebida admite uno solo',
@@ -138,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: existsSync(webDist) ? webDist : '',
     SESSION_CACHE_SECONDS: e.SESSION_CACHE_SECONDS ?? (e.NODE_ENV === 'test' ? 0 : 30),
     JOBS_PER_USER: e.JOBS_PER_USER ?? (e.NODE_ENV === 'test' ? 10_000 : 10),
+    MAIL_FROM: e.MAIL_FROM ?? `"${e.APP_TITLE.replace(/["\\\r\n]/g, '')}" <no-responder@aporta.local>`,
     version: pkg.version,
   };
 }

@@ -2,14 +2,17 @@ import cluster from 'node:cluster';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.ts';
+import { type Database, DatabaseUnavailableError, openDatabase, rowsOf } from './db/client.ts';
 import { users } from './db/schema/index.ts';
 import { clearLoginFailures } from './modules/auth/service.ts';
 import { systemActor, writeAudit } from './platform/audit.ts';
+import { type ChainBreak, sealAuditChain, verifyAuditChain } from './platform/audit-chain.ts';
 import { BackupError, backup, restore, serveBackups } from './platform/backup.ts';
 import { createFileStore } from './platform/files.ts';
 import { recoverImports } from './platform/imports/pipeline.ts';
 import { jobTitle, recoverJobs } from './platform/jobs.ts';
+import { configureMailSiteFrom } from './platform/mail-templates.ts';
+import { metricsEnabled, serveClusterMetrics, startMetricsServer } from './platform/metrics.ts';
 import { generatePassword, hashPassword } from './platform/passwords.ts';
 import { seedAccountsDemo } from './seed/accounts.ts';
 import { seedCatalogDemo } from './seed/catalogs.ts';
@@ -28,7 +31,10 @@ const usage = `Uso: aporta <comando>
   seed                           siembra los datos de referencia (y de demostración si DEMO_DATA)
   reset-password <correo>        genera una contraseña nueva para el usuario y la muestra una vez
   backup <archivo>               copia de seguridad de la base embebida (también con el servidor en marcha)
-  restore <archivo> [--force]    restaura una copia en DATA_DIR (carpeta nueva o vacía; servidor detenido)`;
+  restore <archivo> [--force]    restaura una copia en DATA_DIR (carpeta nueva o vacía; servidor detenido)
+  verify-audit [--ancla N:hash]  sella lo pendiente y verifica la cadena de hashes de la bitácora; nombra el primer
+                                 registro modificado, borrado o insertado por fuera (código de salida 3); con
+                                 --ancla, comprueba además que la posición N conserve el hash anotado antes`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -62,6 +68,8 @@ async function prepare(config: Config): Promise<Database> {
 }
 
 async function seed(config: Config, database: Database) {
+  // Demo data queues mail (payments, workflow): its links must name this installation, as the server's will.
+  configureMailSiteFrom(config);
   await step('Sembrando datos de referencia', () => seedReference(database.db));
   const admin = await ensureAdmin(database.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, () => generatePassword());
   // After ensureAdmin, which creates the first administrator only while there are no users at all.
@@ -126,6 +134,11 @@ async function servePrimary(config: Config) {
   const database = await prepareToServe(config);
   await database.close();
   const count = config.API_PROCESSES;
+  // Metrics of every server process, summed here (platform/metrics.ts): on the metrics port, and for a process
+  // asked on the main port with the token.
+  // Its port opened before any process starts, so a port in use stops the start at once.
+  const scrapeCluster = metricsEnabled(config) ? serveClusterMetrics() : null;
+  const metricsServer = scrapeCluster && config.METRICS_PORT != null ? await startMetrics(config, scrapeCluster) : null;
   say(`Iniciando ${count} procesos del servidor HTTP…`);
   const listening = new Set<number>();
   let closing = false;
@@ -161,6 +174,7 @@ async function servePrimary(config: Config) {
     if (closing) return;
     closing = true;
     say(`\n${signal}: cerrando los procesos del servidor…`);
+    void metricsServer?.close();
     stopAll();
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     setTimeout(() => process.exit(0), 20_000).unref();
@@ -186,16 +200,28 @@ async function serve(config: Config) {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization'],
+      // Nor the token of a password-reset link (/restablecer-contrasena?token=…) in a logged address.
+      serializers: {
+        req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+          method: req.method,
+          url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[oculto]'),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
       ...(process.stdout.isTTY && config.NODE_ENV !== 'production'
         ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
         : {}),
     },
   });
   let closing = false;
+  let metricsServer: { close: () => Promise<void> } | null = null;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     if (!worker) say(`\n${signal}: cerrando el servidor y la base de datos…`);
+    await metricsServer?.close();
     // Close HTTP first so no request writes while the database shuts down, then flush PGlite.
     await app.close().catch(() => {});
     await database.close().catch(() => {});
@@ -220,10 +246,40 @@ async function serve(config: Config) {
     process.send?.({ type: 'listening', port });
     return;
   }
+  // The metrics port of the only process (with several, the primary serves it).
+  if (config.METRICS_PORT != null) {
+    try {
+      metricsServer = await startMetrics(config);
+    } catch (err) {
+      await app.close().catch(() => {});
+      await database.close().catch(() => {});
+      stopBackups();
+      throw err;
+    }
+  }
   say(
     `Listo en ${listeningAt(config, port)}  (base de datos: ${database.kind === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL'})`,
   );
   if (!config.webDist) say('Aviso: la aplicación web no está compilada; ejecute npm run build (npm start lo hace solo).');
+}
+
+/** `/metrics` on METRICS_PORT (platform/metrics.ts); a port in use stops the start with a message naming it. */
+async function startMetrics(config: Config, scrape?: () => Promise<string>) {
+  try {
+    const server = await startMetricsServer({
+      host: config.METRICS_HOST,
+      port: config.METRICS_PORT ?? 0,
+      token: config.METRICS_TOKEN,
+      scrape,
+    });
+    say(`Métricas en http://${config.METRICS_HOST}:${server.port}/metrics`);
+    return server;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new StartupError(`No se pudo abrir el puerto de métricas ${config.METRICS_HOST}:${config.METRICS_PORT} (${code}).`);
+    throw err;
+  }
 }
 
 async function resetPassword(config: Config, email: string | undefined) {
@@ -283,6 +339,69 @@ async function restoreCommand(config: Config, args: string[]) {
   say(`Copia restaurada en ${config.dataDir}. Inicie el servidor con DATA_DIR=${config.dataDir} npm start.`);
 }
 
+/** The first break of the audit chain, for the operator. */
+function chainBreakText(b: ChainBreak): string {
+  const after = b.afterId == null ? 'al inicio de la cadena' : `después del registro ${b.afterId}`;
+  switch (b.kind) {
+    case 'CHANGED':
+      return `el registro ${b.id} (posición ${b.seq} de la cadena) fue modificado: su contenido o su hash no coinciden.`;
+    case 'DELETED':
+      return b.missing === 1 && b.id != null
+        ? `el registro ${b.id} (posición ${b.seq}) fue borrado, ${after}.`
+        : `faltan ${b.missing} registros de la cadena desde la posición ${b.seq}, ${after}${b.id == null ? '' : ` (el último, el registro ${b.id})`}: fueron borrados.`;
+    case 'INSERTED':
+      return `el registro ${b.id} fue insertado por fuera de la aplicación (no pertenece a la cadena sellada).`;
+    case 'HEAD':
+      return 'la cabeza de la cadena (audit_chain_head) fue modificada o borrada.';
+  }
+}
+
+/** `verify-audit [--ancla N:hash]`: seals what waits, walks the chain; exit code 3 on the first break. */
+async function verifyAuditCommand(config: Config, args: string[]) {
+  const anchorArg = args.find((a) => !a.startsWith('--'));
+  const anchor = args.includes('--ancla') ? /^(\d+):([0-9a-f]{64})$/.exec(anchorArg ?? '') : null;
+  if (args.includes('--ancla') && !anchor)
+    throw new StartupError('Ancla no válida: use --ancla <posición>:<hash de 64 caracteres hexadecimales>.');
+  const database = await prepare(config);
+  try {
+    const sealed = await step('Sellando los registros pendientes de la bitácora', () =>
+      sealAuditChain(database.db, { untilNow: true, timeoutMs: 60_000 }),
+    );
+    if (!sealed.complete) say('  Aviso: una transacción abierta retiene registros sin sellar; se verifica lo sellado.');
+    const v = await step('Verificando la cadena de hashes', () => verifyAuditChain(database.db));
+    if (v.broken) {
+      say(`Cadena ROTA: ${chainBreakText(v.broken)}`);
+      say(
+        v.intactThroughId == null
+          ? 'Ningún registro anterior íntegro.'
+          : `Íntegra hasta el registro ${v.intactThroughId} (${v.sealedRows} registros).`,
+      );
+      process.exitCode = 3;
+      return;
+    }
+    say(
+      v.intactThroughId == null
+        ? 'Cadena íntegra: aún no hay registros sellados.'
+        : `Cadena íntegra hasta el registro ${v.intactThroughId} (${v.sealedRows} registros sellados).`,
+    );
+    say(`Ancla para anotar fuera de la base: --ancla ${v.sealedRows}:${v.headHash}`);
+    if (v.pendingRows > 0) say(`${v.pendingRows} registro(s) escritos después aún sin sellar.`);
+    if (anchor) {
+      const [row] = rowsOf<{ hash: string | null }>(
+        await database.db.execute(sql`select hash from audit_log where seq = ${Number(anchor[1])} and hash is not null limit 1`),
+      );
+      if (row?.hash !== anchor[2]) {
+        say(`Cadena REESCRITA: la posición ${anchor[1]} ya no tiene el hash anotado (${row?.hash ?? 'no existe'}).`);
+        process.exitCode = 3;
+        return;
+      }
+      say(`El ancla coincide: la posición ${anchor[1]} conserva su hash.`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
 async function main() {
   const [command = 'serve', ...args] = process.argv.slice(2);
   const config = loadConfig();
@@ -306,6 +425,8 @@ async function main() {
       return backupCommand(config, args[0]);
     case 'restore':
       return restoreCommand(config, args);
+    case 'verify-audit':
+      return verifyAuditCommand(config, args);
     default:
       say(usage);
       process.exitCode = command === 'help' || command === '--help' ? 0 : 2;

@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { LoginPage } from './features/auth/LoginPage.tsx';
-import { authRoutes } from './features/auth/routes.tsx';
+import { authRoutes, resetPasswordRoutes } from './features/auth/routes.tsx';
 import { getToken } from './lib/session.ts';
 import { AuthLayout } from './shell/AuthLayout.tsx';
 import { RequireAuth } from './shell/RequireAuth.tsx';
@@ -29,6 +29,19 @@ export const router = createBrowserRouter(
         {
           lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
           children: authRoutes,
+        },
+      ],
+    },
+    // The link of a «Olvidé mi contraseña» e-mail (issue 29): open without a session, in the sign-in layout;
+    // the page and the providers it needs load with it.
+    {
+      path: '/restablecer-contrasena',
+      element: <AuthLayout />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          lazy: async () => ({ Component: (await import('./shell/AppProviders.tsx')).AppProviders }),
+          children: resetPasswordRoutes,
         },
       ],
     },

@@ -4,6 +4,7 @@ import { createElement } from 'react';
 import { matchRoutes, Outlet, type Params, type RouteObject, useParams } from 'react-router';
 import { RequirePermission } from './components/RequirePermission.tsx';
 import { agreementRoutes } from './features/agreements/routes.tsx';
+import { apiTokenRoutes } from './features/api-tokens/routes.tsx';
 import { auditRoutes } from './features/audit/routes.tsx';
 import { catalogRoutes } from './features/catalogs/routes.tsx';
 import { contributorRoutes } from './features/contributors/routes.tsx';
@@ -12,6 +13,7 @@ import { homeRoutes } from './features/home/routes.tsx';
 import { institutionRoutes } from './features/institutions/routes.tsx';
 import { jobRoutes } from './features/jobs/routes.tsx';
 import { legalRoutes } from './features/legal/routes.tsx';
+import { mailRoutes } from './features/mail/routes.tsx';
 import { paymentRoutes } from './features/payments/routes.tsx';
 import { pensionRoutes } from './features/pensions/routes.tsx';
 import { planillaRoutes } from './features/planillas/routes.tsx';
@@ -23,6 +25,7 @@ import { signingRoutes } from './features/signing/routes.tsx';
 import { statisticsRoutes } from './features/statistics/routes.tsx';
 import { templateRoutes } from './features/template/routes.tsx';
 import { userRoutes } from './features/users/routes.tsx';
+import { webhookRoutes } from './features/webhooks/routes.tsx';
 import { workflowRoutes } from './features/workflow/routes.tsx';
 import { NotFoundPage } from './shell/NotFoundPage.tsx';
 import { RouteError } from './shell/RouteError.tsx';
@@ -43,6 +46,9 @@ const featureScreens: RouteObject[] = [
   ...agreementRoutes,
   ...financialRoutes,
   ...legalRoutes,
+  ...mailRoutes,
+  ...webhookRoutes,
+  ...apiTokenRoutes,
   ...pensionRoutes,
   ...renapRoutes,
   ...jobRoutes,

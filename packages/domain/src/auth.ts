@@ -55,3 +55,32 @@ export const testAuthVerifyResponseSchema = z.object({ success: z.literal(true),
 /** test-auth answers its failures in its own shape, not the error shape. */
 export const testAuthFailureSchema = z.object({ success: z.literal(false), message: z.string() });
 export type TestAuthFailure = z.infer<typeof testAuthFailureSchema>;
+
+// ---------------------------------------------------------------- «Olvidé mi contraseña»
+
+/** Asks for a link to set a new password, sent to the address if it belongs to an active account. */
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/** The one answer to a reset request, whether the address has an account or not (no enumeration). */
+export const forgotPasswordResponseSchema = z.object({ status: z.literal('success'), message: z.string() });
+export type ForgotPasswordResponse = z.infer<typeof forgotPasswordResponseSchema>;
+
+/**
+ * Sets a new password with the token of a reset link. Every problem with the token (missing, unknown,
+ * used, expired) is the one message `accounts.resetLinkInvalid`; the password's rule is the product's
+ * (passwordProblem, checked by the server with the configured minimum). 200 = PASSWORD_MAX_LENGTH
+ * (accounts.ts, which imports this file).
+ */
+export const resetPasswordSchema = z.object({
+  token: z
+    .string({ error: text('accounts.resetLinkInvalid') })
+    .trim()
+    .min(1, { error: text('accounts.resetLinkInvalid') })
+    .max(200, { error: text('accounts.resetLinkInvalid') }),
+  password: z
+    .string()
+    .min(1, { error: text('accounts.passwordRequired') })
+    .max(200, { error: text('accounts.passwordTooLong') }),
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

@@ -152,6 +152,7 @@ describe('field metadata derived from the zod schema (issue 10)', () => {
       'address',
       'phone',
       'email',
+      'noticeEmails',
       'bankAccount',
       'isActive',
     ]);

@@ -281,6 +281,44 @@ const email = (label: string, extra: FieldExtra = {}) =>
       .refine((v) => v == null || z.email().safeParse(v).success, { error: messageText('accounts.emailInvalid') }),
     { label, type: 'text', maxLength: 200, ...extra },
   );
+/**
+ * Up to `max` e-mail addresses written comma-separated (a semicolon or a line break also separates them),
+ * each checked, lower-cased, repeats dropped; kept as `a@x.gt, b@y.gt`; empty is null. A bad address is
+ * named in the message.
+ */
+const emailList = (label: string, max: number, extra: FieldExtra = {}) =>
+  catalogField(
+    z
+      .string()
+      .max(max * 220, { error: textWith('catalogs.fieldMaxLength', { label, max: max * 220 }) })
+      .transform((v, ctx) => {
+        const list = [
+          ...new Set(
+            v
+              .split(/[,;\n]/)
+              .map((a) => a.trim().toLowerCase())
+              .filter(Boolean),
+          ),
+        ];
+        if (!list.length) return null;
+        const bad = list.find((a) => a.length > 200 || !z.email().safeParse(a).success);
+        if (bad !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: textWith('catalogs.fieldEmailListInvalid', { label, address: bad.slice(0, 80) }),
+          });
+          return z.NEVER;
+        }
+        if (list.length > max) {
+          ctx.addIssue({ code: 'custom', message: textWith('catalogs.fieldEmailListTooMany', { label, max }) });
+          return z.NEVER;
+        }
+        return list.join(', ');
+      })
+      .nullable()
+      .optional(),
+    { label, type: 'text', maxLength: max * 220, ...extra },
+  );
 /** Optional NIT through the shared field schema (fields.ts): stored without dash, e.g. `576937K`. */
 const nit = (label: string, extra: FieldExtra = {}) =>
   catalogField(sharedNitSchema.nullable().optional(), { label, type: 'nit', maxLength: 15, ...extra });
@@ -476,6 +514,8 @@ export const collectionDefinitions = {
       address: optionalText('Dirección', 300, { inList: false }),
       phone: phone('Teléfono', { inList: false }),
       email: email('Correo electrónico', { inList: false }),
+      // Where arrears notices go (issue 29): up to 5 addresses; without them, to `email`.
+      noticeEmails: emailList('Correos para avisos', 5, { inList: false }),
       bankAccount: optionalText('Cuenta bancaria', 40, { inList: false }),
       isActive: active('Activa'),
     },

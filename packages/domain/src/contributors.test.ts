@@ -30,7 +30,7 @@ describe('contributor input', () => {
     const byPath = Object.fromEntries(r.error!.issues.map((i) => [String(i.path[0]), i.message]));
     expect(byPath.cui).toBe('El dígito verificador del CUI no es válido.');
     expect(byPath.nit).toBe('El dígito verificador del NIT no es válido.');
-    expect(byPath.birthDate).toBe('La fecha no existe o está fuera del rango 1900-01-01 a 2100-12-31.');
+    expect(byPath.birthDate).toBe('La fecha no existe o está fuera del rango 01/01/1900 a 31/12/2100.');
   });
 
   it('builds the full name with the married surname', () => {

@@ -63,10 +63,10 @@ describe('dates', () => {
       expect(
         dateSchema.safeParse(bad).error?.issues.map((i) => i.message),
         bad,
-      ).toEqual(['Fecha no válida (aaaa-mm-dd).']);
+      ).toEqual(['Fecha no válida (dd/mm/aaaa).']);
     }
     expect(dateSchema.safeParse('2026-02-30').error?.issues.map((i) => i.message)).toEqual([
-      'La fecha no existe o está fuera del rango 1900-01-01 a 2100-12-31.',
+      'La fecha no existe o está fuera del rango 01/01/1900 a 31/12/2100.',
     ]);
   });
 });
@@ -103,7 +103,7 @@ describe('periods', () => {
     for (const bad of ['2026-13', '2026-00', '2026-1', '26-01', '2026/01', '2026-01-01', '1899-12', '2101-01', ' 2026-01', '']) {
       expect(periodSchema.safeParse(bad).success, bad).toBe(false);
     }
-    expect(periodSchema.safeParse('2026-13').error!.issues[0].message).toBe('Período no válido (aaaa-mm).');
+    expect(periodSchema.safeParse('2026-13').error!.issues[0].message).toBe('Período no válido (mm/aaaa).');
   });
 });
 

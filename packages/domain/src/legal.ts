@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actingDateSchema } from './acting-dates.ts';
+import { arrearsNoticeSchema } from './arrears-notices.ts';
 import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { text } from './messages.ts';
@@ -184,6 +185,8 @@ export const legalCaseSchema = legalCaseListItemSchema.extend({
   actions: z.array(legalActionSchema),
   deadlines: z.array(legalDeadlineSchema),
   documents: z.array(legalDocumentSchema),
+  /** The arrears notices the entity was sent (issue 29), newest first: the prior notice the case cites. */
+  notices: z.array(arrearsNoticeSchema),
   transitions: z.array(availableTransitionSchema),
 });
 export type LegalCase = z.infer<typeof legalCaseSchema>;

@@ -185,6 +185,12 @@ export const menuTree: MenuItem[] = [
     ['audit', 'audit', '/audit'],
     // Not in the specification's menu either: the effective-dated settings DOMAIN.md asks for (issue 10).
     ['settings', 'settings', '/administrative/settings'],
+    // Outgoing mail (issue 29): what the application sends or keeps, for administrators.
+    ['mailOutbox', 'mail', '/administrative/correo-saliente'],
+    // Integration tokens (issue 30): what a municipality's payroll software calls the API with.
+    ['apiTokens', 'api-tokens', '/administrative/tokens-integracion'],
+    // Signed webhooks (issue 30): the URLs an entity's systems are told of its events at, and their deliveries.
+    ['webhooks', 'webhooks', '/administrative/webhooks'],
   ]),
 ];
 

@@ -23,9 +23,10 @@ describe('permission catalogue', () => {
     const leaves = menuLeaves(menuTree);
     // Besides the catalogues (derived from catalogs.ts): first group, the spec's 16 plus Procesos (issue 10);
     // contributors, the spec's 9 but its catalogue; administrative, the spec's 3 screens that are not catalogues,
-    // the audit trail (issue 9) and Parámetros (issue 10).
+    // the audit trail (issue 9), Parámetros (issue 10), Correo saliente (issue 29), Tokens de integración and
+    // Webhooks (issue 30).
     const catalogues = leaves.filter((l) => isCollectionName(l.name!));
-    expect(leaves.length - catalogues.length).toBe(17 + 3 + 4 + 13 + 8 + 5);
+    expect(leaves.length - catalogues.length).toBe(17 + 3 + 4 + 13 + 8 + 8);
     expect(catalogues.map((l) => l.name)).toEqual(catalogScreens.map((s) => s.name));
     for (const leaf of leaves) expect(resourceKeys).toContain(leaf.name);
     expect(new Set(leaves.map((l) => l.name)).size).toBe(leaves.length);

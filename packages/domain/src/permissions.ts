@@ -94,6 +94,15 @@ export const resources = {
   settings: ['READ', 'UPDATE'],
   // Background jobs ("Procesos"): everyone sees and cancels their own; READ shows everyone's, UPDATE cancels them.
   jobs: ['READ', 'UPDATE'],
+  // «Correo saliente» (issue 29): the outbox of every mail the application writes, its retries and templates.
+  // Not entity data (a message may name any entity, or none): ALL only.
+  mail: ['READ', 'UPDATE', 'EXPORT'],
+  // «Tokens de integración» (issue 30): tokens a municipality's payroll software calls the API with. Entity data:
+  // an entity's own administrator (ENTITY) manages its tokens only.
+  'api-tokens': ['READ', 'CREATE', 'DELETE', 'EXPORT'],
+  // «Webhooks» (issue 30): signed deliveries of an entity's events to its systems. Entity data: an entity's own
+  // administrator (ENTITY) manages its endpoints and reads their deliveries; institution-wide ones need ALL.
+  webhooks: ['READ', 'CREATE', 'UPDATE', 'EXPORT'],
   // The template's sample-data areas (issue 18): CRM, e-commerce, learning, real estate, tickets, chat…
   plantilla: [...CRUD],
 } as const satisfies Record<string, readonly Action[]>;
@@ -150,6 +159,8 @@ const entityScoped = [
   'statistics',
   'planilla-audit-logs',
   'audit',
+  'api-tokens',
+  'webhooks',
   // The catalogues whose rows belong to an entity (municipal entities, their regions and assignments).
   ...collectionNames.filter((name) => collectionDefinitions[name].scopedByEntity),
 ] as const satisfies readonly Resource[];

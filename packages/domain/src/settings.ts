@@ -14,7 +14,15 @@ import { formatRate, type Rate, rateInputSchema } from './money.ts';
  * schema when it is scheduled and again whenever it is read.
  */
 
-export const settingTopics = ['contributions', 'paymentOrders', 'agreements', 'pensions', 'workflow', 'calendar'] as const;
+export const settingTopics = [
+  'contributions',
+  'paymentOrders',
+  'agreements',
+  'pensions',
+  'workflow',
+  'mail',
+  'calendar',
+] as const;
 export type SettingTopic = (typeof settingTopics)[number];
 
 export const settingTopicLabels: Record<SettingTopic, string> = {
@@ -23,6 +31,7 @@ export const settingTopicLabels: Record<SettingTopic, string> = {
   agreements: 'Convenios de pago',
   pensions: 'Clases pasivas y supervivencia',
   workflow: 'Solicitudes (SIG)',
+  mail: 'Correo y recordatorios',
   calendar: 'Calendario de días hábiles',
 };
 
@@ -336,6 +345,45 @@ export const settingDefinitions = {
     description:
       'Días que una solicitud puede esperar en un estado antes de marcarse vencida, cuando el estado del flujo no fija su propio plazo.',
     initial: 5,
+  }),
+  'mail.reminderBusinessDays': define({
+    topic: 'mail',
+    kind: 'integer',
+    schema: whole(1, 20, 'días hábiles'),
+    unit: 'días hábiles',
+    label: 'Aviso antes del vencimiento',
+    description:
+      'Días hábiles antes del vencimiento de una orden de pago o de una cuota de convenio en que la entidad recibe el primer recordatorio por correo; el segundo llega un día hábil antes.',
+    initial: 3,
+  }),
+  'mail.signingReminderAfterDays': define({
+    topic: 'mail',
+    kind: 'integer',
+    schema: whole(1, 30, 'días'),
+    unit: 'días',
+    label: 'Recordatorio de firma pendiente',
+    description:
+      'Días que un documento espera la firma de alguien antes del primer recordatorio por correo; después se le recuerda cada día mientras siga pendiente.',
+    initial: 2,
+  }),
+  'mail.signingRemindersMax': define({
+    topic: 'mail',
+    kind: 'integer',
+    schema: whole(0, 30, 'recordatorios'),
+    unit: 'recordatorios',
+    label: 'Recordatorios de firma como máximo',
+    description: 'Cuántos recordatorios recibe como máximo quien tiene un documento pendiente de firma (0: ninguno).',
+    initial: 3,
+  }),
+  'mail.survivalNoticeDays': define({
+    topic: 'mail',
+    kind: 'integer',
+    schema: whole(1, 60, 'días'),
+    unit: 'días',
+    label: 'Aviso de supervivencia por vencer',
+    description:
+      'Días antes de que cierre el plazo de supervivencia de un pensionado en que el personal de pensiones recibe el aviso por correo.',
+    initial: 7,
   }),
   'calendar.holidays': define({
     topic: 'calendar',

@@ -36,11 +36,77 @@ export interface Database {
   priorityDb: Db;
   /** Requests waiting for a connection of the main pool (0 on PGlite). */
   poolWaiting(): number;
+  /** The PostgreSQL pools (main and priority) as they stand; none on PGlite (platform/metrics.ts). */
+  poolStats(): PoolStats[];
   /** PostgreSQL only: subscribes to a NOTIFY channel on a connection of its own; returns the unsubscribe. */
   listen?(channel: string, onNotify: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
 }
 
 export class DatabaseUnavailableError extends Error {}
+
+/** A pool of PostgreSQL connections as it stands (platform/metrics.ts). */
+export interface PoolStats {
+  pool: 'main' | 'priority';
+  max: number;
+  /** Connections open (in use or idle). */
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+}
+
+/** One checkout of a connection: how long it took, whether the pool was full when asked, whether it failed. */
+export interface PoolAcquire {
+  pool: PoolStats['pool'];
+  seconds: number;
+  waited: boolean;
+  failed: boolean;
+}
+
+let poolAcquireListener: ((acquire: PoolAcquire) => void) | null = null;
+
+/**
+ * Told of every connection checkout of every PostgreSQL pool of this process (platform/metrics.ts, only when
+ * metrics are on: nothing is measured otherwise). null stops it.
+ */
+export function onPoolAcquire(listener: ((acquire: PoolAcquire) => void) | null): void {
+  poolAcquireListener = listener;
+}
+
+/** Measures each checkout of `pool` (a query's or a transaction's) for the listener of `onPoolAcquire`. */
+function measureCheckouts(pool: pg.Pool, name: PoolStats['pool']): void {
+  type Callback = (err: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void;
+  const connect = pool.connect.bind(pool) as (cb?: Callback) => Promise<pg.PoolClient> | undefined;
+  // pg's own pool.query() calls this.connect(callback); a transaction calls pool.connect().
+  (pool as unknown as { connect: (cb?: Callback) => unknown }).connect = (cb?: Callback) => {
+    const listener = poolAcquireListener;
+    if (!listener) return connect(cb);
+    const waited = pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10);
+    const started = performance.now();
+    const report = (failed: boolean) => {
+      try {
+        listener({ pool: name, seconds: (performance.now() - started) / 1000, waited, failed });
+      } catch {
+        // A measurement never breaks a query.
+      }
+    };
+    if (cb)
+      return connect((err, client, done) => {
+        report(!!err);
+        cb(err, client, done);
+      });
+    return connect()!.then(
+      (client) => {
+        report(false);
+        return client;
+      },
+      (err) => {
+        report(true);
+        throw err;
+      },
+    );
+  };
+}
 
 /**
  * PostgreSQL through a pg pool when `url` is given; otherwise embedded PGlite in `dataDir` (or in
@@ -63,6 +129,8 @@ export async function openDatabase(
     // Without a listener an idle client's network error would crash the process.
     pool.on('error', () => {});
     priority.on('error', () => {});
+    measureCheckouts(pool, 'main');
+    measureCheckouts(priority, 'priority');
     try {
       const c = await pool.connect();
       c.release();
@@ -75,11 +143,25 @@ export async function openDatabase(
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     const priorityDb = drizzlePg(priority, { schema, casing: 'snake_case' }) as unknown as Db;
     const listeners = new Set<pg.Client>();
+    let closed = false;
     return {
       db,
       priorityDb,
       kind: 'postgresql',
       poolWaiting: () => pool.waitingCount,
+      poolStats: () =>
+        (
+          [
+            ['main', pool],
+            ['priority', priority],
+          ] as const
+        ).map(([name, p]) => ({
+          pool: name,
+          max: p.options.max ?? 10,
+          total: p.totalCount,
+          idle: p.idleCount,
+          waiting: p.waitingCount,
+        })),
       migrate: () => migratePg(db as never, { migrationsFolder }),
       async listen(channel, onNotify, onLost) {
         const client = new pg.Client({ connectionString: opts.url });
@@ -101,7 +183,10 @@ export async function openDatabase(
           await client.end().catch(() => {});
         };
       },
+      // Once: a second close (a shutdown after a failed start, a test) finds it closed, as PGlite's does.
       close: async () => {
+        if (closed) return;
+        closed = true;
         for (const c of listeners) await c.end().catch(() => {});
         await Promise.all([pool.end(), priority.end()]);
       },
@@ -119,6 +204,7 @@ export async function openDatabase(
     db,
     priorityDb: db,
     poolWaiting: () => 0,
+    poolStats: () => [],
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     // PGlite runs every statement and transaction under one lock; inside a (read-nothing) transaction of

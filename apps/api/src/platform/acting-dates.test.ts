@@ -107,6 +107,8 @@ const rules: Record<string, Rule> = {
   // Jobs that change money or state as of a day.
   'POST /api/survival/suspension-jobs body:asOf': ACTS,
   'POST /api/payment-agreements/detection-jobs body:asOf': ACTS,
+  // Arrears notices state the debt as of a day that has happened (issue 29).
+  'POST /api/financial/notice-campaigns body:asOf': ACTS,
   // Letters go out ahead of the month: every pensioner's next due date is within twelve months.
   'POST /api/survival/letter-jobs body:asOf': { acts: true, ahead: 12 },
   // A payroll is prepared for the current month or the next one.
@@ -130,6 +132,7 @@ const rules: Record<string, Rule> = {
   'POST /api/planilla-uploads query:period': ACTS,
   'POST /api/voluntary-payments body:periods[]': ACTS,
   // Later days by nature.
+  'POST /api/api-tokens body:expiresOn': { acts: false, why: 'an expiry is a day ahead by nature (at most a year)' },
   'POST /api/contributors body:hireDate': { acts: false, why: 'a contributor may be registered before the first day of work' },
   'PUT /api/contributors/{id} body:hireDate': { acts: false, why: 'as on create' },
   'POST /api/planillas/{id}/lines body:movementDate': {

@@ -9,6 +9,7 @@ import { jobSchedules, jobs, storedFiles, users } from '../db/schema/index.ts';
 import { createContext, type RequestContext, systemContext } from './context.ts';
 import { FileNotFoundError, type FileStore } from './files.ts';
 import { fairShareMessages, jobQuotaOf, overShare } from './load.ts';
+import { countJobEnded, type JobOutcome } from './metrics.ts';
 import { loadCurrentUser, userFields } from './session.ts';
 
 /**
@@ -242,6 +243,27 @@ async function settleEndedJob(
     await db.transaction((sp) => hook(sp, ended));
   } catch (err) {
     log.error({ err, jobId: row.id, kind: row.kind }, 'job failure hook failed');
+  }
+}
+
+/**
+ * What a module does when a job has ended (DONE, FAILED or CANCELLED) — e.g. tell its starter (issue 29) — run
+ * by the worker in the transaction that records the end, in a savepoint: a listener that fails is rolled back
+ * and logged, never the end itself. Registered by a module's routes plugin (`onJobEnded`, idempotent).
+ */
+export type JobEndListener = (db: Db, job: JobRow) => Promise<void>;
+const endListeners: JobEndListener[] = [];
+export function onJobEnded(listener: JobEndListener): void {
+  if (!endListeners.includes(listener)) endListeners.push(listener);
+}
+
+async function tellJobEnded(db: Db, row: JobRow, log: Pick<FastifyBaseLogger, 'error'>): Promise<void> {
+  for (const listener of endListeners) {
+    try {
+      await db.transaction((sp) => listener(sp, row));
+    } catch (err) {
+      log.error({ err, jobId: row.id, kind: row.kind }, 'job end listener failed');
+    }
   }
 }
 
@@ -568,6 +590,12 @@ export class JobWorker {
 
   private async execute(row: JobRow, controller: AbortController): Promise<void> {
     const { signal } = controller;
+    const started = performance.now();
+    // The outcome recorded, then counted (platform/metrics.ts).
+    const end = async (outcome: JobOutcome, set: Partial<Record<keyof JobRow, unknown>>) => {
+      await this.finish(row.id, set);
+      countJobEnded(row.kind, outcome, (performance.now() - started) / 1000);
+    };
     const heartbeat = setInterval(
       () => {
         this.touch(row.id, controller).catch((err) => this.log.warn({ err, jobId: row.id }, 'job heartbeat failed'));
@@ -606,7 +634,7 @@ export class JobWorker {
         files: this.files,
       });
       if (signal.aborted && signal.reason !== 'cancelled') throw new JobCancelledError();
-      await this.finish(row.id, {
+      await end('done', {
         state: 'DONE',
         result: (result ?? null) as object | null,
         error: null,
@@ -618,7 +646,7 @@ export class JobWorker {
       if (reason === 'abandoned' || reason === 'lease-lost') return;
       if (reason === 'shutdown') {
         // Given back without spending an attempt: the next process starts it again.
-        await this.finish(row.id, {
+        await end('requeued', {
           state: 'QUEUED',
           attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
           phase: 'En espera (reinicio del servidor)',
@@ -627,23 +655,23 @@ export class JobWorker {
         return;
       }
       if (reason === 'cancelled' || err instanceof JobCancelledError) {
-        await this.finish(row.id, { state: 'CANCELLED', phase: 'Cancelado' });
+        await end('cancelled', { state: 'CANCELLED', phase: 'Cancelado' });
         return;
       }
       if (err instanceof AppError) {
-        await this.finish(row.id, { state: 'FAILED', error: err.message, phase: 'Falló' });
+        await end('failed', { state: 'FAILED', error: err.message, phase: 'Falló' });
         return;
       }
       this.log.error({ err, jobId: row.id, kind: row.kind }, 'job failed');
       if (row.attempts < row.maxAttempts) {
-        await this.finish(row.id, {
+        await end('retried', {
           state: 'QUEUED',
           runAfter: sql`now() + ${this.retryDelayMs * 2 ** Math.max(0, row.attempts - 1)} * interval '1 millisecond'`,
           phase: 'Reintento programado',
           finishedAt: null,
         });
       } else {
-        await this.finish(row.id, { state: 'FAILED', error: jobMessages.unexpected, phase: 'Falló' });
+        await end('failed', { state: 'FAILED', error: jobMessages.unexpected, phase: 'Falló' });
       }
     } finally {
       clearInterval(heartbeat);
@@ -659,13 +687,21 @@ export class JobWorker {
         .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'RUNNING')))
         .returning();
     if (set.state !== 'FAILED' && set.state !== 'CANCELLED') {
-      await record(this.db);
+      if (set.state !== 'DONE' || !endListeners.length) {
+        await record(this.db);
+        return;
+      }
+      await this.db.transaction(async (tx) => {
+        const [row] = await record(tx);
+        if (row) await tellJobEnded(tx, row, this.log);
+      });
       return;
     }
     // Ended for good: the job's records are settled in the same transaction (its onFailedForGood).
     await this.db.transaction(async (tx) => {
       const [row] = await record(tx);
       if (row) await settleEndedJob(tx, row, this.log);
+      if (row) await tellJobEnded(tx, row, this.log);
     });
   }
 

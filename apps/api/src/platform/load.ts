@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { isGuardedUrl } from './access.ts';
+import { countRefusedSearch } from './metrics.ts';
 
 /**
  * How the server degrades under load instead of failing (issue 11):
@@ -61,13 +62,17 @@ export class Gate {
       this.running += 1;
       return this.releaser();
     }
-    if (this.waiting.length >= this.queue) throw busy();
+    if (this.waiting.length >= this.queue) {
+      countRefusedSearch('queue_full');
+      throw busy();
+    }
     await new Promise<void>((resolve, reject) => {
       const entry = {
         resolve,
         timer: setTimeout(() => {
           const i = this.waiting.indexOf(entry);
           if (i >= 0) this.waiting.splice(i, 1);
+          countRefusedSearch('wait_timeout');
           reject(busy());
         }, this.waitMs),
       };

@@ -15,6 +15,8 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  arrearsNoticeCampaigns,
+  arrearsNotices,
   contributors,
   delegates,
   institutions,
@@ -74,6 +76,8 @@ interface Side {
   /** A legal case over the entity's arrears, with one deadline (issue 14). */
   caseId?: number;
   deadlineId?: number;
+  /** A campaign of arrears notices to the entity alone (issue 29). */
+  campaignId?: number;
 }
 let A: Side;
 let B: Side;
@@ -497,6 +501,8 @@ const cases: Record<string, Case> = {
   ...collectionCases('entity-assignment'),
   ...auditCases('/api/audit'),
   ...auditCases('/api/audit/planillas'),
+  // The hash chain is the whole institution's (audit-chain): verified only with an ALL grant.
+  'GET /api/audit/verify': { check: allOnly('GET', '/api/audit/verify') },
   // One record's history: an in-scope contributor's changes; an out-of-scope one answers an empty history.
   'GET /api/audit/records/:entityType/:entityId': {
     check: async (ctx) => {
@@ -690,6 +696,8 @@ const cases: Record<string, Case> = {
   ...paymentCases(),
   ...agreementCases(),
   ...financialCases(),
+  ...apiTokenCases(),
+  ...webhookCases(),
   ...legalCases(),
 };
 
@@ -739,6 +747,17 @@ function legalCases(): Record<string, Case> {
   };
 }
 
+/** A campaign of arrears notices to the side's entity alone, its notice not yet sent (issue 29). */
+async function noticeSide(s: Side, entityId: number) {
+  const day = guatemalaToday();
+  const [c] = await t.database.db
+    .insert(arrearsNoticeCampaigns)
+    .values({ asOf: day, issuedOn: day, createdBy: admin.id })
+    .returning();
+  await t.database.db.insert(arrearsNotices).values({ campaignId: c.id, entityId, asOf: day, issuedOn: day });
+  s.campaignId = c.id;
+}
+
 /** A case over the side's arrears with a deadline three days ahead. */
 async function legalSide(s: Side, entityId: number) {
   const res = await t.request({ method: 'POST', url: '/api/legal/cases', token: admin.token, payload: { entityId } });
@@ -753,6 +772,155 @@ async function legalSide(s: Side, entityId: number) {
   });
   if (dl.statusCode !== 201) throw new Error(dl.body);
   s.deadlineId = dl.json().deadlines[0].id;
+}
+
+/** Integration tokens (issue 30): one per side's entity, created by the administrator when first needed. */
+const sideTokens = new Map<Side, Promise<number>>();
+function sideToken(s: Side): Promise<number> {
+  let id = sideTokens.get(s);
+  if (!id) {
+    id = t
+      .request({
+        method: 'POST',
+        url: '/api/api-tokens',
+        token: admin.token,
+        payload: {
+          name: `Token ${s.entityName}`,
+          entityId: fx[s === A ? 'entityA' : 'entityB'].id,
+          permissions: ['orders.read'],
+          expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        },
+      })
+      .then((res) => {
+        if (res.statusCode !== 201) throw new Error(res.body);
+        return res.json().apiToken.id as number;
+      });
+    sideTokens.set(s, id);
+  }
+  return id;
+}
+function apiTokenCases(): Record<string, Case> {
+  const withTokens =
+    (check: Check): Check =>
+    async (ctx) => {
+      await sideToken(A);
+      await sideToken(B);
+      await check(ctx);
+    };
+  const names = () => [`Token ${A.entityName}`];
+  const outNames = () => [`Token ${B.entityName}`];
+  return {
+    'GET /api/api-tokens': { check: withTokens(shows(() => '/api/api-tokens?pageSize=200', names, outNames)) },
+    'GET /api/api-tokens/export': { check: withTokens(shows(() => '/api/api-tokens/export?format=csv', names, outNames)) },
+    'GET /api/api-tokens/entities': {
+      check: shows(
+        () => '/api/api-tokens/entities',
+        () => [A.entityName],
+        () => [B.entityName],
+      ),
+    },
+    'POST /api/api-tokens': {
+      check: (ctx) =>
+        outOfScope('POST', () => '/api/api-tokens', {
+          name: 'Fuera de alcance',
+          entityId: fx.entityB.id,
+          permissions: ['orders.read'],
+          expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        })(ctx),
+    },
+    'POST /api/api-tokens/:id/revoke': {
+      check: async (ctx) => {
+        const id = await sideToken(B);
+        const res = await t.request({ method: 'POST', url: `/api/api-tokens/${id}/revoke`, token: ctx.user.token });
+        expect(res.statusCode, res.body).toBe(404);
+      },
+    },
+  };
+}
+
+/** Webhooks (issue 30): one endpoint per side's entity with one ping delivery, made by the administrator when first needed. */
+const sideWebhooks = new Map<Side, Promise<{ endpointId: number; deliveryId: number }>>();
+function sideWebhook(s: Side): Promise<{ endpointId: number; deliveryId: number }> {
+  let made = sideWebhooks.get(s);
+  if (!made) {
+    made = (async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/webhooks',
+        token: admin.token,
+        payload: {
+          name: `Webhook ${s.entityName}`,
+          entityId: fx[s === A ? 'entityA' : 'entityB'].id,
+          url: 'http://127.0.0.1:9/webhook',
+          events: ['order.issued'],
+        },
+      });
+      if (res.statusCode !== 201) throw new Error(res.body);
+      const endpointId = res.json().endpoint.id as number;
+      const ping = await t.request({ method: 'POST', url: `/api/webhooks/${endpointId}/ping`, token: admin.token });
+      if (ping.statusCode !== 200) throw new Error(ping.body);
+      return { endpointId, deliveryId: ping.json().id as number };
+    })();
+    sideWebhooks.set(s, made);
+  }
+  return made;
+}
+function webhookCases(): Record<string, Case> {
+  const withHooks =
+    (check: Check): Check =>
+    async (ctx) => {
+      await sideWebhook(A);
+      await sideWebhook(B);
+      await check(ctx);
+    };
+  const names = () => [`Webhook ${A.entityName}`];
+  const outNames = () => [`Webhook ${B.entityName}`];
+  const refused = (
+    method: 'POST' | 'PATCH',
+    url: (ids: { endpointId: number; deliveryId: number }) => string,
+    payload?: object,
+  ): Check =>
+    withHooks(async (ctx) => {
+      const u = url(await sideWebhook(B));
+      const res = await t.request({ method, url: u, token: ctx.user.token, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${u}: ${res.body}`).toBe(404);
+    });
+  const reads = (url: (ids: { endpointId: number; deliveryId: number }) => string): Check =>
+    withHooks(async (ctx) => {
+      expect((await get(ctx.user.token, url(await sideWebhook(A)))).statusCode).toBe(200);
+      expect((await get(ctx.user.token, url(await sideWebhook(B)))).statusCode).toBe(404);
+    });
+  return {
+    'GET /api/webhooks': { check: withHooks(shows(() => '/api/webhooks?pageSize=200', names, outNames)) },
+    'GET /api/webhooks/export': { check: withHooks(shows(() => '/api/webhooks/export?format=csv', names, outNames)) },
+    'GET /api/webhooks/entities': {
+      check: shows(
+        () => '/api/webhooks/entities',
+        () => [A.entityName],
+        () => [B.entityName],
+      ),
+    },
+    'POST /api/webhooks': {
+      check: (ctx) =>
+        outOfScope('POST', () => '/api/webhooks', {
+          name: 'Fuera de alcance',
+          entityId: fx.entityB.id,
+          url: 'http://127.0.0.1:9/webhook',
+          events: ['order.issued'],
+        })(ctx),
+    },
+    'GET /api/webhooks/:id': { check: reads((ids) => `/api/webhooks/${ids.endpointId}`) },
+    'PATCH /api/webhooks/:id': { check: refused('PATCH', (ids) => `/api/webhooks/${ids.endpointId}`, { name: 'Cambiado' }) },
+    'POST /api/webhooks/:id/ping': { check: refused('POST', (ids) => `/api/webhooks/${ids.endpointId}/ping`) },
+    'GET /api/webhook-deliveries': { check: withHooks(shows(() => '/api/webhook-deliveries?pageSize=200', names, outNames)) },
+    'GET /api/webhook-deliveries/export': {
+      check: withHooks(shows(() => '/api/webhook-deliveries/export?format=csv', names, outNames)),
+    },
+    'GET /api/webhook-deliveries/:id': { check: reads((ids) => `/api/webhook-deliveries/${ids.deliveryId}`) },
+    'POST /api/webhook-deliveries/:id/resend': {
+      check: refused('POST', (ids) => `/api/webhook-deliveries/${ids.deliveryId}/resend`),
+    },
+  };
 }
 
 /** The financial module (issue 14): statement, arrears ranking, certificates, dashboard. */
@@ -772,6 +940,31 @@ function financialCases(): Record<string, Case> {
       check: (ctx) => outOfScope('POST', () => '/api/financial/certificates', { entityId: fx.entityB.id })(ctx),
     },
     'GET /api/financial/certificates/:id/pdf': { check: byId((s) => `/api/financial/certificates/${s.certificateId}/pdf`) },
+    // Arrears notice campaigns (issue 29): a campaign is seen by whoever reaches one of its entities.
+    'POST /api/financial/notice-campaigns': {
+      check: (ctx) => outOfScope('POST', () => '/api/financial/notice-campaigns', { entityIds: [fx.entityB.id] })(ctx),
+    },
+    'GET /api/financial/notice-campaigns': {
+      check: async (ctx) => {
+        const res = await get(ctx.user.token, '/api/financial/notice-campaigns?pageSize=200');
+        expect(res.statusCode, res.body).toBe(200);
+        const ids = res.json().items.map((c: { id: number }) => c.id);
+        expect(ids).toContain(A.campaignId);
+        expect(ids).not.toContain(B.campaignId);
+      },
+    },
+    'GET /api/financial/notice-campaigns/export': {
+      check: async (ctx) => {
+        const res = await get(ctx.user.token, '/api/financial/notice-campaigns/export?format=csv');
+        expect(res.statusCode, res.body).toBe(200);
+        const first = res.body.split('\n').map((l) => l.split(',')[0].replace(/"/g, '').trim());
+        expect(first).toContain(String(A.campaignId));
+        expect(first).not.toContain(String(B.campaignId));
+      },
+    },
+    'GET /api/financial/notice-campaigns/:id': { check: byId((s) => `/api/financial/notice-campaigns/${s.campaignId}`) },
+    'GET /api/financial/notices': { check: shows(() => '/api/financial/notices?pageSize=200', names, outNames) },
+    'GET /api/financial/notices/export': { check: shows(() => '/api/financial/notices/export?format=csv', names, outNames) },
     'GET /api/financial/dashboard': {
       // Agreements by state: only entity A's one in force (the central office sees both).
       check: async (ctx) => {
@@ -1457,6 +1650,8 @@ beforeAll(async () => {
   await agreementSide(B, fx.entityB.id);
   await legalSide(A, fx.entityA.id);
   await legalSide(B, fx.entityB.id);
+  await noticeSide(A, fx.entityA.id);
+  await noticeSide(B, fx.entityB.id);
   // A voluntary contributor (no entity) with a voluntary order: the central office's, outside every entity scope.
   voluntaryName = 'Voluntario Sinentidad';
   const vCui = newCui();

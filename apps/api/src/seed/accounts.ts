@@ -76,6 +76,10 @@ export const seedRoles: { name: string; description: string; grants: Grant[] }[]
         ['planilla-payments', ['READ']],
         // Requests (SIG) of their entity: file them, correct them when observed (issue 17).
         ['sig-items', ['READ', 'CREATE', 'UPDATE']],
+        // The tokens their entity's payroll software uses (issue 30): within what they hold themselves.
+        ['api-tokens', ['READ', 'CREATE', 'DELETE']],
+        // The webhooks their entity's systems are told of its events at (issue 30).
+        ['webhooks', ['READ', 'CREATE', 'UPDATE']],
       ]),
       ...pick('ALL', [['workflow', ['READ']]]),
     ],

@@ -1,7 +1,7 @@
 import { addDays, centsToDecimal, guatemalaToday } from '@aporta/domain';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { paymentOrders, planillas, receiptRanges } from '../db/schema/index.ts';
+import { municipalEntities, paymentOrders, planillas, receiptRanges } from '../db/schema/index.ts';
 import { insertOrder } from '../modules/payments/orders.ts';
 import { registerPayment } from '../modules/payments/payments.ts';
 import { systemContext } from '../platform/context.ts';
@@ -15,6 +15,7 @@ import { systemContext } from '../platform/context.ts';
 export async function seedPaymentDemo(db: Db): Promise<void> {
   const [{ n }] = await db.select({ n: count() }).from(paymentOrders);
   if (n > 0) return;
+  await seedNoticeAddressesDemo(db);
   const ctx = systemContext(db);
   const [{ r }] = await db.select({ r: count() }).from(receiptRanges);
   if (r === 0) {
@@ -91,4 +92,17 @@ export async function seedPaymentDemo(db: Db): Promise<void> {
       }
     }
   }
+}
+
+/**
+ * Demo only: the entities with demo planillas get a (fictitious, non-routable) address for arrears notices, so a
+ * campaign started from the ranking has somewhere to send; entities without planillas keep none and show
+ * «Sin dirección». Seeded once, with the first demo orders.
+ */
+async function seedNoticeAddressesDemo(db: Db): Promise<void> {
+  const withPlanillas = db.selectDistinct({ id: planillas.entityId }).from(planillas);
+  await db
+    .update(municipalEntities)
+    .set({ noticeEmails: sql`'tesoreria.' || lower(${municipalEntities.code}) || '@demo.aporta.local'` })
+    .where(and(isNull(municipalEntities.noticeEmails), inArray(municipalEntities.id, withPlanillas)));
 }

@@ -357,6 +357,122 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Solicitar un enlace para restablecer la contraseña (la respuesta es la misma exista o no una cuenta con ese correo) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ForgotPasswordInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ForgotPasswordResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fijar una contraseña nueva con el enlace recibido por correo (cierra todas las sesiones del usuario) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ResetPasswordInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NoContent"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-auth/login": {
         parameters: {
             query?: never;
@@ -25220,6 +25336,69 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verificar la cadena de hashes de la bitácora: íntegra hasta un registro, o el primero alterado */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditChainStatus"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/records/{entityType}/{entityId}": {
         parameters: {
             query?: never;
@@ -25813,7 +25992,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -25880,7 +26059,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -25958,7 +26137,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
                     id: string;
                 };
                 cookie?: never;
@@ -29352,7 +29531,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+                    key: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
                 };
                 cookie?: never;
             };
@@ -33428,6 +33607,434 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/financial/notice-campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Campañas de avisos de mora (quién y cuándo; cuántas entidades notificadas, sin dirección, sin deuda) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    state?: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["NoticeCampaign"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Iniciar una campaña de avisos de mora: entidades del ranking (elegidas, o todas las que deben al menos un monto); un proceso genera, archiva y envía cada carta */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NoticeCampaignCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NoticeCampaignStarted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/financial/notice-campaigns/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar las campañas de avisos de mora (xlsx o csv) */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    state?: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/financial/notice-campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Una campaña de avisos de mora con sus cifras */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NoticeCampaign"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/financial/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Avisos de mora: a quién, cuándo, por cuánto, su carta en Documentos y el estado del correo (en cola, enviado, fallido) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    campaignId?: string;
+                    entityId?: string;
+                    outcome?: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ArrearsNotice"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/financial/notices/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar los avisos de mora filtrados (xlsx o csv) */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    campaignId?: string;
+                    entityId?: string;
+                    outcome?: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/financial/statement": {
         parameters: {
             query?: never;
@@ -34797,6 +35404,1621 @@ export type paths = {
                 };
                 /** @description Default Response */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Correo saliente: mensajes por estado, evento, destinatario y fecha */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    state?: "PENDING" | "SENDING" | "SENT" | "FAILED" | "DIGEST";
+                    event?: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset" | "mail.digest";
+                    recipient?: string;
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["OutboxRow"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/outbox/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar el correo saliente con los mismos filtros */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    state?: "PENDING" | "SENDING" | "SENT" | "FAILED" | "DIGEST";
+                    event?: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset" | "mail.digest";
+                    recipient?: string;
+                    from?: string;
+                    to?: string;
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/outbox/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mensajes por estado, y si el servidor los envía o solo los guarda */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OutboxStatus"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/outbox/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Un mensaje del correo saliente: encabezados, texto, HTML, intentos y último error */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OutboxMessage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/outbox/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reintentar un mensaje fallido (vuelve a pendiente) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OutboxMessage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vista previa de la plantilla de un evento en un idioma, con datos de ejemplo */
+        get: {
+            parameters: {
+                query: {
+                    event: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset";
+                    language?: "es" | "en" | "fr" | "it" | "gr" | "ru" | "ar" | "ch";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MailTemplatePreview"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mail/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mis preferencias de correo */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MailPreferencesView"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Guardar mis preferencias de correo */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MailPreferencesRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MailPreferencesView"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens de integración de las entidades a su alcance (sin el token ni su huella) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    entityId?: string;
+                    state?: "ACTIVE" | "EXPIRED" | "REVOKED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ApiToken"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Crear un token de integración para una entidad, con permisos que usted tiene sobre ella y un vencimiento de hasta un año; el token se muestra solo en esta respuesta */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ApiTokenRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokenCreated"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-tokens/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar los tokens de integración con los mismos filtros */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    entityId?: string;
+                    state?: "ACTIVE" | "EXPIRED" | "REVOKED";
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-tokens/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entidades para las que puede crear tokens */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokenEntity"][];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-tokens/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revocar un token de integración: deja de funcionar de inmediato en todos los procesos */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiToken"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhooks registrados (de las entidades a su alcance) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    entityId?: string;
+                    isActive?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookEndpoint"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Registrar un webhook: responde su secreto de firma una sola vez */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointCreated"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar los webhooks con los mismos filtros */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    entityId?: string;
+                    isActive?: "true" | "false";
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entidades para las que puede registrar webhooks (y si puede registrarlos para toda la institución) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEntityOptions"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Un webhook */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Cambiar un webhook: nombre, URL, eventos, activarlo o desactivarlo */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Probar un webhook: pone en cola un evento «ping» */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Envíos de webhooks: estado, respuesta del receptor y último error */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string | number;
+                    after?: string;
+                    before?: string;
+                    pageSize?: string | number;
+                    sort?: string;
+                    q?: string;
+                    endpointId?: string;
+                    event?: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered" | "ping";
+                    state?: "PENDING" | "SENDING" | "SENT" | "FAILED";
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookDelivery"][];
+                            total: number;
+                            totalKind?: components["schemas"]["TotalKind"];
+                            next?: string | null;
+                            prev?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exportar los envíos de webhooks con los mismos filtros */
+        get: {
+            parameters: {
+                query?: {
+                    sort?: string;
+                    q?: string;
+                    endpointId?: string;
+                    event?: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered" | "ping";
+                    state?: "PENDING" | "SENDING" | "SENT" | "FAILED";
+                    from?: string;
+                    to?: string;
+                    format?: "xlsx" | "csv";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Un envío de webhook, con el cuerpo enviado y la respuesta */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reenviar un envío de webhook (vuelve a pendiente, con sus intentos desde cero) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49578,11 +51800,92 @@ export type components = {
             createdAt: string;
             createdBy: string | null;
         };
+        ApiTokenCreatedInput: {
+            apiToken: components["schemas"]["ApiTokenInput"];
+            token: string;
+        };
+        ApiTokenEntityInput: {
+            id: number;
+            code: string;
+            name: string;
+        };
+        ApiTokenExportQueryInput: {
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdTextInput"];
+            state?: components["schemas"]["ApiTokenStateInput"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormatInput"];
+        };
+        ApiTokenRequestInput: {
+            name: string;
+            entityId: components["schemas"]["IdInput"];
+            permissions: components["schemas"]["IntegrationPermissionInput"][];
+            expiresOn: components["schemas"]["DateInput"];
+        };
+        ApiTokenListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdTextInput"];
+            state?: components["schemas"]["ApiTokenStateInput"];
+        };
+        ApiTokenInput: {
+            id: number;
+            name: string;
+            entityId: number;
+            entityName: string;
+            entityCode: string;
+            permissions: components["schemas"]["IntegrationPermissionInput"][];
+            prefix: string;
+            createdById: number | null;
+            createdByEmail: string | null;
+            createdAt: string;
+            expiresAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            state: components["schemas"]["ApiTokenStateInput"];
+        };
+        /** @enum {string} */
+        ApiTokenStateInput: "ACTIVE" | "EXPIRED" | "REVOKED";
         AppInfoInput: {
             title: string;
             acronym: string;
             credit: string;
             version: string;
+        };
+        ArrearsNoticeListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            campaignId?: string;
+            entityId?: string;
+            /** @enum {string} */
+            outcome?: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+        };
+        ArrearsNoticeInput: {
+            id: number;
+            campaignId: number;
+            entityId: number;
+            entityName: string;
+            entityCode: string;
+            asOf: string;
+            issuedOn: string;
+            /** @enum {string} */
+            outcome: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+            amount: components["schemas"]["MoneyDecimalInput"] | null;
+            orders: number | null;
+            documentId: number | null;
+            outboxId: number | null;
+            addresses: string[];
+            mailState: ("QUEUED" | "SENT" | "FAILED") | null;
+            notifiedAt: string | null;
         };
         ArrearsQueryInput: {
             asOf?: components["schemas"]["DateInput"];
@@ -49621,6 +51924,23 @@ export type components = {
             id: number;
             filename: string;
             size: number;
+        };
+        AuditChainBreakInput: {
+            /** @enum {string} */
+            kind: "CHANGED" | "DELETED" | "INSERTED" | "HEAD";
+            id: number | null;
+            seq: number | null;
+            missing: number;
+            afterId: number | null;
+        };
+        AuditChainStatusInput: {
+            intact: boolean;
+            sealedRows: number;
+            intactThroughId: number | null;
+            headHash: string;
+            pendingRows: number;
+            checkedAt: string;
+            broken: components["schemas"]["AuditChainBreakInput"] | null;
         };
         AuditEntryListInput: components["schemas"]["AuditEntryInput"][];
         AuditEntryInput: {
@@ -50731,6 +53051,14 @@ export type components = {
             subfolders: number;
             createdAt: string;
         };
+        ForgotPasswordResponseInput: {
+            /** @constant */
+            status: "success";
+            message: string;
+        };
+        ForgotPasswordInput: {
+            email: components["schemas"]["EmailInput"];
+        };
         FormDefinitionInput: {
             /** @constant */
             format: "aporta-formulario";
@@ -50976,6 +53304,8 @@ export type components = {
             roles: components["schemas"]["RefInput"][];
             userCount: number;
         };
+        /** @enum {string} */
+        IntegrationPermissionInput: "planillas.upload" | "planillas.submit" | "orders.read" | "payments.read" | "receipts.read" | "statement.read";
         IssueCertificateInput: {
             userId: number;
             /** @default  */
@@ -51152,6 +53482,7 @@ export type components = {
             actions: components["schemas"]["LegalActionInput"][];
             deadlines: components["schemas"]["LegalDeadlineInput"][];
             documents: components["schemas"]["LegalDocumentInput"][];
+            notices: components["schemas"]["ArrearsNoticeInput"][];
             transitions: components["schemas"]["AvailableTransitionInput"][];
         };
         LegalDeadlineCreateInput: {
@@ -51218,6 +53549,45 @@ export type components = {
             token: string;
         };
         /** @enum {string} */
+        MailDeliveryInput: "off" | "immediate" | "digest";
+        /** @enum {string} */
+        MailEventInput: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset";
+        /** @enum {string} */
+        MailLanguageInput: "es" | "en" | "fr" | "it" | "gr" | "ru" | "ar" | "ch";
+        /** @enum {string} */
+        MailPreferenceEventInput: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished";
+        MailPreferencesRequestInput: {
+            language?: components["schemas"]["MailLanguageInput"];
+            events?: {
+                [key: string]: components["schemas"]["MailDeliveryInput"];
+            };
+        };
+        MailPreferencesInput: {
+            language: components["schemas"]["MailLanguageInput"];
+            events: {
+                [key: string]: components["schemas"]["MailDeliveryInput"];
+            };
+        };
+        MailPreferencesViewInput: {
+            language: components["schemas"]["MailLanguageInput"];
+            events: {
+                [key: string]: components["schemas"]["MailDeliveryInput"];
+            };
+            concerning: components["schemas"]["MailPreferenceEventInput"][];
+        };
+        MailTemplatePreviewQueryInput: {
+            event: components["schemas"]["MailEventInput"];
+            /** @default es */
+            language: components["schemas"]["MailLanguageInput"];
+        };
+        MailTemplatePreviewInput: {
+            event: components["schemas"]["MailEventInput"];
+            language: components["schemas"]["MailLanguageInput"];
+            subject: string;
+            text: string;
+            html: string;
+        };
+        /** @enum {string} */
         MaritalStatusInput: "SOLTERO" | "CASADO" | "UNIDO" | "DIVORCIADO" | "VIUDO";
         MessageParamsInput: {
             [key: string]: string | number;
@@ -51252,6 +53622,49 @@ export type components = {
         };
         NitInput: string;
         NoContentInput: null;
+        NoticeCampaignCountsInput: {
+            entities: number;
+            notified: number;
+            withoutAddress: number;
+            withoutDebt: number;
+            alreadyNotified: number;
+            notSent: number;
+            pending: number;
+        };
+        NoticeCampaignCreateInput: {
+            asOf?: components["schemas"]["DateInput"];
+            entityIds?: components["schemas"]["IdInput"][];
+            minTotal?: string | number;
+        };
+        NoticeCampaignListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            /** @enum {string} */
+            state?: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+        };
+        NoticeCampaignInput: {
+            id: number;
+            asOf: string;
+            issuedOn: string;
+            minTotal: components["schemas"]["MoneyDecimalInput"] | null;
+            /** @enum {string} */
+            state: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+            failure: string | null;
+            jobId: number | null;
+            createdBy: string;
+            createdAt: string;
+            finishedAt: string | null;
+            counts: components["schemas"]["NoticeCampaignCountsInput"];
+            amount: components["schemas"]["MoneyDecimalInput"];
+        };
+        NoticeCampaignStartedInput: {
+            campaign: components["schemas"]["NoticeCampaignInput"];
+            jobId: number;
+        };
         NotificationActionResultInput: {
             affected: number;
             unread: number;
@@ -51297,6 +53710,130 @@ export type components = {
         OrderShownStateInput: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
         OrderVoidInput: {
             reason: string;
+        };
+        OutboxAttachmentInput: {
+            /** @enum {string} */
+            kind: "render" | "blob";
+            name: string;
+        };
+        OutboxDetailInput: {
+            id: number;
+            event: components["schemas"]["MailEventInput"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguageInput"];
+            subject: string;
+            state: components["schemas"]["OutboxStateInput"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            text: string;
+            html: string;
+            link: string | null;
+            attachments: components["schemas"]["OutboxAttachmentInput"][];
+            dedupeKey: string | null;
+            leaseUntil: string | null;
+        };
+        /** @enum {string} */
+        OutboxEventInput: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset" | "mail.digest";
+        OutboxExportQueryInput: {
+            sort?: string;
+            q?: string;
+            state?: components["schemas"]["OutboxStateInput"];
+            event?: components["schemas"]["OutboxEventInput"];
+            recipient?: string;
+            from?: components["schemas"]["DateInput"];
+            to?: components["schemas"]["DateInput"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormatInput"];
+        };
+        OutboxItemInput: {
+            id: number;
+            event: components["schemas"]["MailEventInput"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguageInput"];
+            subject: string;
+            state: components["schemas"]["OutboxStateInput"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+        };
+        OutboxListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            state?: components["schemas"]["OutboxStateInput"];
+            event?: components["schemas"]["OutboxEventInput"];
+            recipient?: string;
+            from?: components["schemas"]["DateInput"];
+            to?: components["schemas"]["DateInput"];
+        };
+        OutboxMessageInput: {
+            id: number;
+            event: components["schemas"]["OutboxEventInput"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguageInput"];
+            subject: string;
+            state: components["schemas"]["OutboxStateInput"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            text: string;
+            html: string;
+            link: string | null;
+            attachments: components["schemas"]["OutboxAttachmentInput"][];
+            dedupeKey: string | null;
+            leaseUntil: string | null;
+            digestId: number | null;
+            digestItems: {
+                id: number;
+                event: components["schemas"]["OutboxEventInput"];
+                subject: string;
+                createdAt: string;
+            }[];
+        };
+        OutboxRowInput: {
+            id: number;
+            event: components["schemas"]["OutboxEventInput"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguageInput"];
+            subject: string;
+            state: components["schemas"]["OutboxStateInput"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            digestId: number | null;
+        };
+        /** @enum {string} */
+        OutboxStateInput: "PENDING" | "SENDING" | "SENT" | "FAILED" | "DIGEST";
+        OutboxStatusInput: {
+            sending: boolean;
+            sender: string;
+            counts: {
+                PENDING: number;
+                SENDING: number;
+                SENT: number;
+                FAILED: number;
+                DIGEST: number;
+            };
         };
         OwedMonthInput: {
             period: string;
@@ -52092,8 +54629,12 @@ export type components = {
         RenewCertificateInput: {
             passphrase: components["schemas"]["PassphraseInput"];
         };
+        ResetPasswordInput: {
+            token: string;
+            password: string;
+        };
         /** @enum {string} */
-        ResourceInput: "profile" | "legal-module" | "buscar-planillas" | "supervivencia" | "passive-classes" | "financial-module" | "voluntary-payments" | "documents" | "institutions" | "users" | "roles" | "sig-query" | "payment-orders" | "renap" | "signature-admin" | "auto-signature" | "workflow" | "flow" | "forms" | "sig-items" | "signing-upload" | "signing-signed" | "signing-pending" | "signing-rejected" | "planillas" | "planilla-view" | "planilla-upload" | "receipts-7b" | "receipt-ranges-7b" | "delegate-review" | "planilla-payments" | "contributions" | "employee-contribution-history" | "employer-contribution-history" | "payment-agreements" | "planilla-employees" | "fallen-wages" | "contributors" | "contributor-list" | "contributor-new" | "contributor-bulk-upload" | "cui-approval" | "contributor-report-general" | "contributor-report-municipality" | "contributor-report-type" | "administrative" | "statistics" | "contributor-catalogs" | "delegates" | "municipal-entities" | "entity-assignment" | "municipalities" | "regions" | "departments" | "classifications" | "entity-regions" | "region-delegates" | "planilla-statuses" | "budget-lines" | "payment-agreement-statuses" | "banks" | "planilla-audit-logs" | "audit" | "settings" | "jobs" | "plantilla";
+        ResourceInput: "profile" | "legal-module" | "buscar-planillas" | "supervivencia" | "passive-classes" | "financial-module" | "voluntary-payments" | "documents" | "institutions" | "users" | "roles" | "sig-query" | "payment-orders" | "renap" | "signature-admin" | "auto-signature" | "workflow" | "flow" | "forms" | "sig-items" | "signing-upload" | "signing-signed" | "signing-pending" | "signing-rejected" | "planillas" | "planilla-view" | "planilla-upload" | "receipts-7b" | "receipt-ranges-7b" | "delegate-review" | "planilla-payments" | "contributions" | "employee-contribution-history" | "employer-contribution-history" | "payment-agreements" | "planilla-employees" | "fallen-wages" | "contributors" | "contributor-list" | "contributor-new" | "contributor-bulk-upload" | "cui-approval" | "contributor-report-general" | "contributor-report-municipality" | "contributor-report-type" | "administrative" | "statistics" | "contributor-catalogs" | "delegates" | "municipal-entities" | "entity-assignment" | "municipalities" | "regions" | "departments" | "classifications" | "entity-regions" | "region-delegates" | "planilla-statuses" | "budget-lines" | "payment-agreement-statuses" | "banks" | "planilla-audit-logs" | "audit" | "settings" | "jobs" | "mail" | "api-tokens" | "webhooks" | "plantilla";
         ReviewDecisionInput: {
             /** @enum {string} */
             decision: "CONFIRMADA" | "DESCARTADA";
@@ -52178,11 +54719,11 @@ export type components = {
             key: components["schemas"]["SettingKeyInput"];
         };
         /** @enum {string} */
-        SettingKeyInput: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+        SettingKeyInput: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
         SettingOverviewInput: {
             key: components["schemas"]["SettingKeyInput"];
             /** @enum {string} */
-            topic: "contributions" | "paymentOrders" | "agreements" | "pensions" | "workflow" | "calendar";
+            topic: "contributions" | "paymentOrders" | "agreements" | "pensions" | "workflow" | "mail" | "calendar";
             /** @enum {string} */
             kind: "rate" | "integer" | "budgetLines" | "choice" | "calendar";
             unit: string;
@@ -52933,6 +55474,137 @@ export type components = {
             periods: components["schemas"]["PeriodInput"][];
             salary: string | number;
         };
+        WebhookDataInput: {
+            entityId?: number | null;
+            entityCode?: string | null;
+            planillaId?: number;
+            period?: string;
+            type?: string;
+            state?: string;
+            lineCount?: number;
+            totalEmployee?: string;
+            totalEmployer?: string;
+            orderId?: number;
+            reference?: string;
+            amount?: string;
+            dueDate?: string;
+            paymentId?: number;
+            receipt?: string;
+            payDate?: string;
+            references?: string[];
+            message?: string;
+        };
+        WebhookDeliveryExportQueryInput: {
+            sort?: string;
+            q?: string;
+            endpointId?: components["schemas"]["IdTextInput"];
+            event?: components["schemas"]["WebhookEventInput"];
+            state?: components["schemas"]["WebhookDeliveryStateInput"];
+            from?: components["schemas"]["DateInput"];
+            to?: components["schemas"]["DateInput"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormatInput"];
+        };
+        WebhookDeliveryListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            endpointId?: components["schemas"]["IdTextInput"];
+            event?: components["schemas"]["WebhookEventInput"];
+            state?: components["schemas"]["WebhookDeliveryStateInput"];
+            from?: components["schemas"]["DateInput"];
+            to?: components["schemas"]["DateInput"];
+        };
+        WebhookDeliveryInput: {
+            id: number;
+            endpointId: number;
+            endpointName: string;
+            url: string;
+            entityId: number | null;
+            event: components["schemas"]["WebhookEventInput"];
+            state: components["schemas"]["WebhookDeliveryStateInput"];
+            attempts: number;
+            nextAttemptAt: string;
+            responseStatus: number | null;
+            responseBody: string | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            payload: components["schemas"]["WebhookPayloadInput"];
+        };
+        /** @enum {string} */
+        WebhookDeliveryStateInput: "PENDING" | "SENDING" | "SENT" | "FAILED";
+        WebhookEndpointCreatedInput: {
+            endpoint: components["schemas"]["WebhookEndpointInput"];
+            secret: string;
+        };
+        WebhookEndpointExportQueryInput: {
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdTextInput"];
+            /** @enum {string} */
+            isActive?: "true" | "false";
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormatInput"];
+        };
+        WebhookEndpointRequestInput: {
+            name: string;
+            entityId: components["schemas"]["IdInput"] | null;
+            url: components["schemas"]["WebhookUrlInput"];
+            events: components["schemas"]["WebhookSubscribableEventInput"][];
+        };
+        WebhookEndpointListQueryInput: {
+            page?: string | number;
+            after?: components["schemas"]["CursorInput"];
+            before?: components["schemas"]["CursorInput"];
+            pageSize?: string | number;
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdTextInput"];
+            /** @enum {string} */
+            isActive?: "true" | "false";
+        };
+        WebhookEndpointInput: {
+            id: number;
+            name: string;
+            entityId: number | null;
+            entityName: string | null;
+            url: string;
+            events: components["schemas"]["WebhookSubscribableEventInput"][];
+            isActive: boolean;
+            createdById: number | null;
+            createdByEmail: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointUpdateInput: {
+            name?: string;
+            url?: components["schemas"]["WebhookUrlInput"];
+            events?: components["schemas"]["WebhookSubscribableEventInput"][];
+            isActive?: boolean;
+        };
+        WebhookEntityOptionsInput: {
+            institutionWide: boolean;
+            entities: {
+                id: number;
+                code: string;
+                name: string;
+            }[];
+        };
+        /** @enum {string} */
+        WebhookEventInput: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered" | "ping";
+        WebhookPayloadInput: {
+            event: components["schemas"]["WebhookEventInput"];
+            id: string;
+            occurred_at: string;
+            data: components["schemas"]["WebhookDataInput"];
+        };
+        /** @enum {string} */
+        WebhookSubscribableEventInput: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered";
+        WebhookUrlInput: string;
         WorkQueueListInput: {
             items: components["schemas"]["WorkQueueInput"][];
         };
@@ -53041,6 +55713,7 @@ export type components = {
             address: string | null;
             phone: string | null;
             email: string | null;
+            noticeEmails: string | null;
             bankAccount: string | null;
             isActive: boolean;
         };
@@ -53053,6 +55726,7 @@ export type components = {
             address?: string | null;
             phone?: string | null;
             email?: string | null;
+            noticeEmails?: string | null;
             bankAccount?: string | null;
             /** @default true */
             isActive: boolean;
@@ -53066,6 +55740,7 @@ export type components = {
             address?: string | null;
             phone?: string | null;
             email?: string | null;
+            noticeEmails?: string | null;
             bankAccount?: string | null;
             /** @default true */
             isActive: boolean;
@@ -54351,11 +57026,94 @@ export type components = {
             createdAt: string;
             createdBy: string | null;
         };
+        ApiTokenCreated: {
+            apiToken: components["schemas"]["ApiToken"];
+            token: string;
+        };
+        ApiTokenEntity: {
+            id: number;
+            code: string;
+            name: string;
+        };
+        ApiTokenExportQuery: {
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdText"];
+            state?: components["schemas"]["ApiTokenState"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormat"];
+        };
+        ApiTokenRequest: {
+            name: string;
+            entityId: components["schemas"]["Id"];
+            permissions: components["schemas"]["IntegrationPermission"][];
+            expiresOn: components["schemas"]["Date"];
+        };
+        ApiTokenListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdText"];
+            state?: components["schemas"]["ApiTokenState"];
+        };
+        ApiToken: {
+            id: number;
+            name: string;
+            entityId: number;
+            entityName: string;
+            entityCode: string;
+            permissions: components["schemas"]["IntegrationPermission"][];
+            prefix: string;
+            createdById: number | null;
+            createdByEmail: string | null;
+            createdAt: string;
+            expiresAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            state: components["schemas"]["ApiTokenState"];
+        };
+        /** @enum {string} */
+        ApiTokenState: "ACTIVE" | "EXPIRED" | "REVOKED";
         AppInfo: {
             title: string;
             acronym: string;
             credit: string;
             version: string;
+        };
+        ArrearsNoticeListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            campaignId?: unknown;
+            entityId?: unknown;
+            /** @enum {string} */
+            outcome?: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+        };
+        ArrearsNotice: {
+            id: number;
+            campaignId: number;
+            entityId: number;
+            entityName: string;
+            entityCode: string;
+            asOf: string;
+            issuedOn: string;
+            /** @enum {string} */
+            outcome: "PENDIENTE" | "NOTIFICADA" | "SIN_DIRECCION" | "SIN_DEUDA" | "YA_NOTIFICADA" | "NO_ENVIADA";
+            amount: components["schemas"]["MoneyDecimal"] | null;
+            orders: number | null;
+            documentId: number | null;
+            outboxId: number | null;
+            addresses: string[];
+            mailState: ("QUEUED" | "SENT" | "FAILED") | null;
+            notifiedAt: string | null;
         };
         ArrearsQuery: {
             asOf?: components["schemas"]["Date"];
@@ -54394,6 +57152,23 @@ export type components = {
             id: number;
             filename: string;
             size: number;
+        };
+        AuditChainBreak: {
+            /** @enum {string} */
+            kind: "CHANGED" | "DELETED" | "INSERTED" | "HEAD";
+            id: number | null;
+            seq: number | null;
+            missing: number;
+            afterId: number | null;
+        };
+        AuditChainStatus: {
+            intact: boolean;
+            sealedRows: number;
+            intactThroughId: number | null;
+            headHash: string;
+            pendingRows: number;
+            checkedAt: string;
+            broken: components["schemas"]["AuditChainBreak"] | null;
         };
         AuditEntryList: components["schemas"]["AuditEntry"][];
         AuditEntry: {
@@ -55495,6 +58270,14 @@ export type components = {
             subfolders: number;
             createdAt: string;
         };
+        ForgotPasswordResponse: {
+            /** @constant */
+            status: "success";
+            message: string;
+        };
+        ForgotPassword: {
+            email: components["schemas"]["Email"];
+        };
         FormDefinition: {
             /** @constant */
             format: "aporta-formulario";
@@ -55743,6 +58526,8 @@ export type components = {
             roles: components["schemas"]["Ref"][];
             userCount: number;
         };
+        /** @enum {string} */
+        IntegrationPermission: "planillas.upload" | "planillas.submit" | "orders.read" | "payments.read" | "receipts.read" | "statement.read";
         IssueCertificate: {
             userId: number;
             /** @default  */
@@ -55921,6 +58706,7 @@ export type components = {
             actions: components["schemas"]["LegalAction"][];
             deadlines: components["schemas"]["LegalDeadline"][];
             documents: components["schemas"]["LegalDocument"][];
+            notices: components["schemas"]["ArrearsNotice"][];
             transitions: components["schemas"]["AvailableTransition"][];
         };
         LegalDeadlineCreate: {
@@ -55988,6 +58774,45 @@ export type components = {
             token: string;
         };
         /** @enum {string} */
+        MailDelivery: "off" | "immediate" | "digest";
+        /** @enum {string} */
+        MailEvent: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset";
+        /** @enum {string} */
+        MailLanguage: "es" | "en" | "fr" | "it" | "gr" | "ru" | "ar" | "ch";
+        /** @enum {string} */
+        MailPreferenceEvent: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished";
+        MailPreferencesRequest: {
+            language?: components["schemas"]["MailLanguage"];
+            events?: {
+                [key: string]: components["schemas"]["MailDelivery"];
+            };
+        };
+        MailPreferences: {
+            language: components["schemas"]["MailLanguage"];
+            events: {
+                [key: string]: components["schemas"]["MailDelivery"];
+            };
+        };
+        MailPreferencesView: {
+            language: components["schemas"]["MailLanguage"];
+            events: {
+                [key: string]: components["schemas"]["MailDelivery"];
+            };
+            concerning: components["schemas"]["MailPreferenceEvent"][];
+        };
+        MailTemplatePreviewQuery: {
+            event: components["schemas"]["MailEvent"];
+            /** @default es */
+            language: components["schemas"]["MailLanguage"];
+        };
+        MailTemplatePreview: {
+            event: components["schemas"]["MailEvent"];
+            language: components["schemas"]["MailLanguage"];
+            subject: string;
+            text: string;
+            html: string;
+        };
+        /** @enum {string} */
         MaritalStatus: "SOLTERO" | "CASADO" | "UNIDO" | "DIVORCIADO" | "VIUDO";
         MessageParams: {
             [key: string]: string | number;
@@ -56022,6 +58847,50 @@ export type components = {
         };
         Nit: unknown;
         NoContent: null;
+        NoticeCampaignCounts: {
+            entities: number;
+            notified: number;
+            withoutAddress: number;
+            withoutDebt: number;
+            alreadyNotified: number;
+            notSent: number;
+            pending: number;
+        };
+        NoticeCampaignCreate: {
+            asOf?: components["schemas"]["Date"];
+            entityIds?: components["schemas"]["Id"][];
+            minTotal?: unknown;
+        };
+        NoticeCampaignListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            /** @enum {string} */
+            state?: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+        };
+        NoticeCampaign: {
+            id: number;
+            asOf: string;
+            issuedOn: string;
+            minTotal: components["schemas"]["MoneyDecimal"] | null;
+            /** @enum {string} */
+            state: "EN_CURSO" | "TERMINADA" | "FALLIDA";
+            failure: string | null;
+            jobId: number | null;
+            createdBy: string;
+            createdAt: string;
+            finishedAt: string | null;
+            counts: components["schemas"]["NoticeCampaignCounts"];
+            amount: components["schemas"]["MoneyDecimal"];
+        };
+        NoticeCampaignStarted: {
+            campaign: components["schemas"]["NoticeCampaign"];
+            jobId: number;
+        };
         NotificationActionResult: {
             affected: number;
             unread: number;
@@ -56068,6 +58937,131 @@ export type components = {
         OrderShownState: "EMITIDA" | "PAGADA_PARCIAL" | "VENCIDA" | "PAGADA" | "ANULADA" | "CONVENIDA";
         OrderVoid: {
             reason: string;
+        };
+        OutboxAttachment: {
+            /** @enum {string} */
+            kind: "render" | "blob";
+            name: string;
+        };
+        OutboxDetail: {
+            id: number;
+            event: components["schemas"]["MailEvent"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguage"];
+            subject: string;
+            state: components["schemas"]["OutboxState"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            text: string;
+            html: string;
+            link: string | null;
+            attachments: components["schemas"]["OutboxAttachment"][];
+            dedupeKey: string | null;
+            leaseUntil: string | null;
+        };
+        /** @enum {string} */
+        OutboxEvent: "planilla.observed" | "planilla.approved" | "planilla.returned" | "order.issued" | "order.dueSoon" | "agreement.instalmentDueSoon" | "agreement.default" | "payment.registered" | "survival.dueSoon" | "survival.overdue" | "signing.waiting" | "signing.reminder" | "workflow.assigned" | "job.finished" | "arrears.notice" | "auth.passwordReset" | "mail.digest";
+        OutboxExportQuery: {
+            sort?: string;
+            q?: string;
+            state?: components["schemas"]["OutboxState"];
+            event?: components["schemas"]["OutboxEvent"];
+            recipient?: string;
+            from?: components["schemas"]["Date"];
+            to?: components["schemas"]["Date"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormat"];
+        };
+        OutboxItem: {
+            id: number;
+            event: components["schemas"]["MailEvent"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguage"];
+            subject: string;
+            state: components["schemas"]["OutboxState"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+        };
+        OutboxListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            state?: components["schemas"]["OutboxState"];
+            event?: components["schemas"]["OutboxEvent"];
+            recipient?: string;
+            from?: components["schemas"]["Date"];
+            to?: components["schemas"]["Date"];
+        };
+        OutboxMessage: {
+            id: number;
+            event: components["schemas"]["OutboxEvent"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguage"];
+            subject: string;
+            state: components["schemas"]["OutboxState"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            text: string;
+            html: string;
+            link: string | null;
+            attachments: components["schemas"]["OutboxAttachment"][];
+            dedupeKey: string | null;
+            leaseUntil: string | null;
+            digestId: number | null;
+            digestItems: {
+                id: number;
+                event: components["schemas"]["OutboxEvent"];
+                subject: string;
+                createdAt: string;
+            }[];
+        };
+        OutboxRow: {
+            id: number;
+            event: components["schemas"]["OutboxEvent"];
+            userId: number | null;
+            to: string[];
+            language: components["schemas"]["MailLanguage"];
+            subject: string;
+            state: components["schemas"]["OutboxState"];
+            attempts: number;
+            nextAttemptAt: string;
+            lastError: string | null;
+            messageId: string | null;
+            createdAt: string;
+            sentAt: string | null;
+            digestId: number | null;
+        };
+        /** @enum {string} */
+        OutboxState: "PENDING" | "SENDING" | "SENT" | "FAILED" | "DIGEST";
+        OutboxStatus: {
+            sending: boolean;
+            sender: string;
+            counts: {
+                PENDING: number;
+                SENDING: number;
+                SENT: number;
+                FAILED: number;
+                DIGEST: number;
+            };
         };
         OwedMonth: {
             period: string;
@@ -56877,8 +59871,12 @@ export type components = {
         RenewCertificate: {
             passphrase: components["schemas"]["Passphrase"];
         };
+        ResetPassword: {
+            token: string;
+            password: string;
+        };
         /** @enum {string} */
-        Resource: "profile" | "legal-module" | "buscar-planillas" | "supervivencia" | "passive-classes" | "financial-module" | "voluntary-payments" | "documents" | "institutions" | "users" | "roles" | "sig-query" | "payment-orders" | "renap" | "signature-admin" | "auto-signature" | "workflow" | "flow" | "forms" | "sig-items" | "signing-upload" | "signing-signed" | "signing-pending" | "signing-rejected" | "planillas" | "planilla-view" | "planilla-upload" | "receipts-7b" | "receipt-ranges-7b" | "delegate-review" | "planilla-payments" | "contributions" | "employee-contribution-history" | "employer-contribution-history" | "payment-agreements" | "planilla-employees" | "fallen-wages" | "contributors" | "contributor-list" | "contributor-new" | "contributor-bulk-upload" | "cui-approval" | "contributor-report-general" | "contributor-report-municipality" | "contributor-report-type" | "administrative" | "statistics" | "contributor-catalogs" | "delegates" | "municipal-entities" | "entity-assignment" | "municipalities" | "regions" | "departments" | "classifications" | "entity-regions" | "region-delegates" | "planilla-statuses" | "budget-lines" | "payment-agreement-statuses" | "banks" | "planilla-audit-logs" | "audit" | "settings" | "jobs" | "plantilla";
+        Resource: "profile" | "legal-module" | "buscar-planillas" | "supervivencia" | "passive-classes" | "financial-module" | "voluntary-payments" | "documents" | "institutions" | "users" | "roles" | "sig-query" | "payment-orders" | "renap" | "signature-admin" | "auto-signature" | "workflow" | "flow" | "forms" | "sig-items" | "signing-upload" | "signing-signed" | "signing-pending" | "signing-rejected" | "planillas" | "planilla-view" | "planilla-upload" | "receipts-7b" | "receipt-ranges-7b" | "delegate-review" | "planilla-payments" | "contributions" | "employee-contribution-history" | "employer-contribution-history" | "payment-agreements" | "planilla-employees" | "fallen-wages" | "contributors" | "contributor-list" | "contributor-new" | "contributor-bulk-upload" | "cui-approval" | "contributor-report-general" | "contributor-report-municipality" | "contributor-report-type" | "administrative" | "statistics" | "contributor-catalogs" | "delegates" | "municipal-entities" | "entity-assignment" | "municipalities" | "regions" | "departments" | "classifications" | "entity-regions" | "region-delegates" | "planilla-statuses" | "budget-lines" | "payment-agreement-statuses" | "banks" | "planilla-audit-logs" | "audit" | "settings" | "jobs" | "mail" | "api-tokens" | "webhooks" | "plantilla";
         ReviewDecision: {
             /** @enum {string} */
             decision: "CONFIRMADA" | "DESCARTADA";
@@ -56964,11 +59962,11 @@ export type components = {
             key: components["schemas"]["SettingKey"];
         };
         /** @enum {string} */
-        SettingKey: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "calendar.holidays";
+        SettingKey: "contributions.employeeRate" | "contributions.employerRate" | "contributions.subjectBudgetLines" | "planillas.salaryChangeWarningRate" | "paymentOrders.dueDay" | "paymentOrders.annualInterestRate" | "paymentOrders.businessDaysAfterLateApproval" | "payments.excessPolicy" | "receipts.rangeWarningRemaining" | "voluntary.minSalary" | "voluntary.maxSalary" | "agreements.adminChargeRate" | "agreements.downPaymentRate" | "agreements.maxInstalments" | "agreements.overdueInstalmentsForDefault" | "agreements.maxRestructurings" | "agreements.minDebt" | "agreements.solvencyValidityDays" | "survival.windowDaysAfterBirthday" | "survival.graceDays" | "pensions.orphanEndAge" | "pensions.orphanStudyingEndAge" | "pensions.retirementMinAge" | "pensions.retirementMinContributionMonths" | "pensions.disabilityMinContributionMonths" | "pensions.survivorMinContributionMonths" | "pensions.activeEmploymentMonths" | "sig.slaDays" | "mail.reminderBusinessDays" | "mail.signingReminderAfterDays" | "mail.signingRemindersMax" | "mail.survivalNoticeDays" | "calendar.holidays";
         SettingOverview: {
             key: components["schemas"]["SettingKey"];
             /** @enum {string} */
-            topic: "contributions" | "paymentOrders" | "agreements" | "pensions" | "workflow" | "calendar";
+            topic: "contributions" | "paymentOrders" | "agreements" | "pensions" | "workflow" | "mail" | "calendar";
             /** @enum {string} */
             kind: "rate" | "integer" | "budgetLines" | "choice" | "calendar";
             unit: string;
@@ -57722,6 +60720,139 @@ export type components = {
             periods: components["schemas"]["Period"][];
             salary: unknown;
         };
+        WebhookData: {
+            entityId?: number | null;
+            entityCode?: string | null;
+            planillaId?: number;
+            period?: string;
+            type?: string;
+            state?: string;
+            lineCount?: number;
+            totalEmployee?: string;
+            totalEmployer?: string;
+            orderId?: number;
+            reference?: string;
+            amount?: string;
+            dueDate?: string;
+            paymentId?: number;
+            receipt?: string;
+            payDate?: string;
+            references?: string[];
+            message?: string;
+        };
+        WebhookDeliveryExportQuery: {
+            sort?: string;
+            q?: string;
+            endpointId?: components["schemas"]["IdText"];
+            event?: components["schemas"]["WebhookEvent"];
+            state?: components["schemas"]["WebhookDeliveryState"];
+            from?: components["schemas"]["Date"];
+            to?: components["schemas"]["Date"];
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormat"];
+        };
+        WebhookDeliveryListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            endpointId?: components["schemas"]["IdText"];
+            event?: components["schemas"]["WebhookEvent"];
+            state?: components["schemas"]["WebhookDeliveryState"];
+            from?: components["schemas"]["Date"];
+            to?: components["schemas"]["Date"];
+        };
+        WebhookDelivery: {
+            id: number;
+            endpointId: number;
+            endpointName: string;
+            url: string;
+            entityId: number | null;
+            event: components["schemas"]["WebhookEvent"];
+            state: components["schemas"]["WebhookDeliveryState"];
+            attempts: number;
+            nextAttemptAt: string;
+            responseStatus: number | null;
+            responseBody: string | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            payload: components["schemas"]["WebhookPayload"];
+        };
+        /** @enum {string} */
+        WebhookDeliveryState: "PENDING" | "SENDING" | "SENT" | "FAILED";
+        WebhookEndpointCreated: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            secret: string;
+        };
+        WebhookEndpointExportQuery: {
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdText"];
+            /** @enum {string} */
+            isActive?: "true" | "false";
+            /** @default xlsx */
+            format: components["schemas"]["ExportFormat"];
+        };
+        WebhookEndpointRequest: {
+            name: string;
+            entityId: components["schemas"]["Id"] | null;
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookSubscribableEvent"][];
+        };
+        WebhookEndpointListQuery: {
+            /** @default 1 */
+            page: unknown;
+            after?: components["schemas"]["Cursor"];
+            before?: components["schemas"]["Cursor"];
+            pageSize: unknown;
+            sort?: string;
+            q?: string;
+            entityId?: components["schemas"]["IdText"];
+            /** @enum {string} */
+            isActive?: "true" | "false";
+        };
+        WebhookEndpoint: {
+            id: number;
+            name: string;
+            entityId: number | null;
+            entityName: string | null;
+            url: string;
+            events: components["schemas"]["WebhookSubscribableEvent"][];
+            isActive: boolean;
+            createdById: number | null;
+            createdByEmail: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointUpdate: {
+            name?: string;
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookSubscribableEvent"][];
+            isActive?: boolean;
+        };
+        WebhookEntityOptions: {
+            institutionWide: boolean;
+            entities: {
+                id: number;
+                code: string;
+                name: string;
+            }[];
+        };
+        /** @enum {string} */
+        WebhookEvent: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered" | "ping";
+        WebhookPayload: {
+            event: components["schemas"]["WebhookEvent"];
+            id: string;
+            occurred_at: string;
+            data: components["schemas"]["WebhookData"];
+        };
+        /** @enum {string} */
+        WebhookSubscribableEvent: "planilla.validated" | "planilla.observed" | "planilla.approved" | "order.issued" | "payment.registered";
+        WebhookUrl: string;
         WorkQueueList: {
             items: components["schemas"]["WorkQueue"][];
         };
@@ -57830,6 +60961,7 @@ export type components = {
             address: string | null;
             phone: string | null;
             email: string | null;
+            noticeEmails: string | null;
             bankAccount: string | null;
             isActive: boolean;
         };
@@ -57842,6 +60974,7 @@ export type components = {
             address?: unknown | null;
             phone?: unknown | null;
             email?: unknown | null;
+            noticeEmails?: unknown | null;
             bankAccount?: unknown | null;
             /** @default true */
             isActive: boolean;
@@ -57855,6 +60988,7 @@ export type components = {
             address?: unknown | null;
             phone?: unknown | null;
             email?: unknown | null;
+            noticeEmails?: unknown | null;
             bankAccount?: unknown | null;
             /** @default true */
             isActive: boolean;

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
  * and by `npm run -s i18n:copies` (the count per language).
  */
 export const REVIEWED_SAME_AS_SPANISH: Record<string, readonly string[]> = {
-  all: ['RENAP', 'Aporta', 'Quetzales', 'Material', 'CUI', 'PDF', 'NIT'],
+  all: ['RENAP', 'Aporta', 'Quetzales', 'Material', 'CUI', 'PDF', 'NIT', 'Webhook', 'Webhooks'],
   en: ['Total', 'Subtotal', 'Roles', 'Vertical', 'Horizontal', 'Chat', 'Chats', 'Tickets'],
   fr: ['Total', 'patronal', 'Gris', 'Grande', 'aaaa', 'Capital', 'Responsable', 'Oblig'],
   it: [

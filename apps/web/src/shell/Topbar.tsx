@@ -4,6 +4,7 @@ import { useFullscreenDocument } from '@mantine/hooks';
 import {
   IconLanguage,
   IconLogout,
+  IconMail,
   IconMaximize,
   IconMenu2,
   IconMinimize,
@@ -88,6 +89,11 @@ function UserMenu() {
         {screenPaths.includes('/profile') && (
           <Menu.Item component={Link} to="/profile" leftSection={<IconUserCircle size={16} />}>
             {t('shell.profile')}
+          </Menu.Item>
+        )}
+        {screenPaths.includes('/profile/correo') && (
+          <Menu.Item component={Link} to="/profile/correo" leftSection={<IconMail size={16} />}>
+            {t('shell.mailPreferences')}
           </Menu.Item>
         )}
         <Menu.Item leftSection={<IconLogout size={16} />} onClick={signOut}>

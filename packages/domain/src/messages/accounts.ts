@@ -34,6 +34,7 @@ export const accountsMessages = {
   // Audit trail query.
   auditEntityTypeInvalid: 'Tipo de registro no válido.',
   auditEntityIdInvalid: 'Registro no válido.',
+  auditVerifyRequiresAllScope: 'Verificar la cadena de la bitácora requiere el permiso de la bitácora sobre toda la institución.',
   // auth
   accountLockedFor: 'Demasiados intentos fallidos con este correo. Intente de nuevo en {{minutes, number}} min.',
   emailTaken: 'Ya existe una cuenta con ese correo electrónico.',
@@ -43,6 +44,10 @@ export const accountsMessages = {
   registered:
     'Si la dirección es válida, la cuenta quedó registrada y pendiente de activación por un administrador. Podrá ingresar cuando la activen.',
   noToken: 'No hay token',
+  // «Olvidé mi contraseña»
+  resetRequested:
+    'Si la dirección está registrada, recibirá un correo con un enlace para restablecer su contraseña. Revise también la carpeta de correo no deseado.',
+  resetLinkInvalid: 'El enlace para restablecer la contraseña no es válido, ya se usó o venció. Solicite uno nuevo.',
   // users
   userNotFound: 'El usuario no existe.',
   roleMissing: 'Uno de los roles no existe.',

@@ -17,6 +17,8 @@ export const catalogsMessages = {
   fieldCodeCharacters: '{{label}}: solo letras, dígitos, guion y guion bajo.',
   fieldSelectValue: '{{label}}: seleccione un valor.',
   fieldPhoneDigits: '{{label}}: use de 8 a 20 dígitos.',
+  fieldEmailListInvalid: '{{label}}: «{{address}}» no es un correo electrónico válido.',
+  fieldEmailListTooMany: '{{label}}: como máximo {{max, number}} direcciones, separadas por comas.',
   fieldStatusFromList: '{{label}}: elija un valor de la lista ({{values}}).',
   fieldWholeNumber: '{{label}}: debe ser un número entero.',
   fieldNotNegative: '{{label}}: no puede ser negativo.',

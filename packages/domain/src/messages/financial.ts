@@ -27,4 +27,18 @@ export const financialMessages = {
     'Se basa en pagos que ya no están en firme: una orden vencida antes del {{date, date}} vuelve a estar pendiente de pago.',
   basisPaymentsReopenedMany:
     'Se basa en pagos que ya no están en firme: {{count, number}} órdenes vencidas antes del {{date, date}} vuelven a estar pendientes de pago.',
+  // Arrears notice campaigns (arrears-notices.ts, issue 29).
+  campaignEntitiesInvalid: 'Elija al menos una entidad del ranking.',
+  campaignTooManyEntities: 'Una campaña admite hasta 500 entidades.',
+  campaignMinTotalZero: 'La deuda mínima debe ser mayor que cero.',
+  campaignSelectionRequired: 'Elija las entidades del ranking o una deuda mínima (una de las dos).',
+  campaignStateInvalid: 'Estado de campaña no válido.',
+  campaignInvalid: 'Campaña no válida.',
+  noticeOutcomeInvalid: 'Resultado de aviso no válido.',
+  campaignNotFound: 'La campaña no existe o no está dentro de su alcance.',
+  campaignEntityNotFound: 'La entidad {{id}} no existe o no está dentro de su alcance.',
+  campaignNoEntities: 'Ninguna entidad debe al menos {{amount, money}} al {{date, date}}.',
+  campaignCancelled: 'La campaña se canceló antes de terminar: las entidades que faltaban no recibieron aviso.',
+  campaignFailed: 'La campaña no pudo terminar: las entidades que faltaban no recibieron aviso.',
+  campaignAllAlreadyNotified: 'Las entidades elegidas ya recibieron un aviso de mora hoy ({{date, date}}).',
 } as const;

@@ -1,16 +1,19 @@
 import { errorCatalogue } from '../errors.ts';
 import { accountsMessages } from './accounts.ts';
 import { agreementsMessages } from './agreements.ts';
+import { apiTokensMessages } from './api-tokens.ts';
 import { catalogsMessages } from './catalogs.ts';
 import { contributorsMessages } from './contributors.ts';
 import { financialMessages } from './financial.ts';
 import { legalMessages } from './legal.ts';
+import { mailMessages } from './mail.ts';
 import { paymentsMessages } from './payments.ts';
 import { pensionsMessages } from './pensions.ts';
 import { planillasMessages } from './planillas.ts';
 import { platformMessages } from './platform.ts';
 import { settingsMessages } from './settings.ts';
 import { signingMessages } from './signing.ts';
+import { webhooksMessages } from './webhooks.ts';
 import { workflowMessages } from './workflow.ts';
 
 type ErrorTexts = { readonly [K in keyof typeof errorCatalogue]: (typeof errorCatalogue)[K]['message'] };
@@ -31,6 +34,9 @@ const catalogues = {
   financial: financialMessages,
   legal: legalMessages,
   settings: settingsMessages,
+  mail: mailMessages,
+  integrations: apiTokensMessages,
+  webhooks: webhooksMessages,
 } as const;
 type Catalogues = typeof catalogues;
 

@@ -54,7 +54,7 @@ export const planillasMessages = {
   entityForbidden: 'No puede declarar planillas de esa entidad.',
   updateForbidden: 'No tiene permiso para modificar planillas.',
   notEditable: 'La planilla está en estado «{{state}}»: solo se modifica en borrador u observada.',
-  periodInvalid: 'Período no válido (aaaa-mm).',
+  periodInvalid: 'Período no válido (mm/aaaa).',
   periodFuture: 'El período {{period, period}} aún no ha llegado: no se puede declarar un período futuro.',
   ordinaryTaken:
     'Ya existe la planilla ordinaria de esta entidad para ese período; las correcciones van en una planilla complementaria.',

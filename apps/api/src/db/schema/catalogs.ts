@@ -40,6 +40,8 @@ export const municipalEntities = pgTable('municipal_entities', {
   address: text(),
   phone: text(),
   email: text(),
+  /** Where arrears notices go (issue 29): up to 5 addresses, `a@x.gt, b@y.gt`; without them, `email`. */
+  noticeEmails: text(),
   bankAccount: text(),
   isActive: boolean().notNull().default(true),
   ...stamps(),

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
+  check,
+  customType,
   index,
   integer,
   jsonb,
@@ -154,10 +157,43 @@ export const auditLog = pgTable(
      * ALL grant sees. No foreign key: the trail outlives the entity.
      */
     scopeEntityId: integer(),
+    /**
+     * The hash chain (platform/audit-chain.ts), null until the sealer chains the row: its position in the
+     * chain (1, 2, 3… without gaps), the id and hash of the row before it, and
+     * hash = SHA-256(prev_hash ‖ canonical row). The application never writes these; the sealer does.
+     * The id's default draws the transaction id before the sequence (migration 0043_audit_chain): the sealer's proof needs it.
+     */
+    seq: bigint({ mode: 'number' }),
+    prevId: bigint({ mode: 'number' }),
+    prevHash: text(),
+    hash: text(),
   },
   (t) => [
     index('audit_entity_idx').on(t.entityType, t.entityId),
     index('audit_at_id_idx').on(t.at, t.id),
     index('audit_scope_entity_idx').on(t.scopeEntityId),
   ],
+);
+
+/** The transaction id type of PostgreSQL ≥ 13 (`pg_current_xact_id()`), as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The one row (id 1) saying how far the audit chain is sealed (platform/audit-chain.ts): every audit row
+ * with id ≤ sealed_through is sealed; the last sealed row's id, position and hash; and the fence the
+ * next sealing waits for (the id sequence's value, and a transaction id taken after it).
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    id: smallint().primaryKey().default(1),
+    sealedThrough: bigint({ mode: 'number' }).notNull().default(0),
+    lastRowId: bigint({ mode: 'number' }),
+    lastSeq: bigint({ mode: 'number' }).notNull().default(0),
+    lastHash: text().notNull().default('0'.repeat(64)),
+    fenceId: bigint({ mode: 'number' }),
+    fenceXid: xid8(),
+    sealedAt: ts(),
+  },
+  (t) => [check('audit_chain_head_one_row', sql`${t.id} = 1`)],
 );

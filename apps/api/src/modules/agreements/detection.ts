@@ -1,11 +1,11 @@
 // The daily detection of agreements in default or completed, and the notices it sends.
-import { agreementMachine, formatDay } from '@aporta/domain';
-import { sql } from 'drizzle-orm';
+import { agreementMachine, decimalToCents, formatDay } from '@aporta/domain';
+import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { paymentOrders } from '../../db/schema/index.ts';
+import { municipalEntities, paymentOrders } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { applyTransition } from '../../platform/transitions.ts';
-import { reviewersOf } from '../notifications/recipients.ts';
+import { entityUsersOf, holdersReaching, reviewersOf } from '../notifications/recipients.ts';
 import { notifyUsers } from '../notifications/service.ts';
 import { settingsAt } from '../settings/service.ts';
 import { a, l } from './queries.ts';
@@ -24,6 +24,43 @@ async function notifyAgreement(
     title: title.slice(0, 200),
     body,
     link: `/planilla/convenios-pago/${row.id}`,
+  });
+}
+
+/**
+ * An agreement in default, in the detection's transaction (issue 29): the bell and a mail to the entity's payers
+ * (its members who see its orders) and to the agreements staff — its author, the entity's delegates and the
+ * holders of payment-agreements APPROVE whose scope reaches the entity.
+ */
+async function notifyDefault(
+  tx: Db,
+  row: { id: number; number: string; entityId: number; createdBy: number | null },
+  asOf: string,
+  limit: number,
+  overdue: bigint,
+) {
+  const [ent] = await tx
+    .select({ name: municipalEntities.name })
+    .from(municipalEntities)
+    .where(eq(municipalEntities.id, row.entityId));
+  const users = [
+    ...(row.createdBy ? [row.createdBy] : []),
+    ...(await reviewersOf(tx, row.entityId)),
+    ...(await entityUsersOf(tx, row.entityId, 'payment-orders', 'READ')),
+    ...(await holdersReaching(tx, row.entityId, 'payment-agreements', 'APPROVE')),
+  ];
+  await notifyUsers({
+    db: tx,
+    userIds: users,
+    type: 'warning',
+    title: `Convenio ${row.number} incumplido`.slice(0, 200),
+    body: `Tiene ${limit} o más cuotas vencidas al ${formatDay(asOf)}: el saldo restante es exigible de inmediato.`,
+    link: `/planilla/convenios-pago/${row.id}`,
+    mail: {
+      event: 'agreement.default',
+      params: { agreement: row.number, entity: ent?.name ?? '', since: asOf, amount: overdue },
+      dedupeKey: `agreement.default:${row.id}:${asOf}`,
+    },
   });
 }
 
@@ -71,6 +108,15 @@ export async function detectAgreements(
   let done = 0;
   for (const id of defaults) {
     await ctx.db.transaction(async (tx) => {
+      // What the instalments already overdue owe (before the rest falls due below): the notice's amount.
+      const [{ owed }] = rowsOf<{ owed: string | null }>(
+        await tx.execute(sql`
+          select sum(o.principal - o.principal_paid + o.interest_accrued - o.interest_paid)::text as owed
+          from ${l} x join ${paymentOrders} o on o.id = x.order_id
+          where x.agreement_id = ${id} and x.role = 'CUOTA' and x.replaced_at is null
+            and o.state = 'EMITIDA' and o.due_date < ${asOf}::date`),
+      );
+      const overdue = decimalToCents(owed ?? '0');
       const { row } = await applyTransition(ctx, {
         tx,
         machine: agreementMachine,
@@ -89,12 +135,7 @@ export async function detectAgreements(
         from ${l} x
         where x.order_id = o.id and x.agreement_id = ${id} and x.role = 'CUOTA' and x.replaced_at is null
           and o.state = 'EMITIDA' and o.due_date > ${asOf}::date`);
-      await notifyAgreement(
-        tx,
-        row,
-        `Convenio ${row.number} incumplido`,
-        `Tiene ${limit} o más cuotas vencidas al ${formatDay(asOf)}: el saldo restante es exigible de inmediato.`,
-      );
+      await notifyDefault(tx, row, asOf, limit, overdue);
     });
     done += 1;
     if (progress && done % 50 === 0) await progress(done, total);

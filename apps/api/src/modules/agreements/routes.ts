@@ -25,6 +25,7 @@ import { agreementDebtOf, createAgreement, simulateAgreement } from './creation.
 import { startDetection } from './jobs.ts';
 import { agreementExportBatches, findAgreements, getAgreement } from './queries.ts';
 import { registerAgreementQueues } from './queues.ts';
+import { registerInstalmentReminders } from './reminders.ts';
 import { agreementReport } from './report.ts';
 import { restructureAgreement, voidAgreement } from './restructuring.ts';
 
@@ -50,6 +51,7 @@ const columns: ExportColumn<AgreementListItem>[] = [
 
 export const agreementRoutes: FastifyPluginAsyncZod = async (app) => {
   registerAgreementQueues();
+  registerInstalmentReminders();
 
   const institution = app.config.APP_TITLE;
 

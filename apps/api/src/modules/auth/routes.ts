@@ -2,11 +2,14 @@ import {
   AppError,
   changePasswordSchema,
   currentUserSchema,
+  forgotPasswordResponseSchema,
+  forgotPasswordSchema,
   loginRequestSchema,
   loginResponseSchema,
   noContentSchema,
   registerResponseSchema,
   registerSchema,
+  resetPasswordSchema,
   testAuthFailureSchema,
   testAuthLoginResponseSchema,
   testAuthLoginSchema,
@@ -16,10 +19,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../platform/http.ts';
 import { authenticate } from '../../platform/session.ts';
+import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { changeOwnPassword, login, logout, register } from './service.ts';
 
 /** The one answer to a registration, whether the e-mail was new or already had an account. */
 export const REGISTERED_MESSAGE = text('accounts.registered');
+/** The one answer to «Olvidé mi contraseña», whether the address has an account or not. */
+export const RESET_REQUESTED_MESSAGE = text('accounts.resetRequested');
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -108,6 +114,54 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => changeOwnPassword(request.ctx, { minLength: app.config.PASSWORD_MIN_LENGTH, data: request.body }),
+  );
+
+  // «Olvidé mi contraseña»: limited per IP like sign-in, and per address in the service.
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      config: { access: 'public', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Solicitar un enlace para restablecer la contraseña (la respuesta es la misma exista o no una cuenta con ese correo)',
+        body: forgotPasswordSchema,
+        response: { 202: forgotPasswordResponseSchema, ...errorResponses(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset({
+        db: app.db,
+        email: request.body.email,
+        ip: request.ip,
+        minutes: app.config.PASSWORD_RESET_MINUTES,
+        perAddressPerHour: app.config.PASSWORD_RESET_PER_ADDRESS_PER_HOUR,
+      });
+      return reply.status(202).send({ status: 'success' as const, message: RESET_REQUESTED_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      config: { access: 'public', rateLimit: { max: app.config.LOGIN_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Fijar una contraseña nueva con el enlace recibido por correo (cierra todas las sesiones del usuario)',
+        body: resetPasswordSchema,
+        response: { 204: noContentSchema, ...errorResponses(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      await resetPassword({
+        db: app.db,
+        token: request.body.token,
+        password: request.body.password,
+        minLength: app.config.PASSWORD_MIN_LENGTH,
+        ip: request.ip,
+      });
+      return reply.status(204).send(null);
+    },
   );
 
   // Compatibility with the specification's test-auth calls. Public: they answer their own

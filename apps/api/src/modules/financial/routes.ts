@@ -18,11 +18,12 @@ import {
 } from '@aporta/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendReport } from '../../platform/downloads.ts';
+import { publicOriginOf, sendReport } from '../../platform/downloads.ts';
 import { type ExportColumn, sendExport } from '../../platform/export.ts';
 import { errorResponses } from '../../platform/http.ts';
 import { certificateReport, findCertificates, getCertificate, issueCertificate, verifyCertificate } from './certificates.ts';
 import { arrearsRanking, dashboard } from './reports.ts';
+import { noticeRoutes } from './routes-notices.ts';
 import { statement, statementReport } from './service.ts';
 
 const tags = ['módulo financiero'];
@@ -45,6 +46,8 @@ const arrearsColumns: ExportColumn<ArrearsRow>[] = [
 
 export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
   const institution = app.config.APP_TITLE;
+  // Arrears notice campaigns (issue 29).
+  await app.register(noticeRoutes);
 
   app.get(
     '/api/financial/statement',
@@ -161,7 +164,7 @@ export const financialRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const c = await getCertificate(request.ctx, { id: request.params.id });
-      const verifyUrl = `${request.protocol}://${request.host}/verificar-constancia?codigo=${c.code}`;
+      const verifyUrl = `${publicOriginOf(request)}/verificar-constancia?codigo=${encodeURIComponent(c.code)}`;
       return sendReport(request, reply, certificateReport(c, verifyUrl), {
         name: `constancia-solvencia-${c.entityCode}-${c.issuedOn}`,
         fallbackInstitution: institution,

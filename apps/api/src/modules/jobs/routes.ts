@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendDownload } from '../../platform/downloads.ts';
 import { errorResponses } from '../../platform/http.ts';
+import { registerJobMail } from './mail-events.ts';
 import { cancelJob, findJobs, getJob, openJobFile } from './service.ts';
 
 /**
@@ -10,6 +11,9 @@ import { cancelJob, findJobs, getJob, openJobFile } from './service.ts';
  * for holders of `jobs` READ. Open to every signed-in user: the service limits each one to their own.
  */
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
+  // A long job's end reaches its starter by mail (issue 29).
+  registerJobMail();
+
   app.get(
     '/api/jobs',
     {

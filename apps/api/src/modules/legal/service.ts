@@ -33,6 +33,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { listPage, type Page } from '../../platform/list.ts';
 import { scopedEntityOr404 } from '../../platform/scope.ts';
 import { applyTransition } from '../../platform/transitions.ts';
+import { noticesOfEntity } from '../financial/notices.ts';
 import { balanceSql, interestRates } from '../payments/orders.ts';
 
 /**
@@ -240,6 +241,7 @@ export async function getCase(ctx: RequestContext, input: { id: number }): Promi
     })),
     deadlines,
     documents: docs.map((x) => ({ id: x.id, documentId: x.documentId, title: x.title, createdAt: x.createdAt.toISOString() })),
+    notices: await noticesOfEntity(ctx.db, r.c.entityId),
     transitions,
   };
 }

@@ -1,5 +1,6 @@
 import {
   AppError,
+  type MailEvent,
   type NewNotification,
   type Notification,
   type NotificationIds,
@@ -9,8 +10,9 @@ import {
 } from '@aporta/domain';
 import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { notifications } from '../../db/schema/index.ts';
+import { notifications, users } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
+import { enqueueMail, isMailAddress, type MailAttachment, type MailParams } from '../../platform/mail.ts';
 
 type Row = typeof notifications.$inferSelect;
 
@@ -78,13 +80,28 @@ export async function deleteNotifications(
   return { affected: rows.length, unread: await unreadCount(ctx.db, ctx.user.id) };
 }
 
+/** The e-mail that goes with a notification (issue 29): the event's template, its params and attachments. */
+export interface NotificationMail {
+  event: MailEvent;
+  params: MailParams;
+  attachments?: MailAttachment[];
+  /** Queued once per user: `:u<userId>` is appended for each recipient. */
+  dedupeKey?: string;
+}
+
 /**
  * Notifies users, for any module (e.g. "Planilla enviada a revisión" to the region's delegates). Pass
  * the module's transaction as `db` so the notification exists only if the change commits. Duplicate
  * user ids are notified once. Throws VALIDATION for an empty title or a link outside the app.
+ *
+ * With `mail`, each active user with a valid address also gets the event's e-mail in their language, with
+ * the notification's link, by their preference for the event (default at once; 'off' sends nothing):
+ * `enqueueMail` in the same transaction.
  */
-export async function notifyUsers(opts: { db: Db; userIds: readonly number[] } & NewNotification): Promise<number> {
-  const { db, userIds, ...input } = opts;
+export async function notifyUsers(
+  opts: { db: Db; userIds: readonly number[]; mail?: NotificationMail } & NewNotification,
+): Promise<number> {
+  const { db, userIds, mail, ...input } = opts;
   const parsed = newNotificationSchema.safeParse(input);
   if (!parsed.success) {
     throw new AppError(
@@ -96,5 +113,24 @@ export async function notifyUsers(opts: { db: Db; userIds: readonly number[] } &
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return 0;
   await db.insert(notifications).values(unique.map((userId) => ({ userId, ...parsed.data })));
+  if (mail) {
+    const recipients = await db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(and(inArray(users.id, unique), eq(users.isActive, true)))
+      .orderBy(users.id);
+    for (const r of recipients) {
+      if (!isMailAddress(r.email)) continue;
+      await enqueueMail(db, {
+        event: mail.event,
+        to: [r.email],
+        userId: r.id,
+        params: mail.params,
+        link: parsed.data.link,
+        attachments: mail.attachments,
+        dedupeKey: mail.dedupeKey === undefined ? undefined : `${mail.dedupeKey}:u${r.id}`,
+      });
+    }
+  }
   return unique.length;
 }

@@ -233,14 +233,14 @@ export async function insertOrder(ctx: RequestContext, tx: Db, o: NewOrder): Pro
  * approval's transaction. A share of zero issues no order. Called by the planillas module on approval.
  * Their due date is `planillaOrderDue` with the settings in force on the approval day (today): the legal
  * date, or — a planilla last submitted by the legal date and approved after it — N business days after
- * the approval (DOMAIN "Interest, further"). `submittedAt` is the latest submission (a planilla returned
+ * the approval (DOMAIN "Interest, further"). Answers the orders issued (the caller tells the entity). `submittedAt` is the latest submission (a planilla returned
  * for corrections counts from when it was sent again); null: never submitted here, the legal date.
  */
 export async function issuePlanillaOrders(
   ctx: RequestContext,
   tx: Db,
   p: { id: number; entityId: number; period: string; totalEmployee: Cents; totalEmployer: Cents; submittedAt: Date | null },
-): Promise<void> {
+): Promise<(typeof paymentOrders.$inferSelect)[]> {
   const approvedOn = guatemalaToday();
   const s = await settingsAt(tx, approvedOn);
   const due = planillaOrderDue({
@@ -251,22 +251,26 @@ export async function issuePlanillaOrders(
     businessDaysAfterApproval: s.values['paymentOrders.businessDaysAfterLateApproval'],
     calendar: s.values['calendar.holidays'],
   });
+  const issued: (typeof paymentOrders.$inferSelect)[] = [];
   for (const [kind, amount] of [
     ['LABORAL', p.totalEmployee],
     ['PATRONAL', p.totalEmployer],
   ] as const) {
     if (amount <= 0n) continue;
-    await insertOrder(ctx, tx, {
-      kind,
-      entityId: p.entityId,
-      planillaId: p.id,
-      period: p.period,
-      principal: amount,
-      dueDate: due.dueDate,
-      dueBasis: due.basis,
-      issueDate: approvedOn,
-    });
+    issued.push(
+      await insertOrder(ctx, tx, {
+        kind,
+        entityId: p.entityId,
+        planillaId: p.id,
+        period: p.period,
+        principal: amount,
+        dueDate: due.dueDate,
+        dueBasis: due.basis,
+        issueDate: approvedOn,
+      }),
+    );
   }
+  return issued;
 }
 
 /** Orders by id for a payment (locked, in id order so concurrent payments never deadlock). */

@@ -21,7 +21,9 @@ import { rowsOf } from '../../db/client.ts';
 import { bankFileRows, paymentAllocations, paymentOrders, payments, receipts } from '../../db/schema/index.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db-errors.ts';
+import { countMetric } from '../../platform/metrics.ts';
 import { bankRefused, paymentBank } from './banks.ts';
+import { notifyPaymentRegistered } from './mail-events.ts';
 import { interestRates, lockOrders, orderPlanillaStateSql } from './orders.ts';
 import { getPayment } from './payment-reads.ts';
 import { rangeWarnings, takeReceiptNumber } from './receipt-numbers.ts';
@@ -242,14 +244,17 @@ export async function registerPayment(ctx: RequestContext, input: PaymentInput):
       }
       for (const pid of planillaIds) await tx.execute(orderPlanillaStateSql(pid));
       const n = await takeReceiptNumber(tx, input.office);
-      await tx.insert(receipts).values({
-        rangeId: n.rangeId,
-        series: n.series,
-        number: n.number,
-        paymentId: pay.id,
-        amount,
-        createdBy: ctx.actor.id,
-      });
+      const [receipt] = await tx
+        .insert(receipts)
+        .values({
+          rangeId: n.rangeId,
+          series: n.series,
+          number: n.number,
+          paymentId: pay.id,
+          amount,
+          createdBy: ctx.actor.id,
+        })
+        .returning({ id: receipts.id });
       warnings = await rangeWarnings(tx, input.office, n.remaining, n.series);
       await ctx.audit(
         {
@@ -272,6 +277,16 @@ export async function registerPayment(ctx: RequestContext, input: PaymentInput):
         },
         tx,
       );
+      // The entity's payers hear of it with the receipt attached, in the payment's transaction (issue 29).
+      await notifyPaymentRegistered(tx, {
+        paymentId: pay.id,
+        receiptId: receipt.id,
+        receipt: `${n.series}-${n.number}`,
+        entityId: first.entityId,
+        amount,
+        payDate: input.payDate,
+        references: orders.map((x) => x.reference),
+      });
       return pay.id;
     });
   } catch (err) {
@@ -291,6 +306,9 @@ export async function registerPayment(ctx: RequestContext, input: PaymentInput):
     }
     throw err;
   }
+  // Committed: the payment and its receipt counted (platform/metrics.ts); a repeat returned above is not.
+  countMetric('paymentsRegistered', { source: input.bankFileRow ? 'bank_file' : 'window' });
+  countMetric('receiptsIssued', { kind: 'payment' });
   // The answer's warnings are texts (its contract): the Spanish of each message.
   return { payment: await getPayment(ctx, { id }), replayed: false, warnings: warnings.map((w) => w.text) };
 }

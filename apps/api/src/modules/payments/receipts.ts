@@ -25,6 +25,7 @@ import { rowsOf } from '../../db/client.ts';
 import { payments, receiptRanges, receipts } from '../../db/schema/index.ts';
 import { type RequestContext, requireAllScope } from '../../platform/context.ts';
 import { keysetBatches, keysetOf, listPage, type Page } from '../../platform/list.ts';
+import { countMetric } from '../../platform/metrics.ts';
 import type { ReportDefinition } from '../../platform/pdf.ts';
 import { settingsAt } from '../settings/service.ts';
 import { getPayment, selectReceipts, toReceipt } from './payment-reads.ts';
@@ -269,6 +270,7 @@ export async function reissueReceipt(ctx: RequestContext, input: { paymentId: nu
       tx,
     );
   });
+  countMetric('receiptsIssued', { kind: 'reissue' });
   return getPayment(ctx, { id: input.paymentId });
 }
 
@@ -318,7 +320,15 @@ export function receiptReport(r: Receipt, pay: Payment): ReportDefinition {
           { cents: decimalToCents(a.interest) },
           { cents: decimalToCents(a.principal) },
         ]),
-        totals: ['Total', '', '', '', { cents: total }],
+        // Each column's own sum (interest under Intereses, principal under Capital); the amount received is
+        // said right below, in figures and in words.
+        totals: [
+          'Total',
+          '',
+          '',
+          { cents: pay.allocations.reduce((s, a) => s + decimalToCents(a.interest), 0n) },
+          { cents: pay.allocations.reduce((s, a) => s + decimalToCents(a.principal), 0n) },
+        ],
         numeric: [3, 4],
         widths: ['auto', '*', 'auto', 'auto', 'auto'],
       },

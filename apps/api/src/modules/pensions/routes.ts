@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { renapAdapterFor } from '../renap/adapter.ts';
 import { jobEnv } from './jobs.ts';
 import { registerPensionQueues } from './queues.ts';
+import { registerSurvivalNotices } from './reminders.ts';
 import { payrollRoutes } from './routes-payroll.ts';
 import { pensionCoreRoutes } from './routes-pensions.ts';
 import { survivalRoutes } from './routes-survival.ts';
@@ -25,6 +26,7 @@ export const pensionRoutes: FastifyPluginAsyncZod = async (app) => {
   registerPensionQueues();
   registerPensionStatistics();
   registerPensionWorkflowActions();
+  registerSurvivalNotices();
 
   await app.register(pensionCoreRoutes);
   await app.register(payrollRoutes);

@@ -14,6 +14,7 @@ import {
 import type { RequestContext } from '../../platform/context.ts';
 import { makersSql } from '../../platform/maker-checker.ts';
 import { applyTransition, RACE_MESSAGE } from '../../platform/transitions.ts';
+import { notifyOrderIssued } from '../payments/mail-events.ts';
 import { issuePlanillaOrders } from '../payments/orders.ts';
 import { notifyPlanillaStep } from './notify.ts';
 import { getPlanilla, money, planillaMakers } from './queries.ts';
@@ -102,10 +103,11 @@ export async function transitionPlanilla(ctx: RequestContext, input: { id: numbe
       await queueSubmit(ctx, tx, p.id);
       return;
     }
+    let issued: Awaited<ReturnType<typeof issuePlanillaOrders>> = [];
     if (applied.transition.key === 'PLANILLA_APPROVE') {
       await registerContributors(ctx, tx, p);
       // Approval issues the planilla's payment orders (employee and employer), in the same transaction.
-      await issuePlanillaOrders(ctx, tx, p);
+      issued = await issuePlanillaOrders(ctx, tx, p);
     }
     await notifyPlanillaStep(tx, p, {
       key: applied.transition.key,
@@ -115,6 +117,8 @@ export async function transitionPlanilla(ctx: RequestContext, input: { id: numbe
       actorEmail: ctx.actor.email,
       lineObservations: lineComments?.length ?? 0,
     });
+    // Each order issued reaches the entity's payers with its PDF (issue 29).
+    for (const order of issued) await notifyOrderIssued(tx, order);
   });
   return getPlanilla(ctx, { id: input.id });
 }

@@ -1,7 +1,8 @@
-import { formatMoney, formatPeriod, planillaMachine, planillaTypeLabels } from '@aporta/domain';
+import { centsToDecimal, formatMoney, formatPeriod, planillaMachine, planillaTypeLabels } from '@aporta/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { municipalEntities, type planillas } from '../../db/schema/index.ts';
+import { enqueueWebhook } from '../../platform/webhooks.ts';
 import { reviewersOf } from '../notifications/recipients.ts';
 import { notifyUsers } from '../notifications/service.ts';
 
@@ -88,7 +89,7 @@ export async function notifyPlanillaStep(
   recipients?: readonly number[],
 ) {
   const [ent] = await tx
-    .select({ name: municipalEntities.name })
+    .select({ name: municipalEntities.name, code: municipalEntities.code })
     .from(municipalEntities)
     .where(eq(municipalEntities.id, p.entityId));
   const toUsers = recipients
@@ -100,6 +101,7 @@ export async function notifyPlanillaStep(
     step.key,
   );
   const { title, body } = planillaStepText(p, ent?.name ?? 'la entidad', step);
+  const event = MAIL_OF_STEP[step.key];
   await notifyUsers({
     db: tx,
     userIds: toUsers.filter((u) => u !== step.actorId),
@@ -107,5 +109,51 @@ export async function notifyPlanillaStep(
     title: title.slice(0, 200),
     body: body.slice(0, 500),
     link: `/planilla/vista/${p.id}`,
+    // Issue 29: observed, approved and returned (rejected) also reach the entity's clerks by mail.
+    ...(event && {
+      mail: {
+        event,
+        params: {
+          entity: ent?.name ?? '',
+          period: p.period,
+          ...(event === 'planilla.returned' && { reason: step.comment?.trim() ?? '' }),
+        },
+      },
+    }),
   });
+  // Issue 30: sent to review after its validation, observed and approved reach the entity's webhooks.
+  const hook = WEBHOOK_OF_STEP[step.key];
+  if (hook) {
+    await enqueueWebhook(tx, hook.event, p.entityId, {
+      // Observed or sent once per submission; approved once.
+      record: hook.event === 'planilla.approved' ? p.id : `${p.id}:${p.submittedAt?.toISOString() ?? ''}`,
+      data: {
+        planillaId: p.id,
+        entityId: p.entityId,
+        entityCode: ent?.code ?? null,
+        period: p.period,
+        type: p.type,
+        state: hook.state,
+        lineCount: p.lineCount,
+        totalEmployee: centsToDecimal(p.totalEmployee),
+        totalEmployer: centsToDecimal(p.totalEmployer),
+      },
+    });
+  }
 }
+
+/** The steps that reach webhooks (issue 30), by event, with the state the planilla is left in. */
+const WEBHOOK_OF_STEP: Partial<
+  Record<string, { event: 'planilla.validated' | 'planilla.observed' | 'planilla.approved'; state: string }>
+> = {
+  PLANILLA_SUBMITTED: { event: 'planilla.validated', state: 'ENVIADA' },
+  PLANILLA_OBSERVE: { event: 'planilla.observed', state: 'OBSERVADA' },
+  PLANILLA_APPROVE: { event: 'planilla.approved', state: 'APROBADA' },
+};
+
+/** The steps that also send a mail (issue 29), by the mail's event: a rejected planilla is "returned" to the entity. */
+const MAIL_OF_STEP: Partial<Record<string, 'planilla.observed' | 'planilla.approved' | 'planilla.returned'>> = {
+  PLANILLA_OBSERVE: 'planilla.observed',
+  PLANILLA_APPROVE: 'planilla.approved',
+  PLANILLA_REJECT: 'planilla.returned',
+};

@@ -4,6 +4,7 @@ import { type Db, rowsOf } from '../../db/client.ts';
 import { jobs as jobsTable, planillaLines, planillas } from '../../db/schema/index.ts';
 import { type RequestContext, systemContext } from '../../platform/context.ts';
 import { contextFromRequest, defineJob, enqueueJob, JobCancelledError, type JobRun, jobMessages } from '../../platform/jobs.ts';
+import { countMetric } from '../../platform/metrics.ts';
 import { applyTransition } from '../../platform/transitions.ts';
 import { recalculateLines, refreshTotals } from './calculation.ts';
 import { notifyPlanillaStep } from './notify.ts';
@@ -199,6 +200,8 @@ export async function runSubmit(job: JobRun<SubmitPayload>): Promise<SubmitResul
     });
     // Refused: the planilla is back where it was with the list; the job fails with the same reason.
     if (outcome.refusal) throw new AppError('CONFLICT', refusalMessage(outcome.refusal), outcome.refusal.details);
+    // Sent, and committed: counted (platform/metrics.ts).
+    if (outcome.row?.state === 'ENVIADA') countMetric('planillasSubmitted');
     return { planillaId: id, state: outcome.row?.state ?? null, lines: outcome.row?.lineCount ?? 0 };
   } catch (err) {
     const { signal } = job;

@@ -22,9 +22,9 @@ import { badPdfError, inspectPdf } from '../../platform/pades.ts';
 import { applyTransition, RACE_MESSAGE } from '../../platform/transitions.ts';
 import { checkUpload } from '../../platform/uploads.ts';
 import { documentContent, getDocument } from '../documents/library.ts';
-import { notifyUsers } from '../notifications/service.ts';
 import type { SigningDeps } from './deps.ts';
 import { getSigningRequest, involvedRequest } from './lists.ts';
+import { notifyWaitingSigner } from './mail-events.ts';
 import { assertSigners } from './signers.ts';
 
 /**
@@ -118,14 +118,7 @@ export async function uploadSigningRequest(
 
 async function sendTo(tx: Db, ctx: RequestContext, id: number, userId: number, title: string, sha256: string) {
   await event(tx, ctx, id, 'ENVIADO', { hashBefore: sha256 });
-  await notifyUsers({
-    db: tx,
-    userIds: [userId],
-    type: 'info',
-    title: 'Documento pendiente de firma',
-    body: `«${title}» espera su firma.`,
-    link: '/firmaDoc/pendientes',
-  });
+  await notifyWaitingSigner(tx, { requestId: id, userId, title, senderId: ctx.user.id });
 }
 
 /** Sends a draft to its first signer. */

@@ -4,6 +4,7 @@ import { registerPdfFinisher } from '../../platform/pdf.ts';
 import { uploadLimits } from '../../platform/uploads.ts';
 import { ensureAuthority } from './authority.ts';
 import { setBatchConfig } from './batch.ts';
+import { registerSigningReminders } from './mail-events.ts';
 import { registerAdminRoutes } from './routes-admin.ts';
 import { registerRequestRoutes } from './routes-requests.ts';
 import { registerRuleRoutes } from './routes-rules.ts';
@@ -24,6 +25,7 @@ export const signingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   };
   setBatchConfig(app.config);
+  registerSigningReminders();
   // The certification authority exists from the first start on.
   app.addHook('onReady', async () => {
     await ensureAuthority(app.db, app.config);

@@ -16,6 +16,7 @@ import { notifyUsers } from '../notifications/service.ts';
 import { caMaterial, sealSigner, unb64 } from './authority.ts';
 import type { SigningDeps } from './deps.ts';
 import { getSigningRequest, involvedRequest } from './lists.ts';
+import { notifyWaitingSigner } from './mail-events.ts';
 import { event, moveRequest, moveSigner } from './requests.ts';
 
 /** Another signature or a rejection got there first. */
@@ -140,13 +141,7 @@ export async function signRequest(
       });
     const next = await moveSigner(tx, id, me.position + 1, 'ESPERA', 'PENDIENTE', RACE);
     if (next) {
-      await notifyUsers({
-        db: tx,
-        userIds: [next.userId],
-        title: 'Documento pendiente de firma',
-        body: `«${req.title}» espera su firma.`,
-        link: '/firmaDoc/pendientes',
-      });
+      await notifyWaitingSigner(tx, { requestId: id, userId: next.userId, title: req.title, senderId: req.createdBy });
     } else {
       await moveRequest(tx, ctx, id, 'PENDIENTE', 'FIRMADO', RACE, {
         set: () => ({ completedAt: new Date() }),

@@ -57,6 +57,8 @@ export async function notifyMove(
       title: `Solicitud ${req.number} espera su acción (${stateLabel(def, state)})`,
       body: `${req.flowTitle}: la solicitud le fue asignada.`,
       link,
+      // Issue 29: who must act now also hears of it by mail.
+      mail: { event: 'workflow.assigned', params: { request: req.number, flow: req.flowTitle, step: stateLabel(def, state) } },
     });
   }
   if (req.requesterId && req.requesterId !== ctx.user.id && !expected.has(req.requesterId)) {

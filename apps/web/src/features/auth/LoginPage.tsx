@@ -20,7 +20,9 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const registered = (location.state as { registered?: boolean } | null)?.registered === true;
+  const state = location.state as { registered?: boolean; passwordReset?: boolean } | null;
+  const registered = state?.registered === true;
+  const passwordReset = state?.passwordReset === true;
   const [sessionEnded] = useState(takeSessionEndedFlag);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -79,7 +81,12 @@ export function LoginPage() {
             {t('auth.registeredNotice')}
           </Alert>
         )}
-        {sessionEnded && !failure && !registered && (
+        {passwordReset && !failure && (
+          <Alert color="green" icon={<IconInfoCircle size={18} />} role="status" data-testid="password-reset-notice">
+            {t('auth.passwordResetDone')}
+          </Alert>
+        )}
+        {sessionEnded && !failure && !registered && !passwordReset && (
           <Alert color="yellow" icon={<IconClock size={18} />} data-testid="session-ended-notice">
             {t('auth.sessionEnded')}
           </Alert>
@@ -108,6 +115,9 @@ export function LoginPage() {
           error={errors.password}
           onChange={clearError('password')}
         />
+        <Anchor component={Link} to="/auth/forgot-password" size="sm" ta="right">
+          {t('auth.forgotLink')}
+        </Anchor>
         <Button type="submit" loading={pending} fullWidth>
           {t('auth.submit')}
         </Button>

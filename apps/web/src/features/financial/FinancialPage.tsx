@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTabParam } from '../../lib/useTabParam.ts';
 import { ArrearsPanel } from './ArrearsPanel.tsx';
+import { CampaignsPanel } from './CampaignsPanel.tsx';
 import { CertificatesPanel } from './CertificatesPanel.tsx';
 import { DashboardPanel } from './DashboardPanel.tsx';
 import { StatementPanel } from './StatementPanel.tsx';
 import { useOpenCase } from './useOpenCase.ts';
 
-const tabs = ['arrears', 'statement', 'certificates', 'dashboard'] as const;
+const tabs = ['arrears', 'campaigns', 'statement', 'certificates', 'dashboard'] as const;
 
-/** `/contributors/financial-module`: arrears ranking, account statement, solvency certificates, collection dashboard. */
+/** `/contributors/financial-module`: arrears ranking (and its notice campaigns), account statement, solvency certificates, collection dashboard. */
 export function FinancialPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useTabParam(tabs);
@@ -28,6 +29,9 @@ export function FinancialPage() {
         </Tabs.List>
         <Tabs.Panel value="arrears" pt="md">
           <ArrearsPanel onOpenCase={openCase ?? undefined} />
+        </Tabs.Panel>
+        <Tabs.Panel value="campaigns" pt="md">
+          <CampaignsPanel />
         </Tabs.Panel>
         <Tabs.Panel value="statement" pt="md">
           <StatementPanel />

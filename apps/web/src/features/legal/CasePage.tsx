@@ -286,6 +286,54 @@ export function CasePage() {
               </Stack>
             )}
           </Card>
+          <Card withBorder data-testid="case-notices">
+            <Title order={2} size="h4" mb={4}>
+              {t('legal.notices.title')}
+            </Title>
+            <Text size="sm" c="dimmed" mb="sm">
+              {t('legal.notices.help')}
+            </Text>
+            {c!.notices.length === 0 ? (
+              <Text c="dimmed">{t('legal.notices.none')}</Text>
+            ) : (
+              <Table.ScrollContainer minWidth={560}>
+                <Table striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('legal.notices.sentOn')}</Table.Th>
+                      <Table.Th>{t('legal.notices.asOf')}</Table.Th>
+                      <Table.Th ta="right">{t('legal.notices.amount')}</Table.Th>
+                      <Table.Th>{t('legal.notices.to')}</Table.Th>
+                      <Table.Th>{t('legal.notices.letter')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {c!.notices.map((n) => (
+                      <Table.Tr key={n.id}>
+                        <Table.Td>{day(n.issuedOn)}</Table.Td>
+                        <Table.Td>{day(n.asOf)}</Table.Td>
+                        <Table.Td ta="right">{n.amount == null ? '—' : <Money value={n.amount} />}</Table.Td>
+                        <Table.Td>
+                          {n.addresses.length
+                            ? `${n.addresses.join(', ')} · ${t(`legal.notices.mail.${n.mailState ?? 'QUEUED'}`)}`
+                            : t('legal.notices.noAddress')}
+                        </Table.Td>
+                        <Table.Td>
+                          {n.documentId ? (
+                            <Anchor component={Link} to={`/folders?document=${n.documentId}`} size="sm">
+                              {t('legal.notices.open')}
+                            </Anchor>
+                          ) : (
+                            '—'
+                          )}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Card>
         </Stack>
       )}
     </QueryState>

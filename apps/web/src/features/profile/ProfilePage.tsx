@@ -1,8 +1,10 @@
 import { institutionLabelOf, profileUpdateSchema } from '@aporta/domain';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { IconMail } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ChangePasswordForm } from '../../components/ChangePasswordForm.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { openConfirm } from '../../lib/confirm.ts';
@@ -82,9 +84,14 @@ export function ProfilePage() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        {t('profile.title')}
-      </Title>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('profile.title')}
+        </Title>
+        <Button component={Link} to="/profile/correo" variant="light" leftSection={<IconMail size={16} />}>
+          {t('profile.mailPreferences')}
+        </Button>
+      </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder>
           <form onSubmit={submit} noValidate>
