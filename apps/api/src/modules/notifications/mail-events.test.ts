@@ -34,7 +34,9 @@ import { putBlob } from '../../platform/blobs.ts';
 import { systemContext } from '../../platform/context.ts';
 import { defineJob } from '../../platform/jobs.ts';
 import { mailAttachmentRenderer } from '../../platform/mail.ts';
+import { createMailTransport, sendOutboxBatch } from '../../platform/mail-dispatcher.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
+import { startTestSmtp } from '../../test/smtp.ts';
 import { detectAgreements } from '../agreements/detection.ts';
 import { sendInstalmentReminders } from '../agreements/reminders.ts';
 import { attachUserToEntity, contributorFixtures, newCui } from '../contributors/fixtures.ts';
@@ -195,6 +197,32 @@ describe('planilla and payment events', () => {
     expect(pdf.contentType).toBe('application/pdf');
     expect(pdf.filename).toMatch(/^orden-\d+\.pdf$/);
     expect(pdf.content.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Through a real SMTP server (the issue's "done when"): the observation arrives once to the clerk, and
+    // each order issued arrives with its PDF attached.
+    const smtp = await startTestSmtp();
+    const transport = createMailTransport(smtp.url);
+    try {
+      const queued = [...observed, ...(await mails('planilla.approved')), ...issued];
+      const opts = { from: '"Aporta" <no-responder@aporta.example.gt>', host: 'aporta.example.gt', batchSize: 50 };
+      while ((await sendOutboxBatch(t.database.db, transport, opts)).claimed > 0);
+      await smtp.waitFor(queued.length, 20_000);
+      const arrived = smtp.messages.filter((m) => queued.some((q) => m.messageId === `<outbox-${q.id}@aporta.example.gt>`));
+      expect(arrived).toHaveLength(queued.length);
+      const toClerk = arrived.filter((m) => m.subject?.includes(fx.entityA.name) && m.text?.includes('/planilla/vista/'));
+      expect(toClerk.filter((m) => (m.to as { text: string }).text === operator.email).length).toBeGreaterThanOrEqual(1);
+      const orderMails = arrived.filter((m) => issued.some((q) => m.messageId === `<outbox-${q.id}@aporta.example.gt>`));
+      expect(orderMails).toHaveLength(4);
+      for (const m of orderMails) {
+        expect(m.attachments).toHaveLength(1);
+        expect(m.attachments[0].contentType).toBe('application/pdf');
+        expect(m.attachments[0].filename).toMatch(/^orden-\d+\.pdf$/);
+        expect(m.attachments[0].content.subarray(0, 5).toString()).toBe('%PDF-');
+      }
+    } finally {
+      transport.close?.();
+      await smtp.close();
+    }
   }, 120_000);
 
   it('a rejected planilla is returned to its clerk with the reason', async () => {
