@@ -142,6 +142,16 @@ async function writeSnapshot(database: Database, file: string): Promise<number> 
 }
 
 /**
+ * The server's answer to a backup request, written whole or not at all (a temporary file renamed into place):
+ * the CLI polls for the file and must never read it half written.
+ */
+async function answer(file: string, body: object): Promise<void> {
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, JSON.stringify(body), { mode: 0o600 });
+  renameSync(partial, file);
+}
+
+/**
  * Called by `serve` on PGlite: marks the folder as in use and answers backup requests from the CLI.
  * Returns the function that undoes both at shutdown.
  */
@@ -162,10 +172,10 @@ export function serveBackups(dataDir: string, database: Database): () => void {
         const req = JSON.parse(await readFile(f.request, 'utf8')) as { id: string; file: string };
         id = req.id;
         const bytes = await writeSnapshot(database, req.file);
-        await writeFile(f.result, JSON.stringify({ id, ok: true, bytes }), { mode: 0o600 });
+        await answer(f.result, { id, ok: true, bytes });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        await writeFile(f.result, JSON.stringify({ id, ok: false, message }), { mode: 0o600 }).catch(() => {});
+        await answer(f.result, { id, ok: false, message }).catch(() => {});
       } finally {
         busy = false;
       }
