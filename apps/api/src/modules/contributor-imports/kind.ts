@@ -19,6 +19,7 @@ import {
   municipalEntities,
   municipalities,
 } from '../../db/schema/index.ts';
+import { analyzeIfStale } from '../../db/statistics.ts';
 import { defineImportKind } from '../../platform/imports/kind.ts';
 import { scopedEntityIdSet } from '../../platform/scope.ts';
 
@@ -172,8 +173,8 @@ export const contributorImportKind = defineImportKind<ImportColumnKey, Row, Look
 
   // The embedded database has no autovacuum: without fresh statistics after thousands of new rows the
   // planner misjudges the contributor lists and exports (bench/README.md, export-health). ANALYZE samples,
-  // so it stays short, and it runs outside the commit's transaction.
+  // so it stays short, and it runs outside the commit's transaction, once enough rows changed since the last.
   async afterCommit(ctx) {
-    await ctx.db.execute(sql`analyze ${contributors}`);
+    await analyzeIfStale(ctx.db, contributors);
   },
 });

@@ -17,6 +17,7 @@ import {
 } from '@aporta/domain';
 import { eq, sql } from 'drizzle-orm';
 import { importRows, planillaLines, planillas } from '../../db/schema/index.ts';
+import { analyzeIfStale } from '../../db/statistics.ts';
 import { defineImportKind } from '../../platform/imports/kind.ts';
 import { settingsAt } from '../settings/service.ts';
 import {
@@ -189,7 +190,8 @@ export const planillaImportKind = defineImportKind<PlanillaImportColumnKey, Row,
     return Number(n);
   },
 
+  // Fresh statistics for the planner once the lines written since the last ANALYZE are enough to matter.
   async afterCommit(ctx) {
-    await ctx.db.execute(sql`analyze ${planillaLines}`);
+    await analyzeIfStale(ctx.db, planillaLines);
   },
 });
