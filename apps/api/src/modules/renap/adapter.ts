@@ -1,5 +1,5 @@
 import type { RenapPerson } from '@aporta/domain';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { renapPeople } from '../../db/schema/index.ts';
@@ -33,7 +33,11 @@ export function offlineRenap(db: Db): RenapAdapter {
     },
     async lookupMany(cuis) {
       if (!cuis.length) return [];
-      return db.select().from(renapPeople).where(inArray(renapPeople.cui, cuis));
+      // One array parameter, not one per CUI (a payroll asks 10 000 at a time).
+      return db
+        .select()
+        .from(renapPeople)
+        .where(sql`${renapPeople.cui} = any(${sql.param(cuis)}::text[])`);
     },
   };
 }
