@@ -57,7 +57,7 @@ import { errorBody, frameworkErrors, registerErrorHandling } from './platform/er
 import { createFileStore } from './platform/files.ts';
 import type { Access, RouteInfo } from './platform/http.ts';
 import { registerInputGuard } from './platform/input.ts';
-import { JobWorker } from './platform/jobs.ts';
+import { JobWorker, wakeJobWorkers } from './platform/jobs.ts';
 import { configureLoad, registerHeavyLimit } from './platform/load.ts';
 import { MailDispatcher, messageIdHost } from './platform/mail-dispatcher.ts';
 import { configureMailSiteFrom } from './platform/mail-templates.ts';
@@ -244,6 +244,7 @@ export async function buildApp(opts: {
     db: database.db,
     files,
     concurrency: Math.max(1, config.JOBS_CONCURRENCY),
+    pollMs: config.JOBS_POLL_MS,
     // Only one process can open the embedded database: whatever it left RUNNING is orphaned.
     reclaimAllOnStart: database.kind === 'pglite',
     log: app.log,
@@ -274,6 +275,8 @@ export async function buildApp(opts: {
   app.addHook('onClose', async () => auditSealer.stop());
   if (opts.startJobs ?? config.JOBS_CONCURRENCY > 0) {
     app.addHook('onReady', async () => jobs.start());
+    // A job queued by another process (its worker may be full) is claimed here at once, not at the next poll.
+    await keepListening(app, database, 'aporta_jobs', { onNotify: wakeJobWorkers });
     app.addHook('onReady', async () => mail.start());
     app.addHook('onReady', async () => webhooks.start());
     app.addHook('onReady', async () => auditSealer.start());
@@ -311,27 +314,46 @@ async function startSessionCache(app: FastifyInstance, database: Database, ttlSe
     // or through a job of this process. Jobs do not change sessions or grants.
     return cache;
   }
+  await keepListening(app, database, 'aporta_auth', {
+    onNotify: () => cache.clear(),
+    onUp: () => {
+      cache.clear();
+      cache.enabled = true;
+    },
+    onDown: () => {
+      cache.enabled = false;
+      cache.clear();
+    },
+  });
+  return cache;
+}
+
+/**
+ * Listens on a NOTIFY channel (PostgreSQL) for the life of the app: when the connection is lost (or cannot be
+ * opened) `onDown` runs and it is opened again every 5 s, then `onUp`.
+ */
+async function keepListening(
+  app: FastifyInstance,
+  database: Database,
+  channel: string,
+  on: { onNotify: (payload: string) => void; onUp?: () => void; onDown?: () => void },
+): Promise<void> {
+  if (!database.listen) return;
   let stop: (() => Promise<void>) | null = null;
   let retry: NodeJS.Timeout | null = null;
   let closed = false;
   const open = async () => {
     retry = null;
     try {
-      stop = await database.listen!(
-        'aporta_auth',
-        () => cache.clear(),
-        () => {
-          cache.enabled = false;
-          cache.clear();
-          stop = null;
-          if (!closed && !retry) retry = setTimeout(open, 5_000);
-        },
-      );
-      cache.clear();
-      cache.enabled = true;
+      stop = await database.listen!(channel, on.onNotify, () => {
+        on.onDown?.();
+        stop = null;
+        if (!closed && !retry) retry = setTimeout(open, 5_000);
+      });
+      on.onUp?.();
     } catch (err) {
-      app.log.warn({ err }, 'session cache: cannot listen for changes; not caching');
-      cache.enabled = false;
+      app.log.warn({ err, channel }, 'cannot listen for notifications; trying again in 5 s');
+      on.onDown?.();
       if (!closed) retry = setTimeout(open, 5_000);
     }
   };
@@ -341,5 +363,4 @@ async function startSessionCache(app: FastifyInstance, database: Database, ttlSe
     if (retry) clearTimeout(retry);
     await stop?.();
   });
-  return cache;
 }

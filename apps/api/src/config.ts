@@ -90,6 +90,11 @@ const envSchema = z.object({
   API_PROCESSES: z.coerce.number({ error: 'debe ser un número' }).int().min(1).max(64).default(1),
   /** Background jobs run at once by this process; 0 = this process runs none (another one does). */
   JOBS_CONCURRENCY: z.coerce.number({ error: 'debe ser un número' }).int().min(0).max(32).default(2),
+  /**
+   * How often an idle job worker looks for jobs queued by another process (ms). On PostgreSQL the 'aporta_jobs'
+   * notification wakes it at once; this is the fallback while that channel is down.
+   */
+  JOBS_POLL_MS: z.coerce.number({ error: 'debe ser un número' }).int().min(100).max(600_000).default(1000),
   /** PostgreSQL: connections of the main pool, and the backstop timeout of any statement (platform/load.ts). */
   DB_POOL_SIZE: z.coerce.number({ error: 'debe ser un número' }).int().min(2).max(200).default(10),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'debe ser un número' }).int().min(1000).default(120_000),

@@ -123,9 +123,15 @@ export const jobPermission = (kind: string): Permission | undefined => registry.
 /** Kinds registered in this process. */
 export const jobKinds = (): string[] => [...registry.keys()];
 
-/** Wakes the workers of this process when a job is enqueued (other processes find it by polling). */
+/**
+ * Wakes the workers of this process when a job is enqueued. Other processes are woken by the 'aporta_jobs'
+ * notification (migration 0047, `wakeJobWorkers` from app.ts's listener) and find it by polling in any case.
+ */
 const wakeups = new EventEmitter();
 wakeups.setMaxListeners(0);
+export const wakeJobWorkers = (): void => {
+  wakeups.emit('enqueued');
+};
 
 /** The advisory lock (with the user's id) under which a user's jobs are counted and one more is queued. */
 const JOB_QUOTA_LOCK = 0x4a4f4253; // "JOBS"
