@@ -2,22 +2,19 @@ import { AppError, msg } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
-import { type Db, rowsOf } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import type { StoredMailAttachment } from '../db/schema/index.ts';
 import { getBlob } from './blobs.ts';
 import type { FileStore } from './files.ts';
 import { mailAttachmentRenderer, mailWakeups } from './mail.ts';
-import { countMetric } from './metrics.ts';
+import { type ClaimedOutboxRow, type OutboxBatchOptions, type OutboxBatchResult, OutboxLoop, sendOutbox } from './outbox.ts';
 
 /**
- * The outbox's dispatcher (issue 29): sends the PENDING rows of `mail_outbox` whose time has come through
- * SMTP (nodemailer). Rows are claimed in batches with `FOR UPDATE SKIP LOCKED` and held SENDING under a
- * lease, so several processes may run it; each row is marked SENT right after the server accepted it, in the
- * claim that sent it. A failure is retried with an exponential back-off (1, 2, 4… minutes, capped at an hour)
- * up to MAIL_MAX_ATTEMPTS; a permanent refusal (an SMTP 5xx answer) fails at once. A process that dies after
- * sending but before marking leaves a lease that runs out: the row is sent again with the same Message-ID
- * (fixed at the first claim), which the receiving side can recognise — at least once, never lost
- * (docs/decisions.md, issue 29).
+ * E-mail's sender on the one outbox dispatcher (platform/outbox.ts: claims under a lease, back-off, at least
+ * once): sends the due rows of `mail_outbox` through SMTP (nodemailer), each marked SENT right after the server
+ * accepted it. Retried up to MAIL_MAX_ATTEMPTS; a permanent refusal (an SMTP 5xx answer) fails at once. A row
+ * sent again after a process died keeps its Message-ID (fixed at the first claim), which the receiving side can
+ * recognise (docs/decisions.md, issue 29).
  */
 
 /** What the dispatcher needs of a transport (nodemailer's, or a test's). */
@@ -73,48 +70,26 @@ export function createMailTransport(smtpUrl: string): MailTransport {
   });
 }
 
-export interface SendOutboxOptions {
+export interface SendOutboxOptions extends OutboxBatchOptions {
   /** The sender (MAIL_FROM). */
   from: string;
   /** The right-hand side of Message-IDs (`<outbox-<id>@<host>>`). */
   host: string;
-  /** Rows claimed at once (default 20). */
-  batchSize?: number;
-  /** How long a claim holds its rows (default 5 minutes); a row is not started with less than a quarter left. */
-  leaseMs?: number;
-  /** Attempts before FAILED (default 8). */
-  maxAttempts?: number;
-  /** First retry delay (default 1 minute), doubled per attempt up to `maxDelayMs` (default 1 hour). */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** Messages sent at once within a batch (default 3, the pool's connections). */
-  concurrency?: number;
   /** For blob attachments. */
   files?: FileStore;
   /** Strings never written to `last_error` or logs (the SMTP credentials). */
   secrets?: string[];
-  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
-export interface SendOutboxResult {
-  claimed: number;
-  sent: number;
-  retried: number;
-  failed: number;
-  /** Given back unsent because the claim's lease was running out. */
-  released: number;
-}
+export type SendOutboxResult = OutboxBatchResult;
 
-interface ClaimedRow {
-  id: number;
-  event: string;
+interface ClaimedRow extends ClaimedOutboxRow {
   to: string[];
   subject: string;
   text: string;
   html: string;
   attachments: StoredMailAttachment[];
   message_id: string;
-  attempts: number;
 }
 
 /** A failure that no retry can mend (an SMTP 5xx answer, an unknown attachment renderer). */
@@ -156,114 +131,44 @@ async function attachmentsOf(db: Db, files: FileStore | undefined, stored: Store
 }
 
 /**
- * One batch: claims up to `batchSize` rows (PENDING and due, or SENDING with a lease that ran out), sends
- * each and marks it SENT, back to PENDING with a back-off, or FAILED. For the dispatcher and for tests.
+ * One batch of the outbox (platform/outbox.ts): claims up to `batchSize` rows (PENDING and due, or SENDING with
+ * a lease that ran out), sends each through the transport and marks it SENT, back to PENDING with a back-off,
+ * or FAILED. The Message-ID is fixed at the first claim. For the dispatcher and for tests.
  */
-export async function sendOutboxBatch(db: Db, transport: MailTransport, opts: SendOutboxOptions): Promise<SendOutboxResult> {
-  const batchSize = opts.batchSize ?? 20;
-  const leaseMs = opts.leaseMs ?? 5 * 60_000;
-  const maxAttempts = opts.maxAttempts ?? 8;
-  const baseDelayMs = opts.baseDelayMs ?? 60_000;
-  const maxDelayMs = opts.maxDelayMs ?? 60 * 60_000;
-  const concurrency = Math.max(1, opts.concurrency ?? 3);
+export function sendOutboxBatch(db: Db, transport: MailTransport, opts: SendOutboxOptions): Promise<SendOutboxResult> {
   const secrets = opts.secrets ?? [];
   const host = opts.host.replace(/[^A-Za-z0-9.-]/g, '') || 'aporta.local';
-  const result: SendOutboxResult = { claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 };
-
-  const claimedAt = Date.now();
-  // A row whose lease ran out was in flight in a process that died: that counts as an attempt.
-  const rows = rowsOf<ClaimedRow>(
-    await db.execute(sql`
-      UPDATE mail_outbox o
-         SET state = 'SENDING',
-             lease_until = now() + ${leaseMs}::int * interval '1 millisecond',
-             attempts = o.attempts + CASE WHEN o.state = 'SENDING' THEN 1 ELSE 0 END,
-             message_id = coalesce(o.message_id, '<outbox-' || o.id || '@' || ${host}::text || '>')
-       WHERE o.id IN (
-             SELECT id FROM mail_outbox
-              WHERE (state = 'PENDING' AND next_attempt_at <= now())
-                 OR (state = 'SENDING' AND lease_until < now())
-              ORDER BY next_attempt_at, id
-              LIMIT ${batchSize}
-                FOR UPDATE SKIP LOCKED)
-   RETURNING o.id, o.event, o."to", o.subject, o.text, o.html, o.attachments, o.message_id, o.attempts`),
+  return sendOutbox<ClaimedRow>(
+    db,
+    {
+      table: 'mail_outbox',
+      name: 'mail',
+      claimSet: sql`message_id = coalesce(o.message_id, '<outbox-' || o.id || '@' || ${host}::text || '>')`,
+      returning: sql`o."to", o.subject, o.text, o.html, o.attachments, o.message_id`,
+      metrics: { sent: 'emailsSent', failed: 'emailsFailed' },
+      describe: (err) => {
+        const d = describe(err);
+        return { error: redact(d.text, secrets), permanent: d.permanent };
+      },
+      async send(row) {
+        const attachments = await attachmentsOf(db, opts.files, row.attachments ?? []);
+        const info = await transport.sendMail({
+          from: opts.from,
+          to: row.to,
+          subject: row.subject,
+          text: row.text,
+          html: row.html,
+          messageId: row.message_id,
+          attachments,
+          headers: { 'Auto-Submitted': 'auto-generated', 'X-Aporta-Event': row.event },
+        });
+        const rejected = (info.rejected ?? []).map(String);
+        const note = rejected.length ? redact(`Rechazados por el servidor: ${rejected.join(', ')}`, secrets) : null;
+        return { sent: true, set: sql`sent_at = now(), last_error = ${note}` };
+      },
+    },
+    { ...opts, concurrency: opts.concurrency ?? 3 },
   );
-  result.claimed = rows.length;
-  if (rows.length === 0) return result;
-  const deadline = claimedAt + leaseMs - Math.max(1000, leaseMs / 4);
-
-  const markSent = (id: number, note: string | null) =>
-    db.execute(sql`
-      UPDATE mail_outbox SET state = 'SENT', sent_at = now(), lease_until = NULL, last_error = ${note}
-       WHERE id = ${id} AND state = 'SENDING'`);
-  const markFailure = async (row: ClaimedRow, err: unknown) => {
-    const { text, permanent } = describe(err);
-    const attempts = Number(row.attempts) + 1;
-    const error = redact(text, secrets);
-    if (permanent || attempts >= maxAttempts) {
-      await db.execute(sql`
-        UPDATE mail_outbox SET state = 'FAILED', attempts = ${attempts}, lease_until = NULL, last_error = ${error}
-         WHERE id = ${row.id} AND state = 'SENDING'`);
-      result.failed++;
-      countMetric('emailsFailed', { event: row.event });
-      opts.log?.warn({ outboxId: row.id, attempts, error }, 'mail: message failed for good');
-    } else {
-      const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempts - 1));
-      await db.execute(sql`
-        UPDATE mail_outbox
-           SET state = 'PENDING', attempts = ${attempts}, lease_until = NULL, last_error = ${error},
-               next_attempt_at = now() + ${delay}::int * interval '1 millisecond'
-         WHERE id = ${row.id} AND state = 'SENDING'`);
-      result.retried++;
-    }
-  };
-
-  const sendOne = async (row: ClaimedRow) => {
-    if (Date.now() > deadline) {
-      // Not started: give it back untouched rather than risk a second process sending it too.
-      await db.execute(sql`
-        UPDATE mail_outbox SET state = 'PENDING', lease_until = NULL WHERE id = ${row.id} AND state = 'SENDING'`);
-      result.released++;
-      return;
-    }
-    if (Number(row.attempts) >= maxAttempts) {
-      await markFailure(
-        { ...row, attempts: Number(row.attempts) - 1 },
-        new PermanentMailError('Sin confirmación del envío tras agotar los intentos.'),
-      );
-      return;
-    }
-    try {
-      const attachments = await attachmentsOf(db, opts.files, row.attachments ?? []);
-      const info = await transport.sendMail({
-        from: opts.from,
-        to: row.to,
-        subject: row.subject,
-        text: row.text,
-        html: row.html,
-        messageId: row.message_id,
-        attachments,
-        headers: { 'Auto-Submitted': 'auto-generated', 'X-Aporta-Event': row.event },
-      });
-      const rejected = (info.rejected ?? []).map(String);
-      await markSent(row.id, rejected.length ? redact(`Rechazados por el servidor: ${rejected.join(', ')}`, secrets) : null);
-      result.sent++;
-      countMetric('emailsSent', { event: row.event });
-    } catch (err) {
-      await markFailure(row, err);
-    }
-  };
-
-  // A few at once (the pool's connections), in claim order.
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, rows.length) }, async () => {
-    while (next < rows.length) {
-      const row = rows[next++];
-      await sendOne(row);
-    }
-  });
-  await Promise.all(lanes);
-  return result;
 }
 
 export interface MailDispatcherOptions {
@@ -282,20 +187,24 @@ export interface MailDispatcherOptions {
   batch?: Partial<Omit<SendOutboxOptions, 'from' | 'host' | 'files' | 'secrets' | 'log'>>;
 }
 
-/** Runs `sendOutboxBatch` in a loop in this process while started (buildApp starts it where jobs run). */
+/** Sends the outbox through SMTP in this process while started (buildApp starts it where jobs run). */
 export class MailDispatcher {
   private readonly opts: MailDispatcherOptions;
   private transport: MailTransport | null = null;
-  private loopPromise: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
-  private readonly onEnqueued = () => {
-    // The mail's transaction commits after enqueueMail returns: look a moment later.
-    setTimeout(() => this.wake?.(), 100).unref();
-  };
+  private readonly loop: OutboxLoop;
 
   constructor(opts: MailDispatcherOptions) {
     this.opts = opts;
+    const secrets = opts.smtpUrl ? smtpSecretsOf(opts.smtpUrl) : [];
+    this.loop = new OutboxLoop({
+      name: 'mail',
+      pass: () => sendOutboxBatch(this.opts.db, this.transport!, this.batchOptions()),
+      batchSize: opts.batch?.batchSize ?? 20,
+      wakeups: mailWakeups,
+      pollMs: opts.pollMs,
+      log: opts.log,
+      describe: (err) => redact(describe(err).text, secrets),
+    });
   }
 
   /** Whether mail is sent from this installation (SMTP_URL set); otherwise it stays in the outbox. */
@@ -304,28 +213,23 @@ export class MailDispatcher {
   }
 
   get isRunning(): boolean {
-    return this.loopPromise !== null;
+    return this.loop.isRunning;
   }
 
   async start(): Promise<void> {
-    if (this.loopPromise) return;
+    if (this.loop.isRunning) return;
     if (!this.enabled) {
       this.opts.log?.info('mail: SMTP_URL not set; mail is kept in the outbox («Correo saliente») and not sent');
       return;
     }
     this.transport = this.opts.transport ?? createMailTransport(this.opts.smtpUrl!);
     if (this.opts.smtpUrl) this.opts.log?.info({ smtp: smtpHostOf(this.opts.smtpUrl) }, 'mail: sending through SMTP');
-    this.stopping = false;
-    mailWakeups.on('enqueued', this.onEnqueued);
-    this.loopPromise = this.loop().finally(() => mailWakeups.off('enqueued', this.onEnqueued));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (!this.loopPromise) return;
-    this.stopping = true;
-    this.wake?.();
-    await this.loopPromise;
-    this.loopPromise = null;
+    if (!this.loop.isRunning) return;
+    await this.loop.stop();
     if (!this.opts.transport) this.transport?.close?.();
     this.transport = null;
   }
@@ -347,33 +251,6 @@ export class MailDispatcher {
       secrets: this.opts.smtpUrl ? smtpSecretsOf(this.opts.smtpUrl) : [],
       log: this.opts.log,
     };
-  }
-
-  private async loop(): Promise<void> {
-    const pollMs = this.opts.pollMs ?? 5000;
-    let idleMs = pollMs;
-    while (!this.stopping) {
-      try {
-        const r = await sendOutboxBatch(this.opts.db, this.transport!, this.batchOptions());
-        idleMs = pollMs;
-        // A full batch: there may be more due at once.
-        if (r.claimed > 0 && r.claimed >= (this.opts.batch?.batchSize ?? 20)) continue;
-      } catch (err) {
-        // The database is away: try again later, a little later each time.
-        const secrets = this.opts.smtpUrl ? smtpSecretsOf(this.opts.smtpUrl) : [];
-        this.opts.log?.error({ error: redact(describe(err).text, secrets) }, 'mail: dispatcher pass failed');
-        idleMs = Math.min(idleMs * 2, 60_000);
-      }
-      if (this.stopping) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
   }
 }
 

@@ -4,17 +4,14 @@ import { WEBHOOK_HEADERS } from '@aporta/domain';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../db/client.ts';
-import { countMetric } from './metrics.ts';
+import { type ClaimedOutboxRow, type OutboxBatchOptions, type OutboxBatchResult, OutboxLoop, sendOutbox } from './outbox.ts';
 import { literalHostAllowed, openWebhookSecret, signWebhook, webhookLookup, webhookWakeups } from './webhooks.ts';
 
 /**
- * The webhooks' dispatcher (issue 30), in the style of the mail outbox's (platform/mail-dispatcher.ts): claims
- * due PENDING deliveries (and SENDING ones whose lease ran out) with `FOR UPDATE SKIP LOCKED` under a lease, so
- * several processes may run it; POSTs each signed body to its endpoint's URL (10 s timeout, redirects not
- * followed); a 2xx answer marks it SENT, anything else puts it back with an exponential back-off (1, 2, 4…
- * minutes, capped at an hour) until WEBHOOK_MAX_ATTEMPTS, then FAILED. The answer's status and first 2 KB are
- * kept. At least once: a process that dies after the POST leaves a lease that runs out, and the same delivery
- * (same X-Aporta-Delivery) is sent again — receivers deduplicate by it (docs/integraciones.md).
+ * Webhooks' sender on the one outbox dispatcher (issue 30; platform/outbox.ts: claims under a lease, back-off up
+ * to WEBHOOK_MAX_ATTEMPTS, at least once): POSTs each signed body to its endpoint's URL (10 s timeout, redirects
+ * not followed). A delivery sent again after a process died keeps its X-Aporta-Delivery — receivers deduplicate
+ * by it (docs/integraciones.md).
  */
 
 export interface WebhookPost {
@@ -75,33 +72,18 @@ export const postWebhook: WebhookPoster = (post) =>
     req.end(post.body);
   });
 
-export interface SendWebhooksOptions {
-  batchSize?: number;
-  leaseMs?: number;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  concurrency?: number;
+export interface SendWebhooksOptions extends OutboxBatchOptions {
   timeoutMs?: number;
   poster?: WebhookPoster;
   /** The User-Agent (`Aporta-Webhooks/1`). */
   userAgent?: string;
-  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
-export interface SendWebhooksResult {
-  claimed: number;
-  sent: number;
-  retried: number;
-  failed: number;
-  released: number;
-}
+export type SendWebhooksResult = OutboxBatchResult;
 
-interface ClaimedDelivery {
-  id: number;
-  event: string;
+interface ClaimedDelivery extends ClaimedOutboxRow {
   payload: unknown;
-  attempts: number;
+  endpoint_id: number;
   url: string;
   secret: string;
   is_active: boolean;
@@ -113,121 +95,76 @@ const describe = (err: unknown) => {
   return (e?.code && !m.includes(e.code) ? `${e.code}: ${m}` : m).slice(0, 1000);
 };
 
-/** One batch: claims due deliveries, POSTs each and marks it SENT, back to PENDING with a back-off, or FAILED. */
-export async function sendWebhookBatch(db: Db, opts: SendWebhooksOptions = {}): Promise<SendWebhooksResult> {
-  const batchSize = opts.batchSize ?? 20;
-  const leaseMs = opts.leaseMs ?? 5 * 60_000;
-  const maxAttempts = opts.maxAttempts ?? 8;
-  const baseDelayMs = opts.baseDelayMs ?? 60_000;
-  const maxDelayMs = opts.maxDelayMs ?? 60 * 60_000;
-  const concurrency = Math.max(1, opts.concurrency ?? 4);
+/**
+ * One batch of webhook deliveries on the one outbox dispatcher (platform/outbox.ts): POSTs each signed body to
+ * its endpoint's URL; a 2xx answer marks it SENT, anything else is retried with a back-off, then FAILED. The
+ * answer's status and first 2 KB are kept.
+ */
+export function sendWebhookBatch(db: Db, opts: SendWebhooksOptions = {}): Promise<SendWebhooksResult> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const poster = opts.poster ?? postWebhook;
-  const result: SendWebhooksResult = { claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 };
-
-  const claimedAt = Date.now();
-  // A delivery whose lease ran out was in flight in a process that died: that counts as an attempt.
-  const rows = rowsOf<ClaimedDelivery>(
-    await db.execute(sql`
-      WITH claimed AS (
-        UPDATE webhook_deliveries d
-           SET state = 'SENDING',
-               lease_until = now() + ${leaseMs}::int * interval '1 millisecond',
-               attempts = d.attempts + CASE WHEN d.state = 'SENDING' THEN 1 ELSE 0 END
-         WHERE d.id IN (
-               SELECT id FROM webhook_deliveries
-                WHERE (state = 'PENDING' AND next_attempt_at <= now())
-                   OR (state = 'SENDING' AND lease_until < now())
-                ORDER BY next_attempt_at, id
-                LIMIT ${batchSize}
-                  FOR UPDATE SKIP LOCKED)
-     RETURNING d.id, d.event, d.payload, d.attempts, d.endpoint_id)
-      SELECT c.id, c.event, c.payload, c.attempts, e.url, e.secret, e.is_active
-        FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
-       ORDER BY c.id`),
+  const answered = (a: WebhookAnswer | null) => sql`response_status = ${a?.status ?? null}, response_body = ${a?.body ?? null}`;
+  return sendOutbox<ClaimedDelivery>(
+    db,
+    {
+      table: 'webhook_deliveries',
+      name: 'webhooks',
+      returning: sql`o.payload, o.endpoint_id`,
+      // The endpoint as it is now: its URL, secret and whether it is still on.
+      async load(rows) {
+        const ids = [...new Set(rows.map((r) => Number(r.endpoint_id)))];
+        const endpoints = rowsOf<{ id: number; url: string; secret: string; is_active: boolean }>(
+          await db.execute(sql`SELECT id, url, secret, is_active FROM webhook_endpoints
+            WHERE id IN (${sql.join(
+              ids.map((id) => sql`${id}`),
+              sql`, `,
+            )})`),
+        );
+        const byId = new Map(endpoints.map((e) => [Number(e.id), e]));
+        return rows.map((r) => {
+          const e = byId.get(Number(r.endpoint_id))!;
+          return { ...r, url: e.url, secret: e.secret, is_active: e.is_active };
+        });
+      },
+      metrics: { sent: 'webhooksSent', failed: 'webhooksFailed' },
+      describe: (err) => ({ error: describe(err), permanent: false }),
+      async send(row) {
+        if (!row.is_active) return { sent: false, error: 'El webhook está desactivado.', permanent: true, notATry: true };
+        let secret: string;
+        try {
+          secret = openWebhookSecret(row.secret);
+        } catch (err) {
+          return { sent: false, error: describe(err), permanent: true };
+        }
+        const body = JSON.stringify(row.payload);
+        const timestamp = Math.floor(Date.now() / 1000);
+        let answer: WebhookAnswer;
+        try {
+          answer = await poster({
+            url: row.url,
+            body,
+            timeoutMs,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': opts.userAgent ?? 'Aporta-Webhooks/1',
+              [WEBHOOK_HEADERS.event.toLowerCase()]: row.event,
+              [WEBHOOK_HEADERS.delivery.toLowerCase()]: String(row.id),
+              [WEBHOOK_HEADERS.timestamp.toLowerCase()]: String(timestamp),
+              [WEBHOOK_HEADERS.signature.toLowerCase()]: signWebhook(secret, timestamp, body),
+            },
+          });
+        } catch (err) {
+          // No answer: the last one kept is cleared (it was of an earlier try).
+          return { sent: false, error: describe(err), set: answered(null) };
+        }
+        const kept = { status: answer.status, body: answer.body.slice(0, MAX_RESPONSE_BYTES) };
+        if (kept.status >= 200 && kept.status < 300)
+          return { sent: true, set: sql`delivered_at = now(), attempts = attempts + 1, last_error = NULL, ${answered(kept)}` };
+        return { sent: false, error: `HTTP ${kept.status}`, set: answered(kept) };
+      },
+    },
+    { ...opts, concurrency: opts.concurrency ?? 4 },
   );
-  result.claimed = rows.length;
-  if (rows.length === 0) return result;
-  const deadline = claimedAt + leaseMs - Math.max(1000, leaseMs / 4);
-
-  const fail = async (row: ClaimedDelivery, attempts: number, error: string, answer?: WebhookAnswer) => {
-    await db.execute(sql`
-      UPDATE webhook_deliveries
-         SET state = 'FAILED', attempts = ${attempts}, lease_until = NULL, last_error = ${error},
-             response_status = ${answer?.status ?? null}, response_body = ${answer?.body ?? null}
-       WHERE id = ${row.id} AND state = 'SENDING'`);
-    result.failed++;
-    countMetric('webhooksFailed', { event: row.event });
-    opts.log?.warn({ deliveryId: row.id, attempts, error }, 'webhooks: delivery failed for good');
-  };
-  const retryOrFail = async (row: ClaimedDelivery, error: string, answer?: WebhookAnswer) => {
-    const attempts = Number(row.attempts) + 1;
-    if (attempts >= maxAttempts) return fail(row, attempts, error, answer);
-    const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempts - 1));
-    await db.execute(sql`
-      UPDATE webhook_deliveries
-         SET state = 'PENDING', attempts = ${attempts}, lease_until = NULL, last_error = ${error},
-             response_status = ${answer?.status ?? null}, response_body = ${answer?.body ?? null},
-             next_attempt_at = now() + ${delay}::int * interval '1 millisecond'
-       WHERE id = ${row.id} AND state = 'SENDING'`);
-    result.retried++;
-  };
-
-  const sendOne = async (row: ClaimedDelivery) => {
-    if (Date.now() > deadline) {
-      await db.execute(sql`
-        UPDATE webhook_deliveries SET state = 'PENDING', lease_until = NULL WHERE id = ${row.id} AND state = 'SENDING'`);
-      result.released++;
-      return;
-    }
-    if (!row.is_active) return fail(row, Number(row.attempts), 'El webhook está desactivado.');
-    if (Number(row.attempts) >= maxAttempts)
-      return fail(row, Number(row.attempts), 'Sin confirmación del envío tras agotar los intentos.');
-    let secret: string;
-    try {
-      secret = openWebhookSecret(row.secret);
-    } catch (err) {
-      return fail(row, Number(row.attempts) + 1, describe(err));
-    }
-    const body = JSON.stringify(row.payload);
-    const timestamp = Math.floor(Date.now() / 1000);
-    try {
-      const answer = await poster({
-        url: row.url,
-        body,
-        timeoutMs,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': opts.userAgent ?? 'Aporta-Webhooks/1',
-          [WEBHOOK_HEADERS.event.toLowerCase()]: row.event,
-          [WEBHOOK_HEADERS.delivery.toLowerCase()]: String(row.id),
-          [WEBHOOK_HEADERS.timestamp.toLowerCase()]: String(timestamp),
-          [WEBHOOK_HEADERS.signature.toLowerCase()]: signWebhook(secret, timestamp, body),
-        },
-      });
-      const answerKept = { status: answer.status, body: answer.body.slice(0, MAX_RESPONSE_BYTES) };
-      if (answer.status >= 200 && answer.status < 300) {
-        await db.execute(sql`
-          UPDATE webhook_deliveries
-             SET state = 'SENT', delivered_at = now(), attempts = attempts + 1, lease_until = NULL, last_error = NULL,
-                 response_status = ${answerKept.status}, response_body = ${answerKept.body}
-           WHERE id = ${row.id} AND state = 'SENDING'`);
-        result.sent++;
-        countMetric('webhooksSent', { event: row.event });
-      } else {
-        await retryOrFail(row, `HTTP ${answer.status}`, answerKept);
-      }
-    } catch (err) {
-      await retryOrFail(row, describe(err));
-    }
-  };
-
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, rows.length) }, async () => {
-    while (next < rows.length) await sendOne(rows[next++]);
-  });
-  await Promise.all(lanes);
-  return result;
 }
 
 export interface WebhookDispatcherOptions {
@@ -239,71 +176,39 @@ export interface WebhookDispatcherOptions {
   batch?: Omit<SendWebhooksOptions, 'log' | 'maxAttempts'>;
 }
 
-/** Runs `sendWebhookBatch` in a loop in this process while started (buildApp starts it where jobs run). */
+/** Sends webhook deliveries in this process while started (buildApp starts it where jobs run). */
 export class WebhookDispatcher {
   private readonly opts: WebhookDispatcherOptions;
-  private loopPromise: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
-  private readonly onEnqueued = () => {
-    // The delivery's transaction commits after enqueueWebhook returns: look a moment later.
-    setTimeout(() => this.wake?.(), 100).unref();
-  };
+  private readonly loop: OutboxLoop;
 
   constructor(opts: WebhookDispatcherOptions) {
     this.opts = opts;
+    this.loop = new OutboxLoop({
+      name: 'webhooks',
+      pass: () => this.runOnce(),
+      batchSize: opts.batch?.batchSize ?? 20,
+      wakeups: webhookWakeups,
+      pollMs: opts.pollMs,
+      log: opts.log,
+      describe,
+    });
   }
 
   get isRunning(): boolean {
-    return this.loopPromise !== null;
+    return this.loop.isRunning;
   }
 
   async start(): Promise<void> {
-    if (this.loopPromise) return;
-    this.stopping = false;
-    webhookWakeups.on('enqueued', this.onEnqueued);
-    this.loopPromise = this.loop().finally(() => webhookWakeups.off('enqueued', this.onEnqueued));
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    if (!this.loopPromise) return;
-    this.stopping = true;
-    this.wake?.();
-    await this.loopPromise;
-    this.loopPromise = null;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Sends what is due now (one pass), for a test. */
   runOnce(): Promise<SendWebhooksResult> {
-    return sendWebhookBatch(this.opts.db, this.batchOptions());
-  }
-
-  private batchOptions(): SendWebhooksOptions {
-    return { ...this.opts.batch, maxAttempts: this.opts.maxAttempts, log: this.opts.log };
-  }
-
-  private async loop(): Promise<void> {
-    const pollMs = this.opts.pollMs ?? 5000;
-    let idleMs = pollMs;
-    while (!this.stopping) {
-      try {
-        const r = await sendWebhookBatch(this.opts.db, this.batchOptions());
-        idleMs = pollMs;
-        if (r.claimed > 0 && r.claimed >= (this.opts.batch?.batchSize ?? 20)) continue;
-      } catch (err) {
-        this.opts.log?.error({ error: describe(err) }, 'webhooks: dispatcher pass failed');
-        idleMs = Math.min(idleMs * 2, 60_000);
-      }
-      if (this.stopping) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+    return sendWebhookBatch(this.opts.db, { ...this.opts.batch, maxAttempts: this.opts.maxAttempts, log: this.opts.log });
   }
 }
 
