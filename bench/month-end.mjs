@@ -15,7 +15,10 @@
 //   node --import tsx bench/month-end.mjs                              # 400 × 2 500, 100 000 pensions
 //   nice node --import tsx bench/month-end.mjs --entities=8 --employees=250 --pensions=5000
 //   options: --history=24 (months of earlier orders per entity, a third of them unpaid: the ranking's debt)
-//            --clients=6 (concurrent HTTP clients) --jobs=2 (JOBS_CONCURRENCY of the server) --bank=800
+//            --clients=6 (concurrent HTTP clients) --jobs=2 (JOBS_CONCURRENCY of each server process) --bank=800
+//            --poll=200 (ms between two status reads of a client waiting on a job, as a screen does)
+//            --processes=2 (API_PROCESSES: server processes, one per core as config.ts advises on PostgreSQL)
+//            --server-prof=<dir> (a .cpuprofile of each server process, written when it stops)
 //            --keep (keep the database, its name printed) --reuse=<database> (a database an earlier --keep left
 //            after its month: measures the read stage again — statements and ranking — beside its floor)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
@@ -43,6 +46,9 @@ const CLIENTS = Number(args.clients ?? 6);
 const JOBS = Number(args.jobs ?? 2);
 const HISTORY = Number(args.history ?? 24);
 const BANK_ROWS = Math.min(Number(args.bank ?? 800), ENTITIES * 2);
+const PROCESSES = Number(args.processes ?? 2);
+const POLL_MS = Number(args.poll ?? 200);
+const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REUSE = args.reuse ?? null;
@@ -101,7 +107,16 @@ const cpuOf = (pid) => {
     return 0;
   }
 };
-const serverCpu = () => cpuOf(child.pid);
+/** The server's processes: the one started and, with API_PROCESSES > 1, its cluster workers. */
+const treeOf = (pid) => {
+  const out = [pid];
+  try {
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
+      out.push(...treeOf(Number(c)));
+  } catch {}
+  return out;
+};
+const serverCpu = () => treeOf(child.pid).reduce((sum, pid) => sum + cpuOf(pid), 0);
 /** CPU of the PostgreSQL backends serving this database (those alive at both ends of the stage). */
 const pgPids = async () =>
   (await admin.query('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid);
@@ -226,11 +241,12 @@ async function run() {
   );
   say(
     `${REUSE ? 'base reutilizada' : 'preparación (entidades, usuarios, pensiones)'}: ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
-      `${entities.length} entidades × ${EMPLOYEES} empleados (${HISTORY} meses de órdenes anteriores), ${PENSIONS} pensiones, ${CLIENTS} clientes, ${JOBS} trabajos a la vez; período ${period}`,
+      `${entities.length} entidades × ${EMPLOYEES} empleados (${HISTORY} meses de órdenes anteriores), ${PENSIONS} pensiones, ${CLIENTS} clientes, ${PROCESSES} procesos del servidor con ${JOBS} trabajos a la vez cada uno; período ${period}`,
   );
 
   const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
+  const profArgs = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
+  child = spawn(process.execPath, [...profArgs, '--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
@@ -239,7 +255,7 @@ async function run() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: url,
-      API_PROCESSES: '1',
+      API_PROCESSES: String(PROCESSES),
       DATA_DIR: join(tmp, 'db'),
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
@@ -399,7 +415,7 @@ async function month(entities, clerk, delegate) {
       phase.upload += tb - ta;
       let b = up;
       while (b.status === 'VALIDANDO') {
-        await sleep(200);
+        await sleep(POLL_MS);
         b = expect(await call(clerk, 'GET', `/api/planilla-uploads/${up.id}`), 200, 'estado de la carga');
       }
       if (b.status !== 'VALIDADO') throw new Error(`validación de ${entityId}: ${b.status} ${b.message}`);
@@ -407,7 +423,7 @@ async function month(entities, clerk, delegate) {
       phase.validate += tc - tb;
       b = expect(await call(clerk, 'POST', `/api/planilla-uploads/${up.id}/commit`), 202, 'confirmación');
       while (b.status === 'CONFIRMANDO') {
-        await sleep(200);
+        await sleep(POLL_MS);
         b = expect(await call(clerk, 'GET', `/api/planilla-uploads/${up.id}`), 200, 'estado de la confirmación');
       }
       if (b.status !== 'CONFIRMADO' || !b.planillaId) throw new Error(`confirmación de ${entityId}: ${b.status} ${b.message}`);
@@ -443,13 +459,15 @@ async function month(entities, clerk, delegate) {
       from floor.staging s`);
   });
 
-  // What each confirmation runs after its transaction (the import kind's afterCommit): one ANALYZE of every line.
+  // What a confirmation runs after its transaction once the table changed enough (analyzeIfStale): one ANALYZE.
   {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     const t = performance.now();
     await c.query('analyze planilla_lines');
-    say(`   un ANALYZE de planilla_lines (cada confirmación corre uno): ${((performance.now() - t) / 1000).toFixed(2)} s`);
+    say(
+      `   un ANALYZE de planilla_lines (una confirmación lo corre cuando cambió más de 500 + 10 % de la tabla): ${((performance.now() - t) / 1000).toFixed(2)} s`,
+    );
     await c.end();
   }
 
@@ -459,7 +477,7 @@ async function month(entities, clerk, delegate) {
     await pool(ids, async (id) => {
       let p = expect(await call(clerk, 'POST', `/api/planillas/${id}/transitions`, { to: 'ENVIANDO' }), 200, 'enviar');
       while (p.state === 'ENVIANDO') {
-        await sleep(200);
+        await sleep(POLL_MS);
         p = expect(await call(clerk, 'GET', `/api/planillas/${id}`), 200, 'planilla');
       }
       if (p.state !== 'ENVIADA') throw new Error(`envío de ${id}: quedó ${p.state}: ${p.submitMessage}`);
@@ -518,7 +536,7 @@ async function month(entities, clerk, delegate) {
     );
     const id = f.id;
     while (f.applyJobId != null) {
-      await sleep(200);
+      await sleep(POLL_MS);
       f = expect(await call(clerk, 'GET', `/api/bank-files/${id}`), 200, 'archivo');
     }
     const [r] = (await db.execute(sql`select count(*)::int as n from receipts`)).rows;
