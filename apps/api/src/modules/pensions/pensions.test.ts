@@ -1,5 +1,5 @@
 import { addDays, addMonths, daysInMonth, guatemalaToday, nextSurvivalDue, periodEnd, periodOf } from '@aporta/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, pensionPayrollLines, pensions, planillaLines, planillas } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../test/harness.ts';
@@ -270,7 +270,29 @@ describe('survival checks, suspension and reactivation', () => {
     expect(again.body).toContain('está cerrada');
     expect((await req('POST', `/api/pension-payrolls/${period}/close`)).statusCode).toBe(409);
     // The database refuses it too.
-    await expect(t.database.db.delete(pensionPayrollLines).where(eq(pensionPayrollLines.pensionId, p.id))).rejects.toThrow();
+    // The database refuses it too: removing, changing or adding a line of the closed payroll (one check per
+    // statement, migration 0048), each named by the constraint the service turns into its message.
+    const refusal = async (write: Promise<unknown>) => {
+      const err = (await write.then(
+        () => null,
+        (e) => e,
+      )) as { constraint?: string; cause?: { constraint?: string } } | null;
+      return err ? (err.cause?.constraint ?? err.constraint ?? 'other') : 'accepted';
+    };
+    expect(await refusal(t.database.db.delete(pensionPayrollLines).where(eq(pensionPayrollLines.pensionId, p.id)))).toBe(
+      'pension_payroll_closed',
+    );
+    expect(
+      await refusal(t.database.db.update(pensionPayrollLines).set({ days: 1 }).where(eq(pensionPayrollLines.pensionId, p.id))),
+    ).toBe('pension_payroll_closed');
+    expect(
+      await refusal(
+        t.database.db.execute(sql`insert into pension_payroll_lines
+          (payroll_id, pension_id, kind, for_period, days, amount, bank_account, cui, full_name, type, entity_id)
+          select payroll_id, pension_id, 'ATRASO', '2020-01', days, amount, bank_account, cui, full_name, type, entity_id
+            from pension_payroll_lines where pension_id = ${p.id} limit 1`),
+      ),
+    ).toBe('pension_payroll_closed');
     const paid = (await req('GET', `/api/pensions/${p.id}`)).json();
     expect(paid.owedMonths.every((o: { paidInPayrollPeriod: string | null }) => o.paidInPayrollPeriod === period)).toBe(true);
     // An amount change inside the closed month is refused (corrections go in the next month).
