@@ -213,14 +213,14 @@ const expect = (r, status, what) => {
   return r.json();
 };
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-/** Runs fn over the items with CLIENTS concurrent workers. */
+/** Runs fn over the items with CLIENTS concurrent workers (fn gets the item, its index and the worker's number). */
 async function pool(items, fn) {
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(CLIENTS, items.length) }, async () => {
+    Array.from({ length: Math.min(CLIENTS, items.length) }, async (_, w) => {
       while (next < items.length) {
         const k = next++;
-        await fn(items[k], k);
+        await fn(items[k], k, w);
       }
     }),
   );
@@ -286,13 +286,14 @@ async function run() {
     return (await r.json()).token;
   };
   const clerk = await login('clerk@aporta.local');
+  const clerks = REUSE ? [] : await Promise.all(Array.from({ length: CLIENTS }, (_, w) => login(`clerk-${w}@aporta.local`)));
   const delegate = await login('delegate@aporta.local');
 
   const tMonth = performance.now();
   if (REUSE) {
     await statements(entities, delegate);
   } else {
-    await month(entities, clerk, delegate);
+    await month(entities, clerk, clerks, delegate);
   }
   const total = results.reduce((a, r) => a + r.s, 0);
   const floors = results.filter((r) => r.floor != null);
@@ -331,7 +332,9 @@ async function prepare() {
   });
   const entities = await db.insert(schema.municipalEntities).values(entityRows).returning();
   const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  for (const email of ['clerk@aporta.local', 'delegate@aporta.local']) {
+  // A clerk per concurrent client (each client is a person at a desk), one for the bank file, and the delegate.
+  const clerkEmails = Array.from({ length: CLIENTS }, (_, w) => `clerk-${w}@aporta.local`);
+  for (const email of ['clerk@aporta.local', ...clerkEmails, 'delegate@aporta.local']) {
     const [user] = await db
       .insert(schema.users)
       .values({ email, passwordHash: await hashPassword(PASSWORD) })
@@ -397,12 +400,13 @@ async function prepare() {
   await db.execute(sql`vacuum analyze`);
 }
 
-async function month(entities, clerk, delegate) {
+async function month(entities, clerk, clerks, delegate) {
   const planillaOf = new Map();
   // 1. Upload, validation and confirmation.
   const s1 = await stage(`1. ${entities.length} entidades cargan, validan y confirman su planilla`, async () => {
     const phase = { upload: 0, validate: 0, commit: 0 };
-    await pool(entities, async (entityId, k) => {
+    await pool(entities, async (entityId, k, w) => {
+      const clerk = clerks[w];
       const ta = performance.now();
       const form = new FormData();
       form.append('file', new Blob([fileOf(k)], { type: 'text/csv' }), `planilla-${entityId}.csv`);
@@ -474,7 +478,8 @@ async function month(entities, clerk, delegate) {
   // 2. Submission.
   const ids = entities.map((e) => planillaOf.get(e));
   const s2 = await stage(`2. ${ids.length} entidades envían (revalidación y recálculo)`, async () => {
-    await pool(ids, async (id) => {
+    await pool(ids, async (id, _k, w) => {
+      const clerk = clerks[w];
       let p = expect(await call(clerk, 'POST', `/api/planillas/${id}/transitions`, { to: 'ENVIANDO' }), 200, 'enviar');
       while (p.state === 'ENVIANDO') {
         await sleep(POLL_MS);
