@@ -49,19 +49,26 @@ async function notifyDefault(
     ...(await entityUsersOf(tx, row.entityId, 'payment-orders', 'READ')),
     ...(await holdersReaching(tx, row.entityId, 'payment-agreements', 'APPROVE')),
   ];
-  await notifyUsers({
-    db: tx,
-    userIds: users,
-    type: 'warning',
+  // The link opens what each one may see: the agreement for those who may read it over this entity, the
+  // entity's orders (its instalments, now due) for the entity's payers who may not.
+  const readers = new Set(await holdersReaching(tx, row.entityId, 'payment-agreements', 'READ'));
+  const notice = {
+    type: 'warning' as const,
     title: `Convenio ${row.number} incumplido`.slice(0, 200),
     body: `Tiene ${limit} o más cuotas vencidas al ${formatDay(asOf)}: el saldo restante es exigible de inmediato.`,
-    link: `/planilla/convenios-pago/${row.id}`,
     mail: {
-      event: 'agreement.default',
+      event: 'agreement.default' as const,
       params: { agreement: row.number, entity: ent?.name ?? '', since: asOf, amount: overdue },
       dedupeKey: `agreement.default:${row.id}:${asOf}`,
     },
+  };
+  await notifyUsers({
+    db: tx,
+    userIds: users.filter((u) => readers.has(u)),
+    link: `/planilla/convenios-pago/${row.id}`,
+    ...notice,
   });
+  await notifyUsers({ db: tx, userIds: users.filter((u) => !readers.has(u)), link: '/ordenes-pago', ...notice });
 }
 
 /**

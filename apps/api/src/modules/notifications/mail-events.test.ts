@@ -337,8 +337,15 @@ describe('agreements', () => {
     const second = ag.instalments.find((i: { number: number }) => i.number === 2);
     const r = await detectAgreements(ctx, addDays(second.dueDate, 1));
     expect(r.defaulted).toBeGreaterThanOrEqual(1);
-    const told = recipients(await mails('agreement.default', `agreement.default:${ag.id}:%`));
+    const defaultMails = await mails('agreement.default', `agreement.default:${ag.id}:%`);
+    const told = recipients(defaultMails);
     expect(told).toContain(clerk.id);
+    // Each link opens what its reader may see: the agreement for the agreements staff; the entity's orders (the
+    // instalments now due) for the entity's clerk, who may not read agreements.
+    const textOf = (userId: number) => defaultMails.find((m) => m.userId === userId)!.text;
+    expect(textOf(staff.id)).toContain(`/planilla/convenios-pago/${ag.id}`);
+    expect(textOf(clerk.id)).toContain('/ordenes-pago');
+    expect(textOf(clerk.id)).not.toContain('/convenios-pago/');
     expect(told).toContain(staff.id);
     expect(told).toContain(admin.id);
     expect(told).not.toContain(farStaff.id);
