@@ -41,6 +41,7 @@ test('an administrator gives Mixco’s payroll software a token that reads only 
   // Nothing filled: each required field says what is missing, and nothing is created.
   await dialog.getByRole('button', { name: 'Crear token' }).click();
   await expect(dialog.getByText('Permisos: elija al menos uno.')).toBeVisible();
+  await expect(dialog.getByText('Entidad: elija la entidad cuyo sistema usará el token.')).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: 'Nombre' })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('dialog', { name: 'Token creado' })).toHaveCount(0);
   await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Nómina Mixco (e2e)');

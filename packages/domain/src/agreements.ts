@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actingDateSchema } from './acting-dates.ts';
-import { dateSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
+import { dateSchema, entityIdSchema, idSchema, idTextSchema, isCalendarDate, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { detail, type MessageParams, msg, text } from './messages.ts';
 import {
@@ -288,7 +288,7 @@ const orderIdsSchema = z
 
 /** Simulating or creating an agreement: the entity, optionally which of its overdue orders (all by default), and the terms. */
 export const agreementCreateSchema = z
-  .object({ entityId: idSchema, orderIds: orderIdsSchema.optional(), ...termsShape })
+  .object({ entityId: entityIdSchema, orderIds: orderIdsSchema.optional(), ...termsShape })
   .strict();
 export type AgreementCreate = z.infer<typeof agreementCreateSchema>;
 

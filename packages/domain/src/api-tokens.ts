@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
+import { dateSchema, idTextSchema, pickedIdSchema, textSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
 import { text } from './messages.ts';
 import type { Action, EffectivePermissions, Permission, Resource, Scope } from './permissions.ts';
@@ -124,7 +124,7 @@ export type ApiTokenState = z.infer<typeof apiTokenStateSchema>;
 export const apiTokenInputSchema = z
   .object({
     name: textSchema({ label: 'Nombre', min: 1, max: 100 }),
-    entityId: idSchema,
+    entityId: pickedIdSchema(text('integrations.entityRequired')),
     permissions: z
       .array(integrationPermissionSchema, { error: text('integrations.permissionsRequired') })
       .min(1, { error: text('integrations.permissionsRequired') })

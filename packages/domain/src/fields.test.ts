@@ -4,6 +4,7 @@ import {
   CONTROL_CHARACTERS,
   cuiSchema,
   dateSchema,
+  entityIdSchema,
   idSchema,
   idTextSchema,
   intTextSchema,
@@ -31,6 +32,15 @@ describe('ids', () => {
     fc.assert(fc.property(fc.bigInt({ min: 2n ** 31n, max: 2n ** 80n }), (n) => !idTextSchema.safeParse(String(n)).success));
     for (const bad of [0, -1, 1.5, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY])
       expect(idSchema.safeParse(bad).success).toBe(false);
+  });
+
+  it('an entity a form picks: the same ids, and «Entidad: elija …» when none was picked or it is not an id', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: MAX_ID }), (n) => entityIdSchema.parse(n) === n));
+    for (const bad of [0, null, undefined, '5', 'Mixco', -1, 1.5, 2 ** 31]) {
+      const r = entityIdSchema.safeParse(bad);
+      expect(r.success, String(bad)).toBe(false);
+      expect(r.error?.issues[0].message).toBe('Entidad: elija una entidad de la lista.');
+    }
   });
 
   it('bounds whole numbers typed in a query', () => {

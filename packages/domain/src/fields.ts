@@ -30,6 +30,16 @@ export const idSchema = z
   .max(MAX_ID, { error: idMessage });
 
 /**
+ * An id a form picks from a list (an entity, say): the same bounds as `idSchema`, with the field's own message
+ * («Entidad: elija …») when nothing was picked or the value is not an id.
+ */
+export const pickedIdSchema = (message: string) =>
+  z.number({ error: message }).int({ error: message }).min(1, { error: message }).max(MAX_ID, { error: message });
+
+/** The municipal entity a form picks, in a body (agreements, solvency certificates, legal cases). */
+export const entityIdSchema = pickedIdSchema(texts.entityPick);
+
+/**
  * An id in a path or query string: decimal digits only, no sign, no leading zero, no spaces, no
  * exponent or hex, within int4.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agreementInstalmentSchema, agreementStateSchema } from './agreements.ts';
-import { dateSchema, idSchema, idTextSchema, periodSchema } from './fields.ts';
+import { dateSchema, entityIdSchema, idTextSchema, periodSchema } from './fields.ts';
 import { type Message, msg, text } from './messages.ts';
 import { type Cents, moneyDecimalSchema } from './money.ts';
 
@@ -165,7 +165,7 @@ export const arrearsSchema = z.object({
 });
 export type Arrears = z.infer<typeof arrearsSchema>;
 
-export const solvencyCreateSchema = z.object({ entityId: idSchema }).strict();
+export const solvencyCreateSchema = z.object({ entityId: entityIdSchema }).strict();
 
 export const solvencyCertificateSchema = z.object({
   id: z.number().int(),

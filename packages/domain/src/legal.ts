@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { actingDateSchema } from './acting-dates.ts';
 import { arrearsNoticeSchema } from './arrears-notices.ts';
-import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
+import { dateSchema, entityIdSchema, idTextSchema, textSchema } from './fields.ts';
 import { listQuerySchema } from './list.ts';
 import { text } from './messages.ts';
 import { type Cents, moneyDecimalSchema } from './money.ts';
@@ -101,7 +101,7 @@ export const DEADLINE_REMINDER_DAYS = 7;
 
 // ─── Contracts ──────────────────────────────────────────────────────────────────────────────────────
 
-export const legalCaseCreateSchema = z.object({ entityId: idSchema }).strict();
+export const legalCaseCreateSchema = z.object({ entityId: entityIdSchema }).strict();
 
 export const legalActionCreateSchema = z
   .object({

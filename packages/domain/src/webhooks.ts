@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateSchema, idSchema, idTextSchema, textSchema } from './fields.ts';
+import { dateSchema, idTextSchema, pickedIdSchema, textSchema } from './fields.ts';
 import { exportQueryOf, listQuerySchema } from './list.ts';
 import { text } from './messages.ts';
 
@@ -69,7 +69,7 @@ const eventsSchema = z
 export const webhookEndpointInputSchema = z
   .object({
     name: textSchema({ label: 'Nombre', min: 1, max: 100 }),
-    entityId: idSchema.nullable(),
+    entityId: pickedIdSchema(text('webhooks.entityRequired')).nullable(),
     url: webhookUrlSchema,
     events: eventsSchema,
   })

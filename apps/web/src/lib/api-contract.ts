@@ -51658,7 +51658,7 @@ export type components = {
         /** @enum {string} */
         ActionInput: "READ" | "CREATE" | "UPDATE" | "DELETE" | "APPROVE" | "EXPORT" | "SIGN";
         AgreementCreateInput: {
-            entityId: components["schemas"]["IdInput"];
+            entityId: components["schemas"]["EntityIdInput"];
             orderIds?: components["schemas"]["IdInput"][];
             downPayment: string | number;
             instalments: number;
@@ -51819,7 +51819,7 @@ export type components = {
         };
         ApiTokenRequestInput: {
             name: string;
-            entityId: components["schemas"]["IdInput"];
+            entityId: number;
             permissions: components["schemas"]["IntegrationPermissionInput"][];
             expiresOn: components["schemas"]["DateInput"];
         };
@@ -52872,6 +52872,7 @@ export type components = {
             employerPaid: boolean | null;
             gap: boolean;
         };
+        EntityIdInput: number;
         ErrorBodyInput: {
             error: {
                 /** @enum {string} */
@@ -53433,7 +53434,7 @@ export type components = {
             createdAt: string;
         };
         LegalCaseCreateInput: {
-            entityId: components["schemas"]["IdInput"];
+            entityId: components["schemas"]["EntityIdInput"];
         };
         LegalCaseItemInput: {
             /** @enum {string} */
@@ -55112,7 +55113,7 @@ export type components = {
             code: string;
         };
         SolvencyCreateInput: {
-            entityId: components["schemas"]["IdInput"];
+            entityId: components["schemas"]["EntityIdInput"];
         };
         SolvencyListQueryInput: {
             entityId?: string;
@@ -55552,7 +55553,7 @@ export type components = {
         };
         WebhookEndpointRequestInput: {
             name: string;
-            entityId: components["schemas"]["IdInput"] | null;
+            entityId: number | null;
             url: components["schemas"]["WebhookUrlInput"];
             events: components["schemas"]["WebhookSubscribableEventInput"][];
         };
@@ -56883,7 +56884,7 @@ export type components = {
         /** @enum {string} */
         Action: "READ" | "CREATE" | "UPDATE" | "DELETE" | "APPROVE" | "EXPORT" | "SIGN";
         AgreementCreate: {
-            entityId: components["schemas"]["Id"];
+            entityId: components["schemas"]["EntityId"];
             orderIds?: components["schemas"]["Id"][];
             downPayment: unknown;
             instalments: number;
@@ -57045,7 +57046,7 @@ export type components = {
         };
         ApiTokenRequest: {
             name: string;
-            entityId: components["schemas"]["Id"];
+            entityId: number;
             permissions: components["schemas"]["IntegrationPermission"][];
             expiresOn: components["schemas"]["Date"];
         };
@@ -58090,6 +58091,7 @@ export type components = {
             employerPaid: boolean | null;
             gap: boolean;
         };
+        EntityId: number;
         ErrorBody: {
             error: {
                 /** @enum {string} */
@@ -58656,7 +58658,7 @@ export type components = {
             createdAt: string;
         };
         LegalCaseCreate: {
-            entityId: components["schemas"]["Id"];
+            entityId: components["schemas"]["EntityId"];
         };
         LegalCaseItem: {
             /** @enum {string} */
@@ -60356,7 +60358,7 @@ export type components = {
             code: string;
         };
         SolvencyCreate: {
-            entityId: components["schemas"]["Id"];
+            entityId: components["schemas"]["EntityId"];
         };
         SolvencyListQuery: {
             entityId?: unknown;
@@ -60799,7 +60801,7 @@ export type components = {
         };
         WebhookEndpointRequest: {
             name: string;
-            entityId: components["schemas"]["Id"] | null;
+            entityId: number | null;
             url: components["schemas"]["WebhookUrl"];
             events: components["schemas"]["WebhookSubscribableEvent"][];
         };

@@ -5,6 +5,7 @@
  */
 export const apiTokensMessages = {
   // ------------------------------------------------------------ schemas (api-tokens.ts)
+  entityRequired: 'Entidad: elija la entidad cuyo sistema usará el token.',
   permissionInvalid: 'Permisos: elija permisos de la lista de integraciones.',
   permissionsRequired: 'Permisos: elija al menos uno.',
   permissionsRepeated: 'Permisos: cada permiso una sola vez.',

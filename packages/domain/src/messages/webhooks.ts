@@ -4,6 +4,7 @@
  */
 export const webhooksMessages = {
   // ------------------------------------------------------------ schemas (webhooks.ts)
+  entityRequired: 'Entidad: elija una entidad de la lista o «Toda la institución».',
   eventInvalid: 'Evento: elija un evento de la lista.',
   eventsRequired: 'Eventos: elija al menos uno.',
   eventsRepeated: 'Eventos: cada evento una sola vez.',

@@ -6,6 +6,7 @@
 export const workflowMessages = {
   // ─── Shared field schemas (fields.ts) ───
   idInvalid: 'Identificador no válido: un número entero positivo.',
+  entityPick: 'Entidad: elija una entidad de la lista.',
   dateInvalid: 'Fecha no válida (dd/mm/aaaa).',
   dateOutOfRange: 'La fecha no existe o está fuera del rango 01/01/1900 a 31/12/2100.',
   integerInvalid: 'Número entero no válido.',

@@ -331,6 +331,14 @@ describe('the privilege ceiling at creation', () => {
       expect(res.json().error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
     expect((await createToken(admin.token, { expiresOn: addDays(today, 365) })).statusCode).toBe(201);
+    // No entity picked (the form sends 0) or not an id: the field says what to do, not "identificador no válido".
+    for (const entityId of [0, null, 'Mixco', 1.5]) {
+      const res = await createToken(admin.token, { entityId });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toContainEqual(
+        expect.objectContaining({ path: 'entityId', message: 'Entidad: elija la entidad cuyo sistema usará el token.' }),
+      );
+    }
   });
 });
 

@@ -155,6 +155,17 @@ describe('registering endpoints', () => {
     expect(ev.statusCode).toBe(400);
     const none = await createEndpoint(adminA.token, { events: [] });
     expect(none.statusCode).toBe(400);
+    // No entity picked (the form sends 0) or not an id: the field says what to pick.
+    for (const entityId of [0, 'A', -3]) {
+      const r = await createEndpoint(adminA.token, { entityId });
+      expect(r.statusCode).toBe(400);
+      expect(r.json().error.details).toContainEqual(
+        expect.objectContaining({
+          path: 'entityId',
+          message: 'Entidad: elija una entidad de la lista o «Toda la institución».',
+        }),
+      );
+    }
   });
 
   it('an entity administrator reaches only its own endpoints: 404 for another entity, 403 institution-wide', async () => {
