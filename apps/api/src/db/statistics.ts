@@ -14,7 +14,8 @@ import { type Db, rowsOf } from './client.ts';
  */
 export async function analyzeIfStale(db: Db, table: PgTable): Promise<boolean> {
   const name = getTableName(table);
-  await db.execute(sql`select pg_stat_force_next_flush()`);
+  // PostgreSQL 15 and later (and PGlite); an older server flushes on its own, a moment later.
+  await db.execute(sql`select pg_stat_force_next_flush()`).catch(() => undefined);
   const [s] = rowsOf<{ changed: number | string | null; counted: number | string | null }>(
     await db.execute(sql`select s.n_mod_since_analyze as changed, c.reltuples as counted
       from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
