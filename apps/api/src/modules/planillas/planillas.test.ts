@@ -111,6 +111,19 @@ async function submitAndWait(token: string, id: number) {
   }
 }
 
+/**
+ * A job once it has ended: the submit job puts the planilla back (or sends it) in its transaction and marks
+ * itself FAILED or DONE just after, so a read right after the planilla's may still find it RUNNING.
+ */
+async function settledJob(token: string, jobId: number) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const job = await t.request({ method: 'GET', url: `/api/jobs/${jobId}`, token });
+    if (!['QUEUED', 'RUNNING'].includes(job.json().state) || Date.now() > deadline) return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A multipart upload of a CSV text. */
 function upload(token: string, query: string, csv: string) {
   const boundary = '----planilla';
@@ -530,7 +543,7 @@ describe('planillas: upload through the import pipeline', () => {
     expect(sub.json()).toMatchObject({ state: 'BORRADOR', errorCount: 3 });
     expect(sub.json().submitMessage).toMatch(/líneas con errores que impiden enviarla \(en total: 3\)/);
     expect(sub.json().submitMessage.match(/línea \d+:/g)).toHaveLength(3);
-    const job = await t.request({ method: 'GET', url: `/api/jobs/${sub.json().submitJobId}`, token: operatorB.token });
+    const job = await settledJob(operatorB.token, sub.json().submitJobId);
     expect(job.json()).toMatchObject({ kind: 'planillas.submit', state: 'FAILED' });
     expect(job.json().error).toMatch(/errores que impiden enviarla/);
     // Fixing the lines on screen lets it through.
@@ -870,7 +883,7 @@ describe('planillas: submit is a job — ENVIANDO meanwhile, never stuck', () =>
       const back = await waitOut(op.token);
       expect(back.json()).toMatchObject({ state: 'BORRADOR', errorCount: 3 });
       expect(back.json().submitMessage).toMatch(/líneas con errores .*\(en total: 3\)/);
-      const job = await t.request({ method: 'GET', url: `/api/jobs/${back.json().submitJobId}`, token: op.token });
+      const job = await settledJob(op.token, back.json().submitJobId);
       expect(job.json()).toMatchObject({ state: 'FAILED' });
     } finally {
       await db.update(budgetLines).set({ isActive: true }).where(eq(budgetLines.code, '011'));
@@ -879,7 +892,7 @@ describe('planillas: submit is a job — ENVIANDO meanwhile, never stuck', () =>
     const sent = await submitAndWait(op.token, id);
     expect(sent.json()).toMatchObject({ state: 'ENVIADA', errorCount: 0, submitMessage: null, submittedById: op.id });
     expect(sent.json().totalEmployee).toBe('630.00');
-    const job = await t.request({ method: 'GET', url: `/api/jobs/${sent.json().submitJobId}`, token: op.token });
+    const job = await settledJob(op.token, sent.json().submitJobId);
     expect(job.json()).toMatchObject({ state: 'DONE', result: { planillaId: id, state: 'ENVIADA', lines: 3 } });
     expect((await steps()).slice(-2)).toEqual(['PLANILLA_SUBMIT', 'PLANILLA_SUBMITTED']);
   });
