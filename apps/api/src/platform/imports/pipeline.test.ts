@@ -204,8 +204,14 @@ describe('the import pipeline with a second kind (the seam)', () => {
     await expect(discardBatch(ctx, sheetKind, staged.id)).rejects.toMatchObject({ code: 'CONFLICT' });
     const committed = await waitFor(ctx, staged.id, (st) => st !== 'CONFIRMANDO');
     expect(committed).toMatchObject({ status: 'CONFIRMADO', committedRows: 2 });
-    const [commitJob] = await t.database.db.select().from(jobs).where(eq(jobs.id, asked.jobId!));
-    expect(commitJob).toMatchObject({ kind: 'imports.commit', state: 'DONE', done: 2, total: 2, result: { committedRows: 2 } });
+    // The job's own row ends just after the batch is marked (its ending transaction follows the run).
+    await vi.waitFor(
+      async () => {
+        const [commitJob] = await t.database.db.select().from(jobs).where(eq(jobs.id, asked.jobId!));
+        expect(commitJob).toMatchObject({ kind: 'imports.commit', state: 'DONE', done: 2, total: 2, result: { committedRows: 2 } });
+      },
+      { timeout: 10_000, interval: 25 },
+    );
     const lines = await t.database.db.execute(sql`select code, cents::int as cents from test_sheet_lines order by code`);
     expect((lines as unknown as { rows: unknown[] }).rows).toEqual([
       { code: 'A-1', cents: 10050 },
@@ -357,13 +363,18 @@ describe('a restart in the middle of a validation', () => {
       ).rows;
       expect(rows).toBe(n);
       expect(await t.database.db.select().from(importChunks).where(eq(importChunks.batchId, staged.id))).toHaveLength(0);
-      const [job] = await t.database.db
-        .select()
-        .from(jobs)
-        .where(eq(jobs.kind, 'imports.validate'))
-        .orderBy(sql`id desc`)
-        .limit(1);
-      expect(job).toMatchObject({ state: 'DONE', attempts: 2 });
+      await vi.waitFor(
+        async () => {
+          const [job] = await t.database.db
+            .select()
+            .from(jobs)
+            .where(eq(jobs.kind, 'imports.validate'))
+            .orderBy(sql`id desc`)
+            .limit(1);
+          expect(job).toMatchObject({ state: 'DONE', attempts: 2 });
+        },
+        { timeout: 10_000, interval: 25 },
+      );
     } finally {
       await next.stop();
     }
