@@ -208,7 +208,13 @@ describe('the import pipeline with a second kind (the seam)', () => {
     await vi.waitFor(
       async () => {
         const [commitJob] = await t.database.db.select().from(jobs).where(eq(jobs.id, asked.jobId!));
-        expect(commitJob).toMatchObject({ kind: 'imports.commit', state: 'DONE', done: 2, total: 2, result: { committedRows: 2 } });
+        expect(commitJob).toMatchObject({
+          kind: 'imports.commit',
+          state: 'DONE',
+          done: 2,
+          total: 2,
+          result: { committedRows: 2 },
+        });
       },
       { timeout: 10_000, interval: 25 },
     );
