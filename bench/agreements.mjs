@@ -9,48 +9,25 @@
 //
 //   node --import tsx bench/agreements.mjs [entities=2000] [agreements=10000]
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/agreements.mjs
-import { openBenchDatabase } from './lib.mjs';
+import { benchApp, benchEntity, loadApi, monthlyOrders, openBenchDatabase, say, timer } from './lib.mjs';
 
 const ENTITIES = Number(process.argv[2] ?? 2000);
 const AGREEMENTS = Number(process.argv[3] ?? 10_000);
 const { addDays, guatemalaToday } = await import('@aporta/domain');
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
-const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 const { systemContext } = await import('../apps/api/src/platform/context.ts');
 const { detectAgreements } = await import('../apps/api/src/modules/agreements/detection.ts');
-const { eq, sql } = await import('drizzle-orm');
+const { sql } = await import('drizzle-orm');
 
-const say = (s) => process.stdout.write(`${s}\n`);
-const time = async (label, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  const ms = performance.now() - t0;
-  say(`${label.padEnd(60)} ${ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`}`);
-  return [out, ms];
-};
+// Under a second in milliseconds.
+const time = timer({ pad: 60, format: (s) => (s >= 1 ? `${s.toFixed(2)} s` : `${(s * 1000).toFixed(0)} ms`) });
 
 const { database, dispose } = await openBenchDatabase();
 const db = database.db;
 const today = guatemalaToday();
-const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-const [user] = await db
-  .insert(schema.users)
-  .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-  .returning();
-await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' };
-const app = await buildApp({ config, database, startJobs: false });
-await app.ready();
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
-});
-const headers = { authorization: `Bearer ${login.json().token}` };
+const { mun, cls } = await benchEntity(db, { entity: false });
+const { app, headers } = await benchApp(database);
 const get = (url) => app.inject({ method: 'GET', url, headers });
 
 const total = Math.max(ENTITIES, AGREEMENTS) + 1;
@@ -67,20 +44,7 @@ if (regions.rows.length) {
 }
 
 // Orders: the reference only has to be unique here (the bench does not pay through a bank).
-const orders = (entityWhere, months, from) => sql`
-  insert into payment_orders (kind, entity_id, period, periods, reference, issue_date, due_date, accrued_to, principal,
-    state, principal_paid, paid_at)
-  select k.kind, e.id, p.period, array[p.period], 'B' || e.id || '-' || p.period || '-' || k.kind,
-    (p.period || '-28')::date, (p.period || '-01')::date + interval '1 month' + interval '19 days',
-    (p.period || '-01')::date + interval '1 month' + interval '19 days', 10000 + (e.id * 37 + p.n * 11) % 500000,
-    case when (e.id + p.n) % 3 = 0 then 'EMITIDA' else 'PAGADA' end,
-    case when (e.id + p.n) % 3 = 0 then 0 else 10000 + (e.id * 37 + p.n * 11) % 500000 end,
-    case when (e.id + p.n) % 3 = 0 then null else now() end
-  from municipal_entities e
-  cross join (select n, to_char(${from}::date + (n || ' month')::interval, 'YYYY-MM') as period
-              from generate_series(0, ${months - 1}) n) p
-  cross join (values ('LABORAL'), ('PATRONAL')) k(kind)
-  where ${entityWhere}`;
+const orders = (entityWhere, months, from) => monthlyOrders(entityWhere, months, sql`${from}::date`);
 const fiveYearsAgo = `${Number(today.slice(0, 4)) - 5}${today.slice(4, 7)}-01`;
 await time(`${ENTITIES} entidades × 60 meses × 2 órdenes (inserción)`, () =>
   db.execute(orders(sql`e.code like 'B-%' and e.id < ${first + ENTITIES}`, 60, fiveYearsAgo)),

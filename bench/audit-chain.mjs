@@ -2,13 +2,12 @@
 // that takes the transaction id first, against plain nextval; sealing them (per 10 000 rows); verifying the
 // whole chain. PGlite by default; PostgreSQL with BENCH_DATABASE_URL.
 //   node --import tsx bench/audit-chain.mjs 100000
-import { openBenchDatabase } from './lib.mjs';
+import { openBenchDatabase, say } from './lib.mjs';
 
 const n = Number(process.argv[2] ?? 100_000);
 const { sql } = await import('drizzle-orm');
 const { sealAuditChain, verifyAuditChain } = await import('../apps/api/src/platform/audit-chain.ts');
 
-const say = (s) => process.stdout.write(`${s}\n`);
 const time = async (label, fn) => {
   const t0 = performance.now();
   const out = await fn();

@@ -4,63 +4,28 @@
 //
 //   node --import tsx bench/contributors-bulk.mjs [rows=50000] [xlsx|csv]
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/contributors-bulk.mjs
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openBenchDatabase } from './lib.mjs';
+import { benchApp, benchEntity, loadApi, mb, multipart, openBenchDatabase, rssPeak, say, sheetFile, timer } from './lib.mjs';
 
 const rows = Number(process.argv[2] ?? 50_000);
 const format = process.argv[3] ?? 'xlsx';
 const { formatCui, makeCui } = await import('@aporta/domain');
 const ExcelJS = (await import('exceljs')).default;
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
-const { eq } = await import('drizzle-orm');
 
-let peak = process.memoryUsage().rss;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 50);
-const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-const say = (s) => process.stdout.write(`${s}\n`);
-const time = async (label, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  const s = (performance.now() - t0) / 1000;
-  say(`${label.padEnd(34)} ${s.toFixed(2)} s   (RSS pico hasta ahora ${mb(peak)})`);
-  return [out, s];
-};
+const rss = rssPeak();
+const time = timer({ pad: 34, note: () => `   (RSS pico hasta ahora ${mb(rss.peak)})` });
 
 const { database, dir, dispose } = await openBenchDatabase();
 const db = database.db;
-const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-await db
-  .insert(schema.municipalEntities)
-  .values({ code: 'E-0101', name: 'Municipalidad de Guatemala', classificationId: cls.id, municipalityId: mun.id });
+const { mun } = await benchEntity(db);
 await db
   .insert(schema.budgetLines)
   .values({ code: '011', name: 'Personal permanente', isSubjectToContribution: true })
   .onConflictDoNothing();
-const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-const [user] = await db
-  .insert(schema.users)
-  .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-  .returning();
-await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-
-const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' };
-const app = await buildApp({ config, database });
-await app.ready();
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
-});
-const token = login.json().token;
-const auth = { authorization: `Bearer ${token}` };
+// The upload's validation and commit are jobs.
+const { app, headers: auth } = await benchApp(database, { startJobs: true });
 
 // The file: every 50th row carries a mistake, as real uploads do.
 const munCodes = (await db.select({ code: schema.municipalities.code }).from(schema.municipalities)).map((m) => m.code);
@@ -101,32 +66,14 @@ const row = (i) => {
     munCodes[i % munCodes.length],
   ];
 };
-const [file] = await time(`generar ${rows} filas (${format})`, async () => {
-  if (format === 'csv')
-    return Buffer.from(
-      `\uFEFF${[header, ...Array.from({ length: rows }, (_, i) => row(i))].map((r) => r.join(';')).join('\r\n')}\r\n`,
-    );
-  // Streaming writer to a file: the generator must not inflate the memory being measured.
-  const filename = join(dir, 'afiliados.xlsx');
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename, useSharedStrings: true });
-  const ws = wb.addWorksheet('Afiliados');
-  ws.addRow(header).commit();
-  for (let i = 0; i < rows; i++) ws.addRow(row(i)).commit();
-  ws.commit();
-  await wb.commit();
-  return readFileSync(filename);
-});
+// Streaming writer to a file (xlsx): the generator must not inflate the memory being measured.
+const [file] = await time(`generar ${rows} filas (${format})`, () =>
+  sheetFile({ ExcelJS, format, header, rows, rowOf: row, dir, sheet: 'Afiliados', fileName: 'afiliados.xlsx' }),
+);
 say(`tamaño del archivo                 ${mb(file.length)}`);
-const boundary = `----bench${randomUUID()}`;
-const payload = Buffer.concat([
-  Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="afiliados.${format}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  ),
-  file,
-  Buffer.from(`\r\n--${boundary}--\r\n`),
-]);
+const { payload, contentType } = multipart(file, `afiliados.${format}`);
 const rssBefore = process.memoryUsage().rss;
-peak = rssBefore;
+rss.peak = rssBefore;
 // The upload answers once the file is read (201, VALIDANDO); the validation continues as a background
 // run and the browser polls the batch, as here (every 700 ms, the screen's rate), until it leaves VALIDANDO.
 const t0 = performance.now();
@@ -134,7 +81,7 @@ const [accepted, readSeconds] = await time('  subida + lectura (petición)', () 
   app.inject({
     method: 'POST',
     url: '/api/contributor-imports',
-    headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: { ...auth, 'content-type': contentType },
     payload,
   }),
 );
@@ -149,11 +96,11 @@ for (;;) {
 }
 const validateSeconds = (performance.now() - t0) / 1000;
 say(
-  `${'validar (carga + validación)'.padEnd(34)} ${validateSeconds.toFixed(2)} s   (RSS pico hasta ahora ${mb(peak)}; lectura ${readSeconds.toFixed(2)} s)`,
+  `${'validar (carga + validación)'.padEnd(34)} ${validateSeconds.toFixed(2)} s   (RSS pico hasta ahora ${mb(rss.peak)}; lectura ${readSeconds.toFixed(2)} s)`,
 );
 if (v.status !== 'VALIDADO') throw new Error(`validación: ${v.status} ${v.message}`);
 say(`  filas válidas ${v.validRows}, excepciones ${v.errorRows}`);
-const peakValidate = peak;
+const peakValidate = rss.peak;
 // The commit is a job too (issue 10): the request answers 202 CONFIRMANDO at once and the browser polls
 // the batch (700 ms) until it leaves CONFIRMANDO. "confirmar" is from the request to CONFIRMADO.
 const [committed, commitSeconds] = await time('confirmar (proceso, una transacción)', async () => {
@@ -186,10 +133,10 @@ await search('nombre con error', `q=${encodeURIComponent('lusia mendes')}`);
 await search('página 100 sin filtro', 'page=100&pageSize=25');
 await search('filtro municipio+estado', `municipalityId=${mun.id}&state=ACTIVO`);
 
-clearInterval(sampler);
+rss.stop();
 say('');
 say(
-  `RESUMEN ${rows} filas ${format} (${database.kind}): validar ${validateSeconds.toFixed(2)} s, confirmar ${commitSeconds.toFixed(2)} s, RSS pico ${mb(Math.max(peak, peakValidate))} (antes de cargar ${mb(rssBefore)})`,
+  `RESUMEN ${rows} filas ${format} (${database.kind}): validar ${validateSeconds.toFixed(2)} s, confirmar ${commitSeconds.toFixed(2)} s, RSS pico ${mb(Math.max(rss.peak, peakValidate))} (antes de cargar ${mb(rssBefore)})`,
 );
 await app.close();
 await dispose();

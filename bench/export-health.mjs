@@ -7,47 +7,27 @@
 //   node --import tsx bench/export-health.mjs [rows=300000]
 //   BENCH_ANALYZE=1 node --import tsx bench/export-health.mjs   # with planner statistics after the load
 // PostgreSQL is not measured here: the point is the single connection of the embedded PGlite.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { addBenchUser, benchApp, benchEntity, loadApi, mb, openBenchDatabase, say } from './lib.mjs';
 
 const rows = Number(process.argv[2] ?? 300_000);
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
-const { openDatabase } = await import('../apps/api/src/db/client.ts');
-const { seedReference } = await import('../apps/api/src/seed/index.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
-const { eq, sql } = await import('drizzle-orm');
+const { sql } = await import('drizzle-orm');
 
-const say = (s) => process.stdout.write(`${s}\n`);
-const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-const dir = mkdtempSync(join(tmpdir(), 'aporta-export-bench-'));
-const database = await openDatabase({ dataDir: join(dir, 'db') });
-await database.migrate();
-await seedReference(database.db);
+const { database, dir, dispose } = await openBenchDatabase({ pglite: true, prefix: 'aporta-export-bench-' });
 const db = database.db;
 
 // Reference rows the contributors point to, and a super administrator to export as.
-const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-const [entity] = await db
-  .insert(schema.municipalEntities)
-  .values({ code: 'E-0101', name: 'Municipalidad de Guatemala', classificationId: cls.id, municipalityId: mun.id })
-  .returning();
+const { mun, entity } = await benchEntity(db);
 const [type] = await db
   .insert(schema.contributorTypes)
   .values({ code: 'BENCH', name: 'Activo (bench)' })
   .onConflictDoNothing()
   .returning();
 const typeId = type?.id ?? (await db.select().from(schema.contributorTypes).limit(1))[0].id;
-const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-const [user] = await db
-  .insert(schema.users)
-  .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-  .returning();
-await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
+await addBenchUser(db);
 
 // Valid CUIs computed in SQL: 8-digit serial, check digit = Σ digit·(position+1) mod 11 (serials whose
 // remainder is 10 have no CUI and are skipped), municipality 0101. Inserted in large INSERT … SELECT
@@ -92,17 +72,10 @@ if (process.env.BENCH_ANALYZE === '1') {
   say('ANALYZE hecho');
 }
 
-const config = { ...loadConfig({ NODE_ENV: 'production', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' };
-const app = await buildApp({ config, database });
+// The job worker on, as in production.
+const { app, headers } = await benchApp(database, { env: { NODE_ENV: 'production' }, startJobs: true, addUser: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${app.server.address().port}`;
-const login = await fetch(`${base}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'bench@aporta.local', password: 'Bench-Clave-2026' }),
-});
-const { token } = await login.json();
-if (!token) throw new Error(`login: ${login.status}`);
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -123,7 +96,7 @@ async function exportWithHealth(format) {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   t0 = performance.now();
-  const res = await fetch(`${base}/api/contributors/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${base}/api/contributors/export?format=${format}`, { headers });
   if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
   let bytes = 0;
   let newlines = 0;
@@ -141,12 +114,13 @@ async function exportWithHealth(format) {
   const sorted = [...latencies].sort((a, b) => a - b);
   const dataRows = format === 'csv' ? newlines - 1 : null;
   say(
-    `${format.padEnd(4)} ${seconds.toFixed(1)} s, primer byte ${firstByte.toFixed(0)} ms, ${mb(bytes)}${
+    `${format.padEnd(4)} ${seconds.toFixed(1)} s, primer byte ${firstByte.toFixed(0)} ms, ${mb(bytes, 1)}${
       dataRows === null ? '' : `, ${dataRows} filas`
     } | health: ${sorted.length} consultas, p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(
       0,
     )} ms, máx ${sorted.at(-1).toFixed(0)} ms | bucle de eventos p99 ${loopP99.toFixed(0)} ms, máx ${loopMax.toFixed(0)} ms | RSS ${mb(
       process.memoryUsage().rss,
+      1,
     )}`,
   );
   return { seconds, bytes, dataRows, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
@@ -160,5 +134,4 @@ say(
     `health p95 ${Math.max(xlsx.p95, csv.p95).toFixed(0)} ms, máx ${Math.max(xlsx.max, csv.max).toFixed(0)} ms — meta p95 < 200 ms: ${ok ? 'cumple' : 'NO cumple'}`,
 );
 await app.close();
-await database.close();
-rmSync(dir, { recursive: true, force: true });
+await dispose();

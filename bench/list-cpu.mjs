@@ -14,36 +14,37 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { from as copyFrom } from 'pg-copy-streams';
+import {
+  addBenchUser,
+  ROOT as BENCH_ROOT,
+  benchApp,
+  checkout,
+  cuiBodies,
+  entityPerMunicipality,
+  loadApi,
+  parseArgs,
+  pgDatabase,
+  say,
+} from './lib.mjs';
 import { FIRST_NAMES, SURNAMES } from './names.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, ...v] = a.replace(/^--/, '').split('=');
-    return [k, v.length ? v.join('=') : 'true'];
-  }),
-);
+const args = parseArgs();
 const ROWS = Number(args.rows ?? 20_000);
 const N = Number(args.n ?? 2_000);
-const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
+const ROOT = resolve(args.root ?? BENCH_ROOT);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const say = (s) => process.stdout.write(`${s}\n`);
-const mod = (p) => import(pathToFileURL(join(ROOT, p)).href);
-const apiRequire = createRequire(join(ROOT, 'apps/api/package.json'));
+const { mod, apiRequire } = checkout(ROOT);
 const pg = apiRequire('pg');
-const { buildApp } = await mod('apps/api/src/app.ts');
-const { loadConfig } = await mod('apps/api/src/config.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi(ROOT);
 const { openDatabase } = await mod('apps/api/src/db/client.ts');
 const { seedReference } = await mod('apps/api/src/seed/index.ts');
 const schema = await mod('apps/api/src/db/schema/index.ts');
-const { hashPassword } = await mod('apps/api/src/platform/passwords.ts');
 const { cuiCheckDigit, foldName, nitCheckCharacter } = await mod('packages/domain/src/index.ts');
-const { eq } = apiRequire('drizzle-orm');
 
 let seed = 20261124;
 const rand = () => {
@@ -53,12 +54,7 @@ const rand = () => {
 const pick = (a) => a[Math.floor(rand() * a.length)];
 
 const dbName = `aporta_cpu_${process.pid}`;
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const u = new URL(ADMIN_URL);
-u.pathname = `/${dbName}`;
-const url = u.toString();
+const { admin, url } = await pgDatabase(ADMIN_URL, dbName);
 const database = await openDatabase({ url, poolSize: 4 });
 try {
   await run();
@@ -72,39 +68,14 @@ async function run() {
   await database.migrate();
   await seedReference(database.db);
   const db = database.db;
-  const munis = await db.select().from(schema.municipalities);
-  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-  const entities = await db
-    .insert(schema.municipalEntities)
-    .values(
-      munis.map((m) => ({
-        code: `E-${m.code}`,
-        name: `Municipalidad ${m.name}`,
-        classificationId: cls.id,
-        municipalityId: m.id,
-      })),
-    )
-    .returning();
-  const entityOf = new Map(entities.map((e) => [e.municipalityId, e.id]));
+  const { munis, entityOf } = await entityPerMunicipality(db, { root: ROOT });
   const types = await db.select().from(schema.contributorTypes);
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  const [user] = await db
-    .insert(schema.users)
-    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-    .returning();
-  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
+  await addBenchUser(db, { root: ROOT });
 
   function* lines() {
-    let serial = 10_000_000;
+    const cuis = cuiBodies(cuiCheckDigit);
     const batch = [];
     for (let i = 0; i < ROWS; i++) {
-      let body;
-      let check;
-      do {
-        serial += 1;
-        body = String(serial).padStart(8, '0');
-        check = cuiCheckDigit(body);
-      } while (check === null);
       const m = munis[i % munis.length];
       const f1 = pick(FIRST_NAMES);
       const f2 = rand() < 0.7 ? pick(FIRST_NAMES) : '';
@@ -114,7 +85,7 @@ async function run() {
       const at = new Date(Date.UTC(2020, 0, 1) + Math.floor(rand() * 1e10)).toISOString();
       batch.push(
         [
-          `${body}${check}${m.code}`,
+          `${cuis.next().value}${m.code}`,
           nitBody + nitCheckCharacter(nitBody),
           f1,
           f2,
@@ -155,23 +126,11 @@ async function run() {
   await c.query('VACUUM ANALYZE');
   await c.end();
 
-  const config = {
-    ...loadConfig({
-      NODE_ENV: 'production',
-      LOGIN_RATE_PER_MINUTE: '100000',
-      DATABASE_URL: url,
-      DATA_DIR: '/tmp/aporta-cpu-unused',
-    }),
-    webDist: '',
-  };
-  const app = await buildApp({ config, database, startJobs: false });
-  await app.ready();
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
+  const { app, headers } = await benchApp(database, {
+    root: ROOT,
+    env: { NODE_ENV: 'production', LOGIN_RATE_PER_MINUTE: '100000', DATABASE_URL: url, DATA_DIR: '/tmp/aporta-cpu-unused' },
+    addUser: false,
   });
-  const headers = { authorization: `Bearer ${login.json().token}` };
   const get = (url) => app.inject({ method: 'GET', url, headers });
   const sample = (await db.execute('select cui, nit, search_name from contributors where id % 97 = 3 order by id limit 20')).rows;
   const first = (await get('/api/contributors?pageSize=25')).json();

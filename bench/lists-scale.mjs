@@ -20,25 +20,35 @@
 //            database an earlier --keep loaded, without loading again; kept as well)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 // --root measures another checkout's API with this script (the "before" figures: main's code).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { from as copyFrom } from 'pg-copy-streams';
+import {
+  addBenchUser,
+  BENCH_EMAIL,
+  BENCH_PASSWORD,
+  ROOT as BENCH_ROOT,
+  benchApp,
+  checkout,
+  cuiBodies,
+  entityPerMunicipality,
+  httpLogin,
+  loadApi,
+  parseArgs,
+  pgDatabase,
+  say,
+  spawnServer,
+  stopServer,
+  waitForServer,
+} from './lib.mjs';
 import { FIRST_NAMES, SURNAMES } from './names.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
+const args = parseArgs();
 const PGLITE = args.pglite === 'true';
 const ROWS = Number(args.rows ?? (PGLITE ? 300_000 : 1_000_000));
 const DURATION = Number(args.duration ?? 5);
@@ -50,24 +60,21 @@ const ONLY = args.only ? args.only.split(',') : null;
 const PROCS = PGLITE ? 1 : Number(args.procs ?? Math.max(1, Math.floor(availableParallelism() / 2)));
 const UI = args.ui ? (args.ui === 'true' ? tmpdir() : resolve(args.ui)) : null;
 const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
-const ROOT = resolve(args.root ?? fileURLToPath(new URL('..', import.meta.url)));
+const ROOT = resolve(args.root ?? BENCH_ROOT);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // The server's main pool per process (DB_POOL_SIZE's default); the floor gets as many connections as all
 // the server's processes together.
 const POOL = 10;
 
-const say = (s) => process.stdout.write(`${s}\n`);
-const mod = (p) => import(pathToFileURL(join(ROOT, p)).href);
-const apiRequire = createRequire(join(ROOT, 'apps/api/package.json'));
+const { mod, apiRequire } = checkout(ROOT);
 const pg = apiRequire('pg');
-const { buildApp } = await mod('apps/api/src/app.ts');
-const { loadConfig } = await mod('apps/api/src/config.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi(ROOT);
 const { openDatabase } = await mod('apps/api/src/db/client.ts');
 const { seedReference } = await mod('apps/api/src/seed/index.ts');
 const schema = await mod('apps/api/src/db/schema/index.ts');
-const { hashPassword } = await mod('apps/api/src/platform/passwords.ts');
 const { cuiCheckDigit, foldName } = await mod('packages/domain/src/index.ts');
-const { and, eq, inArray, sql } = apiRequire('drizzle-orm');
+const { and, inArray, sql } = apiRequire('drizzle-orm');
 
 // A seeded random generator (mulberry32): every run loads the same rows. The linear congruential one this
 // bench had lost its low bits in floating point (seed × 1103515245 passes 2^53), so consecutive draws were
@@ -130,21 +137,12 @@ let database;
 if (PGLITE) {
   database = await openDatabase({ dataDir: join(tmp, 'db') });
 } else {
-  admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  if (!REUSE) await admin.query(`CREATE DATABASE ${dbName}`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${dbName}`;
-  url = u.toString();
+  ({ admin, url } = await pgDatabase(ADMIN_URL, dbName, { create: !REUSE }));
   database = await openDatabase({ url, poolSize: POOL });
 }
 let child;
 const cleanup = async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  }
+  await stopServer(child);
   await database?.close().catch(() => {});
   if (admin && KEEP) say(`base conservada: ${dbName} (--reuse=${dbName}; bórrela con DROP DATABASE ${dbName})`);
   if (admin && !KEEP) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e) => say(`DROP: ${e.message}`));
@@ -211,25 +209,18 @@ async function run() {
     ['lopez perez', 'lopes peres'],
   ];
 
-  const config = {
-    ...loadConfig({
+  const { app, headers } = await benchApp(database, {
+    root: ROOT,
+    env: {
       NODE_ENV: 'production',
       LOGIN_RATE_PER_MINUTE: '100000',
       DATABASE_URL: url ?? '',
       API_PROCESSES: String(PROCS),
       DATA_DIR: join(tmp, 'db'),
-    }),
-    webDist: '',
-  };
-  const app = await buildApp({ config, database, startJobs: false });
-  await app.ready();
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
+    },
+    addUser: false,
   });
-  const token = login.json().token;
-  const get = (path) => app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
+  const get = (path) => app.inject({ method: 'GET', url: path, headers });
   const first = (await get('/api/contributors?pageSize=25')).json();
   const keyset = first.next !== undefined;
   let page500 = ['/api/contributors?pageSize=25&page=500'];
@@ -372,41 +363,14 @@ async function run() {
 
   // ---------------------------------------------------------------- the server
   if (PGLITE) await database.close();
-  const port = await freePort();
-  const profArgs = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
-  child = spawn(process.execPath, [...profArgs, '--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url ?? '',
-      API_PROCESSES: String(PROCS),
-      DATA_DIR: join(tmp, 'db'),
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-      JOBS_CONCURRENCY: '0',
-      LOGIN_RATE_PER_MINUTE: '100000',
-      ADMIN_EMAIL: 'admin@aporta.local',
-      ADMIN_PASSWORD: 'Tortuga-Verde-2026',
-    },
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (let k = 0; ; k++) {
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {}
-    if (k > 600 || child.exitCode !== null) throw new Error('el servidor no arrancó');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const httpLogin = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@aporta.local', password: 'Bench-Clave-2026' }),
-  });
-  const httpToken = (await httpLogin.json()).token;
+  let origin;
+  ({ child, origin } = await spawnServer({
+    root: ROOT,
+    profDir: SERVER_PROF,
+    env: { DATABASE_URL: url ?? '', API_PROCESSES: String(PROCS), DATA_DIR: join(tmp, 'db'), JOBS_CONCURRENCY: '0' },
+  }));
+  await waitForServer(origin, child);
+  const httpToken = await httpLogin(origin);
 
   async function apiRun(query, conns, watchHealth) {
     const health = [];
@@ -562,16 +526,6 @@ function line(row, table = false) {
   return table ? `| ${cells.join(' | ')} |` : cells.join('  ');
 }
 
-function freePort() {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
 /**
  * Chromium (Debian's, as the journeys) signs in as the bench user and pages the contributors list of the
  * whole table by key: five pages forwards, two back, the first page, then a department filter and on from
@@ -585,8 +539,8 @@ async function uiWalk(origin) {
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${origin}/auth/login`);
-    await page.getByLabel('Correo electrónico').fill('bench@aporta.local');
-    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('Bench-Clave-2026');
+    await page.getByLabel('Correo electrónico').fill(BENCH_EMAIL);
+    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill(BENCH_PASSWORD);
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.getByTestId('user-menu').waitFor();
     const pager = page.getByTestId('list-pager');
@@ -646,43 +600,18 @@ async function uiWalk(origin) {
 async function load(db) {
   await database.migrate();
   await seedReference(database.db);
-  const munis = await db.select().from(schema.municipalities);
-  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-  const entities = await db
-    .insert(schema.municipalEntities)
-    .values(
-      munis.map((m) => ({
-        code: `E-${m.code}`,
-        name: `Municipalidad ${m.name}`,
-        classificationId: cls.id,
-        municipalityId: m.id,
-      })),
-    )
-    .returning();
-  const entityOf = new Map(entities.map((e) => [e.municipalityId, e.id]));
+  const { munis, entityOf } = await entityPerMunicipality(db, { root: ROOT });
   const types = await db.select().from(schema.contributorTypes);
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  const [user] = await db
-    .insert(schema.users)
-    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-    .returning();
-  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
+  await addBenchUser(db, { root: ROOT });
 
   // Rows: each block of 50 000 shares one created/updated time (a bulk import); one row in seven was
   // edited later and has a time of its own.
   const base = Date.UTC(2020, 0, 1);
   const csvField = (v) => (v == null ? '' : v);
   function* lines() {
-    let serial = 10_000_000;
+    const cuis = cuiBodies(cuiCheckDigit);
     let batch = [];
     for (let i = 0; i < ROWS; i++) {
-      let body;
-      let check;
-      do {
-        serial += 1;
-        body = String(serial).padStart(8, '0');
-        check = cuiCheckDigit(body);
-      } while (check === null);
       const m = munis[i % munis.length];
       const f1 = pickFirst();
       let f2 = rand() < 0.7 ? pickFirst() : null;
@@ -695,7 +624,7 @@ async function load(db) {
       const birth = new Date(Date.UTC(1950, 0, 1) + Math.floor(rand() * 18_000) * 86_400_000).toISOString().slice(0, 10);
       batch.push(
         [
-          `${body}${check}${m.code}`,
+          `${cuis.next().value}${m.code}`,
           f1,
           csvField(f2),
           s1,

@@ -22,23 +22,29 @@
 //            --keep (keep the database, its name printed) --reuse=<database> (a database an earlier --keep left
 //            after its month: measures the read stage again — statements and ranking — beside its floor)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import {
+  addBenchUser,
+  addReceiptRange,
+  checkout,
+  httpLogin,
+  loadPensions,
+  monthlyOrders,
+  parseArgs,
+  pgDatabase,
+  ROOT,
+  say,
+  spawnServer,
+  stopServer,
+  waitForServer,
+} from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'];
-  }),
-);
+const args = parseArgs();
 const ENTITIES = Number(args.entities ?? 400);
 const EMPLOYEES = Number(args.employees ?? 2500);
 const PENSIONS = Number(args.pensions ?? 100_000);
@@ -49,44 +55,30 @@ const BANK_ROWS = Math.min(Number(args.bank ?? 800), ENTITIES * 2);
 const PROCESSES = Number(args.processes ?? 2);
 const POLL_MS = Number(args.poll ?? 200);
 const SERVER_PROF = args['server-prof'] ? resolve(args['server-prof']) : null;
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REUSE = args.reuse ?? null;
 if (REUSE && !/^aporta_month_\d+$/.test(REUSE)) throw new Error(`--reuse: «${REUSE}» no es una base de este bench`);
 const KEEP = args.keep === 'true' || !!REUSE;
-const PASSWORD = 'Bench-Clave-2026';
 
-const say = (s) => process.stdout.write(`${s}\n`);
-const mod = (p) => import(pathToFileURL(join(ROOT, p)).href);
-const apiRequire = createRequire(join(ROOT, 'apps/api/package.json'));
+const { mod, apiRequire } = checkout(ROOT);
 const pg = apiRequire('pg');
 const { openDatabase } = await mod('apps/api/src/db/client.ts');
 const { seedReference } = await mod('apps/api/src/seed/index.ts');
 const schema = await mod('apps/api/src/db/schema/index.ts');
-const { hashPassword } = await mod('apps/api/src/platform/passwords.ts');
-const { makeCui, periodOf, guatemalaToday, previousPeriod, addDays } = await mod('packages/domain/src/index.ts');
-const { eq, sql } = apiRequire('drizzle-orm');
+const { makeCui, periodOf, guatemalaToday, previousPeriod } = await mod('packages/domain/src/index.ts');
+const { sql } = apiRequire('drizzle-orm');
 
 const today = guatemalaToday();
 const period = previousPeriod(periodOf(today));
 const payrollPeriod = periodOf(today);
 const dbName = REUSE ?? `aporta_month_${process.pid}`;
 const tmp = mkdtempSync(join(tmpdir(), 'aporta-month-'));
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-if (!REUSE) await admin.query(`CREATE DATABASE ${dbName}`);
-const u = new URL(ADMIN_URL);
-u.pathname = `/${dbName}`;
-const url = u.toString();
+const { admin, url } = await pgDatabase(ADMIN_URL, dbName, { create: !REUSE });
 const database = await openDatabase({ url, poolSize: 4 });
 const db = database.db;
 let child;
 const cleanup = async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  }
+  await stopServer(child);
   await database.close().catch(() => {});
   if (KEEP) say(`base conservada: ${dbName} (--reuse=${dbName}; bórrela con DROP DATABASE ${dbName})`);
   else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e) => say(`DROP: ${e.message}`));
@@ -175,16 +167,6 @@ const fileOf = (e) =>
   `\uFEFFCUI;NOMBRE;RENGLON;SALARIO;DIAS_LABORADOS\r\n${Array.from({ length: EMPLOYEES }, (_, i) => lineOf(e, i).join(';')).join('\r\n')}\r\n`;
 
 // ---------------------------------------------------------------- the server and its clients
-async function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
 let origin;
 let retries = 0;
 const failures = [];
@@ -244,47 +226,18 @@ async function run() {
       `${entities.length} entidades × ${EMPLOYEES} empleados (${HISTORY} meses de órdenes anteriores), ${PENSIONS} pensiones, ${CLIENTS} clientes, ${PROCESSES} procesos del servidor con ${JOBS} trabajos a la vez cada uno; período ${period}`,
   );
 
-  const port = await freePort();
-  const profArgs = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
-  child = spawn(process.execPath, [...profArgs, '--import', 'tsx', join(ROOT, 'apps/api/src/main.ts'), 'serve'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url,
-      API_PROCESSES: String(PROCESSES),
-      DATA_DIR: join(tmp, 'db'),
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-      JOBS_CONCURRENCY: String(JOBS),
-      LOGIN_RATE_PER_MINUTE: '100000',
-      ADMIN_EMAIL: 'admin@aporta.local',
-      ADMIN_PASSWORD: 'Tortuga-Verde-2026',
-    },
-  });
+  ({ child, origin } = await spawnServer({
+    root: ROOT,
+    stdout: 'pipe',
+    profDir: SERVER_PROF,
+    env: { DATABASE_URL: url, API_PROCESSES: String(PROCESSES), DATA_DIR: join(tmp, 'db'), JOBS_CONCURRENCY: String(JOBS) },
+  }));
   // The server's log (warnings and errors, one JSON line each) stays beside the run, for any 500 it answered.
   const logFile = join(tmpdir(), `aporta-month-${process.pid}.log`);
   child.stdout.pipe(createWriteStream(logFile));
   say(`registro del servidor: ${logFile}`);
-  origin = `http://127.0.0.1:${port}`;
-  for (let k = 0; ; k++) {
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {}
-    if (k > 600 || child.exitCode !== null) throw new Error('el servidor no arrancó');
-    await sleep(200);
-  }
-  const login = async (email) => {
-    const r = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    return (await r.json()).token;
-  };
+  await waitForServer(origin, child);
+  const login = (email) => httpLogin(origin, email);
   const clerk = await login('clerk@aporta.local');
   const clerks = REUSE ? [] : await Promise.all(Array.from({ length: CLIENTS }, (_, w) => login(`clerk-${w}@aporta.local`)));
   const delegate = await login('delegate@aporta.local');
@@ -331,72 +284,21 @@ async function prepare() {
     };
   });
   const entities = await db.insert(schema.municipalEntities).values(entityRows).returning();
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
   // A clerk per concurrent client (each client is a person at a desk), one for the bank file, and the delegate.
   const clerkEmails = Array.from({ length: CLIENTS }, (_, w) => `clerk-${w}@aporta.local`);
-  for (const email of ['clerk@aporta.local', ...clerkEmails, 'delegate@aporta.local']) {
-    const [user] = await db
-      .insert(schema.users)
-      .values({ email, passwordHash: await hashPassword(PASSWORD) })
-      .returning();
-    await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-  }
-  await db.insert(schema.receiptRanges).values({
-    office: 'CENTRAL',
-    series: 'A',
-    firstNumber: 1,
-    lastNumber: 1_000_000,
-    nextNumber: 1,
-    authorizationRef: 'CGC-BENCH',
-    authorizationDate: '2026-01-02',
-  });
+  for (const email of ['clerk@aporta.local', ...clerkEmails, 'delegate@aporta.local'])
+    await addBenchUser(db, { email, root: ROOT });
+  await addReceiptRange(db, { root: ROOT });
   // The pensions as bench/pensions.mjs loads them (RENAP people, 1 in 2 000 dead; survival due dates spread).
-  const [type] = await db.select().from(schema.contributorTypes).limit(1);
-  const [c] = await db
-    .insert(schema.contributors)
-    .values({
-      cui: '1000000000101',
-      firstName: 'Bench',
-      firstSurname: 'Pensiones',
-      birthDate: '1950-01-01',
-      sex: 'M',
-      typeId: type.id,
-      entityId: entities[0].id,
-    })
-    .returning();
-  await db.execute(sql`
-    insert into renap_people (cui, first_name, first_surname, birth_date, sex, death_date)
-    select lpad((2000000000000 + i)::text, 13, '0'), 'Persona', 'Pensionada ' || i, date '1945-01-01' + (i % 12000), 'F',
-           case when i % 2000 = 0 then ${addDays(today, -20)}::date else null end
-      from generate_series(1, ${PENSIONS}) i`);
-  await db.execute(sql`
-    insert into pensions (contributor_id, cui, full_name, birth_date, type, resolution_number, resolution_date, start_date,
-                          monthly_amount, bank_account, state, entity_id, survival_due, last_check_date)
-    select ${c.id}, lpad((2000000000000 + i)::text, 13, '0'), 'Persona Pensionada ' || i, date '1945-01-01' + (i % 12000),
-           (array['JUBILACION','INVALIDEZ','VIUDEZ','ORFANDAD'])[1 + i % 4], 'RES-' || i, date '2015-01-10', date '2015-02-01',
-           2000 + (i % 700) + (i % 100) / 100.0, '301-' || lpad(i::text, 9, '0') || '-0', 'ACTIVA',
-           ${entities[0].id} + i % ${ENTITIES}, ${addDays(today, -90)}::date + (i % 365), ${addDays(today, -400)}::date
-      from generate_series(1, ${PENSIONS}) i`);
-  await db.execute(sql`
-    insert into pension_amounts (pension_id, monthly_amount, effective_from, reason, created_by_email)
-    select id, monthly_amount, start_date, 'Monto inicial', 'bench' from pensions`);
+  await loadPensions(db, { n: PENSIONS, today, entityId: entities[0].id, entities: ENTITIES, root: ROOT });
   // The earlier months' orders (as bench/agreements.mjs writes them), a third of them unpaid: the statements'
   // periods and the ranking's debt. Their references only have to be unique: no bank pays them.
   if (HISTORY > 0)
-    await db.execute(sql`
-      insert into payment_orders (kind, entity_id, period, periods, reference, issue_date, due_date, accrued_to, principal,
-        state, principal_paid, paid_at)
-      select k.kind, e.id, p.period, array[p.period], 'B' || e.id || '-' || p.period || '-' || k.kind,
-        (p.period || '-28')::date, (p.period || '-01')::date + interval '1 month' + interval '19 days',
-        (p.period || '-01')::date + interval '1 month' + interval '19 days', 10000 + (e.id * 37 + p.n * 11) % 500000,
-        case when (e.id + p.n) % 3 = 0 then 'EMITIDA' else 'PAGADA' end,
-        case when (e.id + p.n) % 3 = 0 then 0 else 10000 + (e.id * 37 + p.n * 11) % 500000 end,
-        case when (e.id + p.n) % 3 = 0 then null else now() end
-      from municipal_entities e
-      cross join (select n, to_char((${period} || '-01')::date - ${`${HISTORY} months`}::interval + (n || ' month')::interval, 'YYYY-MM') as period
-                  from generate_series(0, ${HISTORY - 1}) n) p
-      cross join (values ('LABORAL'), ('PATRONAL')) k(kind)
-      where e.code like 'M-%'`);
+    await db.execute(
+      monthlyOrders(sql`e.code like 'M-%'`, HISTORY, sql`(${period} || '-01')::date - ${`${HISTORY} months`}::interval`, {
+        root: ROOT,
+      }),
+    );
   await db.execute(sql`vacuum analyze`);
 }
 

@@ -7,58 +7,21 @@
 //
 //   node --import tsx bench/payments.mjs [orders=100000]
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/payments.mjs
-import { openBenchDatabase } from './lib.mjs';
+import { addReceiptRange, benchApp, benchEntity, loadApi, openBenchDatabase, say, time } from './lib.mjs';
 
 const ORDERS = Number(process.argv[2] ?? 100_000);
 const { addDays, guatemalaToday, paymentReference } = await import('@aporta/domain');
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
-const { eq, sql } = await import('drizzle-orm');
-
-const say = (s) => process.stdout.write(`${s}\n`);
-const time = async (label, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  const s = (performance.now() - t0) / 1000;
-  say(`${label.padEnd(52)} ${s.toFixed(2)} s`);
-  return [out, s];
-};
+const { sql } = await import('drizzle-orm');
 
 const { database, dispose } = await openBenchDatabase();
 const db = database.db;
-const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-const [entity] = await db
-  .insert(schema.municipalEntities)
-  .values({ code: 'E-0101', name: 'Municipalidad de Guatemala', classificationId: cls.id, municipalityId: mun.id })
-  .returning();
-const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-const [user] = await db
-  .insert(schema.users)
-  .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-  .returning();
-await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-await db.insert(schema.receiptRanges).values({
-  office: 'CENTRAL',
-  series: 'A',
-  firstNumber: 1,
-  lastNumber: 1_000_000,
-  nextNumber: 1,
-  authorizationRef: 'CGC-BENCH',
-  authorizationDate: '2026-01-02',
-});
+const { entity } = await benchEntity(db);
+await addReceiptRange(db);
 
-const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' };
-const app = await buildApp({ config, database, startJobs: false });
-await app.ready();
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
-});
-const headers = { authorization: `Bearer ${login.json().token}` };
+const { app, headers } = await benchApp(database);
 const today = guatemalaToday();
 
 // Orders: one period per 999 (the reference's sequence has three digits), all open.

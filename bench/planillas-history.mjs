@@ -3,38 +3,22 @@
 // 100 entities, ~278 lines each), then times GET /api/contribution-history/contributor through the app.
 //
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/planillas-history.mjs [lines=10000000]
-import pg from 'pg';
+import { benchApp, benchEntity, loadApi, openBenchDatabase, say, timer } from './lib.mjs';
 
 const total = Number(process.argv[2] ?? 10_000_000);
-const url = process.env.BENCH_DATABASE_URL;
-if (!url) throw new Error('BENCH_DATABASE_URL es obligatorio: este banco mide PostgreSQL.');
+if (!process.env.BENCH_DATABASE_URL) throw new Error('BENCH_DATABASE_URL es obligatorio: este banco mide PostgreSQL.');
 const { makeCui } = await import('@aporta/domain');
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
-const { openDatabase } = await import('../apps/api/src/db/client.ts');
-const { seedReference } = await import('../apps/api/src/seed/index.ts');
-const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
-const { eq, sql } = await import('drizzle-orm');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
+const { sql } = await import('drizzle-orm');
 
-const say = (s) => process.stdout.write(`${s}\n`);
-const time = async (label, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  say(`${label.padEnd(44)} ${((performance.now() - t0) / 1000).toFixed(2)} s`);
-  return out;
-};
+const time = timer({ pad: 44 });
 
 const name = `aporta_bench_hist_${process.pid}`;
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const u = new URL(url);
-u.pathname = `/${name}`;
-const database = await openDatabase({ url: u.toString() });
+// BENCH_KEEP=1 keeps the database to look at the plans (psql …/aporta_bench_hist_<pid>).
+const keep = !!process.env.BENCH_KEEP;
+const { database, dispose } = await openBenchDatabase({ name, keep });
 try {
-  await database.migrate();
-  await seedReference(database.db);
   const db = database.db;
   const ENTITIES = 100;
   const PERIODS = 360; // 30 years
@@ -42,8 +26,7 @@ try {
   // People: each entity employs `perPlanilla` seats; a seat's holder changes every 10 years, so a CUI has
   // 10 years at one entity and the population is 3 × ENTITIES × perPlanilla people.
   const people = 3 * ENTITIES * perPlanilla;
-  const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-  const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
+  const { mun, cls } = await benchEntity(db, { entity: false });
   await time(`${ENTITIES} entidades`, () =>
     db.execute(sql`insert into municipal_entities (code, name, classification_id, municipality_id)
       select 'E-' || g, 'Entidad ' || g, ${cls.id}, ${mun.id} from generate_series(1, ${ENTITIES}) g`),
@@ -85,25 +68,7 @@ try {
   const [{ n }] = (await db.execute(sql`select count(*)::int as n from planilla_lines`)).rows;
   say(`líneas en la base: ${Number(n).toLocaleString('es-GT')}`);
 
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  const [user] = await db
-    .insert(schema.users)
-    .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-    .returning();
-  await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-  const app = await buildApp({
-    config: { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' },
-    database,
-  });
-  await app.ready();
-  const token = (
-    await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
-    })
-  ).json().token;
-  const headers = { authorization: `Bearer ${token}` };
+  const { app, headers } = await benchApp(database, { startJobs: true });
   const cuis = (await db.execute(sql`select cui from bench_people order by n limit 20 offset 1000`)).rows.map((r) => r.cui);
   await app.inject({ method: 'GET', url: `/api/contribution-history/contributor?cui=${cuis[0]}`, headers });
   const t0 = performance.now();
@@ -126,9 +91,6 @@ try {
   say(`historial de una entidad (360 meses)          ${((performance.now() - t1) / 10).toFixed(1)} ms`);
   await app.close();
 } finally {
-  await database.close();
-  // BENCH_KEEP=1 keeps the database to look at the plans (psql …/aporta_bench_hist_<pid>).
-  if (process.env.BENCH_KEEP) say(`base conservada: ${name}`);
-  else await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.end();
+  await dispose();
+  if (keep) say(`base conservada: ${name}`);
 }

@@ -4,61 +4,39 @@
 // Prints seconds and peak RSS. The 30-year contributor history over 10 M lines is bench/planillas-history.mjs.
 //
 //   node --import tsx bench/planillas.mjs [lines=50000] [csv|xlsx]
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openBenchDatabase } from './lib.mjs';
+import {
+  addBenchUser,
+  benchApp,
+  benchEntity,
+  benchLogin,
+  loadApi,
+  mb,
+  multipart,
+  openBenchDatabase,
+  rssPeak,
+  say,
+  sheetFile,
+  timer,
+} from './lib.mjs';
 
 const rows = Number(process.argv[2] ?? 50_000);
 const format = process.argv[3] ?? 'csv';
 const { makeCui, periodOf, guatemalaToday, previousPeriod } = await import('@aporta/domain');
 const ExcelJS = (await import('exceljs')).default;
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
-const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
-const { eq } = await import('drizzle-orm');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 
-let peak = process.memoryUsage().rss;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 50);
-const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-const say = (s) => process.stdout.write(`${s}\n`);
-const time = async (label, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  const s = (performance.now() - t0) / 1000;
-  say(`${label.padEnd(40)} ${s.toFixed(2)} s   (RSS pico ${mb(peak)})`);
-  return [out, s];
-};
+const rss = rssPeak();
+const time = timer({ pad: 40, note: () => `   (RSS pico ${mb(rss.peak)})` });
 
 const { database, dir, dispose } = await openBenchDatabase();
 const db = database.db;
-const [mun] = await db.select().from(schema.municipalities).where(eq(schema.municipalities.code, '0101'));
-const [cls] = await db.insert(schema.classifications).values({ code: 'MUNI', name: 'Municipalidad' }).returning();
-const [entity] = await db
-  .insert(schema.municipalEntities)
-  .values({ code: 'E-0101', name: 'Municipalidad de Guatemala', classificationId: cls.id, municipalityId: mun.id })
-  .returning();
-const mkUser = async (email) => {
-  const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-  const [u] = await db
-    .insert(schema.users)
-    .values({ email, passwordHash: await hashPassword('Bench-Clave-2026') })
-    .returning();
-  await db.insert(schema.userInstitutions).values({ userId: u.id, institutionId: sys.id });
-};
-await mkUser('clerk@aporta.local');
-await mkUser('reviewer@aporta.local');
-
-const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000' }), webDist: '' };
-const app = await buildApp({ config, database });
-await app.ready();
-const tokenOf = async (email) =>
-  (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'Bench-Clave-2026' } })).json().token;
-const clerk = { authorization: `Bearer ${await tokenOf('clerk@aporta.local')}` };
-const reviewer = { authorization: `Bearer ${await tokenOf('reviewer@aporta.local')}` };
+const { entity } = await benchEntity(db);
+// A clerk uploads and submits, a reviewer approves; the uploads and the submit are jobs.
+await addBenchUser(db, { email: 'clerk@aporta.local' });
+await addBenchUser(db, { email: 'reviewer@aporta.local' });
+const { app, headers: clerk } = await benchApp(database, { email: 'clerk@aporta.local', addUser: false, startJobs: true });
+const reviewer = await benchLogin(app, 'reviewer@aporta.local');
 
 // The file: the largest municipality's payroll; every 500th line carries a mistake (fixed before submitting).
 const period = previousPeriod(periodOf(guatemalaToday()));
@@ -71,35 +49,17 @@ const row = (i) => [
   i % 500 === 499 ? 'mil' : (3000 + (i % 9000) + (i % 100) / 100).toFixed(2),
   '30',
 ];
-const [file] = await time(`generar ${rows} líneas (${format})`, async () => {
-  if (format === 'csv')
-    return Buffer.from(
-      `\uFEFF${[header, ...Array.from({ length: rows }, (_, i) => row(i))].map((r) => r.join(';')).join('\r\n')}\r\n`,
-    );
-  const filename = join(dir, 'planilla.xlsx');
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename, useSharedStrings: true });
-  const ws = wb.addWorksheet('Planilla');
-  ws.addRow(header).commit();
-  for (let i = 0; i < rows; i++) ws.addRow(row(i)).commit();
-  ws.commit();
-  await wb.commit();
-  return readFileSync(filename);
-});
+const [file] = await time(`generar ${rows} líneas (${format})`, () =>
+  sheetFile({ ExcelJS, format, header, rows, rowOf: row, dir, sheet: 'Planilla', fileName: 'planilla.xlsx' }),
+);
 say(`tamaño del archivo                       ${mb(file.length)}`);
-const boundary = `----bench${randomUUID()}`;
-const payload = Buffer.concat([
-  Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="planilla.${format}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  ),
-  file,
-  Buffer.from(`\r\n--${boundary}--\r\n`),
-]);
-peak = process.memoryUsage().rss;
+const { payload, contentType } = multipart(file, `planilla.${format}`);
+rss.peak = process.memoryUsage().rss;
 const t0 = performance.now();
 const accepted = await app.inject({
   method: 'POST',
   url: `/api/planilla-uploads?entityId=${entity.id}&period=${period}`,
-  headers: { ...clerk, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  headers: { ...clerk, 'content-type': contentType },
   payload,
 });
 if (accepted.statusCode !== 201) throw new Error(`carga: ${accepted.statusCode} ${accepted.body}`);
@@ -110,7 +70,7 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 200));
 }
 const validated = (performance.now() - t0) / 1000;
-say(`${'subida + lectura + validación'.padEnd(40)} ${validated.toFixed(2)} s   (RSS pico ${mb(peak)})`);
+say(`${'subida + lectura + validación'.padEnd(40)} ${validated.toFixed(2)} s   (RSS pico ${mb(rss.peak)})`);
 if (v.status !== 'VALIDADO') throw new Error(`validación: ${v.status} ${v.message}`);
 say(`  filas válidas ${v.validRows}, excepciones ${v.errorRows}`);
 // The commit is a job (issue 10): the request answers 202 CONFIRMANDO at once; the bench polls the
@@ -201,7 +161,7 @@ await time('exportar la declaración (csv)', () =>
   app.inject({ method: 'GET', url: `/api/planillas/${id}/export?format=csv`, headers: clerk }),
 );
 
-clearInterval(sampler);
-say(`RSS pico total                           ${mb(peak)}`);
+rss.stop();
+say(`RSS pico total                           ${mb(rss.peak)}`);
 await app.close();
 await dispose();

@@ -6,49 +6,22 @@
 //
 //   node --import tsx bench/signing.mjs [count=1000]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchApp, loadApi, mb, openBenchDatabase, rssPeak, say } from './lib.mjs';
 
 const count = Number(process.argv[2] ?? 1000);
-const { buildApp } = await import('../apps/api/src/app.ts');
-const { loadConfig } = await import('../apps/api/src/config.ts');
-const { openDatabase } = await import('../apps/api/src/db/client.ts');
-const { seedReference } = await import('../apps/api/src/seed/index.ts');
+// The API loads before the database, as it always has (loadApi in lib.mjs says why).
+await loadApi();
 const schema = await import('../apps/api/src/db/schema/index.ts');
-const { hashPassword } = await import('../apps/api/src/platform/passwords.ts');
 const { putBlob } = await import('../apps/api/src/platform/blobs.ts');
 const { samplePdf } = await import('../apps/api/src/test/pdfs.ts');
 const { eq } = await import('drizzle-orm');
 
-let peak = process.memoryUsage().rss;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 50);
-const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-const say = (s) => process.stdout.write(`${s}\n`);
-
-const dir = mkdtempSync(join(tmpdir(), 'aporta-bench-signing-'));
-const database = await openDatabase({ dataDir: join(dir, 'db') });
-await database.migrate();
-await seedReference(database.db);
+const rss = rssPeak();
+const { database, dir, dispose } = await openBenchDatabase({ pglite: true, prefix: 'aporta-bench-signing-' });
 const db = database.db;
-const [sys] = await db.select().from(schema.institutions).where(eq(schema.institutions.code, 'SISTEMA'));
-const [user] = await db
-  .insert(schema.users)
-  .values({ email: 'bench@aporta.local', passwordHash: await hashPassword('Bench-Clave-2026') })
-  .returning();
-await db.insert(schema.userInstitutions).values({ userId: user.id, institutionId: sys.id });
-
-const config = { ...loadConfig({ NODE_ENV: 'test', LOGIN_RATE_PER_MINUTE: '1000', DATA_DIR: join(dir, 'data') }), webDist: '' };
-const app = await buildApp({ config, database, startJobs: false });
-await app.ready();
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { email: 'bench@aporta.local', password: 'Bench-Clave-2026' },
-});
-const auth = { authorization: `Bearer ${login.json().token}` };
+const { app, headers: auth } = await benchApp(database, { env: { DATA_DIR: join(dir, 'data') } });
 
 // The library: one folder of N distinct receipts (set up outside the measured time).
 const t0 = performance.now();
@@ -99,7 +72,7 @@ await app.jobs.stop();
 say('');
 say(`estado ${job.state}: ${job.result?.sealed ?? 0} sellados, ${job.result?.failed?.length ?? 0} con error`);
 say(`sellado en lote de ${count} PDF: ${seconds.toFixed(1)} s (${(count / seconds).toFixed(0)} PDF/s)`);
-say(`RSS antes ${mb(rssBefore)}, pico ${mb(peak)}`);
+say(`RSS antes ${mb(rssBefore)}, pico ${mb(rss.peak)}`);
 
 // One sealed copy, read by pdfsig (no trust database: the signature itself).
 try {
@@ -118,10 +91,9 @@ try {
   say('(pdfsig no disponible: no se leyó la copia sellada)');
 }
 
-clearInterval(sampler);
+rss.stop();
 await app.close();
-await database.close();
-rmSync(dir, { recursive: true, force: true });
+await dispose();
 const ok = job.state === 'DONE' && seconds <= 60;
 say(ok ? 'OK: dentro del objetivo de 60 s' : 'FUERA DEL OBJETIVO (60 s)');
 process.exitCode = ok ? 0 : 1;
